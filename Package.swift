@@ -1,0 +1,39 @@
+// swift-tools-version:6.0
+// FeatureCache: a C-ABI feature-service client with a Swift core.
+// SwiftPM is the single source of truth for the build; CMakeLists.txt drives it.
+import PackageDescription
+
+let package = Package(
+    name: "FeatureCache",
+    products: [
+        // The C ABI. Built with -static-stdlib and a version script by scripts/build-lib.sh.
+        .library(name: "featurecache", type: .dynamic, targets: ["FeatureCacheC"]),
+    ],
+    targets: [
+        // libcurl and libxml2, reached through a module map and small C wrappers
+        // (Swift cannot call variadic functions such as curl_easy_setopt).
+        .target(
+            name: "CSystemLibs",
+            cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])],
+            linkerSettings: [.linkedLibrary("curl"), .linkedLibrary("xml2")]
+        ),
+        // The Swift core: pure Swift API, no C types in its public surface.
+        .target(
+            name: "FeatureCache",
+            dependencies: ["CSystemLibs"],
+            swiftSettings: [.unsafeFlags(["-Xcc", "-I/usr/include/libxml2"])]
+        ),
+        // Only the @_cdecl shims of include/featurecache.h, one file per C noun.
+        .target(
+            name: "FeatureCacheC",
+            dependencies: ["FeatureCache"],
+            swiftSettings: [.unsafeFlags(["-Xcc", "-I/usr/include/libxml2"])]
+        ),
+        .testTarget(
+            name: "FeatureCacheTests",
+            dependencies: ["FeatureCache"],
+            exclude: ["Fixtures"],
+            swiftSettings: [.unsafeFlags(["-Xcc", "-I/usr/include/libxml2"])]
+        ),
+    ]
+)

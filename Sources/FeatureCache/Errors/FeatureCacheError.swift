@@ -1,0 +1,59 @@
+/// Every failure the library reports: a code from a fixed family, a message that
+/// names what was wrong, and where a server was involved its HTTP status and the
+/// service's own error code (e.g. ArcGIS 498 "Invalid token").
+public struct FeatureCacheError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The families of failure. The raw values are the C ABI's `FC_E_*` codes and
+    /// are never renumbered.
+    public enum Code: Int32, Sendable, CaseIterable {
+        case invalidArgument = -1
+        case invalidState = -2
+        case cancelled = -3
+        case timeout = -4
+        case network = -5
+        case http = -6
+        case service = -7
+        case parse = -8
+        case unsupported = -9
+        case limit = -10
+    }
+
+    public var code: Code
+    public var message: String
+    /// HTTP status of the response that caused the error, 0 if none.
+    public var httpStatus: Int32
+    /// The service's own error code (ArcGIS `error.code`), 0 if none.
+    public var serviceCode: Int32
+
+    public init(_ code: Code, _ message: String, httpStatus: Int32 = 0, serviceCode: Int32 = 0) {
+        self.code = code
+        self.message = message
+        self.httpStatus = httpStatus
+        self.serviceCode = serviceCode
+    }
+
+    public var description: String {
+        var text = "\(code): \(message)"
+        if httpStatus != 0 { text += " (HTTP \(httpStatus))" }
+        if serviceCode != 0 { text += " (service code \(serviceCode))" }
+        return text
+    }
+
+    static func invalidArgument(_ message: String) -> Self { .init(.invalidArgument, message) }
+    static func invalidState(_ message: String) -> Self { .init(.invalidState, message) }
+    static func parse(_ message: String) -> Self { .init(.parse, message) }
+    static let cancelled = FeatureCacheError(.cancelled, "the operation was cancelled")
+}
+
+extension FeatureCacheError {
+    /// Maps any error thrown inside the core to a `FeatureCacheError`; Swift's own
+    /// `CancellationError` becomes `.cancelled`.
+    init(wrapping error: any Error) {
+        if let error = error as? FeatureCacheError {
+            self = error
+        } else if error is CancellationError {
+            self = .cancelled
+        } else {
+            self.init(.invalidState, "unexpected error: \(error)")
+        }
+    }
+}

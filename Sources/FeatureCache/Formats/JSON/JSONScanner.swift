@@ -1,0 +1,512 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A strict, byte-level pull reader for JSON (RFC 8259) over borrowed bytes.
+///
+/// Readers walk a document with `beginObject`/`nextKey`, `beginArray`/`nextElement`
+/// and typed reads, writing straight into whatever they build: no dictionaries, no
+/// `Any`, no intermediate tree. Keys are compared as raw bytes (`keyEquals`), so an
+/// ignored member costs a byte scan and nothing else. Every error names the byte
+/// offset. Valid only inside the `withUnsafeBytes` scope that lent the bytes.
+package struct JSONScanner {
+    package let bytes: UnsafeRawBufferPointer
+    package private(set) var offset: Int = 0
+    private var depth: Int = 0
+    private let maxDepth: Int
+    /// True right after `[` or `{`: the next element must not be preceded by a comma.
+    private var atContainerStart = false
+    // The current key: a raw byte range when it had no escapes, else decoded bytes.
+    private var keyStart = 0
+    private var keyEnd = 0
+    private var keyDecoded: [UInt8]? = nil
+
+    package init(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = 256) {
+        self.bytes = bytes
+        self.maxDepth = maxDepth
+    }
+
+    // MARK: - Errors
+
+    package func error(_ what: String) -> FeatureCacheError {
+        var near = ""
+        if offset < bytes.count {
+            let end = min(bytes.count, offset + 24)
+            near = ", near '" + String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<end]), as: UTF8.self) + "'"
+        } else {
+            near = " (end of input)"
+        }
+        return .parse("JSON: \(what) at byte \(offset)\(near)")
+    }
+
+    // MARK: - Whitespace and structure
+
+    @inline(__always)
+    package mutating func skipWhitespace() {
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+            offset += 1
+        }
+    }
+
+    /// The next significant byte, not consumed; nil at end of input.
+    @inline(__always)
+    package mutating func peek() -> UInt8? {
+        skipWhitespace()
+        return offset < bytes.count ? bytes[offset] : nil
+    }
+
+    /// The kind of the next value, or nil at end of input.
+    package mutating func peekKind() -> JSONKind? {
+        guard let byte = peek() else { return nil }
+        switch byte {
+        case UInt8(ascii: "{"): return .object
+        case UInt8(ascii: "["): return .array
+        case UInt8(ascii: "\""): return .string
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return .bool
+        case UInt8(ascii: "n"): return .null
+        default: return .number
+        }
+    }
+
+    @inline(__always)
+    private mutating func consume(_ expected: UInt8, _ what: @autoclosure () -> String) throws(FeatureCacheError) {
+        skipWhitespace()
+        guard offset < bytes.count, bytes[offset] == expected else { throw error("expected \(what())") }
+        offset += 1
+    }
+
+    package mutating func beginObject() throws(FeatureCacheError) {
+        try consume(UInt8(ascii: "{"), "'{'")
+        try enterContainer()
+    }
+
+    package mutating func beginArray() throws(FeatureCacheError) {
+        try consume(UInt8(ascii: "["), "'['")
+        try enterContainer()
+    }
+
+    @inline(__always)
+    private mutating func enterContainer() throws(FeatureCacheError) {
+        depth += 1
+        if depth > maxDepth { throw error("nesting deeper than \(maxDepth) levels") }
+        atContainerStart = true
+    }
+
+    /// Moves to the next member of the current object and reads its key.
+    /// Returns false (and leaves the object) at `}`.
+    package mutating func nextKey() throws(FeatureCacheError) -> Bool {
+        guard let byte = peek() else { throw error("unterminated object") }
+        if byte == UInt8(ascii: "}") {
+            offset += 1
+            depth -= 1
+            atContainerStart = false
+            return false
+        }
+        if atContainerStart {
+            atContainerStart = false
+        } else {
+            guard byte == UInt8(ascii: ",") else { throw error("expected ',' or '}'") }
+            offset += 1
+            skipWhitespace()
+        }
+        guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { throw error("expected a member name") }
+        try readKey()
+        try consume(UInt8(ascii: ":"), "':' after a member name")
+        return true
+    }
+
+    /// Moves to the next element of the current array. Returns false (and leaves
+    /// the array) at `]`.
+    package mutating func nextElement() throws(FeatureCacheError) -> Bool {
+        guard let byte = peek() else { throw error("unterminated array") }
+        if byte == UInt8(ascii: "]") {
+            offset += 1
+            depth -= 1
+            atContainerStart = false
+            return false
+        }
+        if atContainerStart {
+            atContainerStart = false
+        } else {
+            guard byte == UInt8(ascii: ",") else { throw error("expected ',' or ']'") }
+            offset += 1
+        }
+        return true
+    }
+
+    /// Checks that nothing but whitespace follows the document.
+    package mutating func finish() throws(FeatureCacheError) {
+        skipWhitespace()
+        if offset != bytes.count { throw error("unexpected data after the JSON document") }
+    }
+
+    // MARK: - Keys
+
+    private mutating func readKey() throws(FeatureCacheError) {
+        offset += 1  // opening quote
+        let start = offset
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            if byte == UInt8(ascii: "\"") {
+                keyStart = start; keyEnd = offset; keyDecoded = nil
+                offset += 1
+                return
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            offset += 1
+        }
+        // Escapes (rare in keys): decode the whole key.
+        offset = start - 1
+        var decoded: [UInt8] = []
+        try readStringBytes(into: &decoded)
+        keyDecoded = decoded
+    }
+
+    /// Whether the current key is exactly `name` (compared as bytes).
+    @inline(__always)
+    package func keyEquals(_ name: StaticString) -> Bool {
+        let length = name.utf8CodeUnitCount
+        if let keyDecoded {
+            return keyDecoded.count == length && keyDecoded.withUnsafeBytes { memcmp($0.baseAddress!, name.utf8Start, length) == 0 }
+        }
+        guard keyEnd - keyStart == length else { return false }
+        return memcmp(bytes.baseAddress! + keyStart, name.utf8Start, length) == 0
+    }
+
+    /// The current key as a String (for error messages and generic readers).
+    package var key: String {
+        if let keyDecoded { return String(decoding: keyDecoded, as: UTF8.self) }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[keyStart..<keyEnd]), as: UTF8.self)
+    }
+
+    // MARK: - Strings
+
+    package mutating func readString() throws(FeatureCacheError) -> String {
+        skipWhitespace()
+        guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { throw error("expected a string") }
+        // Fast path: no escapes, the bytes are the string.
+        let start = offset + 1
+        var cursor = start
+        while cursor < bytes.count {
+            let byte = bytes[cursor]
+            if byte == UInt8(ascii: "\"") {
+                offset = cursor + 1
+                return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<cursor]), as: UTF8.self)
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            cursor += 1
+        }
+        var decoded: [UInt8] = []
+        try readStringBytes(into: &decoded)
+        return String(decoding: decoded, as: UTF8.self)
+    }
+
+    /// A string, or nil for JSON `null`.
+    package mutating func readStringOrNull() throws(FeatureCacheError) -> String? {
+        if try readNull() { return nil }
+        return try readString()
+    }
+
+    /// Appends the decoded UTF-8 bytes of the next string to `output`.
+    package mutating func readStringBytes(into output: inout [UInt8]) throws(FeatureCacheError) {
+        skipWhitespace()
+        guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { throw error("expected a string") }
+        offset += 1
+        var runStart = offset
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            if byte == UInt8(ascii: "\"") {
+                output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[runStart..<offset]))
+                offset += 1
+                return
+            }
+            if byte < 0x20 { throw error("unescaped control character in a string") }
+            if byte == UInt8(ascii: "\\") {
+                output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[runStart..<offset]))
+                try readEscape(into: &output)
+                runStart = offset
+                continue
+            }
+            offset += 1
+        }
+        throw error("unterminated string")
+    }
+
+    private mutating func readEscape(into output: inout [UInt8]) throws(FeatureCacheError) {
+        offset += 1  // backslash
+        guard offset < bytes.count else { throw error("unterminated escape") }
+        let byte = bytes[offset]
+        offset += 1
+        switch byte {
+        case UInt8(ascii: "\""): output.append(0x22)
+        case UInt8(ascii: "\\"): output.append(0x5C)
+        case UInt8(ascii: "/"): output.append(0x2F)
+        case UInt8(ascii: "b"): output.append(0x08)
+        case UInt8(ascii: "f"): output.append(0x0C)
+        case UInt8(ascii: "n"): output.append(0x0A)
+        case UInt8(ascii: "r"): output.append(0x0D)
+        case UInt8(ascii: "t"): output.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = try readHex4()
+            if (0xD800...0xDBFF).contains(scalar) {
+                // A high surrogate must be followed by \u and a low surrogate.
+                if offset + 1 < bytes.count, bytes[offset] == UInt8(ascii: "\\"), bytes[offset + 1] == UInt8(ascii: "u") {
+                    offset += 2
+                    let low = try readHex4()
+                    if (0xDC00...0xDFFF).contains(low) {
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    } else {
+                        appendUTF8(0xFFFD, to: &output)
+                        scalar = low
+                    }
+                } else {
+                    scalar = 0xFFFD
+                }
+            } else if (0xDC00...0xDFFF).contains(scalar) {
+                scalar = 0xFFFD  // a lone low surrogate
+            }
+            appendUTF8(scalar, to: &output)
+        default:
+            offset -= 1
+            throw error("invalid escape '\\\(Character(Unicode.Scalar(byte)))'")
+        }
+    }
+
+    private mutating func readHex4() throws(FeatureCacheError) -> UInt32 {
+        guard offset + 4 <= bytes.count else { throw error("truncated \\u escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[offset]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: throw error("invalid hex digit in \\u escape")
+            }
+            value = value << 4 | digit
+            offset += 1
+        }
+        return value
+    }
+
+    private func appendUTF8(_ scalar: UInt32, to output: inout [UInt8]) {
+        switch scalar {
+        case 0..<0x80:
+            output.append(UInt8(scalar))
+        case 0x80..<0x800:
+            output.append(UInt8(0xC0 | (scalar >> 6)))
+            output.append(UInt8(0x80 | (scalar & 0x3F)))
+        case 0x800..<0x10000:
+            output.append(UInt8(0xE0 | (scalar >> 12)))
+            output.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
+            output.append(UInt8(0x80 | (scalar & 0x3F)))
+        default:
+            output.append(UInt8(0xF0 | (scalar >> 18)))
+            output.append(UInt8(0x80 | ((scalar >> 12) & 0x3F)))
+            output.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
+            output.append(UInt8(0x80 | (scalar & 0x3F)))
+        }
+    }
+
+    // MARK: - Literals
+
+    /// Consumes `null` and returns true, or returns false and consumes nothing.
+    @inline(__always)
+    package mutating func readNull() throws(FeatureCacheError) -> Bool {
+        guard peek() == UInt8(ascii: "n") else { return false }
+        try expectLiteral("null")
+        return true
+    }
+
+    package mutating func readBool() throws(FeatureCacheError) -> Bool {
+        switch peek() {
+        case UInt8(ascii: "t"): try expectLiteral("true"); return true
+        case UInt8(ascii: "f"): try expectLiteral("false"); return false
+        default: throw error("expected true or false")
+        }
+    }
+
+    private mutating func expectLiteral(_ literal: StaticString) throws(FeatureCacheError) {
+        let length = literal.utf8CodeUnitCount
+        guard offset + length <= bytes.count,
+              memcmp(bytes.baseAddress! + offset, literal.utf8Start, length) == 0 else {
+            throw error("invalid literal (expected \(literal))")
+        }
+        offset += length
+    }
+
+    // MARK: - Numbers
+
+    /// The next number. NaN and Infinity are not JSON and are rejected.
+    package mutating func readNumber() throws(FeatureCacheError) -> JSONNumber {
+        skipWhitespace()
+        let start = offset
+        var cursor = offset
+        let end = bytes.count
+        var negative = false
+        if cursor < end, bytes[cursor] == UInt8(ascii: "-") { negative = true; cursor += 1 }
+        guard cursor < end, isDigit(bytes[cursor]) else {
+            if cursor < end, bytes[cursor] == UInt8(ascii: "N") || bytes[cursor] == UInt8(ascii: "I") {
+                throw error("NaN and Infinity are not JSON numbers")
+            }
+            throw error("expected a number")
+        }
+        var mantissa: UInt64 = 0
+        var significantDigits = 0
+        var exponent = 0
+        var isInteger = true
+        if bytes[cursor] == UInt8(ascii: "0") {
+            cursor += 1
+            if cursor < end, isDigit(bytes[cursor]) { offset = cursor; throw error("leading zeros are not allowed") }
+        } else {
+            while cursor < end, isDigit(bytes[cursor]) {
+                accumulate(bytes[cursor], &mantissa, &significantDigits, &exponent, fractional: false)
+                cursor += 1
+            }
+        }
+        if cursor < end, bytes[cursor] == UInt8(ascii: ".") {
+            isInteger = false
+            cursor += 1
+            guard cursor < end, isDigit(bytes[cursor]) else { offset = cursor; throw error("expected a digit after '.'") }
+            while cursor < end, isDigit(bytes[cursor]) {
+                accumulate(bytes[cursor], &mantissa, &significantDigits, &exponent, fractional: true)
+                cursor += 1
+            }
+        }
+        if cursor < end, bytes[cursor] | 0x20 == UInt8(ascii: "e") {
+            isInteger = false
+            cursor += 1
+            var exponentNegative = false
+            if cursor < end, bytes[cursor] == UInt8(ascii: "+") || bytes[cursor] == UInt8(ascii: "-") {
+                exponentNegative = bytes[cursor] == UInt8(ascii: "-")
+                cursor += 1
+            }
+            guard cursor < end, isDigit(bytes[cursor]) else { offset = cursor; throw error("expected a digit in the exponent") }
+            var explicit = 0
+            while cursor < end, isDigit(bytes[cursor]) {
+                if explicit < 100_000 { explicit = explicit * 10 + Int(bytes[cursor] - UInt8(ascii: "0")) }
+                cursor += 1
+            }
+            exponent += exponentNegative ? -explicit : explicit
+        }
+        offset = cursor
+
+        // Integers that fit: exact, with no floating-point detour.
+        if isInteger, significantDigits <= 18, exponent == 0 {
+            let value = negative ? -Int64(mantissa) : Int64(mantissa)
+            return JSONNumber(double: Double(value), integer: value)
+        }
+        if isInteger, significantDigits <= 19, exponent == 0 {
+            if negative, mantissa <= UInt64(Int64.max) + 1 {
+                let value = mantissa == UInt64(Int64.max) + 1 ? Int64.min : -Int64(mantissa)
+                return JSONNumber(double: Double(value), integer: value)
+            } else if !negative, mantissa <= UInt64(Int64.max) {
+                return JSONNumber(double: Double(mantissa), integer: Int64(mantissa))
+            }
+        }
+        // Clinger's fast path: exact when the mantissa and the power of ten are exact doubles.
+        if significantDigits <= 19, mantissa <= (1 << 53), exponent >= -22, exponent <= 22 {
+            var value = Double(mantissa)
+            if exponent < 0 { value /= powersOfTen[-exponent] } else { value *= powersOfTen[exponent] }
+            return JSONNumber(double: negative ? -value : value, integer: nil)
+        }
+        return JSONNumber(double: slowDouble(start..<cursor), integer: nil)
+    }
+
+    package mutating func readDouble() throws(FeatureCacheError) -> Double {
+        try readNumber().double
+    }
+
+    /// An integer number; a fractional or out-of-range value is an error.
+    package mutating func readInt64() throws(FeatureCacheError) -> Int64 {
+        let start = offset
+        let number = try readNumber()
+        if let integer = number.integer { return integer }
+        // 1.0 or 1e3 written for an integer: accept when exact.
+        if number.double.rounded() == number.double, abs(number.double) < 9.2e18 { return Int64(number.double) }
+        offset = start
+        throw error("expected an integer")
+    }
+
+    @inline(__always)
+    private func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+
+    @inline(__always)
+    private func accumulate(_ byte: UInt8, _ mantissa: inout UInt64, _ digits: inout Int, _ exponent: inout Int, fractional: Bool) {
+        let digit = UInt64(byte - UInt8(ascii: "0"))
+        if digits < 19 {
+            if mantissa != 0 || digit != 0 { digits += 1 }  // leading zeros are not significant
+            mantissa = mantissa * 10 + digit
+            if fractional { exponent -= 1 }
+        } else {
+            // Beyond 19 significant digits only the magnitude matters here; the slow
+            // path re-reads the text for the exact value.
+            digits += 1
+            if !fractional { exponent += 1 }
+        }
+    }
+
+    /// Correctly rounded conversion through the C library, for the rare numbers
+    /// outside the fast path.
+    private func slowDouble(_ range: Range<Int>) -> Double {
+        var buffer = [CChar](repeating: 0, count: range.count + 1)
+        for (index, position) in range.enumerated() { buffer[index] = CChar(bitPattern: bytes[position]) }
+        return strtod(buffer, nil)
+    }
+
+    // MARK: - Skipping
+
+    /// Skips the next value, checking its syntax.
+    package mutating func skipValue() throws(FeatureCacheError) {
+        guard let kind = peekKind() else { throw error("expected a value") }
+        switch kind {
+        case .object:
+            try beginObject()
+            while try nextKey() { try skipValue() }
+        case .array:
+            try beginArray()
+            while try nextElement() { try skipValue() }
+        case .string:
+            try skipString()
+        case .number:
+            _ = try readNumber()
+        case .bool:
+            _ = try readBool()
+        case .null:
+            _ = try readNull()
+        }
+    }
+
+    private mutating func skipString() throws(FeatureCacheError) {
+        offset += 1
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            if byte == UInt8(ascii: "\"") { offset += 1; return }
+            if byte < 0x20 { throw error("unescaped control character in a string") }
+            if byte == UInt8(ascii: "\\") {
+                offset += 1
+                guard offset < bytes.count else { break }
+                if bytes[offset] == UInt8(ascii: "u") { offset += 1; _ = try readHex4(); continue }
+            }
+            offset += 1
+        }
+        throw error("unterminated string")
+    }
+}
+
+package enum JSONKind: Sendable { case object, array, string, number, bool, null }
+
+/// A JSON number as read: always a double; also an exact integer when written as one
+/// and in range.
+package struct JSONNumber: Sendable, Equatable {
+    package var double: Double
+    package var integer: Int64?
+}
+
+private let powersOfTen: [Double] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+]

@@ -1,0 +1,64 @@
+/// One HTTP request as the transport executes it: everything a request needs,
+/// including the limits it runs under, so a transport holds no per-caller state.
+public struct HTTPRequest: Sendable {
+    public enum Method: String, Sendable { case get = "GET", post = "POST" }
+
+    public var method: Method
+    public var url: String
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]?
+    /// Seconds to establish a connection; 0 = the transport's default.
+    public var connectTimeout: Double
+    /// Seconds for the whole exchange; 0 = none.
+    public var totalTimeout: Double
+    /// A response larger than this fails with `.limit`; 0 = no limit.
+    public var maxResponseBytes: Int64
+
+    public init(method: Method = .get, url: String, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil,
+                connectTimeout: Double = 10, totalTimeout: Double = 60, maxResponseBytes: Int64 = 0) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.connectTimeout = connectTimeout
+        self.totalTimeout = totalTimeout
+        self.maxResponseBytes = maxResponseBytes
+    }
+
+    /// The URL with secrets (token, api key) masked, for messages and logs.
+    public var redactedURL: String { RequestURL.redacted(url) }
+}
+
+/// A response of any status; deciding what a status means is the caller's job.
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The first header of that name, compared case-insensitively.
+    public func header(_ name: String) -> String? {
+        let wanted = name.lowercased()
+        return headers.first { $0.name.lowercased() == wanted }?.value
+    }
+
+    /// The start of the body as text, for error messages about unexpected bodies.
+    public var bodyPreview: String {
+        let prefix = body.prefix(160)
+        var text = String(decoding: prefix, as: UTF8.self)
+        text = String(text.map { $0.isNewline ? " " : $0 })
+        return body.count > prefix.count ? text + "…" : text
+    }
+}
+
+/// The seam between the library and the network: the libcurl client in production,
+/// scripted transports in unit tests. Implementations must honour Swift task
+/// cancellation by really aborting the exchange.
+public protocol Transport: Sendable {
+    func send(_ request: HTTPRequest) async throws(FeatureCacheError) -> HTTPResponse
+}
