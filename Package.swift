@@ -23,10 +23,13 @@ let package = Package(
             dependencies: ["CSystemLibs"],
             swiftSettings: [.unsafeFlags(["-Xcc", "-I/usr/include/libxml2"])]
         ),
+        // include/featurecache.h as a module: its types, for the shims.
+        .target(name: "CFeatureCacheABI"),
         // Only the @_cdecl shims of include/featurecache.h, one file per C noun.
         .target(
             name: "FeatureCacheC",
-            dependencies: ["FeatureCache"],
+            dependencies: ["FeatureCache", "CFeatureCacheABI"],
+            exclude: ["exports.map"],
             swiftSettings: [.unsafeFlags(["-Xcc", "-I/usr/include/libxml2"])]
         ),
         .testTarget(

@@ -1,0 +1,101 @@
+/// Reads an ArcGIS REST layer (or table) resource, `…/FeatureServer/<id>?f=json`,
+/// into `TableMetadata`.
+enum ArcGISLayerInfo {
+    static func parse(_ json: JSONValue, url: String) throws(FeatureCacheError) -> TableMetadata {
+        guard json.isObject else {
+            throw FeatureCacheError.parse("\(url): a layer resource must be a JSON object")
+        }
+        if json["fields"] == nil, let layers = json["layers"]?.array {
+            // A service root instead of a layer: say which layers there are.
+            let names = layers.prefix(10).compactMap { layer -> String? in
+                guard let id = layer["id"]?.int else { return nil }
+                return "\(id) \(layer["name"]?.string ?? "")"
+            }
+            throw FeatureCacheError.invalidArgument(
+                "\(url) is a feature service, not a layer: append /<layer id> (layers: \(names.joined(separator: ", ")))")
+        }
+        let type = json["type"]?.string ?? ""
+        guard let fieldList = json["fields"]?.array else {
+            if !type.isEmpty, type != "Feature Layer", type != "Table" {
+                throw FeatureCacheError(.unsupported, "\(url) is a '\(type)', not a feature layer or table")
+            }
+            throw FeatureCacheError.parse("\(url): the layer resource has no 'fields' array")
+        }
+
+        var metadata = TableMetadata(name: json["name"]?.string ?? "")
+        metadata.layerType = type
+        metadata.description = json["description"]?.string ?? ""
+        metadata.displayField = json["displayField"]?.string ?? ""
+        metadata.geometryType = GeometryType(esriName: json["geometryType"]?.string)
+        metadata.fields = try fieldList.enumerated().map { index, field throws(FeatureCacheError) in
+            try parseField(field, index: index, url: url)
+        }
+        metadata.objectIdField = json["objectIdField"]?.string ?? metadata.fields.first { $0.type == .oid }?.name
+        metadata.globalIdField = json["globalIdField"]?.string.flatMap { $0.isEmpty ? nil : $0 }
+            ?? metadata.fields.first { $0.type == .globalID }?.name
+        if let extent = json["extent"], extent.isObject {
+            metadata.extent = parseEnvelope(extent)
+        }
+        metadata.spatialReference = metadata.extent?.spatialReference
+            ?? json["sourceSpatialReference"].flatMap(parseSpatialReference)
+            ?? json["spatialReference"].flatMap(parseSpatialReference)
+        if let count = json["maxRecordCount"]?.int, count > 0 {
+            metadata.maxRecordCount = Int(count)
+        }
+        metadata.minScale = json["minScale"]?.double ?? 0
+        metadata.maxScale = json["maxScale"]?.double ?? 0
+        metadata.hasZ = json["hasZ"]?.bool ?? false
+        metadata.hasM = json["hasM"]?.bool ?? false
+        metadata.capabilities = list(json["capabilities"]?.string)
+        metadata.supportedQueryFormats = list(json["supportedQueryFormats"]?.string)
+        metadata.supportsPagination = json["advancedQueryCapabilities"]?["supportsPagination"]?.bool
+            ?? json["supportsPagination"]?.bool ?? false
+        // currentVersion is a number, but some servers write it as a string.
+        metadata.serviceVersion = json["currentVersion"]?.double ?? json["currentVersion"]?.string.flatMap(Double.init) ?? 0
+        return metadata
+    }
+
+    private static func parseField(_ field: JSONValue, index: Int, url: String) throws(FeatureCacheError) -> FieldInfo {
+        guard let name = field["name"]?.string, !name.isEmpty else {
+            throw FeatureCacheError.parse("\(url): field \(index) has no name")
+        }
+        guard let typeName = field["type"]?.string else {
+            throw FeatureCacheError.parse("\(url): field '\(name)' has no type")
+        }
+        let type = FieldType(esriName: typeName)
+        return FieldInfo(name: name,
+                         alias: field["alias"]?.string.flatMap { $0.isEmpty ? nil : $0 },
+                         type: type,
+                         nullable: field["nullable"]?.bool ?? (type != .oid),
+                         editable: field["editable"]?.bool ?? false,
+                         length: Int32(clamping: field["length"]?.int ?? 0))
+    }
+
+    static func parseSpatialReference(_ json: JSONValue) -> SpatialReference? {
+        guard json.isObject else { return nil }
+        let wkid = Int32(clamping: json["wkid"]?.int ?? 0)
+        let latest = Int32(clamping: json["latestWkid"]?.int ?? 0)
+        let wkt = json["wkt"]?.string
+        if wkid == 0, latest == 0, wkt == nil { return nil }
+        return SpatialReference(wkid: wkid, latestWkid: latest, wkt: wkt)
+    }
+
+    /// An extent; ArcGIS writes empty extents with nulls or "NaN" strings.
+    static func parseEnvelope(_ json: JSONValue) -> Envelope? {
+        func coordinate(_ key: String) -> Double? {
+            if let value = json[key]?.double { return value }
+            if json[key]?.string == "NaN" { return .nan }
+            return nil
+        }
+        guard let xmin = coordinate("xmin"), let ymin = coordinate("ymin"),
+              let xmax = coordinate("xmax"), let ymax = coordinate("ymax") else { return nil }
+        return Envelope(xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax,
+                        spatialReference: json["spatialReference"].flatMap(parseSpatialReference))
+    }
+
+    /// "Query, Create,Update" → ["Query", "Create", "Update"].
+    private static func list(_ text: String?) -> [String] {
+        guard let text else { return [] }
+        return text.split(separator: ",").map { $0.trimmingCharacters(in: " \t") }.filter { !$0.isEmpty }
+    }
+}

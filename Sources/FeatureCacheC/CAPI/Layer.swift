@@ -1,0 +1,43 @@
+import FeatureCache
+
+@_cdecl("fc_layer_create")
+public func fcLayerCreate(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ tablePointer: OpaquePointer?) -> Int32 {
+    out?.pointee = nil
+    return status { () throws(FeatureCacheError) in
+        let out = try CArguments.output(out)
+        let table = try Handles.borrow(tablePointer, .table, as: FeatureTable.self, "table")
+        out.pointee = Handles.export(Handle(.layer, FeatureLayer(table: table)))
+    }
+}
+
+@_cdecl("fc_layer_free")
+public func fcLayerFree(_ layer: OpaquePointer?) {
+    Handles.freeLoadable(layer, .layer)
+}
+
+@_cdecl("fc_layer_as_loadable")
+public func fcLayerAsLoadable(_ layer: OpaquePointer?) -> OpaquePointer? { layer }
+
+@_cdecl("fc_layer_set_min_scale")
+public func fcLayerSetMinScale(_ layer: OpaquePointer?, _ scale: Double) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        try Handles.borrow(layer, .layer, as: FeatureLayer.self, "layer").setMinScale(scale)
+    }
+}
+
+@_cdecl("fc_layer_set_max_scale")
+public func fcLayerSetMaxScale(_ layer: OpaquePointer?, _ scale: Double) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        try Handles.borrow(layer, .layer, as: FeatureLayer.self, "layer").setMaxScale(scale)
+    }
+}
+
+@_cdecl("fc_layer_min_scale")
+public func fcLayerMinScale(_ layer: OpaquePointer?) -> Double {
+    value(or: .nan) { () throws(FeatureCacheError) in try Handles.borrow(layer, .layer, as: FeatureLayer.self, "layer").minScale }
+}
+
+@_cdecl("fc_layer_max_scale")
+public func fcLayerMaxScale(_ layer: OpaquePointer?) -> Double {
+    value(or: .nan) { () throws(FeatureCacheError) in try Handles.borrow(layer, .layer, as: FeatureLayer.self, "layer").maxScale }
+}

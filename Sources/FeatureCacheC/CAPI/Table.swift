@@ -1,0 +1,191 @@
+import CFeatureCacheABI
+import FeatureCache
+
+private func table(_ pointer: OpaquePointer?) throws(FeatureCacheError) -> (Handle, FeatureTable) {
+    let handle = try Handles.borrow(pointer, [.table], "table")
+    guard let table = handle.object as? FeatureTable else { throw FeatureCacheError(.invalidArgument, "table is not a table") }
+    return (handle, table)
+}
+
+/// Runs a metadata getter: checks the table and `out`, requires LOADED.
+private func metadataGetter<T>(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<T>?,
+                               _ body: (Handle, TableMetadata) throws(FeatureCacheError) -> T) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        let (handle, table) = try table(pointer)
+        let out = try CArguments.output(out)
+        let metadata = try table.metadata()
+        out.pointee = try body(handle, metadata)
+    }
+}
+
+private func field(_ metadata: TableMetadata, _ index: Int32) throws(FeatureCacheError) -> FieldInfo {
+    guard index >= 0, Int(index) < metadata.fields.count else {
+        throw FeatureCacheError(.invalidArgument, "field index \(index) is out of range (0..<\(metadata.fields.count))")
+    }
+    return metadata.fields[Int(index)]
+}
+
+@_cdecl("fc_table_create_arcgis")
+public func fcTableCreateArcGIS(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ ctx: OpaquePointer?,
+                                _ url: UnsafePointer<CChar>?) -> Int32 {
+    out?.pointee = nil
+    return status { () throws(FeatureCacheError) in
+        let out = try CArguments.output(out)
+        let context = try context(ctx)
+        let url = try CArguments.string(url, "layer_url")
+        out.pointee = Handles.export(Handle(.table, try FeatureTable.arcgis(url: url, context: context)))
+    }
+}
+
+@_cdecl("fc_table_free")
+public func fcTableFree(_ table: OpaquePointer?) {
+    Handles.freeLoadable(table, .table)
+}
+
+@_cdecl("fc_table_as_loadable")
+public func fcTableAsLoadable(_ table: OpaquePointer?) -> OpaquePointer? { table }
+
+@_cdecl("fc_table_service_kind")
+public func fcTableServiceKind(_ pointer: OpaquePointer?) -> Int32 {
+    value(or: -1) { () throws(FeatureCacheError) in try table(pointer).1.serviceKind.rawValue }
+}
+
+@_cdecl("fc_table_url")
+public func fcTableURL(_ pointer: OpaquePointer?) -> UnsafePointer<CChar>? {
+    value(or: nil) { () throws(FeatureCacheError) in
+        let (handle, table) = try table(pointer)
+        return handle.borrowedCString(table.url)
+    }
+}
+
+@_cdecl("fc_table_set_request_mode")
+public func fcTableSetRequestMode(_ pointer: OpaquePointer?, _ mode: Int32) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        let table = try table(pointer).1
+        table.setRequestMode(try CArguments.enumValue(mode, FeatureRequestMode.self, "request mode (FC_REQUEST_MODE_*)"))
+    }
+}
+
+@_cdecl("fc_table_request_mode")
+public func fcTableRequestMode(_ pointer: OpaquePointer?) -> Int32 {
+    value(or: -1) { () throws(FeatureCacheError) in try table(pointer).1.requestMode.rawValue }
+}
+
+@_cdecl("fc_table_name")
+public func fcTableName(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32 {
+    metadataGetter(pointer, out) { handle, metadata in handle.borrowedCString(metadata.name) }
+}
+
+@_cdecl("fc_table_description")
+public func fcTableDescription(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32 {
+    metadataGetter(pointer, out) { handle, metadata in handle.borrowedCString(metadata.description) }
+}
+
+@_cdecl("fc_table_field_count")
+public func fcTableFieldCount(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?) -> Int32 {
+    metadataGetter(pointer, out) { _, metadata in Int32(metadata.fields.count) }
+}
+
+@_cdecl("fc_table_field_name")
+public func fcTableFieldName(_ pointer: OpaquePointer?, _ index: Int32, _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32 {
+    metadataGetter(pointer, out) { handle, metadata throws(FeatureCacheError) in handle.borrowedCString(try field(metadata, index).name) }
+}
+
+@_cdecl("fc_table_field_alias")
+public func fcTableFieldAlias(_ pointer: OpaquePointer?, _ index: Int32, _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32 {
+    metadataGetter(pointer, out) { handle, metadata throws(FeatureCacheError) in handle.borrowedCString(try field(metadata, index).alias) }
+}
+
+@_cdecl("fc_table_field_type")
+public func fcTableFieldType(_ pointer: OpaquePointer?, _ index: Int32, _ out: UnsafeMutablePointer<Int32>?) -> Int32 {
+    metadataGetter(pointer, out) { _, metadata throws(FeatureCacheError) in try field(metadata, index).type.rawValue }
+}
+
+@_cdecl("fc_table_field_nullable")
+public func fcTableFieldNullable(_ pointer: OpaquePointer?, _ index: Int32, _ out: UnsafeMutablePointer<Bool>?) -> Int32 {
+    metadataGetter(pointer, out) { _, metadata throws(FeatureCacheError) in try field(metadata, index).nullable }
+}
+
+@_cdecl("fc_table_field_length")
+public func fcTableFieldLength(_ pointer: OpaquePointer?, _ index: Int32, _ out: UnsafeMutablePointer<Int32>?) -> Int32 {
+    metadataGetter(pointer, out) { _, metadata throws(FeatureCacheError) in try field(metadata, index).length }
+}
+
+@_cdecl("fc_table_field_index")
+public func fcTableFieldIndex(_ pointer: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<Int32>?) -> Int32 {
+    metadataGetter(pointer, out) { _, metadata throws(FeatureCacheError) in
+        let name = try CArguments.string(name, "name").lowercased()
+        return Int32(metadata.fields.firstIndex { $0.name.lowercased() == name } ?? -1)
+    }
+}
+
+@_cdecl("fc_table_geometry_type")
+public func fcTableGeometryType(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?) -> Int32 {
+    metadataGetter(pointer, out) { _, metadata in metadata.geometryType.rawValue }
+}
+
+@_cdecl("fc_table_spatial_reference")
+public func fcTableSpatialReference(_ pointer: OpaquePointer?, _ outWkid: UnsafeMutablePointer<Int32>?,
+                                    _ outLatest: UnsafeMutablePointer<Int32>?) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        let metadata = try table(pointer).1.metadata()
+        outWkid?.pointee = metadata.spatialReference?.wkid ?? 0
+        outLatest?.pointee = metadata.spatialReference?.latestWkid ?? 0
+    }
+}
+
+@_cdecl("fc_table_extent")
+public func fcTableExtent(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<fc_envelope>?) -> Int32 {
+    metadataGetter(pointer, out) { _, metadata throws(FeatureCacheError) in
+        guard let extent = metadata.extent, extent.isValid else {
+            throw FeatureCacheError(.unsupported, "the service gives no extent for this layer (or an empty one)")
+        }
+        let wkid = extent.spatialReference?.effectiveWkid ?? metadata.spatialReference?.effectiveWkid ?? 0
+        return fc_envelope(xmin: extent.xmin, ymin: extent.ymin, xmax: extent.xmax, ymax: extent.ymax, wkid: wkid)
+    }
+}
+
+@_cdecl("fc_table_object_id_field")
+public func fcTableObjectIdField(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32 {
+    metadataGetter(pointer, out) { handle, metadata in handle.borrowedCString(metadata.objectIdField ?? "") }
+}
+
+@_cdecl("fc_table_display_field")
+public func fcTableDisplayField(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32 {
+    metadataGetter(pointer, out) { handle, metadata in handle.borrowedCString(metadata.displayField) }
+}
+
+@_cdecl("fc_table_max_record_count")
+public func fcTableMaxRecordCount(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
+    metadataGetter(pointer, out) { _, metadata in Int64(metadata.maxRecordCount) }
+}
+
+@_cdecl("fc_table_supports_pagination")
+public func fcTableSupportsPagination(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<Bool>?) -> Int32 {
+    metadataGetter(pointer, out) { _, metadata in metadata.supportsPagination }
+}
+
+@_cdecl("fc_table_min_scale")
+public func fcTableMinScale(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<Double>?) -> Int32 {
+    metadataGetter(pointer, out) { _, metadata in metadata.minScale }
+}
+
+@_cdecl("fc_table_max_scale")
+public func fcTableMaxScale(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<Double>?) -> Int32 {
+    metadataGetter(pointer, out) { _, metadata in metadata.maxScale }
+}
+
+@_cdecl("fc_table_capabilities")
+public func fcTableCapabilities(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32 {
+    metadataGetter(pointer, out) { handle, metadata in handle.borrowedCString(metadata.capabilities.joined(separator: ",")) }
+}
+
+@_cdecl("fc_table_supported_query_formats")
+public func fcTableSupportedQueryFormats(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32 {
+    metadataGetter(pointer, out) { handle, metadata in handle.borrowedCString(metadata.supportedQueryFormats.joined(separator: ",")) }
+}
+
+@_cdecl("fc_table_service_version")
+public func fcTableServiceVersion(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<Double>?) -> Int32 {
+    metadataGetter(pointer, out) { _, metadata in metadata.serviceVersion }
+}

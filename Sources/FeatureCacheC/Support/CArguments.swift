@@ -1,0 +1,36 @@
+import FeatureCache
+
+/// Checks of C arguments, each failing with a message that names the argument.
+enum CArguments {
+    static func string(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(FeatureCacheError) -> String {
+        guard let pointer else { throw FeatureCacheError(.invalidArgument, "\(name) is NULL") }
+        guard let text = String(validatingCString: pointer) else {
+            throw FeatureCacheError(.invalidArgument, "\(name) is not valid UTF-8")
+        }
+        return text
+    }
+
+    static func optionalString(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(FeatureCacheError) -> String? {
+        guard pointer != nil else { return nil }
+        return try string(pointer, name)
+    }
+
+    static func output<T>(_ pointer: UnsafeMutablePointer<T>?, _ name: String = "out") throws(FeatureCacheError) -> UnsafeMutablePointer<T> {
+        guard let pointer else { throw FeatureCacheError(.invalidArgument, "\(name) is NULL") }
+        return pointer
+    }
+
+    static func finite(_ value: Double, _ name: String, minimum: Double = 0) throws(FeatureCacheError) -> Double {
+        guard value.isFinite, value >= minimum else {
+            throw FeatureCacheError(.invalidArgument, "\(name) must be a finite number >= \(minimum) (got \(value))")
+        }
+        return value
+    }
+
+    static func enumValue<E: RawRepresentable>(_ raw: Int32, _ type: E.Type, _ name: String) throws(FeatureCacheError) -> E where E.RawValue == Int32 {
+        guard let value = E(rawValue: raw) else {
+            throw FeatureCacheError(.invalidArgument, "\(raw) is not a valid \(name)")
+        }
+        return value
+    }
+}

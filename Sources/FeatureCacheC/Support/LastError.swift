@@ -1,0 +1,55 @@
+import FeatureCache
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An error as C sees it (`fc_error`): the core error and its message as a C string.
+final class ErrorBox: @unchecked Sendable {
+    let error: FeatureCacheError
+    let message: UnsafeMutablePointer<CChar>
+
+    init(_ error: FeatureCacheError) {
+        self.error = error
+        message = strdup(error.message)!
+    }
+
+    deinit { free(message) }
+
+    var pointer: OpaquePointer { OpaquePointer(Unmanaged.passUnretained(self).toOpaque()) }
+
+    static func from(_ pointer: OpaquePointer?) -> ErrorBox? {
+        guard let pointer else { return nil }
+        return Unmanaged<ErrorBox>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+    }
+}
+
+/// The thread-local slots behind `fc_last_error()` and `fc_loadable_load_error()`.
+enum LastError {
+    static let slot = ThreadLocal<ErrorBox>()
+    static let loadErrorSlot = ThreadLocal<ErrorBox>()
+
+    static func set(_ error: FeatureCacheError) { slot.value = ErrorBox(error) }
+}
+
+/// Runs a shim body: FC_OK, or the error's code with `fc_last_error` set.
+@inline(__always)
+func status(_ body: () throws(FeatureCacheError) -> Void) -> Int32 {
+    do {
+        try body()
+        return 0
+    } catch {
+        LastError.set(error)
+        return error.code.rawValue
+    }
+}
+
+/// Runs a shim body that returns a value; `fallback` (and `fc_last_error`) on failure.
+@inline(__always)
+func value<T>(or fallback: T, _ body: () throws(FeatureCacheError) -> T) -> T {
+    do {
+        return try body()
+    } catch {
+        LastError.set(error)
+        return fallback
+    }
+}

@@ -1,0 +1,469 @@
+/*
+ * featurecache.h — the C API of FeatureCache.
+ *
+ * FeatureCache reads features from remote feature services (ArcGIS REST feature
+ * services, OGC API - Features, WFS) into a fast local cache. This header is the
+ * authoritative specification of the C ABI: what each function does, who owns
+ * what it returns, what NULL does, which thread may call it and what each status
+ * means.
+ *
+ * Conventions that hold for every function unless its comment says otherwise:
+ *
+ *  - Names are fc_<noun>_<verb>; types fc_<noun> (opaque); constants FC_<NOUN>_<VALUE>.
+ *  - Functions that can fail return fc_status: FC_OK (0) or a negative FC_E_* code.
+ *    The details of the failure are in fc_last_error() on the calling thread.
+ *    Creation functions put their result in their first argument and set it to
+ *    NULL on failure; other outputs come last and are untouched on failure.
+ *  - Every handle given to the caller is owned by the caller and released with its
+ *    fc_<noun>_free function, which accepts NULL. Using a handle after freeing it
+ *    is a caller error; the library detects it (FC_E_INVALID_ARGUMENT) for every
+ *    handle type it registers, but do not rely on that.
+ *  - Strings passed in are UTF-8 and NUL-terminated; they are copied, never kept.
+ *    Strings returned as `const char *` are borrowed: valid until the handle they
+ *    came from is freed, unless the comment says otherwise. `char *` returns are
+ *    owned by the caller and released with fc_string_free.
+ *  - Threads: every function may be called from any thread, on any handle,
+ *    concurrently. Callbacks run on a library thread, never while the library
+ *    holds a lock, and may call back into the library. A blocking fc_*_wait call
+ *    made from inside a callback returns FC_E_INVALID_STATE instead of
+ *    deadlocking.
+ *  - NULL handles, NULL required pointers, out-of-range enum values and
+ *    non-UTF-8 strings give FC_E_INVALID_ARGUMENT, never a crash.
+ *
+ * The header is C99 and C++-safe; it defines no C enum types (their size is the
+ * compiler's choice): every enumeration is a set of #defined int32_t values.
+ */
+#ifndef FEATURECACHE_H
+#define FEATURECACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#  define FC_API __attribute__((visibility("default")))
+#else
+#  define FC_API
+#endif
+
+/* ==== Version ============================================================== */
+
+#define FC_VERSION_MAJOR 0
+#define FC_VERSION_MINOR 1
+#define FC_VERSION_PATCH 0
+#define FC_VERSION_STRING "0.1.0"
+/* MAJOR * 10000 + MINOR * 100 + PATCH */
+#define FC_VERSION_NUMBER 100
+
+/* The version of the loaded library, e.g. "0.1.0". Static storage; never NULL.
+ * Compare with FC_VERSION_STRING to detect a header/library mismatch.
+ * @since 0.1 */
+FC_API const char *fc_version(void);
+
+/* The version of the loaded library as MAJOR * 10000 + MINOR * 100 + PATCH.
+ * @since 0.1 */
+FC_API int32_t fc_version_number(void);
+
+/* ==== Status codes ========================================================= */
+
+/* Codes are never renumbered; new ones are only added. */
+typedef int32_t fc_status;
+#define FC_OK                   0
+#define FC_E_INVALID_ARGUMENT  -1  /* NULL or freed handle, bad enum value, bad string or URL */
+#define FC_E_INVALID_STATE     -2  /* e.g. metadata of a table that is not loaded; a wait inside a callback */
+#define FC_E_CANCELLED         -3  /* the operation was cancelled */
+#define FC_E_TIMEOUT           -4  /* a network timeout, or a wait that ran out of time */
+#define FC_E_NETWORK           -5  /* could not connect, connection reset, TLS, DNS, truncated response */
+#define FC_E_HTTP              -6  /* HTTP status >= 400: see fc_error_http_status */
+#define FC_E_SERVICE           -7  /* the service's own error body, e.g. ArcGIS HTTP 200 + {"error":…};
+                                      see fc_error_service_code (ArcGIS 498: invalid or expired token,
+                                      499: token required) */
+#define FC_E_PARSE             -8  /* malformed JSON/XML, HTML instead of data, wrong document shape */
+#define FC_E_UNSUPPORTED       -9  /* the service cannot do what was asked */
+#define FC_E_LIMIT            -10  /* a configured limit was hit (e.g. maximum response size) */
+
+/* ==== Errors =============================================================== */
+
+/* An error: a code, a message, and where a server answered, its HTTP status and
+ * its own error code. Always borrowed: the library owns every fc_error. */
+typedef struct fc_error fc_error;
+
+/* The details of the last call that failed on this thread, or NULL if none has.
+ * Valid until the next failing call on this thread (successful calls leave it).
+ * @since 0.1 */
+FC_API const fc_error *fc_last_error(void);
+
+/* The code of an error (a FC_E_* value); FC_OK for NULL. @since 0.1 */
+FC_API fc_status fc_error_code(const fc_error *error);
+
+/* A message that names what went wrong (URL with secrets masked, byte offset of
+ * a parse error, the service's own message…). Borrowed from the error; "" for
+ * NULL. @since 0.1 */
+FC_API const char *fc_error_message(const fc_error *error);
+
+/* The HTTP status of the response behind the error, 0 if none. @since 0.1 */
+FC_API int32_t fc_error_http_status(const fc_error *error);
+
+/* The service's own error code (ArcGIS error.code), 0 if none. @since 0.1 */
+FC_API int32_t fc_error_service_code(const fc_error *error);
+
+/* A static name for a status code, e.g. "FC_E_TIMEOUT"; "FC_E_UNKNOWN" for
+ * values this version does not define. @since 0.1 */
+FC_API const char *fc_status_name(fc_status status);
+
+/* Releases a string the library returned as `char *`. NULL is a no-op.
+ * @since 0.1 */
+FC_API void fc_string_free(char *string);
+
+/* ==== Context: HTTP client, limits, credentials ============================ */
+
+/* A client context: one HTTP connection pool (libcurl, with keep-alive and a
+ * thread of its own), timeouts, limits, headers and credentials, shared by the
+ * tables created with it. Wherever a function takes a context, NULL means the
+ * process-wide default context. Settings changed later apply to requests sent
+ * after the change. A table keeps its context alive: freeing the context handle
+ * while tables use it is allowed. */
+typedef struct fc_context fc_context;
+
+/* Creates a context with the default settings: connect timeout 15 s, total
+ * timeout 120 s, 6 connections per host, 512 MiB maximum response, user agent
+ * "FeatureCache/<version>", no token. Release with fc_context_free.
+ * Errors: FC_E_INVALID_ARGUMENT if out is NULL. @since 0.1 */
+FC_API fc_status fc_context_create(fc_context **out);
+
+/* Drops the caller's reference. Requests in flight for tables still alive go
+ * on. NULL is a no-op. @since 0.1 */
+FC_API void fc_context_free(fc_context *ctx);
+
+/* Connect timeout and total timeout of each request, in seconds. A total of 0
+ * means no limit. A request that runs out fails with FC_E_TIMEOUT.
+ * Errors: FC_E_INVALID_ARGUMENT for a negative or non-finite value, or a
+ * connect timeout of 0. @since 0.1 */
+FC_API fc_status fc_context_set_timeouts(fc_context *ctx, double connect_seconds, double total_seconds);
+
+/* The most connections open at once to one host (1..256). Further requests
+ * queue. @since 0.1 */
+FC_API fc_status fc_context_set_max_connections_per_host(fc_context *ctx, int32_t count);
+
+/* The largest response body accepted, in bytes (after decompression); a larger
+ * response fails with FC_E_LIMIT and is not kept. 0 = no limit. @since 0.1 */
+FC_API fc_status fc_context_set_max_response_bytes(fc_context *ctx, int64_t bytes);
+
+/* The User-Agent header. Errors: FC_E_INVALID_ARGUMENT for NULL, "", non-UTF-8
+ * or a string with control characters. @since 0.1 */
+FC_API fc_status fc_context_set_user_agent(fc_context *ctx, const char *user_agent);
+
+/* Adds a header sent with every request (e.g. "Referer"). A header of the same
+ * name added before is replaced. Errors: FC_E_INVALID_ARGUMENT for a NULL or
+ * empty name, a name with ':' or white space, or a value with CR or LF.
+ * @since 0.1 */
+FC_API fc_status fc_context_set_header(fc_context *ctx, const char *name, const char *value);
+
+/* Removes every header added with fc_context_set_header. @since 0.1 */
+FC_API fc_status fc_context_clear_headers(fc_context *ctx);
+
+/* Where an ArcGIS token goes. */
+#define FC_TOKEN_AS_HEADER     0  /* X-Esri-Authorization: Bearer <token> (default; keeps it out of URLs) */
+#define FC_TOKEN_AS_PARAMETER  1  /* token=<token> in the request parameters */
+
+/* Sets the ArcGIS token (or API key) sent with ArcGIS requests; NULL or ""
+ * removes it. Services answer a missing token with service code 499 and a bad
+ * or expired one with 498 (FC_E_SERVICE). @since 0.1 */
+FC_API fc_status fc_context_set_token(fc_context *ctx, const char *token, int32_t placement);
+
+/* ==== Loadable ============================================================= */
+
+/* A table, layer or map seen as a loadable resource. Obtained from
+ * fc_table_as_loadable, fc_layer_as_loadable or fc_map_as_loadable: it is the
+ * same handle, borrowed, valid as long as that handle. Never freed on its own. */
+typedef struct fc_loadable fc_loadable;
+
+#define FC_LOAD_STATUS_NOT_LOADED      0
+#define FC_LOAD_STATUS_LOADING         1
+#define FC_LOAD_STATUS_FAILED_TO_LOAD  2
+#define FC_LOAD_STATUS_LOADED          3
+
+/* Called once when a load settles. error is NULL when loaded, else the reason
+ * (borrowed: valid until the callback returns). obj is the handle the load was
+ * requested on; if that handle was freed since, calls given obj fail with
+ * FC_E_INVALID_ARGUMENT. */
+typedef void (*fc_load_callback)(fc_loadable *obj, const fc_error *error, void *user_data);
+
+/* Called for every status transition, in order, exactly once each. */
+typedef void (*fc_load_status_callback)(fc_loadable *obj, int32_t status, void *user_data);
+
+/* Loads the resource's metadata (for a layer, also its table; for a map, also
+ * its layers).
+ *  - NOT_LOADED: starts loading; callback is called when the load settles.
+ *  - LOADING: the callback joins the load under way (N concurrent calls, one
+ *    request, N callbacks).
+ *  - LOADED or FAILED_TO_LOAD: callback is called at once (on a library thread)
+ *    with the past result; nothing is sent.
+ * callback may be NULL. Each callback given is called exactly once, also when
+ * the load is cancelled (FC_E_CANCELLED).
+ * Errors: FC_E_INVALID_ARGUMENT for a NULL or freed obj. @since 0.1 */
+FC_API fc_status fc_loadable_load(fc_loadable *obj, fc_load_callback callback, void *user_data);
+
+/* Like fc_loadable_load, but from NOT_LOADED or FAILED_TO_LOAD it starts a new
+ * attempt, which also retries failed strong dependencies (a layer's table). In
+ * LOADING the callback joins; in LOADED it gets the past result. @since 0.1 */
+FC_API fc_status fc_loadable_retry_load(fc_loadable *obj, fc_load_callback callback, void *user_data);
+
+/* Cancels a load in progress: its HTTP request is aborted, every waiting
+ * callback gets FC_E_CANCELLED and the status becomes FAILED_TO_LOAD (retry
+ * with fc_loadable_retry_load). Does nothing in any other status. Cancelling a
+ * layer or map does not cancel its dependencies, which other layers or maps may
+ * share. @since 0.1 */
+FC_API fc_status fc_loadable_cancel_load(fc_loadable *obj);
+
+/* The current FC_LOAD_STATUS_*; -1 (and fc_last_error) for a NULL or freed obj.
+ * @since 0.1 */
+FC_API int32_t fc_loadable_load_status(const fc_loadable *obj);
+
+/* The error of the failed load, or NULL unless FAILED_TO_LOAD. Borrowed: valid
+ * until this thread calls fc_loadable_load_error again or exits. @since 0.1 */
+FC_API const fc_error *fc_loadable_load_error(const fc_loadable *obj);
+
+/* Registers callback for every later status transition of obj. The token (for
+ * removal) is written to out_token, which may be NULL. Observers registered
+ * through a handle are removed when that handle is freed: none is called after
+ * fc_*_free returns (unless it is freed from inside that very observer).
+ * Errors: FC_E_INVALID_ARGUMENT for a NULL obj or callback. @since 0.1 */
+FC_API fc_status fc_loadable_add_status_observer(fc_loadable *obj, fc_load_status_callback callback,
+                                                 void *user_data, uint64_t *out_token);
+
+/* Unregisters an observer. When this returns the observer is not called
+ * again: if it is running on another thread at that moment, this waits for it
+ * to return (except when called from a callback of obj itself, which cannot
+ * wait for itself). Errors: FC_E_INVALID_ARGUMENT if no observer of obj has
+ * that token. @since 0.1 */
+FC_API fc_status fc_loadable_remove_status_observer(fc_loadable *obj, uint64_t token);
+
+/* Blocks until obj is not LOADING, starting a load first if it is NOT_LOADED.
+ * When it returns, every load callback requested before the call has run.
+ * timeout_seconds < 0 waits without limit.
+ * Returns FC_OK if LOADED; the load's error code if FAILED_TO_LOAD (details in
+ * fc_last_error); FC_E_TIMEOUT if the time ran out (the load goes on);
+ * FC_E_INVALID_STATE when called from inside a library callback. @since 0.1 */
+FC_API fc_status fc_loadable_wait(fc_loadable *obj, double timeout_seconds);
+
+/* ==== Geometry ============================================================= */
+
+/* An axis-aligned rectangle. wkid 4326 = WGS84 longitude/latitude, 3857 or
+ * 102100 = Web Mercator; 0 = unknown. */
+typedef struct fc_envelope {
+    double xmin, ymin, xmax, ymax;
+    int32_t wkid;
+} fc_envelope;
+
+#define FC_GEOMETRY_TYPE_NONE        0  /* a table without geometry */
+#define FC_GEOMETRY_TYPE_POINT       1
+#define FC_GEOMETRY_TYPE_MULTIPOINT  2
+#define FC_GEOMETRY_TYPE_POLYLINE    3
+#define FC_GEOMETRY_TYPE_POLYGON     4
+#define FC_GEOMETRY_TYPE_ENVELOPE    5
+#define FC_GEOMETRY_TYPE_MULTIPATCH  6
+#define FC_GEOMETRY_TYPE_UNKNOWN     7
+
+/* ==== Tables =============================================================== */
+
+/* A table of features from a remote service. Loadable: its metadata (fields,
+ * geometry type, extent, page size…) is read by loading it. */
+typedef struct fc_table fc_table;
+
+#define FC_REQUEST_MODE_ON_INTERACTION_CACHE     1  /* default */
+#define FC_REQUEST_MODE_ON_INTERACTION_NO_CACHE  2
+#define FC_REQUEST_MODE_MANUAL_CACHE             3
+
+#define FC_SERVICE_ARCGIS  1  /* ArcGIS REST feature-service layer or table */
+#define FC_SERVICE_OGC     2  /* OGC API - Features collection */
+#define FC_SERVICE_WFS     3  /* WFS feature type */
+
+#define FC_FIELD_TYPE_UNKNOWN           0  /* a type this version does not know */
+#define FC_FIELD_TYPE_OID               1
+#define FC_FIELD_TYPE_SMALL_INTEGER     2
+#define FC_FIELD_TYPE_INTEGER           3
+#define FC_FIELD_TYPE_BIG_INTEGER       4
+#define FC_FIELD_TYPE_SINGLE            5
+#define FC_FIELD_TYPE_DOUBLE            6
+#define FC_FIELD_TYPE_STRING            7
+#define FC_FIELD_TYPE_DATE              8  /* epoch milliseconds */
+#define FC_FIELD_TYPE_DATE_ONLY         9
+#define FC_FIELD_TYPE_TIME_ONLY        10
+#define FC_FIELD_TYPE_TIMESTAMP_OFFSET 11
+#define FC_FIELD_TYPE_GUID             12
+#define FC_FIELD_TYPE_GLOBAL_ID        13
+#define FC_FIELD_TYPE_GEOMETRY         14
+#define FC_FIELD_TYPE_BLOB             15
+#define FC_FIELD_TYPE_RASTER           16
+#define FC_FIELD_TYPE_XML              17
+
+/* Creates a table on an ArcGIS REST feature-service layer or table, e.g.
+ * "https://host/arcgis/rest/services/Trees/FeatureServer/0" (parameters
+ * already in the URL are kept). Nothing is sent until it is loaded.
+ * ctx may be NULL (the default context).
+ * Errors: FC_E_INVALID_ARGUMENT for NULL out or url, non-UTF-8, a scheme other
+ * than http/https, no host, spaces or control characters. @since 0.1 */
+FC_API fc_status fc_table_create_arcgis(fc_table **out, fc_context *ctx, const char *layer_url);
+
+/* Drops the caller's reference: a layer using the table keeps it alive; a load
+ * in progress goes on and its callbacks are still called. Status observers
+ * registered through this handle are removed first. NULL is a no-op.
+ * @since 0.1 */
+FC_API void fc_table_free(fc_table *table);
+
+/* The table as a loadable (the same handle, borrowed); NULL for NULL.
+ * @since 0.1 */
+FC_API fc_loadable *fc_table_as_loadable(fc_table *table);
+
+/* Which kind of service the table reads (FC_SERVICE_*), -1 for NULL. @since 0.1 */
+FC_API int32_t fc_table_service_kind(const fc_table *table);
+
+/* The URL the table was created with. Borrowed. NULL (and fc_last_error) for a
+ * NULL or freed table. @since 0.1 */
+FC_API const char *fc_table_url(const fc_table *table);
+
+/* Sets how the table requests features (FC_REQUEST_MODE_*). Allowed in any load
+ * status; set before load it is kept. Errors: FC_E_INVALID_ARGUMENT for an
+ * unknown mode. @since 0.1 */
+FC_API fc_status fc_table_set_request_mode(fc_table *table, int32_t mode);
+
+/* The table's FC_REQUEST_MODE_*; -1 (and fc_last_error) for a NULL table.
+ * @since 0.1 */
+FC_API int32_t fc_table_request_mode(const fc_table *table);
+
+/* ---- Table metadata: each fails with FC_E_INVALID_STATE until the table is
+ * LOADED, and with FC_E_INVALID_ARGUMENT for a NULL table or out. Strings are
+ * borrowed from the table handle. ---- */
+
+/* The layer's name. @since 0.1 */
+FC_API fc_status fc_table_name(const fc_table *table, const char **out);
+
+/* The layer's description ("" if none). @since 0.1 */
+FC_API fc_status fc_table_description(const fc_table *table, const char **out);
+
+/* The number of attribute fields (including the object-id and geometry fields
+ * the service lists). @since 0.1 */
+FC_API fc_status fc_table_field_count(const fc_table *table, int32_t *out);
+
+/* Field `index` (0-based) of the schema. FC_E_INVALID_ARGUMENT if index is out
+ * of range. Alias is the name when the service gives none; length is the
+ * maximum string length, 0 if not given. @since 0.1 */
+FC_API fc_status fc_table_field_name(const fc_table *table, int32_t index, const char **out);
+FC_API fc_status fc_table_field_alias(const fc_table *table, int32_t index, const char **out);
+FC_API fc_status fc_table_field_type(const fc_table *table, int32_t index, int32_t *out);
+FC_API fc_status fc_table_field_nullable(const fc_table *table, int32_t index, bool *out);
+FC_API fc_status fc_table_field_length(const fc_table *table, int32_t index, int32_t *out);
+
+/* The index of the field of that name (compared case-insensitively, as services
+ * do), or -1 in *out if there is none. @since 0.1 */
+FC_API fc_status fc_table_field_index(const fc_table *table, const char *name, int32_t *out);
+
+/* FC_GEOMETRY_TYPE_* of the table's features. @since 0.1 */
+FC_API fc_status fc_table_geometry_type(const fc_table *table, int32_t *out);
+
+/* The table's spatial reference: wkid, and the newer id that replaced it
+ * (latest_wkid, e.g. 3857 for 102100; 0 if not given). Either pointer may be
+ * NULL. Both are 0 when the service gives WKT only. @since 0.1 */
+FC_API fc_status fc_table_spatial_reference(const fc_table *table, int32_t *out_wkid, int32_t *out_latest_wkid);
+
+/* The full extent of the data. FC_E_UNSUPPORTED if the service gives none or
+ * an empty one (NaN). @since 0.1 */
+FC_API fc_status fc_table_extent(const fc_table *table, fc_envelope *out);
+
+/* The object-id field's name, "" if the service names none. @since 0.1 */
+FC_API fc_status fc_table_object_id_field(const fc_table *table, const char **out);
+
+/* The display field's name, "" if none. @since 0.1 */
+FC_API fc_status fc_table_display_field(const fc_table *table, const char **out);
+
+/* The most features the service returns in one response (ArcGIS
+ * maxRecordCount; 1000 when the service does not say). @since 0.1 */
+FC_API fc_status fc_table_max_record_count(const fc_table *table, int64_t *out);
+
+/* Whether the service pages with resultOffset/resultRecordCount (ArcGIS
+ * advancedQueryCapabilities.supportsPagination; false for pre-10.3 servers).
+ * @since 0.1 */
+FC_API fc_status fc_table_supports_pagination(const fc_table *table, bool *out);
+
+/* The service's scale range of the layer; 0 = no limit. @since 0.1 */
+FC_API fc_status fc_table_min_scale(const fc_table *table, double *out);
+FC_API fc_status fc_table_max_scale(const fc_table *table, double *out);
+
+/* Comma-separated lists as the service gives them, e.g. capabilities
+ * "Query,Create,Update", query formats "JSON,geoJSON,PBF". @since 0.1 */
+FC_API fc_status fc_table_capabilities(const fc_table *table, const char **out);
+FC_API fc_status fc_table_supported_query_formats(const fc_table *table, const char **out);
+
+/* The server's REST API version (ArcGIS currentVersion, e.g. 10.91), 0 if not
+ * given. @since 0.1 */
+FC_API fc_status fc_table_service_version(const fc_table *table, double *out);
+
+/* ==== Layers =============================================================== */
+
+/* A layer showing one table. Strong load dependency: loading the layer loads
+ * its table; a table that fails to load fails the layer with the table's error;
+ * retrying the layer retries the table. */
+typedef struct fc_layer fc_layer;
+
+/* Creates a layer on table (the layer keeps the table alive).
+ * Errors: FC_E_INVALID_ARGUMENT for NULL out or a NULL or freed table.
+ * @since 0.1 */
+FC_API fc_status fc_layer_create(fc_layer **out, fc_table *table);
+
+/* Drops the caller's reference; removes status observers registered through
+ * this handle. A map holding the layer keeps it alive. NULL is a no-op.
+ * @since 0.1 */
+FC_API void fc_layer_free(fc_layer *layer);
+
+/* The layer as a loadable (the same handle, borrowed); NULL for NULL.
+ * @since 0.1 */
+FC_API fc_loadable *fc_layer_as_loadable(fc_layer *layer);
+
+/* Sets the layer's scale range (scale denominators; 0 = no limit). A value set
+ * at any time, also before load, wins over the table's metadata.
+ * Errors: FC_E_INVALID_ARGUMENT for a negative or non-finite scale.
+ * @since 0.1 */
+FC_API fc_status fc_layer_set_min_scale(fc_layer *layer, double scale);
+FC_API fc_status fc_layer_set_max_scale(fc_layer *layer, double scale);
+
+/* The layer's scale range: the value set, else the table's once loaded, else 0.
+ * NaN (and fc_last_error) for a NULL or freed layer. @since 0.1 */
+FC_API double fc_layer_min_scale(const fc_layer *layer);
+FC_API double fc_layer_max_scale(const fc_layer *layer);
+
+/* ==== Maps ================================================================= */
+
+/* A map of layers. Weak load dependency: loading the map loads its layers and
+ * waits for them to settle, but a layer that fails does not fail the map. */
+typedef struct fc_map fc_map;
+
+/* Creates an empty map. @since 0.1 */
+FC_API fc_status fc_map_create(fc_map **out);
+
+/* Drops the caller's reference; removes status observers registered through
+ * this handle. NULL is a no-op. @since 0.1 */
+FC_API void fc_map_free(fc_map *map);
+
+/* The map as a loadable (the same handle, borrowed); NULL for NULL.
+ * @since 0.1 */
+FC_API fc_loadable *fc_map_as_loadable(fc_map *map);
+
+/* Adds a layer (the map keeps it alive). If the map is loading or loaded, the
+ * layer starts loading at once. Errors: FC_E_INVALID_ARGUMENT for a NULL or
+ * freed map or layer. @since 0.1 */
+FC_API fc_status fc_map_add_layer(fc_map *map, fc_layer *layer);
+
+/* The number of layers, -1 (and fc_last_error) for a NULL or freed map.
+ * @since 0.1 */
+FC_API int32_t fc_map_layer_count(const fc_map *map);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* FEATURECACHE_H */

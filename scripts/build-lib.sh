@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Builds the self-contained libfeaturecache.so: release, Swift runtime linked in
+# statically, only fc_* exported, SONAME libfeaturecache.so.0, RUNPATH $ORIGIN.
+#
+#   scripts/build-lib.sh [OUTPUT_DIR] [extra swift build args…]
+#
+# OUTPUT_DIR (default build/lib) receives libfeaturecache.so.<version>, with the
+# .so.0 and .so links. SwiftPM stays the single source of truth; CMake calls this.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+out="${1:-$root/build/lib}"
+shift || true
+version="$(sed -n 's/^#define FC_VERSION_STRING "\(.*\)"/\1/p' "$root/include/featurecache.h")"
+scratch="${FC_SCRATCH_PATH:-$root/.build-release}"
+
+cd "$root"
+swift build -c release --product featurecache --scratch-path "$scratch" \
+    -Xswiftc -static-stdlib -Xswiftc -use-ld=lld \
+    -Xlinker --version-script="$root/Sources/FeatureCacheC/exports.map" \
+    -Xlinker -soname=libfeaturecache.so.0 \
+    -Xlinker --gc-sections \
+    "$@"
+
+built="$scratch/release/libfeaturecache.so"
+mkdir -p "$out"
+cp -f "$built" "$out/libfeaturecache.so.$version"
+strip --strip-unneeded "$out/libfeaturecache.so.$version"
+ln -sf "libfeaturecache.so.$version" "$out/libfeaturecache.so.0"
+ln -sf "libfeaturecache.so.0" "$out/libfeaturecache.so"
+echo "built $out/libfeaturecache.so.$version"
