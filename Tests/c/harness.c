@@ -1,0 +1,137 @@
+#include "harness.h"
+
+#include <curl/curl.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <time.h>
+
+int fc_test_passed = 0;
+int fc_test_failed = 0;
+
+int fc_test_finish(const char *suite) {
+    printf("%s: %d passed, %d failed\n", suite, fc_test_passed, fc_test_failed);
+    return fc_test_failed == 0 ? 0 : 1;
+}
+
+void latch_init(latch *l) {
+    memset(l, 0, sizeof *l);
+    pthread_mutex_init(&l->mutex, NULL);
+    pthread_cond_init(&l->cond, NULL);
+}
+
+void latch_destroy(latch *l) {
+    pthread_mutex_destroy(&l->mutex);
+    pthread_cond_destroy(&l->cond);
+}
+
+void latch_load_callback(fc_loadable *obj, const fc_error *error, void *user_data) {
+    (void)obj;
+    latch *l = user_data;
+    pthread_mutex_lock(&l->mutex);
+    l->calls++;
+    if (error) l->errors++;
+    l->last_code = error ? fc_error_code(error) : FC_OK;
+    pthread_cond_broadcast(&l->cond);
+    pthread_mutex_unlock(&l->mutex);
+}
+
+void latch_status_callback(fc_loadable *obj, int32_t status, void *user_data) {
+    (void)obj;
+    latch *l = user_data;
+    pthread_mutex_lock(&l->mutex);
+    if (l->status_count < 64) l->status_log[l->status_count++] = status;
+    l->calls++;
+    pthread_cond_broadcast(&l->cond);
+    pthread_mutex_unlock(&l->mutex);
+}
+
+int latch_wait(latch *l, int n, double timeout_seconds) {
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += (time_t)timeout_seconds;
+    deadline.tv_nsec += (long)((timeout_seconds - (double)(time_t)timeout_seconds) * 1e9);
+    if (deadline.tv_nsec >= 1000000000L) { deadline.tv_sec++; deadline.tv_nsec -= 1000000000L; }
+    pthread_mutex_lock(&l->mutex);
+    while (l->calls < n) {
+        if (pthread_cond_timedwait(&l->cond, &l->mutex, &deadline) == ETIMEDOUT) break;
+    }
+    int calls = l->calls;
+    pthread_mutex_unlock(&l->mutex);
+    return calls;
+}
+
+int latch_calls(latch *l) {
+    pthread_mutex_lock(&l->mutex);
+    int calls = l->calls;
+    pthread_mutex_unlock(&l->mutex);
+    return calls;
+}
+
+static char base_url[512];
+
+const char *emulator_base(void) {
+    if (base_url[0]) return base_url;
+    const char *env = getenv("FC_EMULATOR_URL");
+    if (env && *env) {
+        snprintf(base_url, sizeof base_url, "%s", env);
+    } else {
+        const char *file = getenv("FC_EMULATOR_URL_FILE");
+        FILE *f = file ? fopen(file, "r") : NULL;
+        if (!f || !fgets(base_url, sizeof base_url, f)) {
+            fprintf(stderr, "no emulator: set FC_EMULATOR_URL or FC_EMULATOR_URL_FILE (start Tests/servers/emulator-ctl.sh)\n");
+            exit(2);
+        }
+        fclose(f);
+    }
+    base_url[strcspn(base_url, "\r\n")] = 0;
+    return base_url;
+}
+
+void emulator_layer_url(char *out, size_t size, const char *ns, const char *service, int layer) {
+    snprintf(out, size, "%s/ns/%s/arcgis/rest/services/%s/FeatureServer/%d", emulator_base(), ns, service, layer);
+}
+
+typedef struct { char data[65536]; size_t length; } buffer;
+
+static size_t collect(char *data, size_t size, size_t count, void *user_data) {
+    buffer *b = user_data;
+    size_t n = size * count;
+    if (b->length + n >= sizeof b->data) n = sizeof b->data - 1 - b->length;
+    memcpy(b->data + b->length, data, n);
+    b->length += n;
+    b->data[b->length] = 0;
+    return size * count;
+}
+
+const char *emulator_control(const char *ns, const char *action, const char *query) {
+    static __thread buffer body;
+    char url[1024];
+    snprintf(url, sizeof url, "%s/_control/%s/%s%s%s", emulator_base(), ns, action, query ? "?" : "", query ? query : "");
+    body.length = 0;
+    body.data[0] = 0;
+    CURL *curl = curl_easy_init();
+    curl_easy_setopt(curl, CURLOPT_URL, url);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, collect);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &body);
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT, 10L);
+    CURLcode code = curl_easy_perform(curl);
+    curl_easy_cleanup(curl);
+    if (code != CURLE_OK) {
+        fprintf(stderr, "emulator control %s failed: %s\n", url, curl_easy_strerror(code));
+        exit(2);
+    }
+    return body.data;
+}
+
+long emulator_stat(const char *ns, const char *key) {
+    const char *stats = emulator_control(ns, "stats", NULL);
+    char pattern[128];
+    snprintf(pattern, sizeof pattern, "\"%s\": ", key);
+    const char *at = strstr(stats, pattern);
+    return at ? strtol(at + strlen(pattern), NULL, 10) : 0;
+}
+
+void sleep_ms(int ms) {
+    struct timespec t = { ms / 1000, (long)(ms % 1000) * 1000000L };
+    nanosleep(&t, NULL);
+}

@@ -1,0 +1,80 @@
+/* A small test harness for the C tests: checks that count and report, a
+ * completion latch for callbacks, and the ArcGIS emulator's test controls. */
+#ifndef FC_TEST_HARNESS_H
+#define FC_TEST_HARNESS_H
+
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "featurecache.h"
+
+extern int fc_test_passed;
+extern int fc_test_failed;
+
+#define CHECK(cond) do { \
+    if (cond) { fc_test_passed++; } \
+    else { fc_test_failed++; fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+           const fc_error *e_ = fc_last_error(); \
+           if (e_) fprintf(stderr, "    last error: %s %s\n", fc_status_name(fc_error_code(e_)), fc_error_message(e_)); } \
+} while (0)
+
+#define CHECK_STATUS(expr, expected) do { \
+    fc_status s_ = (expr); \
+    if (s_ == (expected)) { fc_test_passed++; } \
+    else { fc_test_failed++; fprintf(stderr, "%s:%d: %s returned %s, expected %s\n", __FILE__, __LINE__, #expr, \
+           fc_status_name(s_), fc_status_name(expected)); \
+           const fc_error *e_ = fc_last_error(); \
+           if (e_) fprintf(stderr, "    last error: %s\n", fc_error_message(e_)); } \
+} while (0)
+
+#define CHECK_CONTAINS(haystack, needle) do { \
+    const char *h_ = (haystack); \
+    if (h_ && strstr(h_, (needle))) { fc_test_passed++; } \
+    else { fc_test_failed++; fprintf(stderr, "%s:%d: '%s' does not contain '%s'\n", __FILE__, __LINE__, \
+           h_ ? h_ : "(null)", (needle)); } \
+} while (0)
+
+#define RUN(test) do { fprintf(stderr, "-- %s\n", #test); test(); } while (0)
+
+/* Prints "N passed, N failed" and returns the process exit code. */
+int fc_test_finish(const char *suite);
+
+/* ---- Callbacks ---------------------------------------------------------- */
+
+/* Counts load callbacks and keeps the last error code; waits for a count. */
+typedef struct latch {
+    pthread_mutex_t mutex;
+    pthread_cond_t cond;
+    int calls;
+    int errors;
+    fc_status last_code;
+    int status_log[64];
+    int status_count;
+} latch;
+
+void latch_init(latch *l);
+void latch_destroy(latch *l);
+/* An fc_load_callback: user_data is a latch. */
+void latch_load_callback(fc_loadable *obj, const fc_error *error, void *user_data);
+/* An fc_load_status_callback: appends the status to the latch's log. */
+void latch_status_callback(fc_loadable *obj, int32_t status, void *user_data);
+/* Waits until calls >= n or timeout; returns calls. */
+int latch_wait(latch *l, int n, double timeout_seconds);
+int latch_calls(latch *l);
+
+/* ---- The ArcGIS emulator ------------------------------------------------ */
+
+/* The emulator's base URL (from FC_EMULATOR_URL or the file named by
+ * FC_EMULATOR_URL_FILE); exits the test with an error if there is none. */
+const char *emulator_base(void);
+/* A layer URL in namespace ns: <base>/ns/<ns>/arcgis/rest/services/<service>/FeatureServer/<layer> */
+void emulator_layer_url(char *out, size_t size, const char *ns, const char *service, int layer);
+/* GET <base>/_control/<ns>/<action>?<query>; returns the body (static buffer). */
+const char *emulator_control(const char *ns, const char *action, const char *query);
+/* The number after "key": in the namespace's stats (first occurrence). */
+long emulator_stat(const char *ns, const char *key);
+
+void sleep_ms(int ms);
+
+#endif

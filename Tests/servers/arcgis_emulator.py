@@ -1,0 +1,366 @@
+#!/usr/bin/env python3
+"""An ArcGIS REST feature-service emulator for FeatureCache's tests (stdlib only).
+
+It follows the published ArcGIS REST API for the catalog, service, layer and
+query resources and serves generated data (arcgis_data.py). Loopback only,
+HTTP/1.1 keep-alive, TCP_NODELAY, gzip when asked.
+
+Services (under /arcgis/rest/services):
+  Portland/FeatureServer        0 Trees (points), 1 Parcels (polygons), 2 Roads (lines);
+                                maxRecordCount 2000, supportsPagination true, version 11.1
+  PortlandLegacy/FeatureServer  the same layers as a pre-10.3 server: no pagination
+  Secure/FeatureServer          the same layers, token required: "let-me-in"
+                                (no token: error 499; another token: error 498)
+
+Namespaces isolate tests that run at the same time: /ns/<name>/arcgis/rest/...
+has its own counters and faults ("default" without the prefix).
+
+Test controls, GET or POST, per namespace:
+  /_control/<ns>/reset                         counters and faults cleared
+  /_control/<ns>/fail?count=N&mode=M[&match=S] the next N requests (whose path contains S)
+        fail: http500 | http404 | error (200 + error body) | token (498) | html |
+              garbage | truncated (Content-Length longer than the body) |
+              cut (valid HTTP, JSON cut in half) | reset (TCP RST) | empty
+  /_control/<ns>/delay?ms=M[&count=N][&match=S] the next N requests (default all) wait M ms
+        first; a client that disconnects meanwhile is counted in "disconnects"
+  /_control/<ns>/stats                         {"requests", "by_kind", "disconnects",
+        "last_headers", "last_params", "log": [[method, path, kind], …]}
+
+Usage: arcgis_emulator.py [--port 0] [--url-file F] [--trees N] [--parcels N] [--roads N]
+"""
+import argparse
+import gzip
+import json
+import os
+import socket
+import struct
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qsl, urlsplit
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import arcgis_data  # noqa: E402
+from arcgis_query import LayerStore, QueryError, run_query  # noqa: E402
+
+TOKEN = "let-me-in"
+SERVICES = {
+    "Portland": {"pagination": True, "version": 11.1, "secure": False},
+    "PortlandLegacy": {"pagination": False, "version": 10.22, "secure": False},
+    "Secure": {"pagination": True, "version": 11.1, "secure": True},
+}
+MAX_RECORD_COUNT = 2000
+
+
+class Namespace:
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.reset()
+
+    def reset(self):
+        self.requests = 0
+        self.by_kind = {}
+        self.disconnects = 0
+        self.faults = []   # [{"mode", "count", "match"}]
+        self.delays = []   # [{"ms", "count", "match"}]
+        self.last_headers = {}
+        self.last_params = {}
+        self.log = []
+
+    def stats(self):
+        return {"requests": self.requests, "by_kind": dict(self.by_kind), "disconnects": self.disconnects,
+                "last_headers": self.last_headers, "last_params": self.last_params, "log": self.log[-200:]}
+
+    @staticmethod
+    def _take(rules, path):
+        for rule in rules:
+            if rule["match"] in path and rule["count"] != 0:
+                if rule["count"] > 0:
+                    rule["count"] -= 1
+                return rule
+        return None
+
+    def record(self, method, path, kind, headers, params):
+        with self.lock:
+            self.requests += 1
+            self.by_kind[kind] = self.by_kind.get(kind, 0) + 1
+            self.last_headers = headers
+            self.last_params = params
+            self.log.append([method, path, kind])
+            fault = self._take(self.faults, path)
+            delay = self._take(self.delays, path)
+            return (fault["mode"] if fault else None), (delay["ms"] if delay else 0)
+
+
+class Emulator:
+    def __init__(self, trees, parcels, roads):
+        counts = {"Trees": trees, "Parcels": parcels, "Roads": roads}
+        self.stores = {}
+        for layer in arcgis_data.LAYERS:
+            self.stores[layer["id"]] = LayerStore(layer, layer["make"](counts[layer["name"]]))
+        self.namespaces = {}
+        self.lock = threading.Lock()
+
+    def namespace(self, name):
+        with self.lock:
+            if name not in self.namespaces:
+                self.namespaces[name] = Namespace()
+            return self.namespaces[name]
+
+    # ---- resources --------------------------------------------------------
+
+    def catalog(self):
+        return {"currentVersion": 11.1, "folders": [],
+                "services": [{"name": name, "type": "FeatureServer"} for name in SERVICES]}
+
+    def service_info(self, service):
+        config = SERVICES[service]
+        return {"currentVersion": config["version"], "serviceDescription": "FeatureCache test data",
+                "hasVersionedData": False, "supportsDisconnectedEditing": False, "maxRecordCount": MAX_RECORD_COUNT,
+                "supportedQueryFormats": "JSON, geoJSON", "capabilities": "Query",
+                "spatialReference": {"wkid": 4326, "latestWkid": 4326},
+                "layers": [{"id": l["id"], "name": l["name"], "geometryType": l["geometryType"], "type": "Feature Layer"}
+                           for l in arcgis_data.LAYERS],
+                "tables": []}
+
+    def layer_info(self, service, layer_id):
+        config = SERVICES[service]
+        layer = self.stores[layer_id].layer
+        xmin, ymin, xmax, ymax = layer["bbox"]
+        info = {"currentVersion": config["version"], "id": layer["id"], "name": layer["name"], "type": "Feature Layer",
+                "description": "%s generated by the FeatureCache emulator" % layer["name"],
+                "geometryType": layer["geometryType"], "copyrightText": "", "minScale": 250000, "maxScale": 0,
+                "extent": {"xmin": xmin, "ymin": ymin, "xmax": xmax, "ymax": ymax,
+                           "spatialReference": {"wkid": 4326, "latestWkid": 4326}},
+                "displayField": layer["displayField"], "objectIdField": "OBJECTID", "globalIdField": "",
+                "fields": layer["fields"], "hasZ": False, "hasM": False, "maxRecordCount": MAX_RECORD_COUNT,
+                "supportedQueryFormats": "JSON, geoJSON", "capabilities": "Query",
+                "supportsAdvancedQueries": config["pagination"]}
+        if config["pagination"]:
+            info["advancedQueryCapabilities"] = {"supportsPagination": True, "supportsOrderBy": True,
+                                                 "supportsDistinct": True, "supportsQueryWithResultType": True}
+        return info
+
+
+def error_body(code, message, details=None):
+    return json.dumps({"error": {"code": code, "message": message, "details": details or []}}).encode()
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "ArcGISEmulator/1.0"
+    emulator = None  # set in main
+
+    def setup(self):
+        super().setup()
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def log_message(self, fmt, *args):  # quiet
+        pass
+
+    def do_GET(self):
+        self.handle_request({})
+
+    def do_POST(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length).decode("utf-8", "replace") if length else ""
+        form = dict(parse_qsl(body, keep_blank_values=True)) \
+            if "x-www-form-urlencoded" in (self.headers.get("Content-Type") or "") else {}
+        self.handle_request(form)
+
+    # ---- dispatch ---------------------------------------------------------
+
+    def handle_request(self, form):
+        parts = urlsplit(self.path)
+        params = dict(parse_qsl(parts.query, keep_blank_values=True))
+        params.update(form)
+        path = parts.path.rstrip("/")
+        segments = [s for s in path.split("/") if s]
+        if segments[:1] == ["_control"] and len(segments) == 3:
+            return self.control(segments[1], segments[2], params)
+        ns_name = "default"
+        if segments[:1] == ["ns"] and len(segments) >= 2:
+            ns_name = segments[1]
+            segments = segments[2:]
+        namespace = self.emulator.namespace(ns_name)
+        kind = self.classify(segments)
+        headers = {k: v for k, v in self.headers.items()}
+        fault, delay_ms = namespace.record(self.command, "/" + "/".join(segments), kind, headers, params)
+        if delay_ms and not self.wait(delay_ms):
+            with namespace.lock:
+                namespace.disconnects += 1
+            self.close_connection = True
+            return
+        if fault:
+            return self.inject(fault)
+        try:
+            status, content_type, body = self.route(segments, kind, params)
+        except QueryError as error:
+            status, content_type, body = 200, "application/json", error_body(400, str(error), error.details)
+        self.send(status, content_type, body)
+
+    @staticmethod
+    def classify(segments):
+        # arcgis/rest/services[/Service/FeatureServer[/layer[/query]]]
+        if segments[:3] != ["arcgis", "rest", "services"]:
+            return "other"
+        rest = segments[3:]
+        return {0: "catalog", 2: "service", 3: "layer", 4: "query"}.get(len(rest), "other")
+
+    def route(self, segments, kind, params):
+        if kind == "other":
+            return 404, "text/html", b"<html><body><h1>404 Not Found</h1></body></html>"
+        emulator = self.emulator
+        if kind == "catalog":
+            return 200, "application/json", json.dumps(emulator.catalog()).encode()
+        service, server_type = segments[3], segments[4]
+        if service not in SERVICES or server_type != "FeatureServer":
+            return 200, "application/json", error_body(400, "Service not found", ["Invalid URL"])
+        config = SERVICES[service]
+        if config["secure"]:
+            token = params.get("token") or self.bearer_token()
+            if not token:
+                return 200, "application/json", error_body(499, "Token Required")
+            if token != TOKEN:
+                return 200, "application/json", error_body(498, "Invalid Token")
+        if kind == "service":
+            return 200, "application/json", json.dumps(emulator.service_info(service)).encode()
+        try:
+            layer_id = int(segments[5])
+        except ValueError:
+            layer_id = -1
+        if layer_id not in emulator.stores:
+            return 200, "application/json", error_body(400, "Invalid or missing input parameters.",
+                                                        ["Layer '%s' does not exist" % segments[5]])
+        if kind == "layer":
+            if params.get("f", "html").lower() not in ("json", "pjson"):
+                return 200, "text/html", b"<html><body>Layer page (use f=json)</body></html>"
+            return 200, "application/json", json.dumps(emulator.layer_info(service, layer_id)).encode()
+        if segments[6].lower() != "query":
+            return 200, "application/json", error_body(400, "Requested operation is not supported by this service.")
+        content_type, body = run_query(emulator.stores[layer_id], params, MAX_RECORD_COUNT, config["pagination"])
+        return 200, content_type, body
+
+    def bearer_token(self):
+        value = self.headers.get("X-Esri-Authorization") or self.headers.get("Authorization") or ""
+        return value[7:].strip() if value.lower().startswith("bearer ") else ""
+
+    # ---- faults, delays, controls -----------------------------------------
+
+    def wait(self, ms):
+        """Sleeps ms, watching the socket: False when the client went away."""
+        deadline = time.monotonic() + ms / 1000.0
+        sock = self.connection
+        while time.monotonic() < deadline:
+            sock.settimeout(min(0.01, max(0.0, deadline - time.monotonic())))
+            try:
+                if sock.recv(1, socket.MSG_PEEK) == b"":
+                    return False
+            except (socket.timeout, BlockingIOError):
+                pass
+            except OSError:
+                return False
+        sock.settimeout(None)
+        return True
+
+    def inject(self, mode):
+        if mode == "http500":
+            return self.send(500, "text/plain", b"Internal Server Error")
+        if mode == "http404":
+            return self.send(404, "text/html", b"<html><body><h1>404 Not Found</h1></body></html>")
+        if mode == "error":
+            return self.send(200, "application/json", error_body(500, "Unable to complete operation.",
+                                                                 ["Injected failure"]))
+        if mode == "token":
+            return self.send(200, "application/json", error_body(498, "Invalid Token"))
+        if mode == "html":
+            return self.send(200, "text/html", b"<!DOCTYPE html><html><head><title>Sign in</title></head>"
+                                               b"<body>Please sign in</body></html>")
+        if mode == "garbage":
+            return self.send(200, "application/json", b"\x00\xff\xfe garbage {{{ not json")
+        if mode == "empty":
+            return self.send(200, "application/json", b"")
+        if mode == "cut":
+            body = json.dumps(self.emulator.layer_info("Portland", 0)).encode()
+            return self.send(200, "application/json", body[:len(body) // 2])
+        if mode == "truncated":
+            body = json.dumps(self.emulator.layer_info("Portland", 0)).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body[:len(body) // 3])
+            self.wfile.flush()
+            self.close_connection = True
+            return
+        if mode == "reset":
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.close_connection = True
+            return
+        return self.send(500, "text/plain", ("unknown fault mode %s" % mode).encode())
+
+    def control(self, ns_name, action, params):
+        namespace = self.emulator.namespace(ns_name)
+        with namespace.lock:
+            if action == "reset":
+                namespace.reset()
+                result = {"ok": True}
+            elif action == "fail":
+                namespace.faults.append({"mode": params.get("mode", "http500"), "count": int(params.get("count", 1)),
+                                         "match": params.get("match", "")})
+                result = {"ok": True}
+            elif action == "delay":
+                namespace.delays.append({"ms": int(params.get("ms", 1000)), "count": int(params.get("count", -1)),
+                                         "match": params.get("match", "")})
+                result = {"ok": True}
+            elif action == "stats":
+                result = namespace.stats()
+            else:
+                return self.send(404, "application/json", json.dumps({"error": "unknown control"}).encode())
+        self.send(200, "application/json", json.dumps(result).encode())
+
+    def send(self, status, content_type, body):
+        use_gzip = len(body) > 1024 and "gzip" in (self.headers.get("Accept-Encoding") or "")
+        if use_gzip:
+            body = gzip.compress(body, compresslevel=1)
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        if use_gzip:
+            self.send_header("Content-Encoding", "gzip")
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--url-file", help="write the base URL here once listening")
+    parser.add_argument("--trees", type=int, default=20000)
+    parser.add_argument("--parcels", type=int, default=2000)
+    parser.add_argument("--roads", type=int, default=2000)
+    args = parser.parse_args()
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        parser.error("the emulator only listens on loopback")
+
+    Handler.emulator = Emulator(args.trees, args.parcels, args.roads)
+    server = ThreadingHTTPServer((args.host, args.port), Handler)
+    server.daemon_threads = True
+    server.request_queue_size = 128
+    url = "http://%s:%d" % (args.host, server.server_address[1])
+    if args.url_file:
+        tmp = args.url_file + ".tmp"
+        with open(tmp, "w") as f:
+            f.write(url + "\n")
+        os.replace(tmp, args.url_file)
+    print("ArcGIS REST emulator at %s/arcgis/rest/services" % url, flush=True)
+    try:
+        server.serve_forever(poll_interval=0.2)
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    main()

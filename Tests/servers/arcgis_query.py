@@ -1,0 +1,347 @@
+"""The `query` operation of the ArcGIS REST emulator, as the published REST API
+describes it: where (SQL, evaluated by SQLite as a real server's database would),
+objectIds, geometry + geometryType + inSR + spatialRel, outFields, returnGeometry,
+returnIdsOnly, returnCountOnly, orderByFields, resultOffset/resultRecordCount,
+outSR, f=json|pjson|geojson.
+"""
+import json
+import math
+import re
+import sqlite3
+import threading
+
+
+class QueryError(Exception):
+    """An ArcGIS error body: code 400 with details, as servers answer bad parameters."""
+
+    def __init__(self, message, details=None):
+        super().__init__(message)
+        self.details = details or []
+
+
+SPATIAL_RELS = {"esriSpatialRelIntersects", "esriSpatialRelContains", "esriSpatialRelWithin",
+                "esriSpatialRelTouches", "esriSpatialRelCrosses", "esriSpatialRelOverlaps",
+                "esriSpatialRelEnvelopeIntersects", "esriSpatialRelIndexIntersects", "esriSpatialRelRelation"}
+
+
+def to_web_mercator(x, y):
+    y = max(-85.05112878, min(85.05112878, y))
+    return (x * 20037508.342789244 / 180.0,
+            math.log(math.tan((90.0 + y) * math.pi / 360.0)) * 6378137.0)
+
+
+def from_web_mercator(x, y):
+    return (x / 20037508.342789244 * 180.0,
+            math.degrees(2 * math.atan(math.exp(y / 6378137.0)) - math.pi / 2))
+
+
+def _wkid(sr):
+    if sr is None or sr == "":
+        return None
+    if isinstance(sr, str):
+        sr = sr.strip()
+        if sr.startswith("{"):
+            sr = json.loads(sr)
+        else:
+            return int(sr)
+    return int(sr.get("latestWkid") or sr.get("wkid"))
+
+
+def _is_mercator(wkid):
+    return wkid in (3857, 102100, 102113, 900913)
+
+
+class LayerStore:
+    """One layer's rows in SQLite (attributes + bbox) for where clauses and ordering."""
+
+    def __init__(self, layer, rows):
+        self.layer = layer
+        self.rows = {row["OBJECTID"]: row for row in rows}
+        self.fields = [f["name"] for f in layer["fields"]]
+        self.lock = threading.Lock()
+        self.db = sqlite3.connect(":memory:", check_same_thread=False)
+        columns = ", ".join('"%s"' % name for name in self.fields)
+        self.db.execute('CREATE TABLE features (%s, _xmin REAL, _ymin REAL, _xmax REAL, _ymax REAL)' % columns)
+        marks = ", ".join("?" for _ in range(len(self.fields) + 4))
+        self.db.executemany("INSERT INTO features VALUES (%s)" % marks,
+                            [tuple(row[name] for name in self.fields) + tuple(row["_bbox"]) for row in rows])
+        self.db.execute('CREATE INDEX oid ON features ("OBJECTID")')
+        self.db.commit()
+
+    # ---- parameter parsing ------------------------------------------------
+
+    def _where_sql(self, where):
+        where = (where or "").strip() or "1=1"
+        # ArcGIS standardized queries write dates as DATE '…' / TIMESTAMP '…'.
+        def date_literal(match):
+            text = match.group(2)
+            parts = re.match(r"(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2}):(\d{2}))?", text)
+            if not parts:
+                raise QueryError("Unable to perform query. Please check your parameters.",
+                                 ["Invalid date literal '%s'" % text])
+            import calendar
+            y, mo, d = int(parts.group(1)), int(parts.group(2)), int(parts.group(3))
+            h, mi, s = (int(parts.group(i) or 0) for i in (4, 5, 6))
+            return str(calendar.timegm((y, mo, d, h, mi, s)) * 1000)
+        return re.sub(r"\b(DATE|TIMESTAMP)\s*'([^']*)'", date_literal, where, flags=re.IGNORECASE)
+
+    def _geometry_filter(self, params):
+        text = params.get("geometry", "").strip()
+        if not text:
+            return None
+        gtype = params.get("geometryType", "esriGeometryEnvelope")
+        in_wkid = _wkid(params.get("inSR"))
+        try:
+            if text.startswith("{"):
+                geometry = json.loads(text)
+                in_wkid = in_wkid or _wkid(geometry.get("spatialReference"))
+            else:
+                numbers = [float(v) for v in text.split(",")]
+                if len(numbers) == 4:
+                    geometry = dict(zip(("xmin", "ymin", "xmax", "ymax"), numbers))
+                    gtype = "esriGeometryEnvelope"
+                elif len(numbers) == 2:
+                    geometry = {"x": numbers[0], "y": numbers[1]}
+                    gtype = "esriGeometryPoint"
+                else:
+                    raise ValueError("bad geometry")
+        except (ValueError, TypeError):
+            raise QueryError("Unable to perform query. Please check your parameters.", ["Invalid geometry."])
+        relation = params.get("spatialRel", "esriSpatialRelIntersects") or "esriSpatialRelIntersects"
+        if relation not in SPATIAL_RELS:
+            raise QueryError("Unable to perform query. Please check your parameters.",
+                             ["'spatialRel' parameter is invalid"])
+        unproject = from_web_mercator if _is_mercator(in_wkid) else (lambda x, y: (x, y))
+        if gtype == "esriGeometryEnvelope":
+            (x0, y0) = unproject(geometry["xmin"], geometry["ymin"])
+            (x1, y1) = unproject(geometry["xmax"], geometry["ymax"])
+            return ("envelope", (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)), relation)
+        if gtype == "esriGeometryPolygon":
+            rings = [[list(unproject(*p[:2])) for p in ring] for ring in geometry["rings"]]
+            points = [p for ring in rings for p in ring]
+            box = (min(p[0] for p in points), min(p[1] for p in points), max(p[0] for p in points), max(p[1] for p in points))
+            return ("polygon", box, relation, rings)
+        if gtype == "esriGeometryPoint":
+            x, y = unproject(geometry["x"], geometry["y"])
+            return ("envelope", (x, y, x, y), relation)
+        raise QueryError("Unable to perform query. Please check your parameters.",
+                         ["geometryType %s is not supported by this emulator" % gtype])
+
+    # ---- evaluation -------------------------------------------------------
+
+    def select(self, params):
+        """The object ids matching where + objectIds + geometry, in the requested order."""
+        clauses = ["(%s)" % self._where_sql(params.get("where"))]
+        args = []
+        ids_text = params.get("objectIds", "").strip()
+        if ids_text:
+            try:
+                ids = [int(v) for v in ids_text.split(",") if v.strip()]
+            except ValueError:
+                raise QueryError("Unable to perform query. Please check your parameters.", ["Invalid objectIds."])
+            clauses.append('"OBJECTID" IN (%s)' % ",".join("?" for _ in ids))
+            args.extend(ids)
+        spatial = self._geometry_filter(params)
+        if spatial:
+            x0, y0, x1, y1 = spatial[1]
+            clauses.append("_xmax >= ? AND _xmin <= ? AND _ymax >= ? AND _ymin <= ?")
+            args.extend([x0, x1, y0, y1])
+        order = params.get("orderByFields", "").strip()
+        order_sql = '"OBJECTID"'
+        if order:
+            parts = []
+            for item in order.split(","):
+                words = item.split()
+                if not words or words[0] not in self.fields or (len(words) > 1 and words[1].upper() not in ("ASC", "DESC")):
+                    raise QueryError("Unable to perform query. Please check your parameters.",
+                                     ["'orderByFields' parameter is invalid"])
+                parts.append('"%s" %s' % (words[0], words[1].upper() if len(words) > 1 else "ASC"))
+            order_sql = ", ".join(parts + ['"OBJECTID"'])
+        sql = "SELECT \"OBJECTID\" FROM features WHERE %s ORDER BY %s" % (" AND ".join(clauses), order_sql)
+        try:
+            with self.lock:
+                ids = [row[0] for row in self.db.execute(sql, args)]
+        except sqlite3.Error as error:
+            raise QueryError("Unable to perform query. Please check your parameters.",
+                             ["Invalid query: %s" % error])
+        # The bbox test above is exact for points in an envelope; everything else
+        # (polygon areas, lines and polygons) is tested exactly here.
+        if spatial and (spatial[0] == "polygon" or (self.layer["geometryType"] != "esriGeometryPoint"
+                                                   and spatial[2] != "esriSpatialRelEnvelopeIntersects")):
+            ids = [oid for oid in ids if _intersects(self.rows[oid]["_geom"], spatial)]
+        return ids
+
+
+# ---- exact intersection of a feature with a query envelope or polygon -------
+
+def _segments(geometry):
+    for key in ("paths", "rings"):
+        for part in geometry.get(key, []):
+            for a, b in zip(part, part[1:]):
+                yield a, b
+
+
+def _point_in_rings(x, y, rings):
+    inside = False
+    for ring in rings:
+        for (x0, y0), (x1, y1) in zip(ring, ring[1:]):
+            if (y0 > y) != (y1 > y) and x < (x1 - x0) * (y - y0) / (y1 - y0) + x0:
+                inside = not inside
+    return inside
+
+
+def _cross(o, a, b):
+    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+
+def _segments_cross(p1, p2, q1, q2):
+    d1, d2 = _cross(q1, q2, p1), _cross(q1, q2, p2)
+    d3, d4 = _cross(p1, p2, q1), _cross(p1, p2, q2)
+    if ((d1 > 0) != (d2 > 0)) and ((d3 > 0) != (d4 > 0)) and d1 != 0 and d2 != 0 and d3 != 0 and d4 != 0:
+        return True
+    def on(a, b, c):
+        return min(a[0], b[0]) <= c[0] <= max(a[0], b[0]) and min(a[1], b[1]) <= c[1] <= max(a[1], b[1])
+    return (d1 == 0 and on(q1, q2, p1)) or (d2 == 0 and on(q1, q2, p2)) or \
+           (d3 == 0 and on(p1, p2, q1)) or (d4 == 0 and on(p1, p2, q2))
+
+
+def _intersects(geometry, spatial):
+    """Feature geometry intersects the query area (envelope or polygon rings)."""
+    if spatial[0] == "envelope":
+        x0, y0, x1, y1 = spatial[1]
+        area = [[[x0, y0], [x0, y1], [x1, y1], [x1, y0], [x0, y0]]]
+    else:
+        area = spatial[3]
+    vertices = [[geometry["x"], geometry["y"]]] if "x" in geometry else \
+        [p for key in ("paths", "rings") for part in geometry.get(key, []) for p in part]
+    if any(_point_in_rings(p[0], p[1], area) for p in vertices):
+        return True
+    area_segments = list(_segments({"rings": area}))
+    for a, b in _segments(geometry):
+        if any(_segments_cross(a, b, c, d) for c, d in area_segments):
+            return True
+    # The query area may lie entirely inside a polygon feature.
+    if "rings" in geometry:
+        return _point_in_rings(area[0][0][0], area[0][0][1], geometry["rings"])
+    return False
+
+
+# ---- output -------------------------------------------------------------------
+
+def _project_geometry(geometry, mercator):
+    if not mercator:
+        return geometry
+    if "x" in geometry:
+        x, y = to_web_mercator(geometry["x"], geometry["y"])
+        return {"x": x, "y": y}
+    key = "rings" if "rings" in geometry else "paths"
+    return {key: [[list(to_web_mercator(*p)) for p in part] for part in geometry[key]]}
+
+
+def _geojson_geometry(geometry, layer_type):
+    if "x" in geometry:
+        return {"type": "Point", "coordinates": [geometry["x"], geometry["y"]]}
+    if "paths" in geometry:
+        paths = geometry["paths"]
+        if len(paths) == 1:
+            return {"type": "LineString", "coordinates": paths[0]}
+        return {"type": "MultiLineString", "coordinates": paths}
+    # Esri: clockwise outer rings, counter-clockwise holes. RFC 7946: the reverse.
+    polygons = []
+    for ring in geometry["rings"]:
+        area = sum(a[0] * b[1] - b[0] * a[1] for a, b in zip(ring, ring[1:]))
+        if area < 0:  # clockwise: an outer ring
+            polygons.append([list(reversed(ring))])
+        elif polygons:
+            polygons[-1].append(list(reversed(ring)))
+    if len(polygons) == 1:
+        return {"type": "Polygon", "coordinates": polygons[0]}
+    return {"type": "MultiPolygon", "coordinates": polygons}
+
+
+def _out_fields(store, params):
+    text = params.get("outFields", "").strip()
+    if not text:
+        return ["OBJECTID"]
+    if text == "*":
+        return list(store.fields)
+    names = []
+    lower = {name.lower(): name for name in store.fields}
+    for item in text.split(","):
+        item = item.strip()
+        if item.lower() not in lower:
+            raise QueryError("Unable to perform query. Please check your parameters.",
+                             ["'outFields' parameter is invalid: field '%s' does not exist" % item])
+        names.append(lower[item.lower()])
+    return names
+
+
+def _truthy(value, default):
+    if value is None or value == "":
+        return default
+    return value.lower() == "true"
+
+
+def run_query(store, params, max_record_count, supports_pagination):
+    """Answers a query: (content type, body bytes)."""
+    fmt = params.get("f", "html").lower()
+    if fmt not in ("json", "pjson", "geojson"):
+        raise QueryError("Invalid or missing output format (f)", ["f=%s is not supported" % fmt])
+    ids = store.select(params)
+    layer = store.layer
+    if _truthy(params.get("returnCountOnly"), False):
+        return _json({"count": len(ids)}, fmt)
+    if _truthy(params.get("returnIdsOnly"), False):
+        return _json({"objectIdFieldName": "OBJECTID", "objectIds": ids}, fmt)
+
+    offset = params.get("resultOffset", "").strip()
+    count = params.get("resultRecordCount", "").strip()
+    if (offset or count) and not supports_pagination:
+        raise QueryError("Pagination is not supported.", ["'resultOffset' and 'resultRecordCount' are not supported"])
+    try:
+        offset = int(offset or 0)
+        page_size = min(int(count), max_record_count) if count else max_record_count
+    except ValueError:
+        raise QueryError("Unable to perform query. Please check your parameters.", ["Invalid paging parameters."])
+    page = ids[offset:offset + page_size]
+    exceeded = len(ids) > offset + page_size
+
+    fields = _out_fields(store, params)
+    if "OBJECTID" not in fields:
+        fields = ["OBJECTID"] + fields
+    return_geometry = _truthy(params.get("returnGeometry"), True)
+    out_wkid = _wkid(params.get("outSR")) or 4326
+    mercator = _is_mercator(out_wkid)
+    spatial_reference = {"wkid": 102100, "latestWkid": 3857} if mercator else {"wkid": 4326, "latestWkid": 4326}
+    field_specs = {f["name"]: f for f in layer["fields"]}
+
+    if fmt == "geojson":
+        features = []
+        for oid in page:
+            row = store.rows[oid]
+            geometry = _geojson_geometry(row["_geom"], layer["geometryType"]) if return_geometry else None
+            features.append({"type": "Feature", "id": oid, "geometry": geometry,
+                             "properties": {name: row[name] for name in fields}})
+        body = {"type": "FeatureCollection", "features": features}
+        if exceeded:
+            body["properties"] = {"exceededTransferLimit": True}
+        return "application/geo+json", json.dumps(body, ensure_ascii=False).encode()
+
+    features = []
+    for oid in page:
+        row = store.rows[oid]
+        feature = {"attributes": {name: row[name] for name in fields}}
+        if return_geometry:
+            feature["geometry"] = _project_geometry(row["_geom"], mercator)
+        features.append(feature)
+    body = {"objectIdFieldName": "OBJECTID", "uniqueIdField": {"name": "OBJECTID", "isSystemMaintained": True},
+            "globalIdFieldName": "", "geometryType": layer["geometryType"], "spatialReference": spatial_reference,
+            "fields": [field_specs[name] for name in fields], "features": features}
+    if exceeded:
+        body["exceededTransferLimit"] = True
+    return _json(body, fmt)
+
+
+def _json(body, fmt):
+    indent = 2 if fmt == "pjson" else None
+    return "application/json; charset=utf-8", json.dumps(body, indent=indent, ensure_ascii=False).encode()
