@@ -41,13 +41,13 @@ public struct FeatureCacheError: Error, Sendable, Equatable, CustomStringConvert
     static func invalidArgument(_ message: String) -> Self { .init(.invalidArgument, message) }
     static func invalidState(_ message: String) -> Self { .init(.invalidState, message) }
     static func parse(_ message: String) -> Self { .init(.parse, message) }
-    static let cancelled = FeatureCacheError(.cancelled, "the operation was cancelled")
+    public static let cancelled = FeatureCacheError(.cancelled, "the operation was cancelled")
 }
 
 extension FeatureCacheError {
     /// Maps any error thrown inside the core to a `FeatureCacheError`; Swift's own
     /// `CancellationError` becomes `.cancelled`.
-    init(wrapping error: any Error) {
+    public init(wrapping error: any Error) {
         if let error = error as? FeatureCacheError {
             self = error
         } else if error is CancellationError {

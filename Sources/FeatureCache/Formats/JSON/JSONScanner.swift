@@ -57,7 +57,7 @@ package struct JSONScanner {
         return offset < bytes.count ? bytes[offset] : nil
     }
 
-    /// The kind of the next value, or nil at end of input.
+    /// The kind of the next value; nil at end of input or where no value can start.
     package mutating func peekKind() -> JSONKind? {
         guard let byte = peek() else { return nil }
         switch byte {
@@ -66,7 +66,8 @@ package struct JSONScanner {
         case UInt8(ascii: "\""): return .string
         case UInt8(ascii: "t"), UInt8(ascii: "f"): return .bool
         case UInt8(ascii: "n"): return .null
-        default: return .number
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "N"), UInt8(ascii: "I"): return .number
+        default: return nil  // not the start of any value
         }
     }
 
