@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Shared client state for the tables created with it: the transport (one libcurl
 /// event loop and its connection pool), timeouts, limits, headers and credentials.
@@ -8,12 +7,12 @@ public final class ClientContext: Sendable {
     public static let shared = ClientContext()
 
     public let transport: any Transport
-    private let store: Mutex<ClientSettings>
+    private let store: Locked<ClientSettings>
 
     /// `transport` nil = a libcurl transport of its own.
     public init(transport: (any Transport)? = nil, settings: ClientSettings = ClientSettings()) {
         self.transport = transport ?? CurlTransport(maxConnectionsPerHost: settings.maxConnectionsPerHost)
-        store = Mutex(settings)
+        store = Locked(settings)
     }
 
     public var settings: ClientSettings { store.withLock { $0 } }

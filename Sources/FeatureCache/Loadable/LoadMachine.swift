@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// The one load state machine behind every loadable (tables, layers, maps).
 ///
@@ -30,7 +29,7 @@ public final class LoadMachine: Sendable {
         var nextToken: UInt64 = 1
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let events: DispatchQueue
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A layer showing one table. Strong load dependency: loading the layer loads its
 /// table, a table failure fails the layer with the table's error, and retrying the
@@ -11,7 +10,7 @@ public final class FeatureLayer: Loadable {
         var minScale: Double?
         var maxScale: Double?
     }
-    private let overrides = Mutex(Overrides())
+    private let overrides = Locked(Overrides())
 
     public init(table: FeatureTable) {
         self.table = table

@@ -1,11 +1,10 @@
-import Synchronization
 
 /// A map of feature layers. Weak load dependency: loading the map loads all its
 /// layers and waits for them to settle, but a layer that fails does not fail the
 /// map. A layer added to a map that is loading or loaded starts loading at once.
 public final class Map: Loadable {
     public let loadMachine = LoadMachine(label: "map")
-    private let layerList = Mutex<[FeatureLayer]>([])
+    private let layerList = Locked<[FeatureLayer]>([])
 
     public init() {}
 

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A table of features from a remote service (the ArcGIS SDK's
 /// `ServiceFeatureTable`, `OGCFeatureCollectionTable`, `WFSFeatureTable`): loadable
@@ -12,7 +11,7 @@ public final class FeatureTable: Loadable {
         var requestMode: FeatureRequestMode = .onInteractionCache
         var metadata: TableMetadata?
     }
-    private let settings = Mutex(Settings())
+    private let settings = Locked(Settings())
 
     init(source: any FeatureSource, context: ClientContext) {
         self.source = source

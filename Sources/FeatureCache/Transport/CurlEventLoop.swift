@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import CSystemLibs
-import Synchronization
 
 /// A libcurl multi handle driven by one dedicated thread. All transfers of a
 /// context run here: connections are kept alive and reused between requests, the
@@ -18,7 +17,7 @@ final class CurlEventLoop: @unchecked Sendable {
         var threadStarted = false
     }
 
-    private let inbox = Mutex(Inbox())
+    private let inbox = Locked(Inbox())
     private let multi: UnsafeMutableRawPointer
     /// Transfers added to the multi handle, by easy-handle address (loop thread only).
     private var active: [UInt: CurlTransfer] = [:]

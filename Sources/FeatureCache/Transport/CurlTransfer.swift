@@ -6,7 +6,7 @@ import Synchronization
 /// cancellation or shutdown).
 final class CurlTransfer: @unchecked Sendable {
     let request: HTTPRequest
-    private let continuation = Mutex<CheckedContinuation<HTTPResponse, any Error>?>(nil)
+    private let continuation = Locked<CheckedContinuation<HTTPResponse, any Error>?>(nil)
     private let cancelRequested = Atomic<Bool>(false)
 
     // Touched only on the event-loop thread.

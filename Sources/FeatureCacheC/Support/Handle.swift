@@ -1,5 +1,4 @@
 import FeatureCache
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,9 +12,9 @@ final class Handle: @unchecked Sendable {
     let kind: Kind
     let object: AnyObject
     /// Borrowed strings handed out through this handle, by content.
-    private let strings = Mutex<[String: UnsafeMutablePointer<CChar>]>([:])
+    private let strings = Locked<[String: UnsafeMutablePointer<CChar>]>([:])
     /// Status observers registered through this handle.
-    let observerTokens = Mutex<[UInt64]>([])
+    let observerTokens = Locked<[UInt64]>([])
 
     init(_ kind: Kind, _ object: AnyObject) {
         self.kind = kind
@@ -45,7 +44,7 @@ final class Handle: @unchecked Sendable {
 /// other call returns (the borrow takes a strong reference under the lock).
 enum Handles {
     /// Addresses of live handles.
-    private static let live = Mutex<Set<UInt>>([])
+    private static let live = Locked<Set<UInt>>([])
 
     static func export(_ handle: Handle) -> OpaquePointer {
         let raw = Unmanaged.passRetained(handle).toOpaque()

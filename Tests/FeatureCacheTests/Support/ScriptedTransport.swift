@@ -1,6 +1,5 @@
 import Dispatch
 import FeatureCache
-import Synchronization
 
 /// A transport the test drives: every request is counted and held until the test
 /// answers it (`respond`/`fail`), or answered at once by a canned reply. Held
@@ -23,7 +22,7 @@ final class ScriptedTransport: Transport {
         var nextID = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// `automatic` answers every request at once; nil holds them for the test.
     init(automatic: Reply? = nil) {
@@ -111,7 +110,7 @@ func makeTable(_ transport: ScriptedTransport) throws -> FeatureTable {
 
 /// Records what callbacks and observers saw, from any thread.
 final class Recorder<Value: Sendable>: Sendable {
-    private let values = Mutex<[Value]>([])
+    private let values = Locked<[Value]>([])
     func append(_ value: Value) { values.withLock { $0.append(value) } }
     var all: [Value] { values.withLock { $0 } }
     var count: Int { values.withLock { $0.count } }

@@ -1,0 +1,22 @@
+"""FeatureCache: read features from ArcGIS REST, OGC API - Features and WFS
+services into a fast local cache. A ctypes binding of libfeaturecache."""
+from . import _ffi
+from .context import TOKEN_AS_HEADER, TOKEN_AS_PARAMETER, Context
+from .errors import (CancelledError, FeatureCacheError, HTTPError, InvalidArgumentError, InvalidStateError,
+                     LimitError, NetworkError, ParseError, ServiceError, TimeoutError, UnsupportedError)
+from .layer import Layer
+from .loadable import FAILED_TO_LOAD, LOADED, LOADING, NOT_LOADED, STATUS_NAMES
+from .map import Map
+from .table import (MANUAL_CACHE, ON_INTERACTION_CACHE, ON_INTERACTION_NO_CACHE, SERVICE_ARCGIS, SERVICE_OGC,
+                    SERVICE_WFS, Envelope, Field, SpatialReference, Table)
+
+__version__ = _ffi.decode(_ffi.lib.fc_version())
+
+__all__ = [
+    "Context", "Table", "Layer", "Map", "Field", "Envelope", "SpatialReference",
+    "NOT_LOADED", "LOADING", "FAILED_TO_LOAD", "LOADED", "STATUS_NAMES",
+    "ON_INTERACTION_CACHE", "ON_INTERACTION_NO_CACHE", "MANUAL_CACHE",
+    "SERVICE_ARCGIS", "SERVICE_OGC", "SERVICE_WFS", "TOKEN_AS_HEADER", "TOKEN_AS_PARAMETER",
+    "FeatureCacheError", "InvalidArgumentError", "InvalidStateError", "CancelledError", "TimeoutError",
+    "NetworkError", "HTTPError", "ServiceError", "ParseError", "UnsupportedError", "LimitError",
+]

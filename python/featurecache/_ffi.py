@@ -1,0 +1,140 @@
+"""The one place that loads libfeaturecache and declares every C function's
+argument and result types (see include/featurecache.h for their contracts)."""
+import ctypes
+import os
+from ctypes import (CFUNCTYPE, POINTER, c_bool, c_char_p, c_double, c_int32, c_int64, c_uint64,
+                    c_void_p)
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _candidates():
+    explicit = os.environ.get("FEATURECACHE_LIBRARY")
+    if explicit:
+        yield explicit
+    yield os.path.join(_HERE, "libfeaturecache.so.0")
+    root = os.path.dirname(os.path.dirname(_HERE))
+    yield os.path.join(root, "build", "lib", "libfeaturecache.so.0")
+    yield "libfeaturecache.so.0"
+
+
+def _load():
+    errors = []
+    for path in _candidates():
+        if os.path.sep in path and not os.path.exists(path):
+            continue
+        try:
+            # CDLL (not PyDLL): calls release the GIL, so library threads can call back.
+            return ctypes.CDLL(path)
+        except OSError as error:
+            errors.append("%s: %s" % (path, error))
+    raise ImportError("libfeaturecache.so.0 not found (set FEATURECACHE_LIBRARY): " + "; ".join(errors))
+
+
+lib = _load()
+
+
+class Envelope(ctypes.Structure):
+    _fields_ = [("xmin", c_double), ("ymin", c_double), ("xmax", c_double), ("ymax", c_double), ("wkid", c_int32)]
+
+
+LOAD_CALLBACK = CFUNCTYPE(None, c_void_p, c_void_p, c_void_p)
+STATUS_CALLBACK = CFUNCTYPE(None, c_void_p, c_int32, c_void_p)
+
+_status = c_int32
+_handle = c_void_p
+_out_handle = POINTER(c_void_p)
+_out_str = POINTER(c_char_p)
+
+_SIGNATURES = {
+    # version, errors
+    "fc_version": (c_char_p, []),
+    "fc_version_number": (c_int32, []),
+    "fc_last_error": (c_void_p, []),
+    "fc_error_code": (_status, [c_void_p]),
+    "fc_error_message": (c_char_p, [c_void_p]),
+    "fc_error_http_status": (c_int32, [c_void_p]),
+    "fc_error_service_code": (c_int32, [c_void_p]),
+    "fc_status_name": (c_char_p, [_status]),
+    "fc_string_free": (None, [c_void_p]),
+    # context
+    "fc_context_create": (_status, [_out_handle]),
+    "fc_context_free": (None, [_handle]),
+    "fc_context_set_timeouts": (_status, [_handle, c_double, c_double]),
+    "fc_context_set_max_connections_per_host": (_status, [_handle, c_int32]),
+    "fc_context_set_max_response_bytes": (_status, [_handle, c_int64]),
+    "fc_context_set_user_agent": (_status, [_handle, c_char_p]),
+    "fc_context_set_header": (_status, [_handle, c_char_p, c_char_p]),
+    "fc_context_clear_headers": (_status, [_handle]),
+    "fc_context_set_token": (_status, [_handle, c_char_p, c_int32]),
+    # loadable
+    "fc_loadable_load": (_status, [_handle, LOAD_CALLBACK, c_void_p]),
+    "fc_loadable_retry_load": (_status, [_handle, LOAD_CALLBACK, c_void_p]),
+    "fc_loadable_cancel_load": (_status, [_handle]),
+    "fc_loadable_load_status": (c_int32, [_handle]),
+    "fc_loadable_load_error": (c_void_p, [_handle]),
+    "fc_loadable_add_status_observer": (_status, [_handle, STATUS_CALLBACK, c_void_p, POINTER(c_uint64)]),
+    "fc_loadable_remove_status_observer": (_status, [_handle, c_uint64]),
+    "fc_loadable_wait": (_status, [_handle, c_double]),
+    # tables
+    "fc_table_create_arcgis": (_status, [_out_handle, _handle, c_char_p]),
+    "fc_table_free": (None, [_handle]),
+    "fc_table_as_loadable": (c_void_p, [_handle]),
+    "fc_table_service_kind": (c_int32, [_handle]),
+    "fc_table_url": (c_char_p, [_handle]),
+    "fc_table_set_request_mode": (_status, [_handle, c_int32]),
+    "fc_table_request_mode": (c_int32, [_handle]),
+    "fc_table_name": (_status, [_handle, _out_str]),
+    "fc_table_description": (_status, [_handle, _out_str]),
+    "fc_table_field_count": (_status, [_handle, POINTER(c_int32)]),
+    "fc_table_field_name": (_status, [_handle, c_int32, _out_str]),
+    "fc_table_field_alias": (_status, [_handle, c_int32, _out_str]),
+    "fc_table_field_type": (_status, [_handle, c_int32, POINTER(c_int32)]),
+    "fc_table_field_nullable": (_status, [_handle, c_int32, POINTER(c_bool)]),
+    "fc_table_field_length": (_status, [_handle, c_int32, POINTER(c_int32)]),
+    "fc_table_field_index": (_status, [_handle, c_char_p, POINTER(c_int32)]),
+    "fc_table_geometry_type": (_status, [_handle, POINTER(c_int32)]),
+    "fc_table_spatial_reference": (_status, [_handle, POINTER(c_int32), POINTER(c_int32)]),
+    "fc_table_extent": (_status, [_handle, POINTER(Envelope)]),
+    "fc_table_object_id_field": (_status, [_handle, _out_str]),
+    "fc_table_display_field": (_status, [_handle, _out_str]),
+    "fc_table_max_record_count": (_status, [_handle, POINTER(c_int64)]),
+    "fc_table_supports_pagination": (_status, [_handle, POINTER(c_bool)]),
+    "fc_table_min_scale": (_status, [_handle, POINTER(c_double)]),
+    "fc_table_max_scale": (_status, [_handle, POINTER(c_double)]),
+    "fc_table_capabilities": (_status, [_handle, _out_str]),
+    "fc_table_supported_query_formats": (_status, [_handle, _out_str]),
+    "fc_table_service_version": (_status, [_handle, POINTER(c_double)]),
+    # layers
+    "fc_layer_create": (_status, [_out_handle, _handle]),
+    "fc_layer_free": (None, [_handle]),
+    "fc_layer_as_loadable": (c_void_p, [_handle]),
+    "fc_layer_set_min_scale": (_status, [_handle, c_double]),
+    "fc_layer_set_max_scale": (_status, [_handle, c_double]),
+    "fc_layer_min_scale": (c_double, [_handle]),
+    "fc_layer_max_scale": (c_double, [_handle]),
+    # maps
+    "fc_map_create": (_status, [_out_handle]),
+    "fc_map_free": (None, [_handle]),
+    "fc_map_as_loadable": (c_void_p, [_handle]),
+    "fc_map_add_layer": (_status, [_handle, _handle]),
+    "fc_map_layer_count": (c_int32, [_handle]),
+}
+
+for _name, (_restype, _argtypes) in _SIGNATURES.items():
+    _function = getattr(lib, _name)
+    _function.restype = _restype
+    _function.argtypes = _argtypes
+
+
+def encode(text, name):
+    """A Python str as UTF-8 bytes for C; None stays None."""
+    if text is None:
+        return None
+    if not isinstance(text, str):
+        raise TypeError("%s must be a str, not %s" % (name, type(text).__name__))
+    return text.encode("utf-8")
+
+
+def decode(raw):
+    return raw.decode("utf-8") if raw is not None else None

@@ -1,0 +1,76 @@
+"""Client contexts: HTTP connection pool, timeouts, limits, headers, credentials."""
+import ctypes
+
+from . import _ffi
+from ._handle import Handle
+from .errors import check
+
+TOKEN_AS_HEADER = 0
+TOKEN_AS_PARAMETER = 1
+
+
+class Context(Handle):
+    """Shared HTTP state for the tables created with it (fc_context).
+
+    Settings apply to requests sent after they change. Tables keep their
+    context alive, so closing it while tables use it is allowed."""
+
+    _free_name = "fc_context_free"
+
+    def __init__(self, *, connect_timeout=None, timeout=None, max_connections_per_host=None,
+                 max_response_bytes=None, user_agent=None, headers=None, token=None, token_as_parameter=False):
+        out = ctypes.c_void_p()
+        check(_ffi.lib.fc_context_create(ctypes.byref(out)))
+        super().__init__(out.value)
+        if connect_timeout is not None or timeout is not None:
+            self.set_timeouts(connect_timeout if connect_timeout is not None else 15.0,
+                              timeout if timeout is not None else 120.0)
+        if max_connections_per_host is not None:
+            self.max_connections_per_host = max_connections_per_host
+        if max_response_bytes is not None:
+            self.max_response_bytes = max_response_bytes
+        if user_agent is not None:
+            self.user_agent = user_agent
+        for name, value in (headers or {}).items():
+            self.set_header(name, value)
+        if token is not None:
+            self.set_token(token, as_parameter=token_as_parameter)
+
+    def set_timeouts(self, connect_seconds, total_seconds):
+        """Connect and total timeout of each request; total 0 = no limit."""
+        check(_ffi.lib.fc_context_set_timeouts(self._ptr, float(connect_seconds), float(total_seconds)))
+
+    @property
+    def max_connections_per_host(self):
+        raise AttributeError("write-only")
+
+    @max_connections_per_host.setter
+    def max_connections_per_host(self, count):
+        check(_ffi.lib.fc_context_set_max_connections_per_host(self._ptr, int(count)))
+
+    @property
+    def max_response_bytes(self):
+        raise AttributeError("write-only")
+
+    @max_response_bytes.setter
+    def max_response_bytes(self, count):
+        check(_ffi.lib.fc_context_set_max_response_bytes(self._ptr, int(count)))
+
+    @property
+    def user_agent(self):
+        raise AttributeError("write-only")
+
+    @user_agent.setter
+    def user_agent(self, text):
+        check(_ffi.lib.fc_context_set_user_agent(self._ptr, _ffi.encode(text, "user_agent")))
+
+    def set_header(self, name, value):
+        check(_ffi.lib.fc_context_set_header(self._ptr, _ffi.encode(name, "name"), _ffi.encode(value, "value")))
+
+    def clear_headers(self):
+        check(_ffi.lib.fc_context_clear_headers(self._ptr))
+
+    def set_token(self, token, as_parameter=False):
+        """The ArcGIS token or API key; None removes it."""
+        placement = TOKEN_AS_PARAMETER if as_parameter else TOKEN_AS_HEADER
+        check(_ffi.lib.fc_context_set_token(self._ptr, _ffi.encode(token, "token"), placement))

@@ -1,0 +1,148 @@
+"""Feature tables and their metadata."""
+import ctypes
+from collections import namedtuple
+
+from . import _ffi
+from ._handle import Handle
+from .errors import check
+from .loadable import Loadable
+
+ON_INTERACTION_CACHE = 1
+ON_INTERACTION_NO_CACHE = 2
+MANUAL_CACHE = 3
+
+SERVICE_ARCGIS = 1
+SERVICE_OGC = 2
+SERVICE_WFS = 3
+
+FIELD_TYPES = {0: "unknown", 1: "oid", 2: "small_integer", 3: "integer", 4: "big_integer", 5: "single", 6: "double",
+               7: "string", 8: "date", 9: "date_only", 10: "time_only", 11: "timestamp_offset", 12: "guid",
+               13: "global_id", 14: "geometry", 15: "blob", 16: "raster", 17: "xml"}
+GEOMETRY_TYPES = {0: "none", 1: "point", 2: "multipoint", 3: "polyline", 4: "polygon", 5: "envelope",
+                  6: "multipatch", 7: "unknown"}
+
+Field = namedtuple("Field", "name alias type nullable length")
+Envelope = namedtuple("Envelope", "xmin ymin xmax ymax wkid")
+SpatialReference = namedtuple("SpatialReference", "wkid latest_wkid")
+
+
+class Table(Handle, Loadable):
+    """A table of features from a remote service (fc_table). Metadata properties
+    raise InvalidStateError until the table is loaded."""
+
+    _free_name = "fc_table_free"
+
+    @classmethod
+    def arcgis(cls, layer_url, context=None):
+        """A table on an ArcGIS REST feature-service layer, e.g. …/FeatureServer/0."""
+        out = ctypes.c_void_p()
+        check(_ffi.lib.fc_table_create_arcgis(ctypes.byref(out), context._ptr if context else None,
+                                              _ffi.encode(layer_url, "layer_url")))
+        table = cls(out.value)
+        table._context = context  # the C side holds it too; this keeps the Python wrapper
+        return table
+
+    def _loadable_ptr(self):
+        return _ffi.lib.fc_table_as_loadable(self._ptr)
+
+    @property
+    def url(self):
+        return _ffi.decode(_ffi.lib.fc_table_url(self._ptr))
+
+    @property
+    def service_kind(self):
+        return _ffi.lib.fc_table_service_kind(self._ptr)
+
+    @property
+    def request_mode(self):
+        return _ffi.lib.fc_table_request_mode(self._ptr)
+
+    @request_mode.setter
+    def request_mode(self, mode):
+        check(_ffi.lib.fc_table_set_request_mode(self._ptr, int(mode)))
+
+    # ---- metadata ------------------------------------------------------------
+
+    def _get(self, function, ctype, *args):
+        value = ctype()
+        check(function(self._ptr, *args, ctypes.byref(value)))
+        return value.value
+
+    def _string(self, function, *args):
+        return _ffi.decode(self._get(function, ctypes.c_char_p, *args))
+
+    @property
+    def name(self):
+        return self._string(_ffi.lib.fc_table_name)
+
+    @property
+    def description(self):
+        return self._string(_ffi.lib.fc_table_description)
+
+    @property
+    def fields(self):
+        lib = _ffi.lib
+        count = self._get(lib.fc_table_field_count, ctypes.c_int32)
+        return [Field(self._string(lib.fc_table_field_name, i), self._string(lib.fc_table_field_alias, i),
+                      FIELD_TYPES.get(self._get(lib.fc_table_field_type, ctypes.c_int32, i), "unknown"),
+                      self._get(lib.fc_table_field_nullable, ctypes.c_bool, i),
+                      self._get(lib.fc_table_field_length, ctypes.c_int32, i))
+                for i in range(count)]
+
+    def field_index(self, name):
+        """The index of a field (case-insensitive), or -1."""
+        return self._get(_ffi.lib.fc_table_field_index, ctypes.c_int32, _ffi.encode(name, "name"))
+
+    @property
+    def geometry_type(self):
+        return GEOMETRY_TYPES.get(self._get(_ffi.lib.fc_table_geometry_type, ctypes.c_int32), "unknown")
+
+    @property
+    def spatial_reference(self):
+        wkid, latest = ctypes.c_int32(), ctypes.c_int32()
+        check(_ffi.lib.fc_table_spatial_reference(self._ptr, ctypes.byref(wkid), ctypes.byref(latest)))
+        return SpatialReference(wkid.value, latest.value)
+
+    @property
+    def extent(self):
+        envelope = _ffi.Envelope()
+        check(_ffi.lib.fc_table_extent(self._ptr, ctypes.byref(envelope)))
+        return Envelope(envelope.xmin, envelope.ymin, envelope.xmax, envelope.ymax, envelope.wkid)
+
+    @property
+    def object_id_field(self):
+        return self._string(_ffi.lib.fc_table_object_id_field)
+
+    @property
+    def display_field(self):
+        return self._string(_ffi.lib.fc_table_display_field)
+
+    @property
+    def max_record_count(self):
+        return self._get(_ffi.lib.fc_table_max_record_count, ctypes.c_int64)
+
+    @property
+    def supports_pagination(self):
+        return self._get(_ffi.lib.fc_table_supports_pagination, ctypes.c_bool)
+
+    @property
+    def min_scale(self):
+        return self._get(_ffi.lib.fc_table_min_scale, ctypes.c_double)
+
+    @property
+    def max_scale(self):
+        return self._get(_ffi.lib.fc_table_max_scale, ctypes.c_double)
+
+    @property
+    def capabilities(self):
+        text = self._string(_ffi.lib.fc_table_capabilities)
+        return [item for item in text.split(",") if item]
+
+    @property
+    def supported_query_formats(self):
+        text = self._string(_ffi.lib.fc_table_supported_query_formats)
+        return [item for item in text.split(",") if item]
+
+    @property
+    def service_version(self):
+        return self._get(_ffi.lib.fc_table_service_version, ctypes.c_double)
