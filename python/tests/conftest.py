@@ -1,0 +1,59 @@
+"""Fixtures: the library (built tree), and the ArcGIS emulator started once per session."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import urllib.request
+import uuid
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+
+
+@pytest.fixture(scope="session")
+def emulator():
+    url = os.environ.get("FC_EMULATOR_URL")
+    if url:
+        yield url
+        return
+    state = tempfile.mkdtemp(prefix="fc-emulator-")
+    ctl = os.path.join(ROOT, "Tests", "servers", "emulator-ctl.sh")
+    url = subprocess.check_output([ctl, "start", state], text=True).strip()
+    try:
+        yield url
+    finally:
+        subprocess.call([ctl, "stop", state])
+
+
+class Namespace:
+    """A namespace of the emulator of its own: counters and faults start empty."""
+
+    def __init__(self, base):
+        self.base = base
+        self.name = "py-" + uuid.uuid4().hex[:12]
+
+    def layer_url(self, layer=0, service="Portland"):
+        return "%s/ns/%s/arcgis/rest/services/%s/FeatureServer/%d" % (self.base, self.name, service, layer)
+
+    def control(self, action, **params):
+        query = "&".join("%s=%s" % item for item in params.items())
+        with urllib.request.urlopen("%s/_control/%s/%s?%s" % (self.base, self.name, action, query), timeout=10) as r:
+            return json.loads(r.read())
+
+    def fail(self, mode, count=1):
+        self.control("fail", mode=mode, count=count)
+
+    def delay(self, ms, count=1):
+        self.control("delay", ms=ms, count=count)
+
+    @property
+    def stats(self):
+        return self.control("stats")
+
+
+@pytest.fixture
+def ns(emulator):
+    return Namespace(emulator)

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Builds everything and runs the load_status demo against the local ArcGIS REST
+# emulator, which this script starts (and stops again).
+#   scripts/demo.sh [LAYER_URL]   # a URL of your own instead of the emulator
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+scripts/install-deps.sh
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j"$(nproc)"
+
+if [ $# -gt 0 ]; then
+    exec build/examples/load_status "$1"
+fi
+state="$root/build/demo-emulator"
+url="$(Tests/servers/emulator-ctl.sh start "$state")"
+trap 'Tests/servers/emulator-ctl.sh stop "$state"' EXIT
+echo
+echo "== C: examples/c/load_status.c"
+FC_EMULATOR_URL="$url" build/examples/load_status
+echo
+echo "== Python: examples/python/load_status.py"
+FC_EMULATOR_URL="$url" FEATURECACHE_LIBRARY="$root/build/lib/libfeaturecache.so.0" \
+    python3 examples/python/load_status.py

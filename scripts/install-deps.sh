@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what building and testing FeatureCache needs, idempotently: Debian
+# packages (libcurl, libxml2, cmake, pkg-config, a C/C++ compiler) and pytest.
+# The Swift 6 toolchain itself must already be on PATH.
+set -euo pipefail
+
+packages=(libcurl4-openssl-dev libxml2-dev cmake pkg-config gcc g++ make python3 curl)
+missing=()
+for package in "${packages[@]}"; do
+    dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+    echo "installing Debian packages: ${missing[*]}"
+    sudo_cmd=""
+    [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo_cmd apt-get update -qq
+    $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if ! python3 -c "import pytest" >/dev/null 2>&1; then
+    echo "installing pytest"
+    python3 -m pip install -q pytest
+fi
+
+if ! command -v swift >/dev/null 2>&1; then
+    echo "error: the Swift 6 toolchain (swift) is not on PATH" >&2
+    exit 1
+fi

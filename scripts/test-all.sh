@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Runs every test: Swift unit tests (also under ThreadSanitizer), the C tests,
+# header, export and install checks (ctest, against the emulator the tests start),
+# the Python tests (pytest), and the C tests again under AddressSanitizer.
+# Installs what it needs first. Exits non-zero if anything fails.
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+scripts/install-deps.sh || exit 1
+
+jobs="$(nproc)"
+passed=0
+failed=0
+failures=()
+step() {
+    local name="$1"
+    shift
+    echo
+    echo "=== $name"
+    local start=$SECONDS
+    if "$@"; then
+        passed=$((passed + 1))
+        echo "=== $name: ok ($((SECONDS - start)) s)"
+    else
+        failed=$((failed + 1))
+        failures+=("$name")
+        echo "=== $name: FAILED ($((SECONDS - start)) s)"
+    fi
+}
+
+step "swift test" swift test
+step "swift test (thread sanitizer)" swift test --sanitize=thread --scratch-path .build-tsan
+step "cmake build" sh -c "cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null && cmake --build build -j$jobs"
+step "ctest" sh -c "cd build && ctest --output-on-failure --timeout 600"
+step "pytest" env FEATURECACHE_LIBRARY="$root/build/lib/libfeaturecache.so.0" python3 -m pytest -q python/tests
+step "C tests under AddressSanitizer" scripts/test-asan.sh
+
+echo
+echo "suites: $passed passed, $failed failed"
+if [ "$failed" -gt 0 ]; then
+    printf 'failed: %s\n' "${failures[@]}"
+    exit 1
+fi
