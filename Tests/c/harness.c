@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 int fc_test_passed = 0;
 int fc_test_failed = 0;
@@ -101,6 +102,13 @@ static size_t collect(char *data, size_t size, size_t count, void *user_data) {
     b->length += n;
     b->data[b->length] = 0;
     return size * count;
+}
+
+const char *emulator_namespace(const char *name) {
+    static char ns[128];
+    snprintf(ns, sizeof ns, "%s-%d", name, (int)getpid());
+    emulator_control(ns, "reset", NULL);
+    return ns;
 }
 
 const char *emulator_control(const char *ns, const char *action, const char *query) {

@@ -70,6 +70,9 @@ int latch_calls(latch *l);
 const char *emulator_base(void);
 /* A layer URL in namespace ns: <base>/ns/<ns>/arcgis/rest/services/<service>/FeatureServer/<layer> */
 void emulator_layer_url(char *out, size_t size, const char *ns, const char *service, int layer);
+/* A fresh namespace of the emulator, "<name>-<pid>", with its counters and faults
+ * reset. Returns a static buffer (valid until the next call). */
+const char *emulator_namespace(const char *name);
 /* GET <base>/_control/<ns>/<action>?<query>; returns the body (static buffer). */
 const char *emulator_control(const char *ns, const char *action, const char *query);
 /* The number after "key": in the namespace's stats (first occurrence). */

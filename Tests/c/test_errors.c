@@ -1,17 +1,8 @@
 /* Bad input and failing servers: every case gives the documented status and a
  * message naming what was wrong, never a crash. Also the context's settings. */
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "harness.h"
-
-static char ns_buffer[128];
-
-static const char *fresh_ns(const char *name) {
-    snprintf(ns_buffer, sizeof ns_buffer, "%s-%d", name, (int)getpid());
-    emulator_control(ns_buffer, "reset", NULL);
-    return ns_buffer;
-}
 
 /* Loads layer 0 of service in namespace ns with ctx; returns the wait status
  * and leaves the load error in fc_last_error. */
@@ -26,7 +17,7 @@ static fc_status load_once(fc_context *ctx, const char *ns, const char *service,
 }
 
 static fc_status load_with_fault(const char *name, const char *mode) {
-    const char *ns = fresh_ns(name);
+    const char *ns = emulator_namespace(name);
     char query[128];
     snprintf(query, sizeof query, "count=1&mode=%s", mode);
     emulator_control(ns, "fail", query);
@@ -70,7 +61,7 @@ static void test_server_failures(void) {
 }
 
 static void test_wrong_resources(void) {
-    const char *ns = fresh_ns("wrong");
+    const char *ns = emulator_namespace("wrong");
     /* a layer that does not exist: the service's error body */
     CHECK_STATUS(load_once(NULL, ns, "Portland", 9), FC_E_SERVICE);
     CHECK(fc_error_service_code(fc_last_error()) == 400);
@@ -106,7 +97,7 @@ static void test_unreachable_and_timeouts(void) {
     fc_table_free(table);
 
     /* a server slower than the total timeout */
-    const char *ns = fresh_ns("timeout");
+    const char *ns = emulator_namespace("timeout");
     emulator_control(ns, "delay", "ms=3000&count=1");
     CHECK_STATUS(load_once(ctx, ns, "Portland", 0), FC_E_TIMEOUT);
     CHECK_CONTAINS(fc_error_message(fc_last_error()), "timed out");
@@ -114,7 +105,7 @@ static void test_unreachable_and_timeouts(void) {
     /* a response larger than the limit */
     CHECK_STATUS(fc_context_set_timeouts(ctx, 5, 30), FC_OK);
     CHECK_STATUS(fc_context_set_max_response_bytes(ctx, 200), FC_OK);
-    ns = fresh_ns("limit");
+    ns = emulator_namespace("limit");
     CHECK_STATUS(load_once(ctx, ns, "Portland", 0), FC_E_LIMIT);
     CHECK_CONTAINS(fc_error_message(fc_last_error()), "200 bytes");
     CHECK_STATUS(fc_context_set_max_response_bytes(ctx, 0), FC_OK);
@@ -123,7 +114,7 @@ static void test_unreachable_and_timeouts(void) {
 }
 
 static void test_tokens(void) {
-    const char *ns = fresh_ns("token");
+    const char *ns = emulator_namespace("token");
     fc_context *ctx = NULL;
     CHECK_STATUS(fc_context_create(&ctx), FC_OK);
     CHECK_STATUS(load_once(ctx, ns, "Secure", 0), FC_E_SERVICE);
@@ -156,7 +147,7 @@ static void test_tokens(void) {
 }
 
 static void test_headers_user_agent_and_gzip(void) {
-    const char *ns = fresh_ns("headers");
+    const char *ns = emulator_namespace("headers");
     fc_context *ctx = NULL;
     CHECK_STATUS(fc_context_create(&ctx), FC_OK);
     CHECK_STATUS(load_once(ctx, ns, "Portland", 0), FC_OK);

@@ -2,17 +2,8 @@
  * properties set before load winning over metadata. */
 #include <math.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "harness.h"
-
-static char ns_buffer[128];
-
-static const char *fresh_ns(const char *name) {
-    snprintf(ns_buffer, sizeof ns_buffer, "%s-%d", name, (int)getpid());
-    emulator_control(ns_buffer, "reset", NULL);
-    return ns_buffer;
-}
 
 static fc_table *table_for(const char *ns, int layer) {
     char url[512];
@@ -23,7 +14,7 @@ static fc_table *table_for(const char *ns, int layer) {
 }
 
 static void test_layer_loads_its_table(void) {
-    const char *ns = fresh_ns("layer");
+    const char *ns = emulator_namespace("layer");
     fc_table *table = table_for(ns, 0);
     fc_layer *layer = NULL;
     CHECK_STATUS(fc_layer_create(&layer, table), FC_OK);
@@ -43,7 +34,7 @@ static void test_layer_loads_its_table(void) {
 }
 
 static void test_table_failure_fails_layer_and_retry_retries_table(void) {
-    const char *ns = fresh_ns("layerfail");
+    const char *ns = emulator_namespace("layerfail");
     emulator_control(ns, "fail", "count=1&mode=error");
     fc_table *table = table_for(ns, 0);
     fc_layer *layer = NULL;
@@ -73,7 +64,7 @@ static void test_table_failure_fails_layer_and_retry_retries_table(void) {
 }
 
 static void test_scale_set_before_load_wins(void) {
-    const char *ns = fresh_ns("scale");
+    const char *ns = emulator_namespace("scale");
     fc_table *table = table_for(ns, 0);
     fc_layer *set_layer = NULL, *plain_layer = NULL;
     CHECK_STATUS(fc_layer_create(&set_layer, table), FC_OK);
@@ -97,7 +88,7 @@ static void test_scale_set_before_load_wins(void) {
 }
 
 static void test_map_loads_despite_a_failing_layer(void) {
-    const char *ns = fresh_ns("map");
+    const char *ns = emulator_namespace("map");
     fc_table *good_table = table_for(ns, 0);
     fc_table *bad_table = table_for(ns, 42);  /* no such layer */
     fc_layer *good = NULL, *bad = NULL;
@@ -141,7 +132,7 @@ static void test_map_loads_despite_a_failing_layer(void) {
 }
 
 static void test_map_retry_retries_failed_layers(void) {
-    const char *ns = fresh_ns("mapretry");
+    const char *ns = emulator_namespace("mapretry");
     emulator_control(ns, "fail", "count=1&mode=http500");
     fc_table *table = table_for(ns, 1);
     fc_layer *layer = NULL;

@@ -1,18 +1,8 @@
 /* The loadable rules, through the C API, against the ArcGIS emulator, counted
  * in requests the emulator received. */
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "harness.h"
-
-static char ns_buffer[128];
-
-/* A namespace of the emulator of our own, so counters start at zero. */
-static const char *fresh_ns(const char *name) {
-    snprintf(ns_buffer, sizeof ns_buffer, "%s-%d", name, (int)getpid());
-    emulator_control(ns_buffer, "reset", NULL);
-    return ns_buffer;
-}
 
 static fc_table *trees_table(const char *ns) {
     char url[512];
@@ -23,7 +13,7 @@ static fc_table *trees_table(const char *ns) {
 }
 
 static void test_metadata_after_load(void) {
-    const char *ns = fresh_ns("metadata");
+    const char *ns = emulator_namespace("metadata");
     fc_table *table = trees_table(ns);
     fc_loadable *obj = fc_table_as_loadable(table);
     const char *name = NULL;
@@ -97,7 +87,7 @@ static void test_metadata_after_load(void) {
 }
 
 static void test_legacy_server_without_pagination(void) {
-    const char *ns = fresh_ns("legacy");
+    const char *ns = emulator_namespace("legacy");
     char url[512];
     emulator_layer_url(url, sizeof url, ns, "PortlandLegacy", 1);
     fc_table *table = NULL;
@@ -124,7 +114,7 @@ static void *loader_thread(void *p) {
 }
 
 static void test_concurrent_loads_coalesce(void) {
-    const char *ns = fresh_ns("coalesce");
+    const char *ns = emulator_namespace("coalesce");
     emulator_control(ns, "delay", "ms=300&count=1");
     fc_table *table = trees_table(ns);
     latch l;
@@ -147,7 +137,7 @@ static void test_concurrent_loads_coalesce(void) {
 }
 
 static void test_load_when_loaded_sends_nothing(void) {
-    const char *ns = fresh_ns("loaded");
+    const char *ns = emulator_namespace("loaded");
     fc_table *table = trees_table(ns);
     fc_loadable *obj = fc_table_as_loadable(table);
     CHECK_STATUS(fc_loadable_wait(obj, 30), FC_OK);
@@ -165,7 +155,7 @@ static void test_load_when_loaded_sends_nothing(void) {
 }
 
 static void test_failed_load_keeps_error_and_retry_recovers(void) {
-    const char *ns = fresh_ns("retry");
+    const char *ns = emulator_namespace("retry");
     emulator_control(ns, "fail", "count=1&mode=http500");
     fc_table *table = trees_table(ns);
     fc_loadable *obj = fc_table_as_loadable(table);
@@ -211,7 +201,7 @@ static void test_failed_load_keeps_error_and_retry_recovers(void) {
 }
 
 static void test_retry_while_loading_joins(void) {
-    const char *ns = fresh_ns("join");
+    const char *ns = emulator_namespace("join");
     emulator_control(ns, "delay", "ms=300&count=1");
     fc_table *table = trees_table(ns);
     fc_loadable *obj = fc_table_as_loadable(table);
@@ -228,7 +218,7 @@ static void test_retry_while_loading_joins(void) {
 }
 
 static void test_cancel_aborts_the_request(void) {
-    const char *ns = fresh_ns("cancel");
+    const char *ns = emulator_namespace("cancel");
     emulator_control(ns, "delay", "ms=10000&count=1");
     fc_table *table = trees_table(ns);
     fc_loadable *obj = fc_table_as_loadable(table);
@@ -271,7 +261,7 @@ static void reentrant_callback(fc_loadable *obj, const fc_error *error, void *us
 }
 
 static void test_callbacks_may_call_the_library(void) {
-    const char *ns = fresh_ns("reentrant");
+    const char *ns = emulator_namespace("reentrant");
     fc_table *table = trees_table(ns);
     reentrant_state state;
     latch_init(&state.latch);
@@ -287,7 +277,7 @@ static void test_callbacks_may_call_the_library(void) {
 }
 
 static void test_wait_timeout(void) {
-    const char *ns = fresh_ns("waittimeout");
+    const char *ns = emulator_namespace("waittimeout");
     emulator_control(ns, "delay", "ms=1500&count=1");
     fc_table *table = trees_table(ns);
     fc_loadable *obj = fc_table_as_loadable(table);
@@ -299,7 +289,7 @@ static void test_wait_timeout(void) {
 }
 
 static void test_free_removes_observers(void) {
-    const char *ns = fresh_ns("freeobs");
+    const char *ns = emulator_namespace("freeobs");
     fc_table *table = trees_table(ns);
     fc_layer *layer = NULL;
     CHECK_STATUS(fc_layer_create(&layer, table), FC_OK);

@@ -26,11 +26,11 @@ class Context(Handle):
             self.set_timeouts(connect_timeout if connect_timeout is not None else 15.0,
                               timeout if timeout is not None else 120.0)
         if max_connections_per_host is not None:
-            self.max_connections_per_host = max_connections_per_host
+            self.set_max_connections_per_host(max_connections_per_host)
         if max_response_bytes is not None:
-            self.max_response_bytes = max_response_bytes
+            self.set_max_response_bytes(max_response_bytes)
         if user_agent is not None:
-            self.user_agent = user_agent
+            self.set_user_agent(user_agent)
         for name, value in (headers or {}).items():
             self.set_header(name, value)
         if token is not None:
@@ -40,28 +40,15 @@ class Context(Handle):
         """Connect and total timeout of each request; total 0 = no limit."""
         check(_ffi.lib.fc_context_set_timeouts(self._ptr, float(connect_seconds), float(total_seconds)))
 
-    @property
-    def max_connections_per_host(self):
-        raise AttributeError("write-only")
-
-    @max_connections_per_host.setter
-    def max_connections_per_host(self, count):
+    def set_max_connections_per_host(self, count):
+        """The most connections open at once to one host (1..256)."""
         check(_ffi.lib.fc_context_set_max_connections_per_host(self._ptr, int(count)))
 
-    @property
-    def max_response_bytes(self):
-        raise AttributeError("write-only")
-
-    @max_response_bytes.setter
-    def max_response_bytes(self, count):
+    def set_max_response_bytes(self, count):
+        """The largest response accepted (after decompression); 0 = no limit."""
         check(_ffi.lib.fc_context_set_max_response_bytes(self._ptr, int(count)))
 
-    @property
-    def user_agent(self):
-        raise AttributeError("write-only")
-
-    @user_agent.setter
-    def user_agent(self, text):
+    def set_user_agent(self, text):
         check(_ffi.lib.fc_context_set_user_agent(self._ptr, _ffi.encode(text, "user_agent")))
 
     def set_header(self, name, value):

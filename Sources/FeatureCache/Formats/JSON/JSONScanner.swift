@@ -98,20 +98,8 @@ package struct JSONScanner {
     /// Moves to the next member of the current object and reads its key.
     /// Returns false (and leaves the object) at `}`.
     package mutating func nextKey() throws(FeatureCacheError) -> Bool {
-        guard let byte = peek() else { throw error("unterminated object") }
-        if byte == UInt8(ascii: "}") {
-            offset += 1
-            depth -= 1
-            atContainerStart = false
-            return false
-        }
-        if atContainerStart {
-            atContainerStart = false
-        } else {
-            guard byte == UInt8(ascii: ",") else { throw error("expected ',' or '}'") }
-            offset += 1
-            skipWhitespace()
-        }
+        guard try advance(closing: UInt8(ascii: "}"), "object") else { return false }
+        skipWhitespace()
         guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { throw error("expected a member name") }
         try readKey()
         try consume(UInt8(ascii: ":"), "':' after a member name")
@@ -121,8 +109,15 @@ package struct JSONScanner {
     /// Moves to the next element of the current array. Returns false (and leaves
     /// the array) at `]`.
     package mutating func nextElement() throws(FeatureCacheError) -> Bool {
-        guard let byte = peek() else { throw error("unterminated array") }
-        if byte == UInt8(ascii: "]") {
+        try advance(closing: UInt8(ascii: "]"), "array")
+    }
+
+    /// Steps over the `,` between entries of the current container, or leaves it at
+    /// its closing byte (returning false).
+    @inline(__always)
+    private mutating func advance(closing: UInt8, _ container: StaticString) throws(FeatureCacheError) -> Bool {
+        guard let byte = peek() else { throw error("unterminated \(container)") }
+        if byte == closing {
             offset += 1
             depth -= 1
             atContainerStart = false
@@ -131,7 +126,7 @@ package struct JSONScanner {
         if atContainerStart {
             atContainerStart = false
         } else {
-            guard byte == UInt8(ascii: ",") else { throw error("expected ',' or ']'") }
+            guard byte == UInt8(ascii: ",") else { throw error("expected ',' or '\(Character(Unicode.Scalar(closing)))'") }
             offset += 1
         }
         return true
