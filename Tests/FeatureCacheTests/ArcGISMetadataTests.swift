@@ -103,4 +103,32 @@ import Testing
             return error.code == .invalidArgument && error.message.contains("0 Trees, 3 Roads")
         }
     }
+
+    @Test(arguments: [
+        (#"[]"#, "must be a JSON object"),
+        (#"{"name":"x"}"#, "no 'fields' array"),
+        (#"{"fields":"OBJECTID"}"#, "no 'fields' array"),
+        (#"{"fields":[{"type":"esriFieldTypeString"}]}"#, "field 0 has no name"),
+        (#"{"fields":[{"name":"A"}]}"#, "field 'A' has no type"),
+        (#"{"type":"Group Layer","name":"g"}"#, "is a 'Group Layer'"),
+    ])
+    func layerResourcesOfTheWrongShapeAreNamed(text: String, expected: String) throws {
+        let json = try JSONValue.parse(Array(text.utf8))
+        do {
+            _ = try ArcGISLayerInfo.parse(json, url: "https://h/FeatureServer/0")
+            Issue.record("parsed: \(text)")
+        } catch {
+            #expect(error.message.contains(expected), "\(error.message)")
+            #expect(error.code == .parse || error.code == .unsupported)
+        }
+    }
+
+    @Test func emptyExtentsAndUnknownFieldTypesDoNotFailTheLoad() throws {
+        let text = #"{"name":"E","fields":[{"name":"F","type":"esriFieldTypeFuture"}],"#
+            + #""extent":{"xmin":"NaN","ymin":"NaN","xmax":"NaN","ymax":"NaN","spatialReference":{"wkid":4326}}}"#
+        let metadata = try ArcGISLayerInfo.parse(try JSONValue.parse(Array(text.utf8)), url: "u")
+        #expect(metadata.fields.first?.type == .unknown)
+        #expect(metadata.extent?.isValid == false)
+        #expect(metadata.spatialReference?.wkid == 4326)
+    }
 }

@@ -22,6 +22,9 @@ class Handle:
         pointer, self._pointer = self._pointer, None
         if pointer and _ffi.lib is not None:
             getattr(_ffi.lib, self._free_name)(pointer)
+            forget = getattr(self, "_forget_observers", None)
+            if forget is not None:
+                forget()
 
     def __enter__(self):
         return self

@@ -1,5 +1,6 @@
 """The loadable pattern: load, retry, cancel, status, observers, wait."""
 import ctypes
+import itertools
 import sys
 import threading
 import traceback
@@ -13,16 +14,42 @@ FAILED_TO_LOAD = 2
 LOADED = 3
 STATUS_NAMES = {NOT_LOADED: "NOT_LOADED", LOADING: "LOADING", FAILED_TO_LOAD: "FAILED_TO_LOAD", LOADED: "LOADED"}
 
-# CFUNCTYPE objects C may still call, kept alive until called (load callbacks)
-# or until removed (observers).
-_pending_lock = threading.Lock()
-_pending = {}
-_next_id = [0]
+# One C trampoline per callback type, alive for the whole process: the Python
+# callable is found through user_data, a key into these tables. (A CFUNCTYPE per
+# call would be freed while C may still be running it.)
+_lock = threading.Lock()
+_load_callbacks = {}      # key -> callable(error), removed when called
+_status_observers = {}    # key -> callable(status), removed by remove_status_observer or close
+_keys = itertools.count(1)
 
 
 def _report(where):
     print("featurecache: exception in %s callback" % where, file=sys.stderr)
     traceback.print_exc()
+
+
+@_ffi.LOAD_CALLBACK
+def _load_trampoline(_obj, error, user_data):
+    with _lock:
+        callback = _load_callbacks.pop(user_data or 0, None)
+    if callback is None:
+        return
+    try:
+        callback(from_error(error) if error else None)
+    except Exception:
+        _report("load")
+
+
+@_ffi.STATUS_CALLBACK
+def _status_trampoline(_obj, status, user_data):
+    with _lock:
+        observer = _status_observers.get(user_data or 0)
+    if observer is None:
+        return
+    try:
+        observer(status)
+    except Exception:
+        _report("status observer")
 
 
 class Loadable:
@@ -45,25 +72,13 @@ class Loadable:
         if callback is None:
             check(function(self._loadable_ptr(), _ffi.LOAD_CALLBACK(), None))
             return
-        with _pending_lock:
-            _next_id[0] += 1
-            key = _next_id[0]
-
-        def trampoline(_obj, error, _user_data):
-            with _pending_lock:
-                _pending.pop(key, None)
-            try:
-                callback(from_error(error) if error else None)
-            except Exception:
-                _report("load")
-
-        c_callback = _ffi.LOAD_CALLBACK(trampoline)
-        with _pending_lock:
-            _pending[key] = c_callback
-        status = function(self._loadable_ptr(), c_callback, None)
+        key = next(_keys)
+        with _lock:
+            _load_callbacks[key] = callback
+        status = function(self._loadable_ptr(), _load_trampoline, key)
         if status != 0:
-            with _pending_lock:
-                _pending.pop(key, None)
+            with _lock:
+                _load_callbacks.pop(key, None)
             check(status)
 
     def load(self, callback=None):
@@ -86,18 +101,28 @@ class Loadable:
 
     def add_status_observer(self, observer):
         """observer(status) for every later transition, in order; returns a token."""
-        def trampoline(_obj, status, _user_data):
-            try:
-                observer(status)
-            except Exception:
-                _report("status observer")
-
-        c_callback = _ffi.STATUS_CALLBACK(trampoline)
+        key = next(_keys)
+        with _lock:
+            _status_observers[key] = observer
         token = ctypes.c_uint64()
-        check(_ffi.lib.fc_loadable_add_status_observer(self._loadable_ptr(), c_callback, None, ctypes.byref(token)))
-        self.__dict__.setdefault("_observers", {})[token.value] = c_callback
+        status = _ffi.lib.fc_loadable_add_status_observer(self._loadable_ptr(), _status_trampoline, key,
+                                                          ctypes.byref(token))
+        if status != 0:
+            with _lock:
+                _status_observers.pop(key, None)
+            check(status)
+        self.__dict__.setdefault("_observer_keys", {})[token.value] = key
         return token.value
 
     def remove_status_observer(self, token):
         check(_ffi.lib.fc_loadable_remove_status_observer(self._loadable_ptr(), token))
-        self.__dict__.get("_observers", {}).pop(token, None)
+        key = self.__dict__.get("_observer_keys", {}).pop(token, None)
+        with _lock:
+            _status_observers.pop(key, None)
+
+    def _forget_observers(self):
+        """After the C handle is freed (which removes its observers): drop ours."""
+        keys = self.__dict__.pop("_observer_keys", {})
+        with _lock:
+            for key in keys.values():
+                _status_observers.pop(key, None)

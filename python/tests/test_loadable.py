@@ -186,3 +186,35 @@ def test_bad_arguments():
     with pytest.raises(fc.InvalidArgumentError):
         fc.Context().set_header("Bad Name", "x")
     assert fc.__version__ == "0.1.0"
+
+
+def test_closing_a_handle_silences_its_observers(ns):
+    table = fc.Table.arcgis(ns.layer_url())
+    layer = fc.Layer(table)
+    seen = []
+    table.add_status_observer(seen.append)
+    table.close()  # the layer keeps the table alive; our observer goes with our handle
+    layer.wait(30)
+    time.sleep(0.05)
+    assert seen == []
+    assert layer.load_status == fc.LOADED
+    layer.close()
+
+
+def test_many_callbacks_from_many_threads(ns):
+    tables = [fc.Table.arcgis(ns.layer_url(i % 3)) for i in range(30)]
+    results = []
+    lock = threading.Lock()
+
+    def record(error):
+        with lock:
+            results.append(error)
+
+    for table in tables:
+        for _ in range(5):
+            table.load(record)
+    assert wait_until(lambda: len(results) == 150, timeout=30)
+    assert results == [None] * 150
+    assert ns.stats["requests"] == 30
+    for table in tables:
+        table.close()
