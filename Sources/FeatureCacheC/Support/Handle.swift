@@ -89,11 +89,12 @@ enum Handles {
         return handle
     }
 
-    /// Frees a handle of a loadable: its observers go first, and any observer call
-    /// already running finishes before this returns.
+    /// Frees a handle of a loadable. Its observers are removed first, and any
+    /// observer call already running finishes, while the handle is still live (so
+    /// an observer never sees its own handle freed); then the handle goes.
     static func freeLoadable(_ pointer: OpaquePointer?, _ kind: Handle.Kind) {
-        guard let handle = take(pointer, kind) else { return }
-        if let loadable = handle.object as? any Loadable {
+        guard let pointer else { return }
+        if let handle = try? borrow(pointer, [kind], "handle"), let loadable = handle.object as? any Loadable {
             let tokens = handle.observerTokens.withLock { tokens in
                 defer { tokens.removeAll() }
                 return tokens
@@ -101,5 +102,6 @@ enum Handles {
             for token in tokens { loadable.removeStatusObserver(token) }
             if !tokens.isEmpty { loadable.loadMachine.flushEvents() }
         }
+        _ = take(pointer, kind)
     }
 }
