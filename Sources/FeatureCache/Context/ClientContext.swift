@@ -1,4 +1,3 @@
-
 /// Shared client state for the tables created with it: the transport (one libcurl
 /// event loop and its connection pool), timeouts, limits, headers and credentials.
 /// Settings changed later apply to requests sent after the change.

@@ -18,15 +18,17 @@ extension Loadable {
     /// Loads if not loaded; joins a load in progress; answers at once, sending
     /// nothing, when already loaded or failed.
     public func load(completion: LoadMachine.Completion?) {
-        loadMachine.load(retrying: false, completion: completion) { [self] retrying throws(FeatureCacheError) in
-            try await performLoad(retrying: retrying)
-        }
+        startLoad(retrying: false, completion: completion)
     }
 
     /// Starts a new attempt from not loaded or failed (retrying failed strong
     /// dependencies); joins one in progress; reports the past result when loaded.
     public func retryLoad(completion: LoadMachine.Completion?) {
-        loadMachine.load(retrying: true, completion: completion) { [self] retrying throws(FeatureCacheError) in
+        startLoad(retrying: true, completion: completion)
+    }
+
+    private func startLoad(retrying: Bool, completion: LoadMachine.Completion?) {
+        loadMachine.load(retrying: retrying, completion: completion) { [self] retrying throws(FeatureCacheError) in
             try await performLoad(retrying: retrying)
         }
     }

@@ -1,4 +1,3 @@
-
 /// A layer showing one table. Strong load dependency: loading the layer loads its
 /// table, a table failure fails the layer with the table's error, and retrying the
 /// layer retries the table. Properties set before load win over the metadata.

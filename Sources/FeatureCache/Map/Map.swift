@@ -1,4 +1,3 @@
-
 /// A map of feature layers. Weak load dependency: loading the map loads all its
 /// layers and waits for them to settle, but a layer that fails does not fail the
 /// map. A layer added to a map that is loading or loaded starts loading at once.

@@ -1,4 +1,3 @@
-
 /// A table of features from a remote service (the ArcGIS SDK's
 /// `ServiceFeatureTable`, `OGCFeatureCollectionTable`, `WFSFeatureTable`): loadable
 /// metadata, a request mode, and (in later parts) a local cache.

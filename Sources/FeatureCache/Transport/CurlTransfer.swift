@@ -76,12 +76,3 @@ final class CurlTransfer: @unchecked Sendable {
         return count
     }
 }
-
-extension StringProtocol {
-    func trimmingCharacters(in set: String) -> String {
-        let characters = Set(set)
-        guard let first = firstIndex(where: { !characters.contains($0) }) else { return "" }
-        let last = lastIndex(where: { !characters.contains($0) })!
-        return String(self[first...last])
-    }
-}

@@ -58,7 +58,7 @@ public func fcContextSetUserAgent(_ ctx: OpaquePointer?, _ userAgent: UnsafePoin
     status { () throws(FeatureCacheError) in
         let context = try context(ctx)
         let agent = try CArguments.string(userAgent, "user_agent")
-        guard !agent.isEmpty, !agent.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+        guard !agent.isEmpty, !CArguments.hasControlCharacters(agent) else {
             throw FeatureCacheError(.invalidArgument, "user_agent must be non-empty, without control characters")
         }
         try context.updateSettings { settings throws(FeatureCacheError) in settings.userAgent = agent }
@@ -97,7 +97,7 @@ public func fcContextSetToken(_ ctx: OpaquePointer?, _ token: UnsafePointer<CCha
         let context = try context(ctx)
         let token = try CArguments.optionalString(token, "token")
         let placement = try CArguments.enumValue(placement, TokenPlacement.self, "token placement (FC_TOKEN_AS_*)")
-        if let token, token.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+        if let token, CArguments.hasControlCharacters(token) {
             throw FeatureCacheError(.invalidArgument, "token must not contain control characters")
         }
         try context.updateSettings { settings throws(FeatureCacheError) in

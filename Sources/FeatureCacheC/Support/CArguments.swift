@@ -33,4 +33,10 @@ enum CArguments {
         }
         return value
     }
+
+    /// Whether text holds a C0 control character or DEL (never valid in a header,
+    /// user agent or token).
+    static func hasControlCharacters(_ text: String) -> Bool {
+        text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+    }
 }

@@ -85,8 +85,7 @@ enum Handles {
             LastError.set(FeatureCacheError(.invalidArgument, "freeing a \(kind.rawValue) handle that is not live (freed twice?)"))
             return nil
         }
-        let handle = Unmanaged<Handle>.fromOpaque(raw).takeRetainedValue()
-        return handle
+        return Unmanaged<Handle>.fromOpaque(raw).takeRetainedValue()
     }
 
     /// Frees a handle of a loadable. Its observers are removed first, and any
