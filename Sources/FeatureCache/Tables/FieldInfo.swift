@@ -18,6 +18,8 @@ public enum FieldType: Int32, Sendable, CaseIterable {
     case blob = 15
     case raster = 16
     case xml = 17
+    /// GeoJSON/OGC `true`/`false` properties (no ArcGIS field type maps here).
+    case boolean = 18
 
     /// The type for an ArcGIS `esriFieldType…` name; `.unknown` for a name this
     /// version does not know (the table still loads).

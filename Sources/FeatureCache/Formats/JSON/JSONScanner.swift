@@ -171,6 +171,18 @@ package struct JSONScanner {
         return memcmp(bytes.baseAddress! + keyStart, name.utf8Start, length) == 0
     }
 
+    /// Whether the current key is exactly these bytes.
+    @inline(__always)
+    package func keyEquals(bytes name: [UInt8]) -> Bool {
+        name.withUnsafeBytes { name in
+            if let keyDecoded {
+                return keyDecoded.count == name.count && keyDecoded.elementsEqual(name)
+            }
+            guard keyEnd - keyStart == name.count else { return false }
+            return name.count == 0 || memcmp(bytes.baseAddress! + keyStart, name.baseAddress!, name.count) == 0
+        }
+    }
+
     /// The current key as a String (for error messages and generic readers).
     package var key: String {
         if let keyDecoded { return String(decoding: keyDecoded, as: UTF8.self) }

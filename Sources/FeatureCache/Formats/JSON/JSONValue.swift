@@ -79,6 +79,7 @@ package enum JSONValue: Sendable, Equatable {
     }
     package var bool: Bool? { if case .bool(let b) = self { return b } else { return nil } }
     package var array: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
+    package var members: [(String, JSONValue)]? { if case .object(let m) = self { return m } else { return nil } }
     package var isNull: Bool { if case .null = self { return true } else { return false } }
     package var isObject: Bool { if case .object = self { return true } else { return false } }
 }

@@ -1,0 +1,194 @@
+/// What one Esri JSON query response (`f=json`) holds besides its features.
+struct EsriJSONPage {
+    var batch: FeatureBatch
+    var exceededTransferLimit = false
+    var spatialReference: SpatialReference?
+    /// The body is an `{"error":…}` object; the caller turns it into the error.
+    var isServiceError = false
+}
+
+/// Reads ArcGIS REST query responses straight into a batch: `fields` fix the
+/// columns, `features[].attributes` fill them, `geometry` (`{x,y}`, `{points}`,
+/// `{paths}`, `{rings}`) becomes WKB, with rings grouped into polygons by
+/// orientation (clockwise outer, counter-clockwise holes).
+enum EsriJSONReader {
+    /// - Parameters:
+    ///   - fields: the schema to use when the response lists none before its features.
+    ///   - objectIdField: the field holding object ids when the response does not say.
+    static func read(_ bytes: UnsafeRawBufferPointer, fields: [FieldInfo], objectIdField: String?) throws(FeatureCacheError) -> EsriJSONPage {
+        var scanner = JSONScanner(bytes)
+        var objectIdField = objectIdField
+        var responseFields: [FieldInfo]? = nil
+        var builder: BatchBuilder? = nil
+        var page = EsriJSONPage(batch: BatchBuilder(fields: fields, objectIdField: objectIdField).finish())
+        try scanner.beginObject()
+        while try scanner.nextKey() {
+            if scanner.keyEquals("features") {
+                let batch = builder ?? BatchBuilder(fields: responseFields ?? fields, objectIdField: objectIdField)
+                builder = batch
+                try readFeatures(&scanner, into: batch)
+            } else if scanner.keyEquals("fields") {
+                responseFields = try readFields(&scanner)
+            } else if scanner.keyEquals("objectIdFieldName") {
+                objectIdField = try scanner.readStringOrNull() ?? objectIdField
+            } else if scanner.keyEquals("exceededTransferLimit") {
+                page.exceededTransferLimit = try scanner.readNull() ? false : try scanner.readBool()
+            } else if scanner.keyEquals("spatialReference") {
+                page.spatialReference = try readSpatialReference(&scanner)
+            } else if scanner.keyEquals("error") {
+                page.isServiceError = true
+                try scanner.skipValue()
+            } else {
+                try scanner.skipValue()
+            }
+        }
+        try scanner.finish()
+        if let builder { page.batch = builder.finish() }
+        else if !page.isServiceError { throw scanner.error("not a query response: no 'features' member") }
+        return page
+    }
+
+    /// `{"objectIdFieldName":…, "objectIds":[…]}` of a `returnIdsOnly=true` query.
+    static func readObjectIds(_ bytes: UnsafeRawBufferPointer) throws(FeatureCacheError) -> (ids: [Int64], isServiceError: Bool) {
+        var scanner = JSONScanner(bytes)
+        var ids: [Int64]? = nil
+        var isServiceError = false
+        try scanner.beginObject()
+        while try scanner.nextKey() {
+            if scanner.keyEquals("objectIds") {
+                var list: [Int64] = []
+                if try !scanner.readNull() {
+                    try scanner.beginArray()
+                    while try scanner.nextElement() { list.append(try scanner.readInt64()) }
+                }
+                ids = list
+            } else {
+                if scanner.keyEquals("error") { isServiceError = true }
+                try scanner.skipValue()
+            }
+        }
+        try scanner.finish()
+        guard ids != nil || isServiceError else { throw scanner.error("not an object id response: no 'objectIds' member") }
+        return (ids ?? [], isServiceError)
+    }
+
+    // MARK: - Parts
+
+    private static func readFields(_ scanner: inout JSONScanner) throws(FeatureCacheError) -> [FieldInfo] {
+        var fields: [FieldInfo] = []
+        try scanner.beginArray()
+        while try scanner.nextElement() {
+            var name: String? = nil, alias: String? = nil, type = FieldType.unknown, length: Int32 = 0
+            var nullable = true
+            try scanner.beginObject()
+            while try scanner.nextKey() {
+                if scanner.keyEquals("name") { name = try scanner.readStringOrNull() }
+                else if scanner.keyEquals("alias") { alias = try scanner.readStringOrNull() }
+                else if scanner.keyEquals("type") { type = FieldType(esriName: try scanner.readStringOrNull() ?? "") }
+                else if scanner.keyEquals("length") { length = Int32(clamping: try scanner.readNull() ? 0 : try scanner.readInt64()) }
+                else if scanner.keyEquals("nullable") { nullable = try scanner.readNull() ? true : try scanner.readBool() }
+                else { try scanner.skipValue() }
+            }
+            guard let name, !name.isEmpty else { throw scanner.error("a field has no name") }
+            fields.append(FieldInfo(name: name, alias: alias, type: type, nullable: nullable && type != .oid, length: length))
+        }
+        return fields
+    }
+
+    private static func readFeatures(_ scanner: inout JSONScanner, into builder: BatchBuilder) throws(FeatureCacheError) {
+        var scratch = CoordinateScratch()
+        try scanner.beginArray()
+        while try scanner.nextElement() {
+            var sawGeometry = false
+            try scanner.beginObject()
+            while try scanner.nextKey() {
+                if scanner.keyEquals("attributes") {
+                    try readAttributes(&scanner, into: builder)
+                } else if scanner.keyEquals("geometry") {
+                    sawGeometry = true
+                    try readGeometry(&scanner, into: &builder.geometry, scratch: &scratch)
+                } else {
+                    try scanner.skipValue()
+                }
+            }
+            if !sawGeometry { builder.geometry.appendNull() }
+            builder.endRow()
+        }
+    }
+
+    @inline(__always)
+    private static func readAttributes(_ scanner: inout JSONScanner, into builder: BatchBuilder) throws(FeatureCacheError) {
+        if try scanner.readNull() { return }
+        try scanner.beginObject()
+        var hint = 0
+        while try scanner.nextKey() {
+            guard let column = builder.column(forKeyOf: scanner, hint: hint) else {
+                try scanner.skipValue()  // an attribute the schema does not list
+                continue
+            }
+            hint = column + 1
+            let target = builder.columns[column]
+            guard target.count == builder.count else { throw scanner.error("attribute '\(scanner.key)' appears twice") }
+            do {
+                try target.appendValue(from: &scanner)
+            } catch {
+                throw error.message.hasPrefix("JSON:") ? error : scanner.error(error.message)
+            }
+        }
+    }
+
+    /// An Esri geometry object: `{x,y[,z,m]}`, `{points}`, `{paths}` or `{rings}`
+    /// (`hasZ`, `hasM` and `spatialReference` members tolerated), or null.
+    private static func readGeometry(_ scanner: inout JSONScanner, into geometry: inout GeometryColumnBuilder,
+                                     scratch: inout CoordinateScratch) throws(FeatureCacheError) {
+        if try scanner.readNull() { return geometry.appendNull() }
+        var x = Double.nan, y = Double.nan
+        var type: WKBType? = nil
+        try scanner.beginObject()
+        while try scanner.nextKey() {
+            if scanner.keyEquals("x") { x = try coordinate(&scanner); type = .point }
+            else if scanner.keyEquals("y") { y = try coordinate(&scanner) }
+            else if scanner.keyEquals("points") { try scratch.read(from: &scanner); type = .multiPoint }
+            else if scanner.keyEquals("paths") { try scratch.read(from: &scanner); type = .multiLineString }
+            else if scanner.keyEquals("rings") { try scratch.read(from: &scanner); type = .polygon }
+            else if scanner.keyEquals("curvePaths") || scanner.keyEquals("curveRings") {
+                throw scanner.error("true curves are not supported (query with returnTrueCurves=false)")
+            } else { try scanner.skipValue() }
+        }
+        switch type {
+        case .point?: geometry.appendPoint(x, y)
+        case let kind?:
+            // An empty array is one level shallower than its type: treat as no geometry.
+            if scratch.pointCount == 0 { return geometry.appendNull() }
+            if kind == .multiPoint, scratch.depth == 2 { return try geometry.append(.multiPoint, scratch, scanner: scanner) }
+            try geometry.append(kind, scratch, ringsByOrientation: kind == .polygon, scanner: scanner)
+        case nil: geometry.appendNull()  // {} is ArcGIS's empty geometry
+        }
+    }
+
+    /// A coordinate: a number, or null / "NaN" for an empty point.
+    @inline(__always)
+    private static func coordinate(_ scanner: inout JSONScanner) throws(FeatureCacheError) -> Double {
+        switch scanner.peekKind() {
+        case .null?: _ = try scanner.readNull(); return .nan
+        case .string?:
+            let text = try scanner.readString()
+            guard text == "NaN" else { throw scanner.error("a coordinate must be a number, not \"\(text)\"") }
+            return .nan
+        default: return try scanner.readDouble()
+        }
+    }
+
+    static func readSpatialReference(_ scanner: inout JSONScanner) throws(FeatureCacheError) -> SpatialReference? {
+        if try scanner.readNull() { return nil }
+        var wkid: Int32 = 0, latest: Int32 = 0, wkt: String? = nil
+        try scanner.beginObject()
+        while try scanner.nextKey() {
+            if scanner.keyEquals("wkid") { wkid = Int32(clamping: try scanner.readNull() ? 0 : try scanner.readInt64()) }
+            else if scanner.keyEquals("latestWkid") { latest = Int32(clamping: try scanner.readNull() ? 0 : try scanner.readInt64()) }
+            else if scanner.keyEquals("wkt") { wkt = try scanner.readStringOrNull() }
+            else { try scanner.skipValue() }
+        }
+        return wkid == 0 && latest == 0 && wkt == nil ? nil : SpatialReference(wkid: wkid, latestWkid: latest, wkt: wkt)
+    }
+}

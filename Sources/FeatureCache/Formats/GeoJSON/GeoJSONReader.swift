@@ -1,0 +1,255 @@
+/// What a GeoJSON FeatureCollection page holds besides its features (the members
+/// ArcGIS and OGC API - Features add for paging).
+struct GeoJSONPage {
+    var batch: FeatureBatch
+    /// ArcGIS `f=geojson`: `properties.exceededTransferLimit` (or top level).
+    var exceededTransferLimit = false
+    /// OGC API - Features: `numberMatched`, `numberReturned`, the `rel=next` link.
+    var numberMatched: Int64?
+    var numberReturned: Int64?
+    var nextLink: String?
+}
+
+/// Maps GeoJSON feature ids to object ids: integers as they are, strings through
+/// a table-wide map so the same string always gets the same object id.
+public final class FeatureIdentity: Sendable {
+    private struct State {
+        var ids: [String: Int64] = [:]
+        var next: Int64 = 1 << 52  // far above the integer ids services send
+    }
+    private let state = Locked(State())
+
+    public init() {}
+
+    func objectId(for text: String) -> Int64 {
+        state.withLock { state in
+            if let existing = state.ids[text] { return existing }
+            state.next += 1
+            state.ids[text] = state.next
+            return state.next
+        }
+    }
+
+    /// An object id for a feature without one: never shared, so never merged.
+    func anonymousId() -> Int64 {
+        state.withLock { state in
+            state.next += 1
+            return state.next
+        }
+    }
+}
+
+/// Reads GeoJSON (RFC 7946) FeatureCollections into a batch: every geometry type
+/// as WKB, `properties` of any JSON type as columns (declared by a schema, or
+/// inferred from the values: numbers, text, booleans, nested values as JSON
+/// text), `id` as the object id. Foreign members are skipped.
+enum GeoJSONReader {
+    /// - Parameters:
+    ///   - fields: a known schema (ArcGIS layer fields, OGC queryables); properties
+    ///     it does not list get inferred columns. Empty = infer everything.
+    ///   - objectIdField: a property that holds object ids, used when a feature has no `id`.
+    static func read(_ bytes: UnsafeRawBufferPointer, fields: [FieldInfo] = [], objectIdField: String? = nil,
+                     identity: FeatureIdentity) throws(FeatureCacheError) -> GeoJSONPage {
+        var scanner = JSONScanner(bytes)
+        let builder = fields.isEmpty ? BatchBuilder() : BatchBuilder(fields: fields, objectIdField: objectIdField)
+        var page = GeoJSONPage(batch: FeatureBatch.empty)
+        var type: String? = nil
+        var sawFeatures = false
+        try scanner.beginObject()
+        while try scanner.nextKey() {
+            if scanner.keyEquals("type") {
+                type = try scanner.readString()
+            } else if scanner.keyEquals("features") {
+                sawFeatures = true
+                var reader = FeatureReader(builder: builder, identity: identity)
+                try scanner.beginArray()
+                while try scanner.nextElement() { try reader.readFeature(&scanner) }
+            } else if scanner.keyEquals("numberMatched") {
+                page.numberMatched = try scanner.readNull() ? nil : try scanner.readInt64()
+            } else if scanner.keyEquals("numberReturned") {
+                page.numberReturned = try scanner.readNull() ? nil : try scanner.readInt64()
+            } else if scanner.keyEquals("links") {
+                page.nextLink = try readNextLink(&scanner) ?? page.nextLink
+            } else if scanner.keyEquals("exceededTransferLimit") {
+                page.exceededTransferLimit = try scanner.readBool()
+            } else if scanner.keyEquals("properties") {
+                page.exceededTransferLimit = try readCollectionProperties(&scanner) || page.exceededTransferLimit
+            } else {
+                try scanner.skipValue()
+            }
+        }
+        try scanner.finish()
+        guard type == "FeatureCollection" || (type == nil && sawFeatures) else {
+            throw FeatureCacheError.parse("GeoJSON: expected a FeatureCollection, got \(type.map { "a \($0)" } ?? "no 'type'")")
+        }
+        guard sawFeatures else { throw FeatureCacheError.parse("GeoJSON: the FeatureCollection has no 'features' array") }
+        page.batch = builder.finish()
+        return page
+    }
+
+    /// The href of the `rel: "next"` entry of a `links` array.
+    private static func readNextLink(_ scanner: inout JSONScanner) throws(FeatureCacheError) -> String? {
+        var next: String? = nil
+        if try scanner.readNull() { return nil }
+        try scanner.beginArray()
+        while try scanner.nextElement() {
+            var rel: String? = nil, href: String? = nil
+            try scanner.beginObject()
+            while try scanner.nextKey() {
+                if scanner.keyEquals("rel") { rel = try scanner.readStringOrNull() }
+                else if scanner.keyEquals("href") { href = try scanner.readStringOrNull() }
+                else { try scanner.skipValue() }
+            }
+            if rel == "next", let href { next = href }
+        }
+        return next
+    }
+
+    private static func readCollectionProperties(_ scanner: inout JSONScanner) throws(FeatureCacheError) -> Bool {
+        var exceeded = false
+        if try scanner.readNull() { return false }
+        try scanner.beginObject()
+        while try scanner.nextKey() {
+            if scanner.keyEquals("exceededTransferLimit") { exceeded = try scanner.readBool() } else { try scanner.skipValue() }
+        }
+        return exceeded
+    }
+}
+
+/// Reads one Feature object at a time into the batch.
+private struct FeatureReader {
+    let builder: BatchBuilder
+    let identity: FeatureIdentity
+    var scratch = CoordinateScratch()
+
+    mutating func readFeature(_ scanner: inout JSONScanner) throws(FeatureCacheError) {
+        var objectId: Int64? = nil
+        var sawGeometry = false
+        var type: String? = nil
+        try scanner.beginObject()
+        while try scanner.nextKey() {
+            if scanner.keyEquals("type") {
+                type = try scanner.readString()
+            } else if scanner.keyEquals("id") {
+                switch scanner.peekKind() {
+                case .string?: objectId = identity.objectId(for: try scanner.readString())
+                case .null?: _ = try scanner.readNull()
+                default: objectId = try scanner.readInt64()
+                }
+            } else if scanner.keyEquals("geometry") {
+                sawGeometry = true
+                try readGeometry(&scanner)
+            } else if scanner.keyEquals("properties") {
+                try readProperties(&scanner)
+            } else {
+                try scanner.skipValue()
+            }
+        }
+        guard type == "Feature" else {
+            throw scanner.error("a member of 'features' must have \"type\": \"Feature\" (got \(type.map { "\"\($0)\"" } ?? "none"))")
+        }
+        if !sawGeometry { builder.geometry.appendNull() }
+        if builder.hasObjectIdColumn {
+            builder.endRow()
+        } else {
+            builder.endRow(objectId: objectId ?? identity.anonymousId())
+        }
+    }
+
+    private func readProperties(_ scanner: inout JSONScanner) throws(FeatureCacheError) {
+        if try scanner.readNull() { return }
+        try scanner.beginObject()
+        var hint = 0
+        while try scanner.nextKey() {
+            let column = builder.inferredColumn(forKeyOf: scanner, hint: hint)
+            hint = column + 1
+            let target = builder.columns[column]
+            guard target.count == builder.count else { throw scanner.error("property '\(scanner.key)' appears twice") }
+            do {
+                try target.appendValue(from: &scanner)
+            } catch {
+                throw error.message.hasPrefix("JSON:") ? error : scanner.error(error.message)
+            }
+        }
+    }
+
+    private mutating func readGeometry(_ scanner: inout JSONScanner) throws(FeatureCacheError) {
+        if try scanner.readNull() { return builder.geometry.appendNull() }
+        if let wkb = try readGeometryObject(&scanner, into: &builder.geometry) {
+            builder.geometry.appendWKB(wkb.bytes, wkb.box)
+        }
+    }
+
+    /// Reads a geometry object into `target` (one row). A GeometryCollection is
+    /// returned as WKB instead, for the caller to append.
+    private mutating func readGeometryObject(_ scanner: inout JSONScanner, into target: inout GeometryColumnBuilder) throws(FeatureCacheError) -> (bytes: [UInt8], box: BoundingBox)? {
+        var typeName: String? = nil
+        var hasCoordinates = false
+        var members: [(bytes: [UInt8], box: BoundingBox)]? = nil
+        try scanner.beginObject()
+        while try scanner.nextKey() {
+            if scanner.keyEquals("type") {
+                typeName = try scanner.readString()
+            } else if scanner.keyEquals("coordinates") {
+                hasCoordinates = true
+                try scratch.read(from: &scanner)
+            } else if scanner.keyEquals("geometries") {
+                members = try readMembers(&scanner)
+            } else {
+                try scanner.skipValue()
+            }
+        }
+        guard let typeName, let type = wkbType(typeName) else {
+            throw scanner.error("unknown geometry type \(typeName.map { "\"\($0)\"" } ?? "(no 'type')")")
+        }
+        if type == .geometryCollection {
+            var writer = WKBWriter()
+            var box = BoundingBox()
+            writer.header(.geometryCollection)
+            writer.uint32(UInt32(members?.count ?? 0))
+            for member in members ?? [] {
+                writer.bytes += member.bytes
+                if !member.box.isEmpty { box.add(member.box.xmin, member.box.ymin); box.add(member.box.xmax, member.box.ymax) }
+            }
+            return (writer.bytes, box)
+        }
+        guard hasCoordinates else { throw scanner.error("a \(typeName) has no 'coordinates'") }
+        try target.append(type, scratch, scanner: scanner)
+        return nil
+    }
+
+    private mutating func readMembers(_ scanner: inout JSONScanner) throws(FeatureCacheError) -> [(bytes: [UInt8], box: BoundingBox)] {
+        var members: [(bytes: [UInt8], box: BoundingBox)] = []
+        try scanner.beginArray()
+        while try scanner.nextElement() {
+            var single = GeometryColumnBuilder()
+            if let nested = try readGeometryObject(&scanner, into: &single) {
+                members.append(nested)
+            } else {
+                let column = single.finish()
+                let box = column.box(0)
+                var bounds = BoundingBox()
+                if !box.xmin.isNaN { bounds.add(box.xmin, box.ymin); bounds.add(box.xmax, box.ymax) }
+                members.append((Array(column.wkb(0)), bounds))
+            }
+        }
+        return members
+    }
+
+    private func wkbType(_ name: String) -> WKBType? {
+        switch name {
+        case "Point": .point
+        case "MultiPoint": .multiPoint
+        case "LineString": .lineString
+        case "MultiLineString": .multiLineString
+        case "Polygon": .polygon
+        case "MultiPolygon": .multiPolygon
+        case "GeometryCollection": .geometryCollection
+        default: nil
+        }
+    }
+}
+
+extension FeatureBatch {
+    static var empty: FeatureBatch { BatchBuilder().finish() }
+}

@@ -1,0 +1,122 @@
+/// Coordinates of one geometry as read from JSON, before its type is known
+/// (GeoJSON may put `coordinates` before `type`): x/y pairs plus the ends of each
+/// nesting level. Reused from feature to feature, so reading allocates nothing.
+struct CoordinateScratch {
+    /// x0, y0, x1, y1, …
+    var xy: [Double] = []
+    /// Innermost lists (a path, ring or point list): end index, in points.
+    var listEnds: [Int] = []
+    /// Lists of lists (a polygon's rings): end index, in `listEnds`.
+    var groupEnds: [Int] = []
+    /// 1 = a position, 2 = a list of positions, 3 = list of lists, 4 = list of those.
+    var depth = 0
+
+    var pointCount: Int { xy.count / 2 }
+
+    mutating func reset() {
+        xy.removeAll(keepingCapacity: true)
+        listEnds.removeAll(keepingCapacity: true)
+        groupEnds.removeAll(keepingCapacity: true)
+        depth = 0
+    }
+
+    /// Reads a nested coordinate array (`[x,y]`, `[[x,y],…]`, … up to 4 levels).
+    /// Extra ordinates (z, m) are skipped.
+    mutating func read(from scanner: inout JSONScanner) throws(FeatureCacheError) {
+        reset()
+        depth = try measureDepth(scanner)
+        switch depth {
+        case 1: try readPosition(&scanner)
+        case 2: try readList(&scanner)
+        case 3: try readGroup(&scanner)
+        case 4:
+            try scanner.beginArray()
+            while try scanner.nextElement() { try readGroup(&scanner) }
+        default: throw scanner.error("coordinates nested \(depth) levels deep")
+        }
+    }
+
+    /// The nesting depth of the array ahead: `[` count before the first number
+    /// (an empty array counts as a list of whatever its level holds).
+    private func measureDepth(_ scanner: JSONScanner) throws(FeatureCacheError) -> Int {
+        var probe = scanner
+        var depth = 0
+        while probe.peek() == UInt8(ascii: "[") {
+            depth += 1
+            try probe.beginArray()
+            if probe.peek() == UInt8(ascii: "]") { return max(depth, 2) }
+        }
+        guard depth > 0 else { throw scanner.error("expected a coordinate array") }
+        return depth
+    }
+
+    @inline(__always)
+    mutating func readPosition(_ scanner: inout JSONScanner) throws(FeatureCacheError) {
+        try scanner.beginArray()
+        guard try scanner.nextElement() else { throw scanner.error("a position needs at least 2 numbers") }
+        let x = try scanner.readDouble()
+        guard try scanner.nextElement() else { throw scanner.error("a position needs at least 2 numbers") }
+        let y = try scanner.readDouble()
+        while try scanner.nextElement() { _ = try scanner.readNumber() }
+        xy.append(x)
+        xy.append(y)
+    }
+
+    mutating func readList(_ scanner: inout JSONScanner) throws(FeatureCacheError) {
+        try scanner.beginArray()
+        while try scanner.nextElement() { try readPosition(&scanner) }
+        listEnds.append(pointCount)
+    }
+
+    mutating func readGroup(_ scanner: inout JSONScanner) throws(FeatureCacheError) {
+        try scanner.beginArray()
+        while try scanner.nextElement() { try readList(&scanner) }
+        groupEnds.append(listEnds.count)
+    }
+
+    @inline(__always)
+    func listRange(_ list: Int) -> Range<Int> {
+        (list == 0 ? 0 : listEnds[list - 1])..<listEnds[list]
+    }
+
+    @inline(__always)
+    func groupRange(_ group: Int) -> Range<Int> {
+        (group == 0 ? 0 : groupEnds[group - 1])..<groupEnds[group]
+    }
+
+    /// Whether a list ends where it starts.
+    func isClosed(_ list: Int) -> Bool {
+        let range = listRange(list)
+        guard range.count > 1 else { return false }
+        let first = range.lowerBound, last = range.upperBound - 1
+        return xy[2 * first] == xy[2 * last] && xy[2 * first + 1] == xy[2 * last + 1]
+    }
+
+    /// Twice the signed area of a ring (shoelace); negative = clockwise with y up.
+    func signedArea2(_ list: Int) -> Double {
+        let range = listRange(list)
+        guard range.count >= 3 else { return 0 }
+        var sum = 0.0
+        let x0 = xy[2 * range.lowerBound], y0 = xy[2 * range.lowerBound + 1]
+        for index in range.lowerBound + 1 ..< range.upperBound - 1 {
+            let x1 = xy[2 * index] - x0, y1 = xy[2 * index + 1] - y0
+            let x2 = xy[2 * index + 2] - x0, y2 = xy[2 * index + 3] - y0
+            sum += x1 * y2 - x2 * y1
+        }
+        return sum
+    }
+
+    /// Whether (x, y) lies inside the ring (even-odd rule).
+    func ringContains(_ list: Int, _ x: Double, _ y: Double) -> Bool {
+        let range = listRange(list)
+        var inside = false
+        var previous = range.upperBound - 1
+        for index in range {
+            let xi = xy[2 * index], yi = xy[2 * index + 1]
+            let xj = xy[2 * previous], yj = xy[2 * previous + 1]
+            if (yi > y) != (yj > y), x < (xj - xi) * (y - yi) / (yj - yi) + xi { inside.toggle() }
+            previous = index
+        }
+        return inside
+    }
+}

@@ -1,0 +1,105 @@
+/// ISO Well-Known Binary geometry type codes (2D).
+public enum WKBType: UInt32, Sendable {
+    case point = 1
+    case lineString = 2
+    case polygon = 3
+    case multiPoint = 4
+    case multiLineString = 5
+    case multiPolygon = 6
+    case geometryCollection = 7
+}
+
+/// Appends little-endian ISO WKB to a byte array.
+struct WKBWriter {
+    var bytes: [UInt8] = []
+
+    @inline(__always)
+    mutating func header(_ type: WKBType) {
+        bytes.append(1)  // little endian
+        uint32(type.rawValue)
+    }
+
+    @inline(__always)
+    mutating func uint32(_ value: UInt32) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    @inline(__always)
+    mutating func point(_ x: Double, _ y: Double) {
+        withUnsafeBytes(of: (x.bitPattern.littleEndian, y.bitPattern.littleEndian)) { bytes.append(contentsOf: $0) }
+    }
+
+    /// Reserves a count to be written later with `patch(_:at:)`.
+    mutating func countPlaceholder() -> Int {
+        let at = bytes.count
+        uint32(0)
+        return at
+    }
+
+    mutating func patch(_ count: Int, at offset: Int) {
+        let value = UInt32(truncatingIfNeeded: count).littleEndian
+        withUnsafeBytes(of: value) { for index in 0..<4 { bytes[offset + index] = $0[index] } }
+    }
+}
+
+/// A parsed geometry: the small tree used for query geometries and for checking
+/// WKB handed in through the C API. Cached features stay as WKB bytes.
+public indirect enum Geometry: Sendable, Equatable {
+    case point(x: Double, y: Double)
+    case multiPoint([XY])
+    case lineString([XY])
+    case multiLineString([[XY]])
+    case polygon([[XY]])
+    case multiPolygon([[[XY]]])
+    case collection([Geometry])
+
+    public struct XY: Sendable, Equatable {
+        public var x: Double
+        public var y: Double
+        public init(_ x: Double, _ y: Double) { self.x = x; self.y = y }
+    }
+
+    /// The ArcGIS geometry type this geometry is sent as.
+    public var geometryType: GeometryType {
+        switch self {
+        case .point: .point
+        case .multiPoint: .multipoint
+        case .lineString, .multiLineString: .polyline
+        case .polygon, .multiPolygon: .polygon
+        case .collection: .unknown
+        }
+    }
+
+    /// The bounding box; nil for an empty geometry.
+    public var envelope: Envelope? {
+        var box = BoundingBox()
+        forEachPoint { box.add($0.x, $0.y) }
+        return box.isEmpty ? nil : Envelope(xmin: box.xmin, ymin: box.ymin, xmax: box.xmax, ymax: box.ymax)
+    }
+
+    func forEachPoint(_ body: (XY) -> Void) {
+        switch self {
+        case let .point(x, y): if !x.isNaN { body(XY(x, y)) }
+        case let .multiPoint(points), let .lineString(points): points.forEach(body)
+        case let .multiLineString(lists), let .polygon(lists): lists.forEach { $0.forEach(body) }
+        case let .multiPolygon(polygons): polygons.forEach { $0.forEach { $0.forEach(body) } }
+        case let .collection(members): members.forEach { $0.forEachPoint(body) }
+        }
+    }
+}
+
+/// A running min/max over points.
+struct BoundingBox {
+    var xmin = Double.infinity, ymin = Double.infinity
+    var xmax = -Double.infinity, ymax = -Double.infinity
+
+    @inline(__always)
+    mutating func add(_ x: Double, _ y: Double) {
+        if x < xmin { xmin = x }
+        if x > xmax { xmax = x }
+        if y < ymin { ymin = y }
+        if y > ymax { ymax = y }
+    }
+
+    var isEmpty: Bool { xmin > xmax }
+}

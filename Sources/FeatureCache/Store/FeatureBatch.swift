@@ -1,0 +1,110 @@
+/// An immutable page of features in columns: one typed column per field, the
+/// geometry as WKB with boxes, an R-tree, and an object id per row. Readers build
+/// one per response page; the store and results share batches without copying.
+public final class FeatureBatch: Sendable {
+    public let columns: [Column]
+    public let geometry: GeometryColumn
+    public let rtree: HilbertRTree
+    public let count: Int
+    /// The column that holds the object ids, when the service sends them as an
+    /// attribute (ArcGIS); otherwise `objectIds` holds them.
+    let objectIdColumn: Int?
+    let objectIds: [Int64]
+    private let columnIndex: [String: Int]
+
+    init(columns: [Column], geometry: GeometryColumn, count: Int, objectIdColumn: Int?, objectIds: [Int64]) {
+        self.columns = columns
+        self.geometry = geometry
+        self.count = count
+        self.objectIdColumn = objectIdColumn
+        self.objectIds = objectIds
+        rtree = HilbertRTree(geometry)
+        var index: [String: Int] = [:]
+        for (position, column) in columns.enumerated() { index[column.field.name.lowercased()] = position }
+        columnIndex = index
+    }
+
+    @inline(__always)
+    public func objectId(_ row: Int) -> Int64 {
+        if let objectIdColumn { return columns[objectIdColumn].integers[row] }
+        return objectIds[row]
+    }
+
+    public var fields: [FieldInfo] { columns.map(\.field) }
+
+    /// The column of a field, compared case-insensitively.
+    public func columnIndex(named name: String) -> Int? { columnIndex[name.lowercased()] }
+
+    /// Heap bytes held by this batch (values, geometry, index).
+    public var byteSize: Int {
+        columns.reduce(0) { $0 + $1.byteSize } + geometry.byteSize + rtree.byteSize + objectIds.count * 8
+    }
+}
+
+/// Collects the rows of one batch as a reader walks a response.
+final class BatchBuilder {
+    private(set) var columns: [ColumnBuilder]
+    var geometry = GeometryColumnBuilder()
+    private(set) var count = 0
+    private var objectIds: [Int64] = []
+    private let objectIdColumn: Int?
+    /// Each column's name as bytes, for matching keys without making Strings.
+    private var names: [[UInt8]]
+
+    /// A builder for a declared schema (`fields`); `objectIdField` names the
+    /// column holding object ids, if any.
+    init(fields: [FieldInfo], objectIdField: String?) {
+        columns = fields.map(ColumnBuilder.init(declared:))
+        names = fields.map { Array($0.name.utf8) }
+        let oid = objectIdField?.lowercased()
+        objectIdColumn = fields.firstIndex { $0.name.lowercased() == oid && ColumnKind($0.type) == .int64 }
+    }
+
+    /// A builder whose columns appear as properties are met (GeoJSON).
+    init() {
+        columns = []
+        names = []
+        objectIdColumn = nil
+    }
+
+    /// The column whose name is exactly the scanner's current key; `hint` is where
+    /// to look first (attributes usually come in field order).
+    @inline(__always)
+    func column(forKeyOf scanner: JSONScanner, hint: Int) -> Int? {
+        if hint < names.count, scanner.keyEquals(bytes: names[hint]) { return hint }
+        // Some servers list a field name twice: take the first copy not yet filled in this row.
+        var found: Int? = nil
+        for index in names.indices where scanner.keyEquals(bytes: names[index]) {
+            if columns[index].count == count { return index }
+            found = found ?? index
+        }
+        return found
+    }
+
+    /// The column for a property, created (NULL for earlier rows) when new.
+    func inferredColumn(forKeyOf scanner: JSONScanner, hint: Int) -> Int {
+        if let existing = column(forKeyOf: scanner, hint: hint) { return existing }
+        let column = ColumnBuilder(inferredName: scanner.key)
+        column.padNulls(to: count)
+        columns.append(column)
+        names.append(Array(scanner.key.utf8))
+        return columns.count - 1
+    }
+
+    /// Ends a row: columns it did not mention get NULL; `objectId` is used when the
+    /// ids are not an attribute column.
+    @inline(__always)
+    func endRow(objectId: Int64? = nil) {
+        count += 1
+        for column in columns where column.count < count { column.appendNull() }
+        if objectIdColumn == nil { objectIds.append(objectId ?? 0) }
+    }
+
+    /// The object id the current row was given in its id column, if it has one.
+    var hasObjectIdColumn: Bool { objectIdColumn != nil }
+
+    func finish() -> FeatureBatch {
+        FeatureBatch(columns: columns.map { $0.finish() }, geometry: geometry.finish(), count: count,
+                     objectIdColumn: objectIdColumn, objectIds: objectIds)
+    }
+}

@@ -1,0 +1,106 @@
+/// A table's cache: batches of features, which rows of them are current, and an
+/// object-id index. A populate applies all its batches in one step under the
+/// lock, so readers see the cache before or after it, never half of it.
+public final class FeatureStore: Sendable {
+    fileprivate struct Entry {
+        let base: Int          // row number of the batch's first row
+        let batch: FeatureBatch
+        var live: Bitmap
+        var liveCount: Int
+    }
+
+    fileprivate struct State {
+        var entries: [Entry] = []
+        var index = ObjectIdIndex()
+        var nextRow = 0
+        var liveCount = 0
+    }
+
+    private let state = Locked(State())
+
+    public init() {}
+
+    public var count: Int { state.withLock { $0.liveCount } }
+
+    public func clear() {
+        state.withLock { $0 = State() }
+    }
+
+    /// Adds the batches of one populate, replacing cached features with the same
+    /// object id (a later row of the same populate replaces an earlier one too).
+    /// Returns, per batch, the rows that are current after the merge (nil = all),
+    /// the features of this populate.
+    @discardableResult
+    public func apply(_ batches: [FeatureBatch], clearingFirst: Bool) -> [[UInt32]?] {
+        state.withLock { state in
+            if clearingFirst { state = State() }
+            let incoming = batches.reduce(0) { $0 + $1.count }
+            state.index.reserveCapacity(state.index.count + incoming)
+            if state.nextRow + incoming >= Int(UInt32.max) { state.compact() }
+            let firstNew = state.entries.count
+            for batch in batches where batch.count > 0 {
+                let base = state.nextRow
+                state.entries.append(Entry(base: base, batch: batch, live: Bitmap(count: batch.count, value: true), liveCount: batch.count))
+                state.nextRow += batch.count
+                state.liveCount += batch.count
+                for row in 0..<batch.count {
+                    if let old = state.index.insert(batch.objectId(row), UInt32(base + row)) {
+                        state.kill(Int(old))
+                    }
+                }
+            }
+            // Batches whose every row was replaced carry nothing any more.
+            let result = state.entries[firstNew...].map { entry -> [UInt32]? in
+                entry.liveCount == entry.batch.count ? nil : (0..<entry.batch.count).filter { entry.live[$0] }.map(UInt32.init)
+            }
+            state.entries.removeAll { $0.liveCount == 0 }
+            return Array(result)
+        }
+    }
+
+    /// The current rows of every batch, for results over the whole cache.
+    public func snapshot() -> [(batch: FeatureBatch, rows: [UInt32]?)] {
+        state.withLock { state in
+            state.entries.map { entry in
+                (entry.batch, entry.liveCount == entry.batch.count ? nil : (0..<entry.batch.count).filter { entry.live[$0] }.map(UInt32.init))
+            }
+        }
+    }
+
+    /// Heap bytes of the cache: batches, liveness bitmaps and the id index.
+    public var byteSize: Int {
+        state.withLock { state in
+            state.entries.reduce(state.index.byteSize) { $0 + $1.batch.byteSize + $1.live.byteSize }
+        }
+    }
+}
+
+extension FeatureStore.State {
+    /// Marks a row dead by its row number.
+    fileprivate mutating func kill(_ row: Int) {
+        // Entries are in row-number order: binary search for the owner.
+        var low = 0, high = entries.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if entries[mid].base <= row { low = mid } else { high = mid - 1 }
+        }
+        let local = row - entries[low].base
+        guard entries[low].live[local] else { return }
+        entries[low].live[local] = false
+        entries[low].liveCount -= 1
+        liveCount -= 1
+    }
+
+    /// Renumbers rows from 0 (after 4 billion rows have passed through the cache).
+    fileprivate mutating func compact() {
+        let old = entries
+        self = .init()
+        for entry in old {
+            let base = nextRow
+            entries.append(.init(base: base, batch: entry.batch, live: entry.live, liveCount: entry.liveCount))
+            nextRow += entry.batch.count
+            liveCount += entry.liveCount
+            for row in 0..<entry.batch.count where entry.live[row] { index.insert(entry.batch.objectId(row), UInt32(base + row)) }
+        }
+    }
+}

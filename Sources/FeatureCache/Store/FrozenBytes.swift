@@ -1,0 +1,26 @@
+/// Immutable bytes at a fixed address for the life of the object, so C callers can
+/// borrow pointers into them (strings as `const char *`, geometry as WKB) for as
+/// long as they hold the result that owns them.
+public final class FrozenBytes: @unchecked Sendable {
+    public let base: UnsafeRawPointer
+    public let count: Int
+
+    init(_ bytes: [UInt8]) {
+        let storage = UnsafeMutableRawPointer.allocate(byteCount: max(bytes.count, 1), alignment: 8)
+        bytes.withUnsafeBytes { if let source = $0.baseAddress { storage.copyMemory(from: source, byteCount: $0.count) } }
+        base = UnsafeRawPointer(storage)
+        count = bytes.count
+    }
+
+    deinit { UnsafeMutableRawPointer(mutating: base).deallocate() }
+
+    @inline(__always)
+    public subscript(range: Range<Int>) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count)
+    }
+
+    @inline(__always)
+    func loadDouble(at offset: Int) -> Double {
+        Double(bitPattern: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+    }
+}

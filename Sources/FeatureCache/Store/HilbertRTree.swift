@@ -1,0 +1,129 @@
+/// A packed, static R-tree over the rows of one batch (the Flatbush layout):
+/// rows sorted by the Hilbert index of their box centres, then grouped 16 to a
+/// node, level by level up to one root. Built once when a batch is frozen; a
+/// search visits only nodes whose boxes meet the query.
+public struct HilbertRTree: Sendable {
+    static let nodeSize = 16
+
+    /// Rows with a geometry, in Hilbert order.
+    let order: [UInt32]
+    /// xmin, ymin, xmax, ymax of every node, level 0 (over `order`) first, root last.
+    let nodeBoxes: [Double]
+    /// Index of each level's first node in `nodeBoxes` / 4, plus the end.
+    let levelStarts: [Int]
+
+    init(_ geometry: GeometryColumn) {
+        var rows: [UInt32] = []
+        rows.reserveCapacity(geometry.count)
+        var extent = BoundingBox()
+        for row in 0..<geometry.count {
+            let box = geometry.box(row)
+            guard !box.xmin.isNaN else { continue }
+            rows.append(UInt32(row))
+            extent.add(box.xmin, box.ymin)
+            extent.add(box.xmax, box.ymax)
+        }
+        guard !rows.isEmpty else {
+            order = []; nodeBoxes = []; levelStarts = [0]
+            return
+        }
+        // Hilbert keys of box centres on a 65536 × 65536 grid over the extent.
+        let width = max(extent.xmax - extent.xmin, .leastNonzeroMagnitude)
+        let height = max(extent.ymax - extent.ymin, .leastNonzeroMagnitude)
+        var keyed: [(key: UInt32, row: UInt32)] = []
+        keyed.reserveCapacity(rows.count)
+        for row in rows {
+            let box = geometry.box(Int(row))
+            let cx = ((box.xmin + box.xmax) / 2 - extent.xmin) / width
+            let cy = ((box.ymin + box.ymax) / 2 - extent.ymin) / height
+            keyed.append((hilbert(UInt32(cx * 65535), UInt32(cy * 65535)), row))
+        }
+        keyed.sort { $0.key < $1.key }
+        order = keyed.map(\.row)
+
+        var boxes: [Double] = []
+        var starts = [0]
+        // Level 0: one node per 16 rows.
+        var index = 0
+        while index < order.count {
+            var box = BoundingBox()
+            for row in order[index..<min(index + Self.nodeSize, order.count)] {
+                let b = geometry.box(Int(row))
+                box.add(b.xmin, b.ymin)
+                box.add(b.xmax, b.ymax)
+            }
+            boxes += [box.xmin, box.ymin, box.xmax, box.ymax]
+            index += Self.nodeSize
+        }
+        starts.append(boxes.count / 4)
+        // Upper levels: one node per 16 nodes of the level below, until one root.
+        while starts[starts.count - 1] - starts[starts.count - 2] > 1 {
+            let lower = starts[starts.count - 2]..<starts[starts.count - 1]
+            var node = lower.lowerBound
+            while node < lower.upperBound {
+                var box = BoundingBox()
+                for child in node..<min(node + Self.nodeSize, lower.upperBound) {
+                    box.add(boxes[4 * child], boxes[4 * child + 1])
+                    box.add(boxes[4 * child + 2], boxes[4 * child + 3])
+                }
+                boxes += [box.xmin, box.ymin, box.xmax, box.ymax]
+                node += Self.nodeSize
+            }
+            starts.append(boxes.count / 4)
+        }
+        nodeBoxes = boxes
+        levelStarts = starts
+    }
+
+    /// Calls `visit` with every row whose box meets the envelope (borders included).
+    public func search(_ xmin: Double, _ ymin: Double, _ xmax: Double, _ ymax: Double,
+                       geometry: GeometryColumn, _ visit: (Int) -> Void) {
+        guard !order.isEmpty else { return }
+        let levels = levelStarts.count - 1
+        // (level, node) pairs still to look at, root first.
+        var stack: [(Int, Int)] = [(levels - 1, levelStarts[levels - 1])]
+        while let (level, node) = stack.popLast() {
+            guard nodeBoxes[4 * node] <= xmax, nodeBoxes[4 * node + 1] <= ymax,
+                  nodeBoxes[4 * node + 2] >= xmin, nodeBoxes[4 * node + 3] >= ymin else { continue }
+            let slot = node - levelStarts[level]
+            if level == 0 {
+                for row in order[slot * Self.nodeSize ..< min((slot + 1) * Self.nodeSize, order.count)] {
+                    let b = geometry.box(Int(row))
+                    if b.xmin <= xmax, b.ymin <= ymax, b.xmax >= xmin, b.ymax >= ymin { visit(Int(row)) }
+                }
+            } else {
+                let below = levelStarts[level - 1]
+                let first = below + slot * Self.nodeSize
+                for child in first..<min(first + Self.nodeSize, levelStarts[level]) { stack.append((level - 1, child)) }
+            }
+        }
+    }
+
+    public var byteSize: Int { order.count * 4 + nodeBoxes.count * 8 }
+}
+
+/// The Hilbert curve index of (x, y) on a 2^16 grid (Warren, Hacker's Delight 16-2).
+private func hilbert(_ x: UInt32, _ y: UInt32) -> UInt32 {
+    var a = x ^ y
+    var b = 0xFFFF ^ a
+    var c = 0xFFFF ^ (x | y)
+    var d = x & (y ^ 0xFFFF)
+    var A = a | (b >> 1), B = (a >> 1) ^ a
+    var C = ((c >> 1) ^ (b & (d >> 1))) ^ c
+    var D = ((a & (c >> 1)) ^ (d >> 1)) ^ d
+    a = A; b = B; c = C; d = D
+    A = (a & (a >> 2)) ^ (b & (b >> 2)); B = (a & (b >> 2)) ^ (b & ((a ^ b) >> 2))
+    C ^= (a & (c >> 2)) ^ (b & (d >> 2)); D ^= (b & (c >> 2)) ^ ((a ^ b) & (d >> 2))
+    a = A; b = B; c = C; d = D
+    A = (a & (a >> 4)) ^ (b & (b >> 4)); B = (a & (b >> 4)) ^ (b & ((a ^ b) >> 4))
+    C ^= (a & (c >> 4)) ^ (b & (d >> 4)); D ^= (b & (c >> 4)) ^ ((a ^ b) & (d >> 4))
+    a = A; b = B; c = C; d = D
+    C ^= (a & (c >> 8)) ^ (b & (d >> 8)); D ^= (b & (c >> 8)) ^ ((a ^ b) & (d >> 8))
+    a = C ^ (C >> 1); b = D ^ (D >> 1)
+    var i0 = x ^ y, i1 = b | (0xFFFF ^ (i0 | a))
+    i0 = (i0 | (i0 << 8)) & 0x00FF00FF; i0 = (i0 | (i0 << 4)) & 0x0F0F0F0F
+    i0 = (i0 | (i0 << 2)) & 0x33333333; i0 = (i0 | (i0 << 1)) & 0x55555555
+    i1 = (i1 | (i1 << 8)) & 0x00FF00FF; i1 = (i1 | (i1 << 4)) & 0x0F0F0F0F
+    i1 = (i1 | (i1 << 2)) & 0x33333333; i1 = (i1 | (i1 << 1)) & 0x55555555
+    return (i1 << 1) | i0
+}

@@ -1,0 +1,72 @@
+/// Object id → the store's row number: an open-addressing hash table with linear
+/// probing over two flat arrays, 12 bytes a slot at up to 0.8 load (≈ 15 bytes a
+/// feature), far leaner than a Dictionary.
+struct ObjectIdIndex {
+    private static let empty = Int64.min
+    private var keys: [Int64] = []
+    private var values: [UInt32] = []
+    private var mask = 0
+    private var shift = 64
+    private(set) var count = 0
+
+    @inline(__always)
+    private func slot(_ key: Int64) -> Int {
+        // Fibonacci hashing spreads sequential ids over the table.
+        Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(shift))
+    }
+
+    func find(_ key: Int64) -> UInt32? {
+        guard count > 0 else { return nil }
+        var index = slot(key)
+        while true {
+            let existing = keys[index]
+            if existing == key { return values[index] }
+            if existing == Self.empty { return nil }
+            index = (index + 1) & mask
+        }
+    }
+
+    /// Inserts or replaces; returns the previous value.
+    @discardableResult
+    mutating func insert(_ key: Int64, _ value: UInt32) -> UInt32? {
+        precondition(key != Self.empty, "Int64.min cannot be an object id")
+        if (count + 1) * 5 > keys.count * 4 { grow() }
+        var index = slot(key)
+        while true {
+            let existing = keys[index]
+            if existing == key {
+                let old = values[index]
+                values[index] = value
+                return old
+            }
+            if existing == Self.empty {
+                keys[index] = key
+                values[index] = value
+                count += 1
+                return nil
+            }
+            index = (index + 1) & mask
+        }
+    }
+
+    mutating func reserveCapacity(_ n: Int) {
+        while n * 5 > keys.count * 4 { grow() }
+    }
+
+    mutating func removeAll() {
+        keys = []; values = []; mask = 0; shift = 64; count = 0
+    }
+
+    private mutating func grow() {
+        let oldKeys = keys, oldValues = values
+        let capacity = max(16, keys.count * 2)
+        keys = [Int64](repeating: Self.empty, count: capacity)
+        values = [UInt32](repeating: 0, count: capacity)
+        mask = capacity - 1
+        shift = 64 - capacity.trailingZeroBitCount
+        count = 0
+        for index in oldKeys.indices where oldKeys[index] != Self.empty { insert(oldKeys[index], oldValues[index]) }
+    }
+
+    var byteSize: Int { keys.count * 12 }
+}
