@@ -53,11 +53,11 @@ extern "C" {
 /* ==== Version ============================================================== */
 
 #define FC_VERSION_MAJOR 0
-#define FC_VERSION_MINOR 1
+#define FC_VERSION_MINOR 2
 #define FC_VERSION_PATCH 0
-#define FC_VERSION_STRING "0.1.0"
+#define FC_VERSION_STRING "0.2.0"
 /* MAJOR * 10000 + MINOR * 100 + PATCH */
-#define FC_VERSION_NUMBER 100
+#define FC_VERSION_NUMBER 200
 
 /* The version of the loaded library, e.g. "0.1.0". Static storage; never NULL.
  * Compare with FC_VERSION_STRING to detect a header/library mismatch.
@@ -118,6 +118,11 @@ FC_API const char *fc_status_name(fc_status status);
 /* Releases a string the library returned as `char *`. NULL is a no-op.
  * @since 0.1 */
 FC_API void fc_string_free(char *string);
+
+/* Forgets this thread's last error, so that fc_last_error() afterwards tells
+ * whether a call that cannot return a status (fc_result_get_int64…) failed.
+ * @since 0.2 */
+FC_API void fc_clear_last_error(void);
 
 /* ==== Context: HTTP client, limits, credentials ============================ */
 
@@ -301,6 +306,7 @@ typedef struct fc_table fc_table;
 #define FC_FIELD_TYPE_BLOB             15
 #define FC_FIELD_TYPE_RASTER           16
 #define FC_FIELD_TYPE_XML              17
+#define FC_FIELD_TYPE_BOOLEAN          18  /* GeoJSON true/false (@since 0.2) */
 
 /* Creates a table on an ArcGIS REST feature-service layer or table, e.g.
  * "https://host/arcgis/rest/services/Trees/FeatureServer/0" (parameters
@@ -402,6 +408,207 @@ FC_API fc_status fc_table_supported_query_formats(const fc_table *table, const c
 /* The server's REST API version (ArcGIS currentVersion, e.g. 10.91), 0 if not
  * given. @since 0.1 */
 FC_API fc_status fc_table_service_version(const fc_table *table, double *out);
+
+/* ==== Query parameters ===================================================== */
+
+/* What to fetch or select (the ArcGIS SDK's QueryParameters). A new query
+ * selects every feature, all fields, with geometry, no limit. A query is copied
+ * when it is used: changing or freeing it afterwards affects nothing running.
+ * Reading it from several threads at once is safe; so is changing it, though
+ * a use concurrent with a change sees the query before or after the change. */
+typedef struct fc_query fc_query;
+
+/* Spatial relationships, as ArcGIS esriSpatialRel*. DISJOINT is sent as the
+ * relation pattern "FF*FF****"; RELATION needs fc_query_set_relation_parameter. */
+#define FC_SPATIAL_REL_INTERSECTS           1
+#define FC_SPATIAL_REL_CONTAINS             2  /* the query geometry contains the feature */
+#define FC_SPATIAL_REL_WITHIN               3  /* the query geometry is within the feature */
+#define FC_SPATIAL_REL_TOUCHES              4
+#define FC_SPATIAL_REL_CROSSES              5
+#define FC_SPATIAL_REL_OVERLAPS             6
+#define FC_SPATIAL_REL_DISJOINT             7
+#define FC_SPATIAL_REL_ENVELOPE_INTERSECTS  8
+#define FC_SPATIAL_REL_INDEX_INTERSECTS     9
+#define FC_SPATIAL_REL_RELATION            10
+
+/* Creates a query; free it with fc_query_free. @since 0.2 */
+FC_API fc_status fc_query_create(fc_query **out);
+
+/* Creates an independent copy of query. @since 0.2 */
+FC_API fc_status fc_query_copy(fc_query **out, const fc_query *query);
+
+/* Releases a query. NULL is a no-op. @since 0.2 */
+FC_API void fc_query_free(fc_query *query);
+
+/* The where clause (SQL-92 as ArcGIS "standardized queries"); NULL or "" = all.
+ * Sent to the service as one encoded parameter: it cannot add parameters.
+ * Errors: FC_E_INVALID_ARGUMENT for control characters. @since 0.2 */
+FC_API fc_status fc_query_set_where(fc_query *query, const char *where_clause);
+
+/* Filters by an envelope (in envelope->wkid; 0 = the table's spatial
+ * reference). NULL removes the geometry filter. Errors: FC_E_INVALID_ARGUMENT
+ * for an empty or non-finite envelope. @since 0.2 */
+FC_API fc_status fc_query_set_envelope(fc_query *query, const fc_envelope *envelope);
+
+/* Filters by an ISO (or OGC/EWKB-without-SRID) WKB geometry: point, linestring,
+ * polygon, multi-* (Z/M values are ignored), in wkid (0 = the table's). The
+ * bytes are copied. Errors: FC_E_INVALID_ARGUMENT for NULL or malformed WKB
+ * (the message gives the byte offset). @since 0.2 */
+FC_API fc_status fc_query_set_geometry_wkb(fc_query *query, const uint8_t *wkb, size_t length, int32_t wkid);
+
+/* How features must relate to the query geometry (FC_SPATIAL_REL_*; default
+ * INTERSECTS). @since 0.2 */
+FC_API fc_status fc_query_set_spatial_relationship(fc_query *query, int32_t relationship);
+
+/* The DE-9IM pattern of FC_SPATIAL_REL_RELATION, e.g. "T********". @since 0.2 */
+FC_API fc_status fc_query_set_relation_parameter(fc_query *query, const char *pattern);
+
+/* Fields to return, comma-separated ("Name, DBH"); NULL or "*" = all. The
+ * object-id field is always returned. @since 0.2 */
+FC_API fc_status fc_query_set_out_fields(fc_query *query, const char *out_fields);
+
+/* Whether to return geometry (default true). @since 0.2 */
+FC_API fc_status fc_query_set_return_geometry(fc_query *query, bool return_geometry);
+
+/* At most n features (0 = no limit); when more match, the result says
+ * fc_result_limit_exceeded. Errors: FC_E_INVALID_ARGUMENT for n < 0. @since 0.2 */
+FC_API fc_status fc_query_set_max_features(fc_query *query, int64_t n);
+
+/* Skips the first n matching features (in the query's order). @since 0.2 */
+FC_API fc_status fc_query_set_result_offset(fc_query *query, int64_t n);
+
+/* Only these object ids (copied); n = 0 removes the filter. Errors:
+ * FC_E_INVALID_ARGUMENT for NULL ids with n > 0. @since 0.2 */
+FC_API fc_status fc_query_set_object_ids(fc_query *query, const int64_t *ids, size_t n);
+
+/* Sort order, "Name ASC, DBH DESC"; NULL or "" = the service's order (object
+ * id order when paging). @since 0.2 */
+FC_API fc_status fc_query_set_order_by(fc_query *query, const char *order_by);
+
+/* ==== Results ============================================================== */
+
+/* Features returned by a populate: rows with typed fields, an object id and a
+ * geometry. Owned by whoever receives it; immutable, so any thread may read it
+ * at the same time; it outlives the table it came from. Row and column numbers
+ * start at 0. */
+typedef struct fc_result fc_result;
+
+/* Releases a result and everything borrowed from it. NULL is a no-op. @since 0.2 */
+FC_API void fc_result_free(fc_result *result);
+
+/* Rows in the result; -1 (and fc_last_error) for a NULL or freed result. @since 0.2 */
+FC_API int64_t fc_result_count(const fc_result *result);
+
+/* True when max features cut the result short (more matched than returned);
+ * false also for NULL. @since 0.2 */
+FC_API bool fc_result_limit_exceeded(const fc_result *result);
+
+/* The spatial reference (wkid) of the result's geometries, 0 if unknown. @since 0.2 */
+FC_API int32_t fc_result_wkid(const fc_result *result);
+
+/* Fields: their number (-1 for NULL), name (borrowed; NULL when col is out of
+ * range), FC_FIELD_TYPE_* (-1 when out of range), and the column of a name
+ * (case-insensitive; -1 if absent). @since 0.2 */
+FC_API int32_t fc_result_field_count(const fc_result *result);
+FC_API const char *fc_result_field_name(const fc_result *result, int32_t col);
+FC_API int32_t fc_result_field_type(const fc_result *result, int32_t col);
+FC_API int32_t fc_result_field_index(const fc_result *result, const char *name);
+
+/* Whether a value is NULL. False (and fc_last_error) for a bad row or column.
+ * @since 0.2 */
+FC_API bool fc_result_is_null(const fc_result *result, int64_t row, int32_t col);
+
+/* Typed values. A call that cannot answer returns 0 / NaN / NULL and sets
+ * fc_last_error: FC_E_INVALID_STATE for a NULL value, FC_E_INVALID_ARGUMENT for a
+ * bad row or column or the wrong type (see fc_clear_last_error).
+ *  - get_int64: integer, object-id, boolean (0/1) and date fields (epoch ms);
+ *  - get_double: any numeric field (integers converted);
+ *  - get_string: text fields (string, GUID, global id, date-only "YYYY-MM-DD",
+ *    time-only "hh:mm:ss", timestamp-offset as ISO 8601); borrowed from the
+ *    result, NUL-terminated UTF-8. @since 0.2 */
+FC_API int64_t fc_result_get_int64(const fc_result *result, int64_t row, int32_t col);
+FC_API double fc_result_get_double(const fc_result *result, int64_t row, int32_t col);
+FC_API const char *fc_result_get_string(const fc_result *result, int64_t row, int32_t col);
+
+/* The row's object id; -1 (and fc_last_error) for a bad row. @since 0.2 */
+FC_API int64_t fc_result_object_id(const fc_result *result, int64_t row);
+
+/* The row's geometry as little-endian ISO WKB, borrowed from the result: *out
+ * and *length are set; a row without geometry gives *out = NULL, *length = 0.
+ * @since 0.2 */
+FC_API fc_status fc_result_geometry_wkb(const fc_result *result, int64_t row, const uint8_t **out, size_t *length);
+
+/* The result as a GeoJSON FeatureCollection (RFC 7946; id = object id, dates as
+ * epoch ms). Owned: release with fc_string_free. NULL (and fc_last_error) for a
+ * NULL result. @since 0.2 */
+FC_API char *fc_result_to_geojson(const fc_result *result);
+
+/* ==== Populate: fetch from the service into the cache ====================== */
+
+/* A running asynchronous operation. Free it when done with it; freeing does
+ * not cancel it. */
+typedef struct fc_operation fc_operation;
+
+/* Receives the outcome of an asynchronous operation, exactly once: result
+ * (owned by the callback's receiver: free it with fc_result_free) and NULL
+ * error, or NULL result and the error (borrowed, valid during the call). */
+typedef void (*fc_result_callback)(fc_result *result, const fc_error *error, void *user_data);
+
+/* Progress of a populate: pages and features received so far. */
+typedef void (*fc_progress_callback)(int64_t pages, int64_t features, void *user_data);
+
+/* Fetches every feature matching query (NULL = all) into the table's cache
+ * (the ArcGIS SDK's populateFromService), loading the table first if needed.
+ * Pages through the service's limit (ArcGIS exceededTransferLimit with
+ * resultOffset; object-id batches on servers without pagination); long
+ * requests go as POST. Atomic: every page is parsed before the cache changes,
+ * so on any failure or cancellation the cache is exactly as it was.
+ * clear_cache true replaces the cache; false merges, a feature already cached
+ * (same object id) replaced by the new copy. out_fields ("a,b", "*" or NULL)
+ * overrides the query's out fields when not NULL.
+ * The callback (may be NULL) gets the features of this populate.
+ * Errors returned at once: FC_E_INVALID_ARGUMENT (NULL or freed table, bad
+ * query); everything else (network, HTTP, service, parse, a server that repeats
+ * a page, FC_E_CANCELLED) goes to the callback. @since 0.2 */
+FC_API fc_status fc_table_populate(fc_table *table, const fc_query *query, bool clear_cache,
+                                   const char *out_fields, fc_result_callback callback, void *user_data);
+
+/* fc_table_populate with a progress callback (may be NULL) and an operation
+ * handle in *out_operation (may be NULL) to cancel or wait for it. Both
+ * callbacks get user_data. @since 0.2 */
+FC_API fc_status fc_table_populate_start(fc_table *table, const fc_query *query, bool clear_cache,
+                                         const char *out_fields, fc_progress_callback progress,
+                                         fc_result_callback callback, void *user_data,
+                                         fc_operation **out_operation);
+
+/* fc_table_populate, blocking the calling thread; *out gets the result (owned:
+ * fc_result_free). Returns the populate's status; FC_E_INVALID_STATE from
+ * inside a library callback. @since 0.2 */
+FC_API fc_status fc_table_populate_wait(fc_table *table, const fc_query *query, bool clear_cache,
+                                        const char *out_fields, fc_result **out);
+
+/* Cancels the operation: the HTTP transfer in flight is aborted, the cache is
+ * untouched and the callback gets FC_E_CANCELLED (unless it already finished).
+ * @since 0.2 */
+FC_API fc_status fc_operation_cancel(fc_operation *operation);
+
+/* Blocks until the operation's callback has returned. timeout_seconds < 0 =
+ * no limit. FC_OK when finished, FC_E_TIMEOUT otherwise; FC_E_INVALID_STATE
+ * from inside a library callback. @since 0.2 */
+FC_API fc_status fc_operation_wait(fc_operation *operation, double timeout_seconds);
+
+/* Whether the operation's callback has returned. @since 0.2 */
+FC_API bool fc_operation_is_finished(const fc_operation *operation);
+
+/* Releases the handle (the operation goes on). NULL is a no-op. @since 0.2 */
+FC_API void fc_operation_free(fc_operation *operation);
+
+/* The number of features in the table's cache; -1 (and fc_last_error) for a
+ * NULL or freed table. @since 0.2 */
+FC_API int64_t fc_table_cached_feature_count(const fc_table *table);
+
+/* Empties the table's cache. @since 0.2 */
+FC_API fc_status fc_table_clear_cache(fc_table *table);
 
 /* ==== Layers =============================================================== */
 

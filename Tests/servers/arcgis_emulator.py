@@ -17,10 +17,12 @@ has its own counters and faults ("default" without the prefix).
 
 Test controls, GET or POST, per namespace:
   /_control/<ns>/reset                         counters and faults cleared
-  /_control/<ns>/fail?count=N&mode=M[&match=S] the next N requests (whose path contains S)
+  /_control/<ns>/fail?count=N&mode=M[&match=S][&skip=K] the next N requests (whose path
+        contains S, after letting K of them through)
         fail: http500 | http404 | error (200 + error body) | token (498) | html |
               garbage | truncated (Content-Length longer than the body) |
-              cut (valid HTTP, JSON cut in half) | reset (TCP RST) | empty
+              cut (valid HTTP, JSON cut in half) | reset (TCP RST) | empty |
+              stuck (a query answered as if resultOffset were 0)
   /_control/<ns>/delay?ms=M[&count=N][&match=S] the next N requests (default all) wait M ms
         first; a client that disconnects meanwhile is counted in "disconnects"
   /_control/<ns>/stats                         {"requests", "by_kind", "disconnects",
@@ -76,6 +78,9 @@ class Namespace:
     def _take(rules, path):
         for rule in rules:
             if rule["match"] in path and rule["count"] != 0:
+                if rule.get("skip", 0) > 0:  # let the first matching requests through
+                    rule["skip"] -= 1
+                    continue
                 if rule["count"] > 0:
                     rule["count"] -= 1
                 return rule
@@ -192,6 +197,9 @@ class Handler(BaseHTTPRequestHandler):
                 namespace.disconnects += 1
             self.close_connection = True
             return
+        if fault == "stuck":  # a server that ignores resultOffset and serves page one forever
+            params["resultOffset"] = "0"
+            fault = None
         if fault:
             return self.inject(fault)
         try:
@@ -308,7 +316,7 @@ class Handler(BaseHTTPRequestHandler):
                 result = {"ok": True}
             elif action == "fail":
                 namespace.faults.append({"mode": params.get("mode", "http500"), "count": int(params.get("count", 1)),
-                                         "match": params.get("match", "")})
+                                         "match": params.get("match", ""), "skip": int(params.get("skip", 0))})
                 result = {"ok": True}
             elif action == "delay":
                 namespace.delays.append({"ms": int(params.get("ms", 1000)), "count": int(params.get("count", -1)),
@@ -338,9 +346,9 @@ def main():
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--url-file", help="write the base URL here once listening")
-    parser.add_argument("--trees", type=int, default=20000)
-    parser.add_argument("--parcels", type=int, default=2000)
-    parser.add_argument("--roads", type=int, default=2000)
+    parser.add_argument("--trees", type=int, default=200000)
+    parser.add_argument("--parcels", type=int, default=20000)
+    parser.add_argument("--roads", type=int, default=5000)
     args = parser.parse_args()
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         parser.error("the emulator only listens on loopback")

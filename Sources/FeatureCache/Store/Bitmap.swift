@@ -31,6 +31,12 @@ public struct Bitmap: Sendable, Equatable {
 
     public mutating func reserveCapacity(_ bits: Int) { words.reserveCapacity((bits + 63) >> 6) }
 
+    func prefix(_ n: Int) -> Bitmap {
+        var copy = Bitmap()
+        for index in 0..<min(n, count) { copy.append(self[index]) }
+        return copy
+    }
+
     /// Number of set bits.
     public var setCount: Int { words.reduce(0) { $0 + $1.nonzeroBitCount } }
 

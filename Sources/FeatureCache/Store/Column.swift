@@ -69,6 +69,11 @@ public struct Column: Sendable {
         String(decoding: stringBytes(row), as: UTF8.self)
     }
 
+    func prefix(_ n: Int) -> Column {
+        Column(field: field, kind: kind, integers: Array(integers.prefix(n)), doubles: Array(doubles.prefix(n)),
+               offsets: Array(offsets.prefix(n + 1)), bytes: bytes, validity: validity?.prefix(n))
+    }
+
     /// Heap bytes held by the values and bitmap.
     public var byteSize: Int {
         integers.count * 8 + doubles.count * 8 + offsets.count * 4 + (bytes?.count ?? 0) + (validity?.byteSize ?? 0)

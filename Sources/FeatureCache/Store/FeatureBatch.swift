@@ -32,6 +32,13 @@ public final class FeatureBatch: Sendable {
 
     public var fields: [FieldInfo] { columns.map(\.field) }
 
+    /// The first `n` rows (for a server that sent more than was asked for).
+    func prefix(_ n: Int) -> FeatureBatch {
+        guard n < count else { return self }
+        return FeatureBatch(columns: columns.map { $0.prefix(n) }, geometry: geometry.prefix(n), count: n,
+                            objectIdColumn: objectIdColumn, objectIds: Array(objectIds.prefix(n)))
+    }
+
     /// The column of a field, compared case-insensitively.
     public func columnIndex(named name: String) -> Int? { columnIndex[name.lowercased()] }
 

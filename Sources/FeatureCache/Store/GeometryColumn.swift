@@ -26,6 +26,11 @@ public struct GeometryColumn: Sendable {
         return (x, y, x, y)
     }
 
+    func prefix(_ n: Int) -> GeometryColumn {
+        GeometryColumn(bytes: bytes, offsets: offsets.map { Array($0.prefix(n + 1)) },
+                       boxes: boxes.map { Array($0.prefix(4 * n)) }, count: n)
+    }
+
     public var byteSize: Int { bytes.count + (offsets?.count ?? 0) * 4 + (boxes?.count ?? 0) * 8 }
 }
 

@@ -11,4 +11,7 @@ protocol FeatureSource: Sendable {
     var kind: ServiceKind { get }
     var urlString: String { get }
     func loadMetadata() async throws(FeatureCacheError) -> TableMetadata
+    /// Fetches and parses every page matching the query; changes nothing.
+    func fetch(_ query: QueryParameters, outFields: [String]?, metadata: TableMetadata,
+               progress: PopulateProgress?) async throws(FeatureCacheError) -> FetchedFeatures
 }

@@ -1,10 +1,12 @@
 /// A table of features from a remote service (the ArcGIS SDK's
 /// `ServiceFeatureTable`, `OGCFeatureCollectionTable`, `WFSFeatureTable`): loadable
-/// metadata, a request mode, and (in later parts) a local cache.
+/// metadata, a request mode, and a local cache filled by `populate`.
 public final class FeatureTable: Loadable {
     public let loadMachine = LoadMachine(label: "table")
     public let context: ClientContext
     let source: any FeatureSource
+    /// The cached features.
+    public let store = FeatureStore()
 
     private struct Settings {
         var requestMode: FeatureRequestMode = .onInteractionCache
@@ -53,5 +55,49 @@ public final class FeatureTable: Loadable {
 
     public func setRequestMode(_ mode: FeatureRequestMode) {
         settings.withLock { $0.requestMode = mode }
+    }
+
+    // MARK: - Populate
+
+    /// Fetches every feature matching `query` from the service into the cache
+    /// (the ArcGIS SDK's `populateFromService`), loading the table first if needed.
+    /// All pages are parsed before the cache changes: on failure or cancellation
+    /// the cache is exactly as it was. `clearCache` replaces the cache, otherwise
+    /// the features merge, a newer copy of a cached feature replacing the older.
+    /// - Parameter outFields: overrides `query.outFields` when not nil.
+    /// - Returns: the features of this populate.
+    public func populate(_ query: QueryParameters, clearCache: Bool, outFields: [String]? = nil,
+                         progress: PopulateProgress? = nil) async throws(FeatureCacheError) -> FeatureResult {
+        try query.validate()
+        try await load()
+        let metadata = try metadata()
+        let fetched = try await source.fetch(query, outFields: outFields ?? query.outFields, metadata: metadata, progress: progress)
+        try Task.checkCancellationTyped()
+        let rows = store.apply(fetched.batches, clearingFirst: clearCache)
+        let nonEmpty = fetched.batches.filter { $0.count > 0 }
+        return FeatureResult(Array(zip(nonEmpty, rows)).map { ($0.0, $0.1) }, limitExceeded: fetched.limitExceeded,
+                             spatialReference: fetched.spatialReference ?? metadata.spatialReference)
+    }
+
+    /// Starts a populate; `completion` runs once, on a library thread, with the
+    /// result or the error (`.cancelled` after `cancel()` on the operation).
+    public func startPopulate(_ query: QueryParameters, clearCache: Bool, outFields: [String]? = nil,
+                              progress: PopulateProgress? = nil,
+                              completion: @escaping @Sendable (Result<FeatureResult, FeatureCacheError>) -> Void) -> FeatureOperation {
+        FeatureOperation { () async throws(FeatureCacheError) -> FeatureResult in
+            try await self.populate(query, clearCache: clearCache, outFields: outFields, progress: progress)
+        } completion: { outcome in
+            completion(outcome)
+        }
+    }
+
+    /// The number of features in the cache.
+    public var cachedFeatureCount: Int { store.count }
+
+    public func clearCache() { store.clear() }
+
+    /// Every cached feature, as a result.
+    public func cachedFeatures() -> FeatureResult {
+        FeatureResult(store.snapshot(), limitExceeded: false, spatialReference: loadedMetadata?.spatialReference)
     }
 }

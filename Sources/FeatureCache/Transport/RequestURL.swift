@@ -54,6 +54,12 @@ public struct RequestURL: Sendable, Equatable {
             .map(\.element)
     }
 
+    /// Removes every parameter of that name (compared case-insensitively).
+    public mutating func remove(_ name: String) {
+        let lower = name.lowercased()
+        parameters.removeAll { $0.name.lowercased() == lower }
+    }
+
     public func setting(_ name: String, _ value: String) -> RequestURL {
         var copy = self
         copy.set(name, value)

@@ -51,3 +51,8 @@ public func fcStatusName(_ status: Int32) -> UnsafePointer<CChar> {
 public func fcStringFree(_ string: UnsafeMutablePointer<CChar>?) {
     free(string)
 }
+
+@_cdecl("fc_clear_last_error")
+public func fcClearLastError() {
+    LastError.slot.value = nil
+}

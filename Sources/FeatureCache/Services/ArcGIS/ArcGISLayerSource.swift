@@ -11,4 +11,11 @@ struct ArcGISLayerSource: FeatureSource {
         let json = try await ArcGISRequester(context: context).getJSON(layerURL)
         return try ArcGISLayerInfo.parse(json, url: RequestURL.redacted(layerURL.string))
     }
+
+    func fetch(_ query: QueryParameters, outFields: [String]?, metadata: TableMetadata,
+               progress: PopulateProgress?) async throws(FeatureCacheError) -> FetchedFeatures {
+        let runner = ArcGISQueryRunner(layerURL: layerURL, requester: ArcGISRequester(context: context), metadata: metadata,
+                                       query: query, outFields: outFields, progress: progress)
+        return try await runner.run()
+    }
 }

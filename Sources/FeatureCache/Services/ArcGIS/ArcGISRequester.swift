@@ -1,10 +1,14 @@
-/// Sends ArcGIS REST requests with the context's credentials and decodes the
-/// answers (`f=json`), mapping service error bodies to errors.
+/// Sends ArcGIS REST requests with the context's credentials (`f=json`), as GET,
+/// or as a form-encoded POST when the URL would be longer than servers and
+/// proxies reliably accept; decodes metadata answers, mapping error bodies.
 struct ArcGISRequester: Sendable {
+    /// Longer GET URLs go as POST (IIS's default limit is 2,048; many proxies are lower).
+    static let maxGetURLLength = 2000
+
     let context: ClientContext
 
-    func getJSON(_ url: RequestURL) async throws(FeatureCacheError) -> JSONValue {
-        var url = url.setting("f", "json")
+    func request(_ url: RequestURL) -> HTTPRequest {
+        var url = url.setting("f", url.value(of: "f") ?? "json")
         var headers: [(name: String, value: String)] = []
         let settings = context.settings
         if let token = settings.token, !token.isEmpty {
@@ -13,8 +17,48 @@ struct ArcGISRequester: Sendable {
             case .parameter: url.set("token", token)
             }
         }
-        let request = context.makeRequest(.get, url: url.string, headers: headers)
+        let full = url.string
+        guard full.utf8.count > Self.maxGetURLLength else {
+            return context.makeRequest(.get, url: full, headers: headers)
+        }
+        headers.append(("Content-Type", "application/x-www-form-urlencoded"))
+        return context.makeRequest(.post, url: url.base, headers: headers, body: Array(url.query.utf8))
+    }
+
+    func getJSON(_ url: RequestURL) async throws(FeatureCacheError) -> JSONValue {
+        let request = request(url)
         let response = try await context.send(request)
         return try ArcGISResponse.decode(response, request: request)
     }
+
+    /// Sends a request whose answer a streaming reader parses: errors (HTTP
+    /// status, non-JSON bodies) are raised here; `read` gets the JSON body and
+    /// reports whether it was an error body, which is then decoded into the error.
+    func fetch<T>(_ url: RequestURL, read: (UnsafeRawBufferPointer) throws(FeatureCacheError) -> (T, isServiceError: Bool)) async throws(FeatureCacheError) -> T {
+        let request = request(url)
+        let response = try await context.send(request)
+        guard response.status < 400, ArcGISResponse.looksLikeJSON(response.body) else {
+            _ = try ArcGISResponse.decode(response, request: request)
+            throw FeatureCacheError.parse("\(request.method.rawValue) \(request.redactedURL): unexpected answer")
+        }
+        let result: (T, isServiceError: Bool)
+        do throws(FeatureCacheError) {
+            result = try withBody(response.body, read)
+        } catch {
+            throw FeatureCacheError(error.code, "\(request.method.rawValue) \(request.redactedURL): \(error.message)")
+        }
+        if result.isServiceError {
+            _ = try ArcGISResponse.decode(response, request: request)
+        }
+        return result.0
+    }
+}
+
+/// Lends a body's bytes to a reader with the library's typed error.
+private func withBody<R>(_ body: [UInt8], _ read: (UnsafeRawBufferPointer) throws(FeatureCacheError) -> R) throws(FeatureCacheError) -> R {
+    var outcome: Result<R, FeatureCacheError>!
+    body.withUnsafeBytes { bytes in
+        do throws(FeatureCacheError) { outcome = .success(try read(bytes)) } catch { outcome = .failure(error) }
+    }
+    return try outcome.get()
 }

@@ -6,7 +6,7 @@
 enum ArcGISResponse {
     static func decode(_ response: HTTPResponse, request: HTTPRequest) throws(FeatureCacheError) -> JSONValue {
         let what = "\(request.method.rawValue) \(request.redactedURL)"
-        let looksLikeJSON = response.body.first(where: { !isWhitespace($0) }).map { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") } ?? false
+        let looksLikeJSON = looksLikeJSON(response.body)
         let json: JSONValue? = looksLikeJSON ? (try? JSONValue.parse(response.body)) : nil
 
         if response.status >= 400 {
@@ -49,6 +49,10 @@ enum ArcGISResponse {
         default: break
         }
         return (code, "service error \(code): \(message)")
+    }
+
+    static func looksLikeJSON(_ body: [UInt8]) -> Bool {
+        body.first(where: { !isWhitespace($0) }).map { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") } ?? false
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {

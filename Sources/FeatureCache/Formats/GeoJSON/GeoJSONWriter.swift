@@ -1,0 +1,225 @@
+/// Writes results as a GeoJSON FeatureCollection (RFC 7946): `id` = object id,
+/// properties typed as stored (dates as epoch milliseconds, as ArcGIS's
+/// `f=geojson` does), geometry straight from the WKB.
+struct GeoJSONWriter {
+    private(set) var bytes: [UInt8] = []
+
+    static func featureCollection(_ result: FeatureResult) -> [UInt8] {
+        var writer = GeoJSONWriter()
+        writer.bytes.reserveCapacity(result.count * 96)
+        writer.text("{\"type\":\"FeatureCollection\",\"features\":[")
+        var first = true
+        let names = result.fields.map { field -> [UInt8] in
+            var name = GeoJSONWriter()
+            name.string(field.name)
+            return name.bytes
+        }
+        result.forEachRow { batch, columnMap, row in
+            if !first { writer.bytes.append(UInt8(ascii: ",")) }
+            first = false
+            writer.feature(batch, columnMap, row, names)
+        }
+        writer.text("]}")
+        return writer.bytes
+    }
+
+    mutating func feature(_ batch: FeatureBatch, _ columnMap: [Int32], _ row: Int, _ names: [[UInt8]]) {
+        text("{\"type\":\"Feature\",\"id\":")
+        text(String(batch.objectId(row)))
+        text(",\"geometry\":")
+        let wkb = batch.geometry.wkb(row)
+        if wkb.isEmpty {
+            text("null")
+        } else {
+            var reader = WKBCursor(wkb)
+            if !geometry(&reader) { text("null") }
+        }
+        text(",\"properties\":{")
+        var firstProperty = true
+        for (field, mapped) in columnMap.enumerated() {
+            if !firstProperty { bytes.append(UInt8(ascii: ",")) }
+            firstProperty = false
+            bytes += names[field]
+            bytes.append(UInt8(ascii: ":"))
+            guard mapped >= 0 else { text("null"); continue }
+            let column = batch.columns[Int(mapped)]
+            if column.isNull(row) { text("null"); continue }
+            switch column.kind {
+            case .int64: text(String(column.int64(row)))
+            case .boolean: text(column.int64(row) != 0 ? "true" : "false")
+            case .double: number(column.double(row))
+            case .string: string(column.stringBytes(row))
+            }
+        }
+        text("}}")
+    }
+
+    // MARK: - Geometry
+
+    /// Writes one WKB geometry; false (nothing written) for WKB it cannot read.
+    private mutating func geometry(_ wkb: inout WKBCursor) -> Bool {
+        let mark = bytes.count
+        if writeGeometry(&wkb) { return true }
+        bytes.removeSubrange(mark...)
+        return false
+    }
+
+    private mutating func writeGeometry(_ wkb: inout WKBCursor) -> Bool {
+        guard let type = wkb.header() else { return false }
+        switch type {
+        case 1:
+            guard let (x, y) = wkb.point() else { return false }
+            text("{\"type\":\"Point\",\"coordinates\":")
+            position(x, y)
+        case 2:
+            text("{\"type\":\"LineString\",\"coordinates\":")
+            guard positions(&wkb) else { return false }
+        case 3:
+            text("{\"type\":\"Polygon\",\"coordinates\":")
+            guard rings(&wkb) else { return false }
+        case 4, 5, 6:
+            text(["{\"type\":\"MultiPoint\",\"coordinates\":[", "{\"type\":\"MultiLineString\",\"coordinates\":[",
+                  "{\"type\":\"MultiPolygon\",\"coordinates\":["][Int(type) - 4])
+            guard let count = wkb.count() else { return false }
+            for index in 0..<count {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                guard let member = wkb.header(), member == type - 3 else { return false }
+                switch member {
+                case 1: guard let (x, y) = wkb.point() else { return false }; position(x, y)
+                case 2: guard positions(&wkb) else { return false }
+                default: guard rings(&wkb) else { return false }
+                }
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case 7:
+            text("{\"type\":\"GeometryCollection\",\"geometries\":[")
+            guard let count = wkb.count() else { return false }
+            for index in 0..<count {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                guard writeGeometry(&wkb) else { return false }
+            }
+            bytes.append(UInt8(ascii: "]"))
+        default:
+            return false
+        }
+        bytes.append(UInt8(ascii: "}"))
+        return true
+    }
+
+    private mutating func positions(_ wkb: inout WKBCursor) -> Bool {
+        guard let count = wkb.count() else { return false }
+        bytes.append(UInt8(ascii: "["))
+        for index in 0..<count {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            guard let (x, y) = wkb.point() else { return false }
+            position(x, y)
+        }
+        bytes.append(UInt8(ascii: "]"))
+        return true
+    }
+
+    private mutating func rings(_ wkb: inout WKBCursor) -> Bool {
+        guard let count = wkb.count() else { return false }
+        bytes.append(UInt8(ascii: "["))
+        for index in 0..<count {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            guard positions(&wkb) else { return false }
+        }
+        bytes.append(UInt8(ascii: "]"))
+        return true
+    }
+
+    private mutating func position(_ x: Double, _ y: Double) {
+        bytes.append(UInt8(ascii: "["))
+        number(x)
+        bytes.append(UInt8(ascii: ","))
+        number(y)
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    // MARK: - Scalars
+
+    private mutating func text(_ value: String) { bytes += value.utf8 }
+
+    /// JSON has no NaN or infinity: those become null.
+    private mutating func number(_ value: Double) {
+        guard value.isFinite else { return text("null") }
+        if value == value.rounded(), abs(value) < 1e15 { return text(String(Int64(value))) }
+        text(String(value))
+    }
+
+    mutating func string(_ value: String) {
+        var copy = value
+        copy.withUTF8 { string(UnsafeRawBufferPointer($0)) }
+    }
+
+    mutating func string(_ value: UnsafeRawBufferPointer) {
+        bytes.append(UInt8(ascii: "\""))
+        var runStart = 0
+        for (index, byte) in value.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+            bytes += value[runStart..<index]
+            switch byte {
+            case 0x22: text("\\\"")
+            case 0x5C: text("\\\\")
+            case 0x0A: text("\\n")
+            case 0x0D: text("\\r")
+            case 0x09: text("\\t")
+            default:
+                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                text("\\u00")
+                bytes.append(hex[Int(byte >> 4)])
+                bytes.append(hex[Int(byte & 15)])
+            }
+            runStart = index + 1
+        }
+        bytes += value[runStart...]
+        bytes.append(UInt8(ascii: "\""))
+    }
+}
+
+/// A forward reader over trusted WKB (the store's own), either byte order.
+struct WKBCursor {
+    private let bytes: UnsafeRawBufferPointer
+    private var offset = 0
+    private var little = true
+
+    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    /// Byte order and 2D type code of the next geometry.
+    mutating func header() -> UInt32? {
+        guard offset + 5 <= bytes.count, bytes[offset] <= 1 else { return nil }
+        little = bytes[offset] == 1
+        offset += 1
+        return uint32().map { $0 % 1000 }
+    }
+
+    mutating func count() -> Int? {
+        guard let value = uint32(), Int(value) <= bytes.count - offset else { return nil }
+        return Int(value)
+    }
+
+    mutating func point() -> (Double, Double)? {
+        guard offset + 16 <= bytes.count else { return nil }
+        return (double(), double())
+    }
+
+    private mutating func uint32() -> UInt32? {
+        guard offset + 4 <= bytes.count else { return nil }
+        let raw = bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+        offset += 4
+        return little ? UInt32(littleEndian: raw) : UInt32(bigEndian: raw)
+    }
+
+    private mutating func double() -> Double {
+        let raw = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        offset += 8
+        return Double(bitPattern: little ? UInt64(littleEndian: raw) : UInt64(bigEndian: raw))
+    }
+}
+
+extension FeatureResult {
+    /// The result as a GeoJSON FeatureCollection.
+    public func geoJSON() -> String {
+        String(decoding: GeoJSONWriter.featureCollection(self), as: UTF8.self)
+    }
+}

@@ -1,0 +1,13 @@
+/// Progress of a running populate: pages and features received so far. Called on
+/// a library thread, never under a library lock.
+public typealias PopulateProgress = @Sendable (_ pages: Int, _ features: Int) -> Void
+
+/// Everything a protocol adapter fetched for one populate, parsed but not yet in
+/// the cache: the table applies it in one step, or not at all.
+struct FetchedFeatures: Sendable {
+    var batches: [FeatureBatch] = []
+    /// `maxFeatures` cut the set short.
+    var limitExceeded = false
+    var spatialReference: SpatialReference?
+    var featureCount: Int { batches.reduce(0) { $0 + $1.count } }
+}

@@ -1,0 +1,189 @@
+/// Runs one populate against an ArcGIS layer's `query` operation: builds the
+/// requests by the REST API and pages until the service is done.
+///
+/// - With `supportsPagination`: `resultOffset`/`resultRecordCount` pages in a
+///   stable order, while the answer says `exceededTransferLimit` (a short or even
+///   empty page does not end it; an empty page that claims more is a loop).
+/// - Without it (servers before 10.3), or for explicit object ids: the matching
+///   ids first (`returnIdsOnly=true`), then `objectIds` batches of the page size,
+///   re-asking for any ids a capped answer left out.
+/// - A page identical to the one before (same ids) fails rather than loops.
+struct ArcGISQueryRunner {
+    let layerURL: RequestURL
+    let requester: ArcGISRequester
+    let metadata: TableMetadata
+    let query: QueryParameters
+    let outFields: [String]?
+    let progress: PopulateProgress?
+
+    private var pageSize: Int { max(1, metadata.maxRecordCount) }
+    private var objectIdField: String? { metadata.objectIdField }
+
+    func run() async throws(FeatureCacheError) -> FetchedFeatures {
+        try query.validate()
+        if !query.objectIds.isEmpty || !metadata.supportsPagination {
+            return try await runByObjectIds()
+        }
+        return try await runByOffset()
+    }
+
+    // MARK: - Paging strategies
+
+    private func runByOffset() async throws(FeatureCacheError) -> FetchedFeatures {
+        var fetched = FetchedFeatures()
+        var offset = query.resultOffset
+        var previous: PageSignature? = nil
+        while true {
+            let remaining = query.maxFeatures > 0 ? query.maxFeatures - fetched.featureCount : Int.max
+            let want = min(pageSize, remaining)
+            var url = try baseQuery()
+            url.set("resultOffset", String(offset))
+            url.set("resultRecordCount", String(want))
+            let page = try await fetchPage(url)
+            let signature = PageSignature(page.batch)
+            if page.batch.count == 0, page.exceededTransferLimit {
+                throw FeatureCacheError(.service, "\(redacted): the service says more features match but returned none at offset \(offset); stopping instead of asking again")
+            }
+            if let signature, signature == previous {
+                throw FeatureCacheError(.service, "\(redacted): the service returned the same page twice (offset \(offset)); it does not page correctly")
+            }
+            previous = signature
+            fetched.spatialReference = fetched.spatialReference ?? page.spatialReference
+            offset += page.batch.count
+            if page.batch.count > remaining {
+                // The server ignored resultRecordCount: keep only what was asked for.
+                fetched.batches.append(page.batch.prefix(remaining))
+                fetched.limitExceeded = true
+            } else {
+                fetched.batches.append(page.batch)
+            }
+            progress?(fetched.batches.count, fetched.featureCount)
+            if query.maxFeatures > 0, fetched.featureCount >= query.maxFeatures {
+                fetched.limitExceeded = fetched.limitExceeded || page.exceededTransferLimit
+                return fetched
+            }
+            guard page.exceededTransferLimit else { return fetched }
+            try Task.checkCancellationTyped()
+        }
+    }
+
+    private func runByObjectIds() async throws(FeatureCacheError) -> FetchedFeatures {
+        var fetched = FetchedFeatures()
+        var ids: [Int64]
+        let explicit = !query.objectIds.isEmpty
+        if explicit {
+            ids = query.objectIds
+        } else {
+            var url = try baseQuery()
+            url.set("returnIdsOnly", "true")
+            for name in ["outFields", "returnGeometry", "outSR", "orderByFields"] { url.remove(name) }
+            ids = try await requester.fetch(url) { bytes throws(FeatureCacheError) in
+                let answer = try EsriJSONReader.readObjectIds(bytes)
+                return (answer.ids, answer.isServiceError)
+            }
+            if query.orderBy.isEmpty { ids.sort() }
+        }
+        if query.resultOffset > 0 { ids = Array(ids.dropFirst(query.resultOffset)) }
+        if query.maxFeatures > 0, ids.count > query.maxFeatures {
+            ids = Array(ids.prefix(query.maxFeatures))
+            fetched.limitExceeded = true
+        }
+        var start = 0
+        while start < ids.count {
+            var pending = Array(ids[start..<min(start + pageSize, ids.count)])
+            start += pending.count
+            while !pending.isEmpty {
+                // Ids alone select the features when the service chose them;
+                // explicit ids still honour the caller's where and geometry.
+                var url = explicit ? try baseQuery() : try baseQuery(filtered: false)
+                url.set("objectIds", pending.map(String.init).joined(separator: ","))
+                let page = try await fetchPage(url)
+                fetched.spatialReference = fetched.spatialReference ?? page.spatialReference
+                fetched.batches.append(page.batch)
+                progress?(fetched.batches.count, fetched.featureCount)
+                guard page.exceededTransferLimit else { break }
+                // A capped answer: ask again for the ids it left out.
+                var got = Set<Int64>()
+                for row in 0..<page.batch.count { got.insert(page.batch.objectId(row)) }
+                let left = pending.filter { !got.contains($0) }
+                guard left.count < pending.count else {
+                    throw FeatureCacheError(.service, "\(redacted): the service returned none of the \(pending.count) requested object ids but says more exist")
+                }
+                pending = left
+                try Task.checkCancellationTyped()
+            }
+            try Task.checkCancellationTyped()
+        }
+        return fetched
+    }
+
+    // MARK: - Requests
+
+    private var redacted: String { RequestURL.redacted(layerURL.appendingPath("query").base) }
+
+    /// The parameters every page shares. Values are percent-encoded when the URL
+    /// or form body is written, so no value can inject a parameter.
+    private func baseQuery(filtered: Bool = true) throws(FeatureCacheError) -> RequestURL {
+        var url = RequestURL(base: layerURL.appendingPath("query").base,
+                             parameters: layerURL.parameters.filter { $0.name.lowercased() != "f" })
+        if filtered {
+            url.set("where", query.whereClause.isEmpty ? "1=1" : query.whereClause)
+            if let geometry = query.geometry {
+                let encoded = try ArcGISGeometryJSON.parameters(geometry)
+                url.set("geometry", encoded.geometry)
+                url.set("geometryType", encoded.type)
+                if geometry.wkid != 0 { url.set("inSR", String(geometry.wkid)) }
+                url.set("spatialRel", query.spatialRelationship.esriName)
+                if let relation = query.effectiveRelationParameter { url.set("relationParam", relation) }
+            }
+        }
+        url.set("outFields", outFieldsParameter)
+        url.set("returnGeometry", query.returnGeometry ? "true" : "false")
+        if query.returnGeometry, let wkid = metadata.spatialReference?.effectiveWkid, wkid != 0 {
+            url.set("outSR", String(wkid))
+        }
+        let order = query.orderBy.isEmpty ? objectIdField.map { "\($0) ASC" } : query.orderBy
+        if let order { url.set("orderByFields", order) }
+        return url
+    }
+
+    /// The requested fields, always with the object-id field (merging needs it).
+    private var outFieldsParameter: String {
+        guard let outFields, !outFields.isEmpty, !outFields.contains("*") else { return "*" }
+        var fields = outFields
+        if let oid = objectIdField, !fields.contains(where: { $0.lowercased() == oid.lowercased() }) {
+            fields.insert(oid, at: 0)
+        }
+        return fields.joined(separator: ",")
+    }
+
+    /// The layer's fields that were asked for, for pages that list none.
+    private var expectedFields: [FieldInfo] {
+        guard let outFields, !outFields.isEmpty, !outFields.contains("*") else { return metadata.fields }
+        let wanted = Set(outFields.map { $0.lowercased() } + [objectIdField?.lowercased() ?? ""])
+        return metadata.fields.filter { wanted.contains($0.name.lowercased()) }
+    }
+
+    private func fetchPage(_ url: RequestURL) async throws(FeatureCacheError) -> EsriJSONPage {
+        let fields = expectedFields
+        let oid = objectIdField
+        return try await requester.fetch(url) { bytes throws(FeatureCacheError) in
+            let page = try EsriJSONReader.read(bytes, fields: fields, objectIdField: oid)
+            return (page, page.isServiceError)
+        }
+    }
+}
+
+/// Identifies a page by its ids, to notice a server that serves one page forever.
+private struct PageSignature: Equatable {
+    let count: Int
+    let first: Int64
+    let last: Int64
+
+    init?(_ batch: FeatureBatch) {
+        guard batch.count > 0 else { return nil }
+        count = batch.count
+        first = batch.objectId(0)
+        last = batch.objectId(batch.count - 1)
+    }
+}

@@ -1,0 +1,110 @@
+import CFeatureCacheABI
+import FeatureCache
+#if canImport(Glibc)
+import Glibc
+#endif
+
+private func result(_ pointer: OpaquePointer?) throws(FeatureCacheError) -> (Handle, FeatureResult) {
+    let handle = try Handles.borrow(pointer, [.result], "result")
+    return (handle, handle.object as! FeatureResult)
+}
+
+/// An owned result handle for a C receiver.
+func exportResult(_ result: FeatureResult) -> OpaquePointer {
+    Handles.export(Handle(.result, result))
+}
+
+@_cdecl("fc_result_free")
+public func fcResultFree(_ pointer: OpaquePointer?) {
+    _ = Handles.take(pointer, .result)
+}
+
+@_cdecl("fc_result_count")
+public func fcResultCount(_ pointer: OpaquePointer?) -> Int64 {
+    value(or: -1) { () throws(FeatureCacheError) in Int64(try result(pointer).1.count) }
+}
+
+@_cdecl("fc_result_limit_exceeded")
+public func fcResultLimitExceeded(_ pointer: OpaquePointer?) -> Bool {
+    value(or: false) { () throws(FeatureCacheError) in try result(pointer).1.limitExceeded }
+}
+
+@_cdecl("fc_result_wkid")
+public func fcResultWkid(_ pointer: OpaquePointer?) -> Int32 {
+    value(or: 0) { () throws(FeatureCacheError) in try result(pointer).1.spatialReference?.effectiveWkid ?? 0 }
+}
+
+@_cdecl("fc_result_field_count")
+public func fcResultFieldCount(_ pointer: OpaquePointer?) -> Int32 {
+    value(or: -1) { () throws(FeatureCacheError) in Int32(try result(pointer).1.fields.count) }
+}
+
+private func field(_ result: FeatureResult, _ col: Int32) throws(FeatureCacheError) -> FieldInfo {
+    guard col >= 0, Int(col) < result.fields.count else {
+        throw FeatureCacheError(.invalidArgument, "column \(col) is out of range (0..<\(result.fields.count))")
+    }
+    return result.fields[Int(col)]
+}
+
+@_cdecl("fc_result_field_name")
+public func fcResultFieldName(_ pointer: OpaquePointer?, _ col: Int32) -> UnsafePointer<CChar>? {
+    value(or: nil) { () throws(FeatureCacheError) in
+        let (handle, result) = try result(pointer)
+        return handle.borrowedCString(try field(result, col).name)
+    }
+}
+
+@_cdecl("fc_result_field_type")
+public func fcResultFieldType(_ pointer: OpaquePointer?, _ col: Int32) -> Int32 {
+    value(or: -1) { () throws(FeatureCacheError) in try field(try result(pointer).1, col).type.rawValue }
+}
+
+@_cdecl("fc_result_field_index")
+public func fcResultFieldIndex(_ pointer: OpaquePointer?, _ name: UnsafePointer<CChar>?) -> Int32 {
+    value(or: -1) { () throws(FeatureCacheError) in
+        let result = try result(pointer).1
+        return Int32(result.fieldIndex(named: try CArguments.string(name, "name")) ?? -1)
+    }
+}
+
+@_cdecl("fc_result_is_null")
+public func fcResultIsNull(_ pointer: OpaquePointer?, _ row: Int64, _ col: Int32) -> Bool {
+    value(or: false) { () throws(FeatureCacheError) in try result(pointer).1.isNull(Int(row), Int(col)) }
+}
+
+@_cdecl("fc_result_get_int64")
+public func fcResultGetInt64(_ pointer: OpaquePointer?, _ row: Int64, _ col: Int32) -> Int64 {
+    value(or: 0) { () throws(FeatureCacheError) in try result(pointer).1.int64(Int(row), Int(col)) }
+}
+
+@_cdecl("fc_result_get_double")
+public func fcResultGetDouble(_ pointer: OpaquePointer?, _ row: Int64, _ col: Int32) -> Double {
+    value(or: .nan) { () throws(FeatureCacheError) in try result(pointer).1.double(Int(row), Int(col)) }
+}
+
+@_cdecl("fc_result_get_string")
+public func fcResultGetString(_ pointer: OpaquePointer?, _ row: Int64, _ col: Int32) -> UnsafePointer<CChar>? {
+    value(or: nil) { () throws(FeatureCacheError) in try result(pointer).1.cString(Int(row), Int(col)) }
+}
+
+@_cdecl("fc_result_object_id")
+public func fcResultObjectId(_ pointer: OpaquePointer?, _ row: Int64) -> Int64 {
+    value(or: -1) { () throws(FeatureCacheError) in try result(pointer).1.objectId(Int(row)) }
+}
+
+@_cdecl("fc_result_geometry_wkb")
+public func fcResultGeometryWKB(_ pointer: OpaquePointer?, _ row: Int64, _ out: UnsafeMutablePointer<UnsafePointer<UInt8>?>?,
+                                _ length: UnsafeMutablePointer<Int>?) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        let out = try CArguments.output(out)
+        let length = try CArguments.output(length, "length")
+        let wkb = try result(pointer).1.wkb(Int(row))
+        out.pointee = wkb.isEmpty ? nil : wkb.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        length.pointee = wkb.count
+    }
+}
+
+@_cdecl("fc_result_to_geojson")
+public func fcResultToGeoJSON(_ pointer: OpaquePointer?) -> UnsafeMutablePointer<CChar>? {
+    value(or: nil) { () throws(FeatureCacheError) in strdup(try result(pointer).1.geoJSON()) }
+}

@@ -1,0 +1,410 @@
+/* Populate and results through the C ABI against the ArcGIS emulator (200,000
+ * trees, maxRecordCount 2000): paging with and without pagination support, max
+ * features, merge vs clear, atomicity under faults at page k, cancellation, the
+ * loop guard, POST for long requests, tokens, and every result accessor. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "harness.h"
+
+static fc_table *open_table(const char *ns, const char *service, int layer) {
+    char url[512];
+    emulator_layer_url(url, sizeof url, ns, service, layer);
+    fc_table *table = NULL;
+    CHECK_STATUS(fc_table_create_arcgis(&table, NULL, url), FC_OK);
+    return table;
+}
+
+static fc_query *where_query(const char *where) {
+    fc_query *query = NULL;
+    CHECK_STATUS(fc_query_create(&query), FC_OK);
+    CHECK_STATUS(fc_query_set_where(query, where), FC_OK);
+    return query;
+}
+
+/* Populates and returns the result (NULL on failure, the status in *status). */
+static fc_result *populate(fc_table *table, const fc_query *query, bool clear, fc_status *status) {
+    fc_result *result = NULL;
+    fc_status s = fc_table_populate_wait(table, query, clear, NULL, &result);
+    if (status) *status = s;
+    return result;
+}
+
+static int compare_ids(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Sorted object ids of a result. */
+static int64_t *sorted_ids(const fc_result *result) {
+    int64_t n = fc_result_count(result);
+    int64_t *ids = malloc(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
+    for (int64_t row = 0; row < n; row++) ids[row] = fc_result_object_id(result, row);
+    qsort(ids, (size_t)n, sizeof(int64_t), compare_ids);
+    return ids;
+}
+
+static void test_paging_with_and_without_pagination(void) {
+    const char *ns = emulator_namespace("paging");
+    fc_table *modern = open_table(ns, "Portland", 0);
+    fc_table *legacy = open_table(ns, "PortlandLegacy", 0);
+    fc_query *query = where_query("Condition = 4");  /* about 5 % of 200,000: several pages */
+
+    fc_result *a = populate(modern, query, true, NULL);
+    fc_result *b = populate(legacy, query, true, NULL);
+    CHECK(a != NULL && b != NULL);
+    int64_t n = fc_result_count(a);
+    CHECK(n > 4000);
+    CHECK(fc_result_count(b) == n);
+    CHECK(!fc_result_limit_exceeded(a) && !fc_result_limit_exceeded(b));
+    CHECK(fc_table_cached_feature_count(modern) == n);
+
+    /* The same features either way, each exactly once. */
+    int64_t *ia = sorted_ids(a), *ib = sorted_ids(b);
+    int same = 1, unique = 1;
+    for (int64_t i = 0; i < n; i++) {
+        if (ia[i] != ib[i]) same = 0;
+        if (i > 0 && ia[i] == ia[i - 1]) unique = 0;
+    }
+    CHECK(same);
+    CHECK(unique);
+    free(ia);
+    free(ib);
+
+    /* Every row matches the where clause. */
+    int32_t condition = fc_result_field_index(a, "condition");
+    CHECK(condition >= 0);
+    int all_match = 1;
+    for (int64_t row = 0; row < n; row++) {
+        if (fc_result_get_int64(a, row, condition) != 4) all_match = 0;
+    }
+    CHECK(all_match);
+
+    /* Requests: the modern server paged by offset, the legacy one by ids. */
+    const char *stats = emulator_control(ns, "stats", "");
+    CHECK_CONTAINS(stats, "\"objectIds\": \"");  /* the legacy server was asked by id */
+    CHECK(emulator_stat(ns, "query") >= 2 * ((n + 1999) / 2000) + 1);
+
+    fc_result_free(a);
+    fc_result_free(b);
+    fc_query_free(query);
+    fc_table_free(modern);
+    fc_table_free(legacy);
+}
+
+static void test_max_features(void) {
+    const char *ns = emulator_namespace("max");
+    fc_table *table = open_table(ns, "Portland", 0);
+    fc_query *query = where_query(NULL);
+    CHECK_STATUS(fc_query_set_max_features(query, 4500), FC_OK);
+    fc_result *result = populate(table, query, true, NULL);
+    CHECK(fc_result_count(result) == 4500);
+    CHECK(fc_result_limit_exceeded(result));
+    CHECK(emulator_stat(ns, "query") == 3);  /* 2000 + 2000 + 500, nothing more */
+    fc_result_free(result);
+
+    /* Exactly as many as match: not exceeded. */
+    fc_query *small = where_query("OBJECTID <= 10");
+    CHECK_STATUS(fc_query_set_max_features(small, 10), FC_OK);
+    result = populate(table, small, true, NULL);
+    CHECK(fc_result_count(result) == 10);
+    CHECK(!fc_result_limit_exceeded(result));
+    fc_result_free(result);
+
+    CHECK_STATUS(fc_query_set_max_features(small, -1), FC_E_INVALID_ARGUMENT);
+    fc_query_free(small);
+    fc_query_free(query);
+    fc_table_free(table);
+}
+
+static void test_merge_and_clear(void) {
+    const char *ns = emulator_namespace("merge");
+    fc_table *table = open_table(ns, "Portland", 0);
+    fc_query *first = where_query("OBJECTID <= 3000");
+    fc_query *second = where_query("OBJECTID > 2000 AND OBJECTID <= 5000");
+    fc_query *third = where_query("OBJECTID <= 100");
+
+    fc_result *r = populate(table, first, true, NULL);
+    CHECK(fc_table_cached_feature_count(table) == 3000);
+    fc_result_free(r);
+    r = populate(table, second, false, NULL);
+    CHECK(fc_result_count(r) == 3000);
+    CHECK(fc_table_cached_feature_count(table) == 5000);  /* 1000 replaced, not duplicated */
+    fc_result_free(r);
+    r = populate(table, third, true, NULL);
+    CHECK(fc_table_cached_feature_count(table) == 100);
+    fc_result_free(r);
+    CHECK_STATUS(fc_table_clear_cache(table), FC_OK);
+    CHECK(fc_table_cached_feature_count(table) == 0);
+
+    fc_query_free(first);
+    fc_query_free(second);
+    fc_query_free(third);
+    fc_table_free(table);
+}
+
+/* A failure at page k of many leaves the cache exactly as it was. */
+static void test_atomic_under_faults(void) {
+    const char *modes[] = {"http500", "error", "cut", "garbage", "reset", "token"};
+    for (size_t i = 0; i < sizeof modes / sizeof *modes; i++) {
+        const char *ns = emulator_namespace(modes[i]);
+        fc_table *table = open_table(ns, "Portland", 0);
+        fc_query *before = where_query("OBJECTID <= 1000");
+        fc_result *r = populate(table, before, true, NULL);
+        fc_result_free(r);
+        CHECK(fc_table_cached_feature_count(table) == 1000);
+
+        /* libcurl retries a request once when a reused connection was reset, so
+         * a reset must happen twice to reach the library. */
+        char fault[128];
+        snprintf(fault, sizeof fault, "count=%d&mode=%s&match=query&skip=2", strcmp(modes[i], "reset") == 0 ? 2 : 1, modes[i]);
+        fc_query *all = where_query("OBJECTID <= 20000");  /* 10 pages; page 3 fails */
+        fc_status status = FC_OK;
+        for (int clear = 0; clear < 2; clear++) {
+            emulator_control(ns, "reset", "");
+            emulator_control(ns, "fail", fault);
+            r = populate(table, all, clear == 1, &status);
+            CHECK(r == NULL);
+            CHECK(status != FC_OK);
+            if (status == FC_OK) fprintf(stderr, "    fault mode %s did not fail the populate\n", modes[i]);
+            CHECK(fc_table_cached_feature_count(table) == 1000);
+            CHECK(emulator_stat(ns, "query") <= 4);  /* it stopped at the failing page */
+        }
+        fc_query_free(before);
+        fc_query_free(all);
+        fc_table_free(table);
+    }
+}
+
+typedef struct populate_latch {
+    latch base;
+    fc_operation *operation;
+    int64_t pages;
+    fc_result *result;
+} populate_latch;
+
+static void on_progress(int64_t pages, int64_t features, void *user_data) {
+    populate_latch *l = user_data;
+    (void)features;
+    pthread_mutex_lock(&l->base.mutex);
+    l->pages = pages;
+    pthread_cond_broadcast(&l->base.cond);
+    pthread_mutex_unlock(&l->base.mutex);
+}
+
+static void on_result(fc_result *result, const fc_error *error, void *user_data) {
+    populate_latch *l = user_data;
+    pthread_mutex_lock(&l->base.mutex);
+    l->base.calls++;
+    l->base.last_code = error ? fc_error_code(error) : FC_OK;
+    l->result = result;
+    pthread_cond_broadcast(&l->base.cond);
+    pthread_mutex_unlock(&l->base.mutex);
+}
+
+static void test_cancel_mid_populate(void) {
+    const char *ns = emulator_namespace("cancel");
+    fc_table *table = open_table(ns, "Portland", 0);
+    fc_query *before = where_query("OBJECTID <= 500");
+    fc_result_free(populate(table, before, true, NULL));
+
+    emulator_control(ns, "delay", "ms=400&match=query");
+    populate_latch l;
+    memset(&l, 0, sizeof l);
+    latch_init(&l.base);
+    CHECK_STATUS(fc_table_populate_start(table, NULL, true, NULL, on_progress, on_result, &l, &l.operation), FC_OK);
+    CHECK(l.operation != NULL);
+    /* Wait for the first page, then cancel while the second is in flight. */
+    pthread_mutex_lock(&l.base.mutex);
+    for (int i = 0; i < 200 && l.pages < 1; i++) {
+        pthread_mutex_unlock(&l.base.mutex);
+        sleep_ms(20);
+        pthread_mutex_lock(&l.base.mutex);
+    }
+    pthread_mutex_unlock(&l.base.mutex);
+    CHECK(l.pages >= 1);
+    sleep_ms(100);
+    CHECK_STATUS(fc_operation_cancel(l.operation), FC_OK);
+    CHECK_STATUS(fc_operation_wait(l.operation, 10), FC_OK);
+    CHECK(fc_operation_is_finished(l.operation));
+    CHECK(latch_calls(&l.base) == 1);
+    CHECK(l.base.last_code == FC_E_CANCELLED);
+    CHECK(l.result == NULL);
+    CHECK(fc_table_cached_feature_count(table) == 500);
+    sleep_ms(100);
+    CHECK(emulator_stat(ns, "disconnects") >= 1);  /* the transfer really stopped */
+    CHECK(emulator_stat(ns, "query") < 10);
+    fc_operation_free(l.operation);
+    latch_destroy(&l.base);
+    fc_query_free(before);
+    fc_table_free(table);
+}
+
+static void test_loop_guard(void) {
+    const char *ns = emulator_namespace("stuck");
+    fc_table *table = open_table(ns, "Portland", 0);
+    emulator_control(ns, "fail", "count=50&mode=stuck&match=query");
+    fc_status status = FC_OK;
+    fc_result *r = populate(table, NULL, true, &status);
+    CHECK(r == NULL);
+    CHECK(status == FC_E_SERVICE);
+    CHECK_CONTAINS(fc_error_message(fc_last_error()), "same page twice");
+    CHECK(emulator_stat(ns, "query") == 2);
+    fc_table_free(table);
+}
+
+static void test_long_requests_go_as_post(void) {
+    const char *ns = emulator_namespace("post");
+    fc_table *table = open_table(ns, "Portland", 0);
+    fc_query *query = NULL;
+    CHECK_STATUS(fc_query_create(&query), FC_OK);
+    int64_t ids[900];
+    for (int i = 0; i < 900; i++) ids[i] = 1000 + 3 * i;
+    CHECK_STATUS(fc_query_set_object_ids(query, ids, 900), FC_OK);
+    /* A where clause that tries to smuggle in a parameter stays one parameter. */
+    CHECK_STATUS(fc_query_set_where(query, "Condition >= 1&returnCountOnly=true"), FC_OK);
+    fc_status status = FC_OK;
+    fc_result *r = populate(table, query, true, &status);
+    CHECK(status == FC_E_SERVICE || status == FC_OK);  /* the odd where is the server's to judge */
+    fc_result_free(r);
+    CHECK_STATUS(fc_query_set_where(query, "Condition >= 1"), FC_OK);
+    r = populate(table, query, true, &status);
+    CHECK(status == FC_OK);
+    CHECK(fc_result_count(r) == 900);
+    CHECK_CONTAINS(emulator_control(ns, "stats", ""), "[\"POST\"");
+    fc_result_free(r);
+    fc_query_free(query);
+    fc_table_free(table);
+}
+
+static void test_token_required(void) {
+    const char *ns = emulator_namespace("token");
+    char url[512];
+    emulator_layer_url(url, sizeof url, ns, "Secure", 0);
+    fc_context *ctx = NULL;
+    CHECK_STATUS(fc_context_create(&ctx), FC_OK);
+    fc_table *table = NULL;
+    CHECK_STATUS(fc_table_create_arcgis(&table, ctx, url), FC_OK);
+    fc_query *query = where_query("OBJECTID <= 2500");
+    fc_status status = FC_OK;
+    fc_result *r = populate(table, query, true, &status);
+    CHECK(r == NULL && status == FC_E_SERVICE);
+    CHECK(fc_error_service_code(fc_last_error()) == 499);
+    fc_table_free(table);
+
+    CHECK_STATUS(fc_context_set_token(ctx, "let-me-in", FC_TOKEN_AS_PARAMETER), FC_OK);
+    CHECK_STATUS(fc_table_create_arcgis(&table, ctx, url), FC_OK);
+    r = populate(table, query, true, &status);
+    CHECK(status == FC_OK);
+    CHECK(fc_result_count(r) == 2500);
+    fc_result_free(r);
+    fc_query_free(query);
+    fc_table_free(table);
+    fc_context_free(ctx);
+}
+
+static void test_result_accessors(void) {
+    const char *ns = emulator_namespace("result");
+    fc_table *table = open_table(ns, "Portland", 0);
+    fc_query *query = where_query("OBJECTID <= 300");
+    CHECK_STATUS(fc_query_set_order_by(query, "OBJECTID DESC"), FC_OK);
+    fc_result *r = populate(table, query, true, NULL);
+    fc_query_free(query);
+    fc_table_free(table);  /* the result outlives its table */
+    CHECK(fc_result_count(r) == 300);
+    CHECK(fc_result_object_id(r, 0) == 300);  /* order by was sent */
+    CHECK(fc_result_wkid(r) == 4326);
+    CHECK(fc_result_field_count(r) == 5);
+    CHECK(strcmp(fc_result_field_name(r, 0), "OBJECTID") == 0);
+    int32_t species = fc_result_field_index(r, "SPECIES");
+    int32_t dbh = fc_result_field_index(r, "DBH");
+    int32_t planted = fc_result_field_index(r, "Planted");
+    CHECK(fc_result_field_type(r, species) == FC_FIELD_TYPE_STRING);
+    CHECK(fc_result_field_type(r, dbh) == FC_FIELD_TYPE_DOUBLE);
+    CHECK(fc_result_field_type(r, planted) == FC_FIELD_TYPE_DATE);
+    CHECK(fc_result_field_index(r, "nope") == -1);
+
+    int nulls = 0, values = 0, dates = 0;
+    for (int64_t row = 0; row < 300; row++) {
+        if (fc_result_is_null(r, row, species)) {
+            nulls++;
+            fc_clear_last_error();
+            CHECK(fc_result_get_string(r, row, species) == NULL);
+            CHECK(fc_error_code(fc_last_error()) == FC_E_INVALID_STATE);
+        } else {
+            const char *text = fc_result_get_string(r, row, species);
+            if (text && strlen(text) > 3) values++;
+        }
+        if (!fc_result_is_null(r, row, planted) && fc_result_get_int64(r, row, planted) >= 946684800000LL) dates++;
+        const uint8_t *wkb = NULL;
+        size_t length = 0;
+        CHECK_STATUS(fc_result_geometry_wkb(r, row, &wkb, &length), FC_OK);
+        if (length != 21 || wkb[0] != 1 || wkb[1] != 1) CHECK(0 && "a point is 21 bytes of little-endian WKB");
+    }
+    CHECK(values + nulls == 300);
+    CHECK(values > 250);
+    CHECK(dates > 250);
+
+    /* Wrong type, bad row/column: an error code, not garbage. */
+    fc_clear_last_error();
+    CHECK(fc_result_get_int64(r, 0, species) == 0);
+    CHECK(fc_error_code(fc_last_error()) == FC_E_INVALID_ARGUMENT);
+    CHECK(isnan(fc_result_get_double(r, 0, species)));
+    CHECK(fc_result_get_string(r, 0, dbh) == NULL);
+    CHECK(fc_result_get_int64(r, 300, 0) == 0);
+    CHECK_CONTAINS(fc_error_message(fc_last_error()), "out of range");
+    CHECK(fc_result_get_int64(r, 0, 99) == 0);
+    CHECK(fc_result_object_id(r, -1) == -1);
+    const uint8_t *wkb = NULL;
+    size_t length = 0;
+    CHECK_STATUS(fc_result_geometry_wkb(r, 300, &wkb, &length), FC_E_INVALID_ARGUMENT);
+    CHECK(fc_result_count(NULL) == -1);
+
+    char *geojson = fc_result_to_geojson(r);
+    CHECK_CONTAINS(geojson, "{\"type\":\"FeatureCollection\",\"features\":[{\"type\":\"Feature\",\"id\":300,");
+    CHECK_CONTAINS(geojson, "\"geometry\":{\"type\":\"Point\",\"coordinates\":[-122.");
+    fc_string_free(geojson);
+    fc_result_free(r);
+    fc_result_free(NULL);
+}
+
+static void test_query_arguments(void) {
+    fc_query *query = NULL;
+    CHECK_STATUS(fc_query_create(&query), FC_OK);
+    CHECK_STATUS(fc_query_set_spatial_relationship(query, 99), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_query_set_spatial_relationship(query, FC_SPATIAL_REL_WITHIN), FC_OK);
+    fc_envelope bad = {10, 0, 0, 10, 4326};
+    CHECK_STATUS(fc_query_set_envelope(query, &bad), FC_E_INVALID_ARGUMENT);
+    uint8_t wkb[21] = {1, 1, 0, 0, 0};
+    CHECK_STATUS(fc_query_set_geometry_wkb(query, wkb, 20, 4326), FC_E_INVALID_ARGUMENT);
+    CHECK_CONTAINS(fc_error_message(fc_last_error()), "WKB");
+    CHECK_STATUS(fc_query_set_geometry_wkb(query, wkb, 21, 4326), FC_OK);
+    CHECK_STATUS(fc_query_set_relation_parameter(query, "nonsense"), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_query_set_where(query, "a = 1\x01"), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_query_set_object_ids(query, NULL, 3), FC_E_INVALID_ARGUMENT);
+    fc_query *copy = NULL;
+    CHECK_STATUS(fc_query_copy(&copy, query), FC_OK);
+    CHECK_STATUS(fc_query_copy(&copy, NULL), FC_E_INVALID_ARGUMENT);
+    CHECK(copy == NULL);
+    fc_query_free(query);
+    CHECK_STATUS(fc_query_set_where(query, "x"), FC_E_INVALID_ARGUMENT);  /* freed */
+    fc_result *r = NULL;
+    CHECK_STATUS(fc_table_populate_wait(NULL, NULL, true, NULL, &r), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_table_populate(NULL, NULL, true, NULL, NULL, NULL), FC_E_INVALID_ARGUMENT);
+    CHECK(fc_table_cached_feature_count(NULL) == -1);
+    CHECK_STATUS(fc_operation_cancel(NULL), FC_E_INVALID_ARGUMENT);
+}
+
+int main(void) {
+    RUN(test_query_arguments);
+    RUN(test_result_accessors);
+    RUN(test_paging_with_and_without_pagination);
+    RUN(test_max_features);
+    RUN(test_merge_and_clear);
+    RUN(test_atomic_under_faults);
+    RUN(test_cancel_mid_populate);
+    RUN(test_loop_guard);
+    RUN(test_long_requests_go_as_post);
+    RUN(test_token_required);
+    return fc_test_finish("test_populate");
+}
