@@ -1,0 +1,87 @@
+@testable import FeatureCache
+import Testing
+
+@Suite struct StoreTests {
+    /// A batch of points with the given object ids at (id, id).
+    private func batch(_ ids: [Int64]) throws -> FeatureBatch {
+        let features = ids.map { #"{"attributes":{"OID":\#($0),"V":\#($0 * 10)},"geometry":{"x":\#($0),"y":\#($0)}}"# }
+        let json = #"{"features":[\#(features.joined(separator: ","))]}"#
+        return try Array(json.utf8).withUnsafeBytes {
+            try EsriJSONReader.read($0, fields: [FieldInfo(name: "OID", type: .oid), FieldInfo(name: "V", type: .integer)], objectIdField: "OID")
+        }.batch
+    }
+
+    @Test func mergingReplacesByObjectIdAndNeverDuplicates() throws {
+        let store = FeatureStore()
+        store.apply([try batch(Array(1...100))], clearingFirst: false)
+        #expect(store.count == 100)
+        let rows = store.apply([try batch(Array(51...150))], clearingFirst: false)
+        #expect(store.count == 150)
+        #expect(rows == [nil])
+        // Inside one populate, a later copy of a feature wins too.
+        let inside = store.apply([try batch([1, 2, 3]), try batch([3, 4])], clearingFirst: false)
+        #expect(store.count == 150)
+        #expect(inside[0] == [0, 1] && inside[1] == nil)
+        store.apply([try batch([7])], clearingFirst: true)
+        #expect(store.count == 1)
+        store.clear()
+        #expect(store.count == 0 && store.snapshot().isEmpty)
+    }
+
+    @Test func snapshotsSeeOnlyCurrentRows() throws {
+        let store = FeatureStore()
+        store.apply([try batch(Array(1...10))], clearingFirst: false)
+        store.apply([try batch([2, 4, 6])], clearingFirst: false)
+        let result = FeatureResult(store.snapshot(), limitExceeded: false, spatialReference: nil)
+        #expect(result.count == 10)
+        var ids: [Int64] = []
+        for row in 0..<result.count { ids.append(try result.objectId(row)) }
+        #expect(ids.sorted() == Array(1...10))
+        #expect(Set(ids).count == 10)
+    }
+
+    @Test func theIdIndexGrowsAndFinds() {
+        var index = ObjectIdIndex()
+        for id in stride(from: Int64(-50_000), through: 50_000, by: 7) { index.insert(id, UInt32(truncatingIfNeeded: id &+ 50_000)) }
+        #expect(index.count == 14_286)
+        #expect(index.find(-50_000) == 0 && index.find(49_995) == 99_995 && index.find(1) == nil)
+        #expect(index.insert(-50_000, 5) == 0)
+        #expect(index.find(-50_000) == 5)
+        #expect(index.byteSize <= 12 * 32_768)
+    }
+
+    @Test func theRTreeFindsExactlyWhatABruteForceScanFinds() throws {
+        var generator = SystemRandomNumberGenerator()
+        var features: [String] = []
+        for id in 1...3000 {
+            let x = Double.random(in: -180...180, using: &generator), y = Double.random(in: -90...90, using: &generator)
+            let w = Double.random(in: 0...2, using: &generator), h = Double.random(in: 0...2, using: &generator)
+            features.append(#"{"attributes":{"OID":\#(id)},"geometry":{"rings":[[[\#(x),\#(y)],[\#(x),\#(y + h)],[\#(x + w),\#(y + h)],[\#(x + w),\#(y)],[\#(x),\#(y)]]]}}"#)
+        }
+        let json = #"{"features":[\#(features.joined(separator: ","))]}"#
+        let batch = try Array(json.utf8).withUnsafeBytes {
+            try EsriJSONReader.read($0, fields: [FieldInfo(name: "OID", type: .oid)], objectIdField: "OID")
+        }.batch
+        for _ in 0..<200 {
+            let x = Double.random(in: -190...170, using: &generator), y = Double.random(in: -95...80, using: &generator)
+            let w = Double.random(in: 0...30, using: &generator), h = Double.random(in: 0...30, using: &generator)
+            var found: [Int] = []
+            batch.rtree.search(x, y, x + w, y + h, geometry: batch.geometry) { found.append($0) }
+            let expected = (0..<batch.count).filter {
+                let b = batch.geometry.box($0)
+                return b.xmin <= x + w && b.xmax >= x && b.ymin <= y + h && b.ymax >= y
+            }
+            #expect(found.sorted() == expected)
+        }
+    }
+
+    @Test func aCachedPointCostsLittleBeyondItsAttributes() throws {
+        let store = FeatureStore()
+        var batches: [FeatureBatch] = []
+        for page in 0..<50 { batches.append(try batch((1...2000).map { Int64(page * 2000 + $0) })) }
+        store.apply(batches, clearingFirst: true)
+        let attributeBytes = 100_000 * 16  // the OID and V columns
+        let perFeature = Double(store.byteSize - attributeBytes) / 100_000
+        #expect(perFeature <= 48, "\(perFeature) bytes per point beyond the attribute columns")
+    }
+}
