@@ -7,6 +7,9 @@ from .errors import (CancelledError, FeatureCacheError, HTTPError, InvalidArgume
 from .layer import Layer
 from .loadable import FAILED_TO_LOAD, LOADED, LOADING, NOT_LOADED, STATUS_NAMES
 from .map import Map
+from .operation import Operation
+from .query import SPATIAL_RELATIONSHIPS, Query
+from .result import Feature, Result, ResultField, wkb_to_geojson
 from .table import (MANUAL_CACHE, ON_INTERACTION_CACHE, ON_INTERACTION_NO_CACHE, SERVICE_ARCGIS, SERVICE_OGC,
                     SERVICE_WFS, Envelope, Field, SpatialReference, Table)
 
@@ -14,6 +17,7 @@ __version__ = _ffi.decode(_ffi.lib.fc_version())
 
 __all__ = [
     "Context", "Table", "Layer", "Map", "Field", "Envelope", "SpatialReference",
+    "Query", "Result", "ResultField", "Feature", "Operation", "SPATIAL_RELATIONSHIPS", "wkb_to_geojson",
     "NOT_LOADED", "LOADING", "FAILED_TO_LOAD", "LOADED", "STATUS_NAMES",
     "ON_INTERACTION_CACHE", "ON_INTERACTION_NO_CACHE", "MANUAL_CACHE",
     "SERVICE_ARCGIS", "SERVICE_OGC", "SERVICE_WFS", "TOKEN_AS_HEADER", "TOKEN_AS_PARAMETER",

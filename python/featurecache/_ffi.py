@@ -2,8 +2,8 @@
 argument and result types (see include/featurecache.h for their contracts)."""
 import ctypes
 import os
-from ctypes import (CFUNCTYPE, POINTER, c_bool, c_char_p, c_double, c_int32, c_int64, c_uint64,
-                    c_void_p)
+from ctypes import (CFUNCTYPE, POINTER, c_bool, c_char_p, c_double, c_int32, c_int64, c_size_t, c_uint8,
+                    c_uint64, c_void_p)
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -40,6 +40,8 @@ class Envelope(ctypes.Structure):
 
 LOAD_CALLBACK = CFUNCTYPE(None, c_void_p, c_void_p, c_void_p)
 STATUS_CALLBACK = CFUNCTYPE(None, c_void_p, c_int32, c_void_p)
+RESULT_CALLBACK = CFUNCTYPE(None, c_void_p, c_void_p, c_void_p)
+PROGRESS_CALLBACK = CFUNCTYPE(None, c_int64, c_int64, c_void_p)
 
 _status = c_int32
 _handle = c_void_p
@@ -57,6 +59,7 @@ _SIGNATURES = {
     "fc_error_service_code": (c_int32, [c_void_p]),
     "fc_status_name": (c_char_p, [_status]),
     "fc_string_free": (None, [c_void_p]),
+    "fc_clear_last_error": (None, []),
     # context
     "fc_context_create": (_status, [_out_handle]),
     "fc_context_free": (None, [_handle]),
@@ -105,6 +108,46 @@ _SIGNATURES = {
     "fc_table_capabilities": (_status, [_handle, _out_str]),
     "fc_table_supported_query_formats": (_status, [_handle, _out_str]),
     "fc_table_service_version": (_status, [_handle, POINTER(c_double)]),
+    "fc_table_populate_start": (_status, [_handle, _handle, c_bool, c_char_p, PROGRESS_CALLBACK, RESULT_CALLBACK,
+                                          c_void_p, _out_handle]),
+    "fc_table_cached_feature_count": (c_int64, [_handle]),
+    "fc_table_clear_cache": (_status, [_handle]),
+    # queries
+    "fc_query_create": (_status, [_out_handle]),
+    "fc_query_copy": (_status, [_out_handle, _handle]),
+    "fc_query_free": (None, [_handle]),
+    "fc_query_set_where": (_status, [_handle, c_char_p]),
+    "fc_query_set_envelope": (_status, [_handle, POINTER(Envelope)]),
+    "fc_query_set_geometry_wkb": (_status, [_handle, c_char_p, c_size_t, c_int32]),
+    "fc_query_set_spatial_relationship": (_status, [_handle, c_int32]),
+    "fc_query_set_relation_parameter": (_status, [_handle, c_char_p]),
+    "fc_query_set_out_fields": (_status, [_handle, c_char_p]),
+    "fc_query_set_return_geometry": (_status, [_handle, c_bool]),
+    "fc_query_set_max_features": (_status, [_handle, c_int64]),
+    "fc_query_set_result_offset": (_status, [_handle, c_int64]),
+    "fc_query_set_object_ids": (_status, [_handle, POINTER(c_int64), c_size_t]),
+    "fc_query_set_order_by": (_status, [_handle, c_char_p]),
+    # operations
+    "fc_operation_cancel": (_status, [_handle]),
+    "fc_operation_wait": (_status, [_handle, c_double]),
+    "fc_operation_is_finished": (c_bool, [_handle]),
+    "fc_operation_free": (None, [_handle]),
+    # results
+    "fc_result_free": (None, [_handle]),
+    "fc_result_count": (c_int64, [_handle]),
+    "fc_result_limit_exceeded": (c_bool, [_handle]),
+    "fc_result_wkid": (c_int32, [_handle]),
+    "fc_result_field_count": (c_int32, [_handle]),
+    "fc_result_field_name": (c_char_p, [_handle, c_int32]),
+    "fc_result_field_type": (c_int32, [_handle, c_int32]),
+    "fc_result_field_index": (c_int32, [_handle, c_char_p]),
+    "fc_result_is_null": (c_bool, [_handle, c_int64, c_int32]),
+    "fc_result_get_int64": (c_int64, [_handle, c_int64, c_int32]),
+    "fc_result_get_double": (c_double, [_handle, c_int64, c_int32]),
+    "fc_result_get_string": (c_char_p, [_handle, c_int64, c_int32]),
+    "fc_result_object_id": (c_int64, [_handle, c_int64]),
+    "fc_result_geometry_wkb": (_status, [_handle, c_int64, POINTER(POINTER(c_uint8)), POINTER(c_size_t)]),
+    "fc_result_to_geojson": (c_void_p, [_handle]),
     # layers
     "fc_layer_create": (_status, [_out_handle, _handle]),
     "fc_layer_free": (None, [_handle]),

@@ -6,6 +6,8 @@ from . import _ffi
 from ._handle import Handle
 from .errors import check
 from .loadable import Loadable
+from .operation import Operation
+from .query import Query
 
 ON_INTERACTION_CACHE = 1
 ON_INTERACTION_NO_CACHE = 2
@@ -17,7 +19,7 @@ SERVICE_WFS = 3
 
 FIELD_TYPES = {0: "unknown", 1: "oid", 2: "small_integer", 3: "integer", 4: "big_integer", 5: "single", 6: "double",
                7: "string", 8: "date", 9: "date_only", 10: "time_only", 11: "timestamp_offset", 12: "guid",
-               13: "global_id", 14: "geometry", 15: "blob", 16: "raster", 17: "xml"}
+               13: "global_id", 14: "geometry", 15: "blob", 16: "raster", 17: "xml", 18: "boolean"}
 GEOMETRY_TYPES = {0: "none", 1: "point", 2: "multipoint", 3: "polyline", 4: "polygon", 5: "envelope",
                   6: "multipatch", 7: "unknown"}
 
@@ -146,3 +148,39 @@ class Table(Handle, Loadable):
     @property
     def service_version(self):
         return self._get(_ffi.lib.fc_table_service_version, ctypes.c_double)
+
+
+    # ---- populate ----------------------------------------------------------
+
+    def populate_async(self, query=None, clear_cache=True, out_fields=None, progress=None, callback=None):
+        """Starts fetching the features matching query (a Query, or None for all)
+        into the cache; returns an Operation. progress(pages, features) and
+        callback(result, error) run on a library thread."""
+        if query is not None and not isinstance(query, Query):
+            raise TypeError("query must be a Query or None")
+        fields = out_fields if out_fields is None or isinstance(out_fields, str) else ",".join(out_fields)
+        table, query_ptr = self._ptr, query._ptr if query is not None else None
+        operation = Operation(progress, callback)
+
+        def start(progress_trampoline, result_trampoline, key, out):
+            return _ffi.lib.fc_table_populate_start(table, query_ptr, bool(clear_cache),
+                                                    _ffi.encode(fields, "out_fields"), progress_trampoline,
+                                                    result_trampoline, key, out)
+        return operation._start(start)
+
+    def populate(self, query=None, clear_cache=True, out_fields=None, progress=None, timeout=None):
+        """Fetches the features matching query into the cache and returns them (a
+        Result). Atomic: on any error the cache is as it was. clear_cache=False
+        merges (a feature already cached is replaced by the new copy)."""
+        with self.populate_async(query, clear_cache, out_fields, progress) as operation:
+            return operation.result(timeout)
+
+    @property
+    def cached_feature_count(self):
+        count = _ffi.lib.fc_table_cached_feature_count(self._ptr)
+        if count < 0:
+            check(-1)
+        return count
+
+    def clear_cache(self):
+        check(_ffi.lib.fc_table_clear_cache(self._ptr))

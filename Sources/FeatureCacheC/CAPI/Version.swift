@@ -1,10 +1,15 @@
 import FeatureCache
+#if canImport(Glibc)
+import Glibc
+#endif
 
-private let versionString: StaticString = "0.1.0"
+/// The version as a C string for the life of the process (made once, lazily and
+/// thread-safely, from the one version in the core).
+private let versionCString: UnsafePointer<CChar> = UnsafePointer(strdup(FeatureCacheVersion.string)!)
 
 @_cdecl("fc_version")
 public func fcVersion() -> UnsafePointer<CChar> {
-    UnsafeRawPointer(versionString.utf8Start).assumingMemoryBound(to: CChar.self)
+    versionCString
 }
 
 @_cdecl("fc_version_number")
