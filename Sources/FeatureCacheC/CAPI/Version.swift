@@ -5,7 +5,7 @@ import Glibc
 
 /// The version as a C string for the life of the process (made once, lazily and
 /// thread-safely, from the one version in the core).
-private let versionCString: UnsafePointer<CChar> = UnsafePointer(strdup(FeatureCacheVersion.string)!)
+nonisolated(unsafe) private let versionCString: UnsafePointer<CChar> = UnsafePointer(strdup(FeatureCacheVersion.string)!)
 
 @_cdecl("fc_version")
 public func fcVersion() -> UnsafePointer<CChar> {
