@@ -607,6 +607,10 @@ FC_API void fc_operation_free(fc_operation *operation);
  * NULL or freed table. @since 0.2 */
 FC_API int64_t fc_table_cached_feature_count(const fc_table *table);
 
+/* The heap bytes the table's cache holds (columns, geometry, indexes); -1 (and
+ * fc_last_error) for a NULL or freed table. @since 0.2 */
+FC_API int64_t fc_table_cached_bytes(const fc_table *table);
+
 /* Empties the table's cache. @since 0.2 */
 FC_API fc_status fc_table_clear_cache(fc_table *table);
 

@@ -130,6 +130,8 @@ static void test_merge_and_clear(void) {
     r = populate(table, second, false, NULL);
     CHECK(fc_result_count(r) == 3000);
     CHECK(fc_table_cached_feature_count(table) == 5000);  /* 1000 replaced, not duplicated */
+    CHECK(fc_table_cached_bytes(table) > 5000 * 21);
+    CHECK(fc_table_cached_bytes(NULL) == -1);
     fc_result_free(r);
     r = populate(table, third, true, NULL);
     CHECK(fc_table_cached_feature_count(table) == 100);

@@ -25,7 +25,7 @@ Test controls, GET or POST, per namespace:
               stuck (a query answered as if resultOffset were 0)
   /_control/<ns>/delay?ms=M[&count=N][&match=S] the next N requests (default all) wait M ms
         first; a client that disconnects meanwhile is counted in "disconnects"
-  /_control/<ns>/stats                         {"requests", "by_kind", "disconnects",
+  /_control/<ns>/stats                         {"requests", "by_kind", "disconnects", "bytes",
         "last_headers", "last_params", "log": [[method, path, kind], …]}
 
 Usage: arcgis_emulator.py [--port 0] [--url-file F] [--trees N] [--parcels N] [--roads N]
@@ -64,6 +64,7 @@ class Namespace:
         self.requests = 0
         self.by_kind = {}
         self.disconnects = 0
+        self.bytes = 0     # response body bytes served (before any gzip)
         self.faults = []   # [{"mode", "count", "match"}]
         self.delays = []   # [{"ms", "count", "match"}]
         self.last_headers = {}
@@ -72,6 +73,7 @@ class Namespace:
 
     def stats(self):
         return {"requests": self.requests, "by_kind": dict(self.by_kind), "disconnects": self.disconnects,
+                "bytes": self.bytes,
                 "last_headers": self.last_headers, "last_params": self.last_params, "log": self.log[-200:]}
 
     @staticmethod
@@ -206,6 +208,8 @@ class Handler(BaseHTTPRequestHandler):
             status, content_type, body = self.route(segments, kind, params)
         except QueryError as error:
             status, content_type, body = 200, "application/json", error_body(400, str(error), error.details)
+        with namespace.lock:
+            namespace.bytes += len(body)
         self.send(status, content_type, body)
 
     @staticmethod

@@ -57,6 +57,8 @@ class LayerStore:
     def __init__(self, layer, rows):
         self.layer = layer
         self.rows = {row["OBJECTID"]: row for row in rows}
+        self.encoded = {}     # (fields, geometry, projection) -> {oid: encoded feature}
+        self.selections = {}  # query parameters -> matching ids, the last 8
         self.fields = [f["name"] for f in layer["fields"]]
         self.lock = threading.Lock()
         self.db = sqlite3.connect(":memory:", check_same_thread=False)
@@ -130,7 +132,22 @@ class LayerStore:
     # ---- evaluation -------------------------------------------------------
 
     def select(self, params):
-        """The object ids matching where + objectIds + geometry, in the requested order."""
+        """The object ids matching where + objectIds + geometry, in the requested order.
+        The last few answers are remembered: paging asks the same query 100 times."""
+        key = tuple(params.get(name, "") for name in ("where", "objectIds", "geometry", "geometryType", "inSR",
+                                                       "spatialRel", "orderByFields"))
+        with self.lock:
+            cached = self.selections.get(key)
+        if cached is not None:
+            return cached
+        ids = self._select(params)
+        with self.lock:
+            if len(self.selections) >= 8:
+                self.selections.pop(next(iter(self.selections)))
+            self.selections[key] = ids
+        return ids
+
+    def _select(self, params):
         clauses = ["(%s)" % self._where_sql(params.get("where"))]
         args = []
         ids_text = params.get("objectIds", "").strip()
@@ -327,13 +344,29 @@ def run_query(store, params, max_record_count, supports_pagination):
             body["properties"] = {"exceededTransferLimit": True}
         return "application/geo+json", json.dumps(body, ensure_ascii=False).encode()
 
-    features = []
+    # Each row's feature is encoded once per (fields, geometry, projection) and
+    # reused: pages are then joined, not re-encoded, so the emulator serves a page
+    # in a millisecond or two and benchmarks measure the client, not this server.
+    key = (tuple(fields), return_geometry, mercator)
+    cache = store.encoded.setdefault(key, {})
+    parts = []
     for oid in page:
-        row = store.rows[oid]
-        feature = {"attributes": {name: row[name] for name in fields}}
-        if return_geometry:
-            feature["geometry"] = _project_geometry(row["_geom"], mercator)
-        features.append(feature)
+        encoded = cache.get(oid)
+        if encoded is None:
+            row = store.rows[oid]
+            feature = {"attributes": {name: row[name] for name in fields}}
+            if return_geometry:
+                feature["geometry"] = _project_geometry(row["_geom"], mercator)
+            encoded = cache[oid] = json.dumps(feature, ensure_ascii=False, separators=(",", ":")).encode()
+        parts.append(encoded)
+    if fmt == "json":
+        head = {"objectIdFieldName": "OBJECTID", "uniqueIdField": {"name": "OBJECTID", "isSystemMaintained": True},
+                "globalIdFieldName": "", "geometryType": layer["geometryType"], "spatialReference": spatial_reference,
+                "fields": [field_specs[name] for name in fields]}
+        prefix = json.dumps(head, ensure_ascii=False)[:-1].encode() + b', "features": ['
+        suffix = b"], \"exceededTransferLimit\": true}" if exceeded else b"]}"
+        return "application/json; charset=utf-8", prefix + b",".join(parts) + suffix
+    features = [json.loads(part) for part in parts]
     body = {"objectIdFieldName": "OBJECTID", "uniqueIdField": {"name": "OBJECTID", "isSystemMaintained": True},
             "globalIdFieldName": "", "geometryType": layer["geometryType"], "spatialReference": spatial_reference,
             "fields": [field_specs[name] for name in fields], "features": features}

@@ -113,6 +113,11 @@ public func fcTableCachedFeatureCount(_ pointer: OpaquePointer?) -> Int64 {
     value(or: -1) { () throws(FeatureCacheError) in Int64(try table(pointer).cachedFeatureCount) }
 }
 
+@_cdecl("fc_table_cached_bytes")
+public func fcTableCachedBytes(_ pointer: OpaquePointer?) -> Int64 {
+    value(or: -1) { () throws(FeatureCacheError) in Int64(try table(pointer).store.byteSize) }
+}
+
 @_cdecl("fc_table_clear_cache")
 public func fcTableClearCache(_ pointer: OpaquePointer?) -> Int32 {
     status { () throws(FeatureCacheError) in try table(pointer).clearCache() }

@@ -1,6 +1,6 @@
 /// What one Esri JSON query response (`f=json`) holds besides its features.
-struct EsriJSONPage {
-    var batch: FeatureBatch
+package struct EsriJSONPage {
+    package var batch: FeatureBatch
     var exceededTransferLimit = false
     var spatialReference: SpatialReference?
     /// The body is an `{"error":…}` object; the caller turns it into the error.
@@ -11,11 +11,11 @@ struct EsriJSONPage {
 /// columns, `features[].attributes` fill them, `geometry` (`{x,y}`, `{points}`,
 /// `{paths}`, `{rings}`) becomes WKB, with rings grouped into polygons by
 /// orientation (clockwise outer, counter-clockwise holes).
-enum EsriJSONReader {
+package enum EsriJSONReader {
     /// - Parameters:
     ///   - fields: the schema to use when the response lists none before its features.
     ///   - objectIdField: the field holding object ids when the response does not say.
-    static func read(_ bytes: UnsafeRawBufferPointer, fields: [FieldInfo], objectIdField: String?) throws(FeatureCacheError) -> EsriJSONPage {
+    package static func read(_ bytes: UnsafeRawBufferPointer, fields: [FieldInfo], objectIdField: String?) throws(FeatureCacheError) -> EsriJSONPage {
         var scanner = JSONScanner(bytes)
         var objectIdField = objectIdField
         var responseFields: [FieldInfo]? = nil

@@ -1,7 +1,7 @@
 /// What a GeoJSON FeatureCollection page holds besides its features (the members
 /// ArcGIS and OGC API - Features add for paging).
-struct GeoJSONPage {
-    var batch: FeatureBatch
+package struct GeoJSONPage {
+    package var batch: FeatureBatch
     /// ArcGIS `f=geojson`: `properties.exceededTransferLimit` (or top level).
     var exceededTransferLimit = false
     /// OGC API - Features: `numberMatched`, `numberReturned`, the `rel=next` link.
@@ -43,12 +43,12 @@ public final class FeatureIdentity: Sendable {
 /// as WKB, `properties` of any JSON type as columns (declared by a schema, or
 /// inferred from the values: numbers, text, booleans, nested values as JSON
 /// text), `id` as the object id. Foreign members are skipped.
-enum GeoJSONReader {
+package enum GeoJSONReader {
     /// - Parameters:
     ///   - fields: a known schema (ArcGIS layer fields, OGC queryables); properties
     ///     it does not list get inferred columns. Empty = infer everything.
     ///   - objectIdField: a property that holds object ids, used when a feature has no `id`.
-    static func read(_ bytes: UnsafeRawBufferPointer, fields: [FieldInfo] = [], objectIdField: String? = nil,
+    package static func read(_ bytes: UnsafeRawBufferPointer, fields: [FieldInfo] = [], objectIdField: String? = nil,
                      identity: FeatureIdentity) throws(FeatureCacheError) -> GeoJSONPage {
         var scanner = JSONScanner(bytes)
         let builder = fields.isEmpty ? BatchBuilder() : BatchBuilder(fields: fields, objectIdField: objectIdField)

@@ -1,0 +1,131 @@
+// Reader throughput and cache memory on the files bench/make_data.py writes.
+//
+//   swift run -c release fc-bench-readers [bench/data] [runs]
+//
+// For each file: a bare syntax scan of the bytes (the ceiling), then the reader
+// that builds the columnar batch (Esri JSON or GeoJSON), best and median of the
+// runs, in features/s and MB/s. Then the trees in a FeatureStore: bytes per
+// cached feature, split into attribute columns and everything else.
+import FeatureCache
+#if canImport(Glibc)
+import Glibc
+#endif
+
+func now() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+func readFile(_ path: String) -> [UInt8] {
+    guard let file = fopen(path, "rb") else { fatalError("cannot open \(path): run bench/make_data.py") }
+    defer { fclose(file) }
+    fseek(file, 0, SEEK_END)
+    let size = ftell(file)
+    fseek(file, 0, SEEK_SET)
+    var bytes = [UInt8](repeating: 0, count: size)
+    _ = bytes.withUnsafeMutableBytes { fread($0.baseAddress, 1, size, file) }
+    return bytes
+}
+
+func peakRSSMegabytes() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_maxrss) / 1024
+}
+
+func format(_ value: Double, _ decimals: Int = 2) -> String {
+    var buffer = [CChar](repeating: 0, count: 64)
+    _ = buffer.withUnsafeMutableBufferPointer { pointer in
+        withVaList([value]) { vsnprintf(pointer.baseAddress, 64, "%.\(decimals)f", $0) }
+    }
+    return String(cString: buffer)
+}
+
+/// Runs `body` `runs` times; (best, median) seconds.
+func measure(_ runs: Int, _ body: () throws -> Void) rethrows -> (best: Double, median: Double) {
+    var times: [Double] = []
+    for _ in 0..<runs {
+        let start = now()
+        try body()
+        times.append(now() - start)
+    }
+    times.sort()
+    return (times[0], times[times.count / 2])
+}
+
+let arguments = CommandLine.arguments
+let directory = arguments.count > 1 ? arguments[1] : "bench/data"
+let runs = arguments.count > 2 ? Int(arguments[2]) ?? 7 : 7
+
+let treeFields = [
+    FieldInfo(name: "OBJECTID", type: .oid), FieldInfo(name: "Condition", type: .smallInteger),
+    FieldInfo(name: "Species", type: .string), FieldInfo(name: "DBH", type: .double), FieldInfo(name: "Planted", type: .date),
+]
+let parcelFields = [
+    FieldInfo(name: "OBJECTID", type: .oid), FieldInfo(name: "Zone", type: .string),
+    FieldInfo(name: "AreaSqM", type: .double), FieldInfo(name: "YearBuilt", type: .integer),
+]
+
+print("file                 features      MB   scan MB/s   read best s  median s   features/s     MB/s")
+for (name, fields) in [("trees", treeFields), ("parcels", parcelFields)] {
+    for kind in ["json", "geojson"] {
+        let path = "\(directory)/\(name).\(kind)"
+        let bytes = readFile(path)
+        let megabytes = Double(bytes.count) / 1e6
+        let scan = try measure(runs) {
+            try bytes.withUnsafeBytes { raw in
+                var scanner = JSONScanner(raw)
+                try scanner.skipValue()
+                try scanner.finish()
+            }
+        }
+        var count = 0
+        let read = try measure(runs) {
+            let batch: FeatureBatch = try bytes.withUnsafeBytes { raw in
+                if kind == "json" {
+                    return try EsriJSONReader.read(raw, fields: fields, objectIdField: "OBJECTID").batch
+                }
+                return try GeoJSONReader.read(raw, fields: fields, objectIdField: "OBJECTID", identity: FeatureIdentity()).batch
+            }
+            count = batch.count
+        }
+        let label = "\(name).\(kind)".rightPadded(20)
+        print("\(label) \(String(count).leftPadded(9)) \(format(megabytes, 1).leftPadded(7)) \(format(megabytes / scan.best, 0).leftPadded(11)) "
+              + "\(format(read.best, 3).leftPadded(13)) \(format(read.median, 3).leftPadded(9)) "
+              + "\(format(Double(count) / read.best, 0).leftPadded(12)) \(format(megabytes / read.best, 0).leftPadded(8))")
+    }
+}
+
+// Memory of the cache: the trees as a populate leaves them, 100 pages of 2,000
+// (trees-pages.json is a JSON array of the 100 page documents the emulator serves).
+do {
+    let bytes = readFile("\(directory)/trees-pages.json")
+    var pages: [FeatureBatch] = []
+    try bytes.withUnsafeBytes { raw in
+        var scanner = JSONScanner(raw)
+        try scanner.beginArray()
+        while try scanner.nextElement() {
+            _ = scanner.peek()
+            let start = scanner.offset
+            try scanner.skipValue()
+            let page = UnsafeRawBufferPointer(rebasing: raw[start..<scanner.offset])
+            pages.append(try EsriJSONReader.read(page, fields: treeFields, objectIdField: "OBJECTID").batch)
+        }
+    }
+    let store = FeatureStore()
+    store.apply(pages, clearingFirst: true)
+    let attributes = pages.reduce(0) { $0 + $1.columns.reduce(0) { $0 + $1.byteSize } }
+    let total = store.byteSize
+    let features = Double(store.count)
+    print("")
+    print("cache of \(store.count) trees in \(pages.count) batches: \(format(Double(total) / features, 1)) bytes/feature in all, "
+          + "\(format(Double(attributes) / features, 1)) in attribute columns, "
+          + "\(format(Double(total - attributes) / features, 1)) beyond them (geometry, R-tree, id index, bitmaps)")
+}
+print("peak RSS: \(format(peakRSSMegabytes(), 0)) MB")
+
+extension String {
+    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+    func rightPadded(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+}
