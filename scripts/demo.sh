@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds everything and runs the load_status demo against the local ArcGIS REST
-# emulator, which this script starts (and stops again).
+# Builds everything and runs the demos (load status, then populate and results,
+# in C and in Python) against the local ArcGIS REST emulator, which this script
+# starts (and stops again).
 #   scripts/demo.sh [LAYER_URL]   # a URL of your own instead of the emulator
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -10,7 +11,8 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$(nproc)"
 
 if [ $# -gt 0 ]; then
-    exec build/examples/load_status "$1"
+    build/examples/load_status "$1"
+    exec build/examples/populate_features "$1"
 fi
 state="$root/build/demo-emulator"
 url="$(Tests/servers/emulator-ctl.sh start "$state")"
@@ -22,3 +24,10 @@ echo
 echo "== Python: examples/python/load_status.py"
 FC_EMULATOR_URL="$url" FEATURECACHE_LIBRARY="$root/build/lib/libfeaturecache.so.0" \
     python3 examples/python/load_status.py
+echo
+echo "== C: examples/c/populate_features.c"
+FC_EMULATOR_URL="$url" build/examples/populate_features
+echo
+echo "== Python: examples/python/populate_features.py"
+FC_EMULATOR_URL="$url" FEATURECACHE_LIBRARY="$root/build/lib/libfeaturecache.so.0" \
+    python3 examples/python/populate_features.py

@@ -24,3 +24,18 @@ def test_load_status_example_reports_a_failure(emulator):
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 1
     assert "FAILED_TO_LOAD  (ServiceError" in out.stdout
+
+
+def test_populate_example_matches_the_c_twin(emulator):
+    env = dict(os.environ, FC_EMULATOR_URL=emulator)
+    python = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "python", "populate_features.py")],
+                            env=env, capture_output=True, text=True, timeout=120)
+    assert python.returncode == 0, python.stderr
+    assert "1853 features, 1853 in the cache" in python.stdout
+    assert "3330 features in the cache (the overlap merged, not duplicated)" in python.stdout
+    c_example = os.path.join(ROOT, "build", "examples", "populate_features")
+    if os.path.exists(c_example):  # built by cmake; the same features either way
+        c = subprocess.run([c_example], env=env, capture_output=True, text=True, timeout=120)
+        assert c.returncode == 0, c.stderr
+        rows = lambda text: [line for line in text.splitlines() if line.startswith("  #")]
+        assert rows(c.stdout) == rows(python.stdout)
