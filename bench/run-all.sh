@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Every benchmark, in the order BENCHMARKS.md lists them.
+#   bash bench/run-all.sh
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+bash bench/install-peers.sh
+python3 bench/make_data.py
+echo "== readers: FeatureCache (swift run -c release fc-bench-readers bench/data 7)"
+swift build -c release --product fc-bench-readers >/dev/null
+.build/release/fc-bench-readers bench/data 7
+echo "== readers: Python json (python3 bench/python_json.py bench/data 3)"
+python3 bench/python_json.py bench/data 3
+echo "== readers: GDAL (bash bench/gdal_read.sh bench/data 3)"
+bash bench/gdal_read.sh bench/data 3
+echo "== end-to-end populate (bash bench/populate.sh 3)"
+bash bench/populate.sh 3
