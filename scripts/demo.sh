@@ -17,17 +17,15 @@ fi
 state="$root/build/demo-emulator"
 url="$(Tests/servers/emulator-ctl.sh start "$state")"
 trap 'Tests/servers/emulator-ctl.sh stop "$state"' EXIT
-echo
-echo "== C: examples/c/load_status.c"
-FC_EMULATOR_URL="$url" build/examples/load_status
-echo
-echo "== Python: examples/python/load_status.py"
-FC_EMULATOR_URL="$url" FEATURECACHE_LIBRARY="$root/build/lib/libfeaturecache.so.0" \
-    python3 examples/python/load_status.py
-echo
-echo "== C: examples/c/populate_features.c"
-FC_EMULATOR_URL="$url" build/examples/populate_features
-echo
-echo "== Python: examples/python/populate_features.py"
-FC_EMULATOR_URL="$url" FEATURECACHE_LIBRARY="$root/build/lib/libfeaturecache.so.0" \
-    python3 examples/python/populate_features.py
+run_c() {
+    echo; echo "== C: examples/c/$1.c"
+    FC_EMULATOR_URL="$url" "build/examples/$1"
+}
+run_python() {
+    echo; echo "== Python: examples/python/$1.py"
+    FC_EMULATOR_URL="$url" FEATURECACHE_LIBRARY="$root/build/lib/libfeaturecache.so.0" python3 "examples/python/$1.py"
+}
+for example in load_status populate_features; do
+    run_c "$example"
+    run_python "$example"
+done

@@ -98,6 +98,31 @@ final class BatchBuilder {
         return columns.count - 1
     }
 
+    /// Reads one JSON object of values into the current row: Esri `attributes`
+    /// (keys the schema does not list are skipped) or GeoJSON `properties`
+    /// (`inferring`: unknown keys get new columns). null = no values.
+    func readValues(_ scanner: inout JSONScanner, inferring: Bool) throws(FeatureCacheError) {
+        if try scanner.readNull() { return }
+        try scanner.beginObject()
+        var hint = 0
+        while try scanner.nextKey() {
+            let found = inferring ? inferredColumn(forKeyOf: scanner, hint: hint) : column(forKeyOf: scanner, hint: hint)
+            guard let column = found else {
+                try scanner.skipValue()
+                continue
+            }
+            hint = column + 1
+            let target = columns[column]
+            guard target.count == count else { throw scanner.error("'\(scanner.key)' appears twice in one feature") }
+            do {
+                try target.appendValue(from: &scanner)
+            } catch {
+                // Type mismatches come from the column: say where in the document.
+                throw error.message.hasPrefix("JSON:") ? error : scanner.error(error.message)
+            }
+        }
+    }
+
     /// Ends a row: columns it did not mention get NULL; `objectId` is used when the
     /// ids are not an attribute column.
     @inline(__always)

@@ -103,7 +103,7 @@ package enum EsriJSONReader {
             try scanner.beginObject()
             while try scanner.nextKey() {
                 if scanner.keyEquals("attributes") {
-                    try readAttributes(&scanner, into: builder)
+                    try builder.readValues(&scanner, inferring: false)
                 } else if scanner.keyEquals("geometry") {
                     sawGeometry = true
                     try readGeometry(&scanner, into: &builder.geometry, scratch: &scratch)
@@ -113,27 +113,6 @@ package enum EsriJSONReader {
             }
             if !sawGeometry { builder.geometry.appendNull() }
             builder.endRow()
-        }
-    }
-
-    @inline(__always)
-    private static func readAttributes(_ scanner: inout JSONScanner, into builder: BatchBuilder) throws(FeatureCacheError) {
-        if try scanner.readNull() { return }
-        try scanner.beginObject()
-        var hint = 0
-        while try scanner.nextKey() {
-            guard let column = builder.column(forKeyOf: scanner, hint: hint) else {
-                try scanner.skipValue()  // an attribute the schema does not list
-                continue
-            }
-            hint = column + 1
-            let target = builder.columns[column]
-            guard target.count == builder.count else { throw scanner.error("attribute '\(scanner.key)' appears twice") }
-            do {
-                try target.appendValue(from: &scanner)
-            } catch {
-                throw error.message.hasPrefix("JSON:") ? error : scanner.error(error.message)
-            }
         }
     }
 

@@ -140,7 +140,7 @@ private struct FeatureReader {
                 sawGeometry = true
                 try readGeometry(&scanner)
             } else if scanner.keyEquals("properties") {
-                try readProperties(&scanner)
+                try builder.readValues(&scanner, inferring: true)
             } else {
                 try scanner.skipValue()
             }
@@ -153,23 +153,6 @@ private struct FeatureReader {
             builder.endRow()
         } else {
             builder.endRow(objectId: objectId ?? identity.anonymousId())
-        }
-    }
-
-    private func readProperties(_ scanner: inout JSONScanner) throws(FeatureCacheError) {
-        if try scanner.readNull() { return }
-        try scanner.beginObject()
-        var hint = 0
-        while try scanner.nextKey() {
-            let column = builder.inferredColumn(forKeyOf: scanner, hint: hint)
-            hint = column + 1
-            let target = builder.columns[column]
-            guard target.count == builder.count else { throw scanner.error("property '\(scanner.key)' appears twice") }
-            do {
-                try target.appendValue(from: &scanner)
-            } catch {
-                throw error.message.hasPrefix("JSON:") ? error : scanner.error(error.message)
-            }
         }
     }
 

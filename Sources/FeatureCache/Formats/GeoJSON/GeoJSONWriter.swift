@@ -78,27 +78,24 @@ struct GeoJSONWriter {
             text("{\"type\":\"Polygon\",\"coordinates\":")
             guard rings(&wkb) else { return false }
         case 4, 5, 6:
-            text(["{\"type\":\"MultiPoint\",\"coordinates\":[", "{\"type\":\"MultiLineString\",\"coordinates\":[",
-                  "{\"type\":\"MultiPolygon\",\"coordinates\":["][Int(type) - 4])
-            guard let count = wkb.count() else { return false }
-            for index in 0..<count {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            text(["{\"type\":\"MultiPoint\",\"coordinates\":", "{\"type\":\"MultiLineString\",\"coordinates\":",
+                  "{\"type\":\"MultiPolygon\",\"coordinates\":"][Int(type) - 4])
+            // Members are whole WKB geometries of the single type; GeoJSON wants their coordinates.
+            let memberOK = list(&wkb) { writer, wkb in
                 guard let member = wkb.header(), member == type - 3 else { return false }
                 switch member {
-                case 1: guard let (x, y) = wkb.point() else { return false }; position(x, y)
-                case 2: guard positions(&wkb) else { return false }
-                default: guard rings(&wkb) else { return false }
+                case 1:
+                    guard let (x, y) = wkb.point() else { return false }
+                    writer.position(x, y)
+                    return true
+                case 2: return writer.positions(&wkb)
+                default: return writer.rings(&wkb)
                 }
             }
-            bytes.append(UInt8(ascii: "]"))
+            guard memberOK else { return false }
         case 7:
-            text("{\"type\":\"GeometryCollection\",\"geometries\":[")
-            guard let count = wkb.count() else { return false }
-            for index in 0..<count {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                guard writeGeometry(&wkb) else { return false }
-            }
-            bytes.append(UInt8(ascii: "]"))
+            text("{\"type\":\"GeometryCollection\",\"geometries\":")
+            guard list(&wkb, { writer, wkb in writer.writeGeometry(&wkb) }) else { return false }
         default:
             return false
         }
@@ -106,27 +103,28 @@ struct GeoJSONWriter {
         return true
     }
 
-    private mutating func positions(_ wkb: inout WKBCursor) -> Bool {
+    /// `[e,e,…]` for a WKB count and that many elements written by `element`.
+    private mutating func list(_ wkb: inout WKBCursor, _ element: (inout GeoJSONWriter, inout WKBCursor) -> Bool) -> Bool {
         guard let count = wkb.count() else { return false }
         bytes.append(UInt8(ascii: "["))
         for index in 0..<count {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            guard let (x, y) = wkb.point() else { return false }
-            position(x, y)
+            guard element(&self, &wkb) else { return false }
         }
         bytes.append(UInt8(ascii: "]"))
         return true
     }
 
-    private mutating func rings(_ wkb: inout WKBCursor) -> Bool {
-        guard let count = wkb.count() else { return false }
-        bytes.append(UInt8(ascii: "["))
-        for index in 0..<count {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            guard positions(&wkb) else { return false }
+    private mutating func positions(_ wkb: inout WKBCursor) -> Bool {
+        list(&wkb) { writer, wkb in
+            guard let (x, y) = wkb.point() else { return false }
+            writer.position(x, y)
+            return true
         }
-        bytes.append(UInt8(ascii: "]"))
-        return true
+    }
+
+    private mutating func rings(_ wkb: inout WKBCursor) -> Bool {
+        list(&wkb) { writer, wkb in writer.positions(&wkb) }
     }
 
     private mutating func position(_ x: Double, _ y: Double) {
