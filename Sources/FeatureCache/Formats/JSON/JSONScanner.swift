@@ -19,7 +19,8 @@ package struct JSONScanner {
     // The current key: a raw byte range when it had no escapes, else decoded bytes.
     private var keyStart = 0
     private var keyEnd = 0
-    private var keyDecoded: [UInt8]? = nil
+    private var keyIsDecoded = false
+    private var keyDecoded: [UInt8] = []
 
     package init(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = 256) {
         self.bytes = bytes
@@ -141,30 +142,53 @@ package struct JSONScanner {
     // MARK: - Keys
 
     private mutating func readKey() throws(FeatureCacheError) {
-        offset += 1  // opening quote
-        let start = offset
-        while offset < bytes.count {
-            let byte = bytes[offset]
-            if byte == UInt8(ascii: "\"") {
-                keyStart = start; keyEnd = offset; keyDecoded = nil
-                offset += 1
-                return
-            }
-            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-            offset += 1
+        let start = offset + 1  // after the opening quote
+        let end = stringRunEnd(from: start)
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            keyStart = start; keyEnd = end; keyIsDecoded = false
+            offset = end + 1
+            return
         }
         // Escapes (rare in keys): decode the whole key.
-        offset = start - 1
-        var decoded: [UInt8] = []
+        var decoded = keyDecoded
+        decoded.removeAll(keepingCapacity: true)
         try readStringBytes(into: &decoded)
         keyDecoded = decoded
+        keyIsDecoded = true
+    }
+
+    /// The first byte at or after `start` that ends a plain run of string bytes
+    /// (a quote, a backslash or a control character), or the end of the input.
+    /// Eight bytes at a time: a SWAR test flags the bytes equal to '"' or '\\' or
+    /// below 0x20 in one 64-bit word; the lowest flag is exact.
+    @inline(__always)
+    private func stringRunEnd(from start: Int) -> Int {
+        let base = bytes.baseAddress!
+        let count = bytes.count
+        var index = start
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while index + 8 <= count {
+            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            let flags = (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)) & highs
+            if flags != 0 { return index + flags.trailingZeroBitCount >> 3 }
+            index += 8
+        }
+        while index < count {
+            let byte = base.load(fromByteOffset: index, as: UInt8.self)
+            if byte == 0x22 || byte == 0x5C || byte < 0x20 { return index }
+            index += 1
+        }
+        return count
     }
 
     /// Whether the current key is exactly `name` (compared as bytes).
     @inline(__always)
     package func keyEquals(_ name: StaticString) -> Bool {
         let length = name.utf8CodeUnitCount
-        if let keyDecoded {
+        if keyIsDecoded {
             return keyDecoded.count == length && keyDecoded.withUnsafeBytes { memcmp($0.baseAddress!, name.utf8Start, length) == 0 }
         }
         guard keyEnd - keyStart == length else { return false }
@@ -175,7 +199,7 @@ package struct JSONScanner {
     @inline(__always)
     package func keyEquals(bytes name: [UInt8]) -> Bool {
         name.withUnsafeBytes { name in
-            if let keyDecoded {
+            if keyIsDecoded {
                 return keyDecoded.count == name.count && keyDecoded.elementsEqual(name)
             }
             guard keyEnd - keyStart == name.count else { return false }
@@ -185,7 +209,7 @@ package struct JSONScanner {
 
     /// The current key as a String (for error messages and generic readers).
     package var key: String {
-        if let keyDecoded { return String(decoding: keyDecoded, as: UTF8.self) }
+        if keyIsDecoded { return String(decoding: keyDecoded, as: UTF8.self) }
         return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[keyStart..<keyEnd]), as: UTF8.self)
     }
 
@@ -196,15 +220,10 @@ package struct JSONScanner {
         guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { throw error("expected a string") }
         // Fast path: no escapes, the bytes are the string.
         let start = offset + 1
-        var cursor = start
-        while cursor < bytes.count {
-            let byte = bytes[cursor]
-            if byte == UInt8(ascii: "\"") {
-                offset = cursor + 1
-                return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<cursor]), as: UTF8.self)
-            }
-            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-            cursor += 1
+        let end = stringRunEnd(from: start)
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            offset = end + 1
+            return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
         }
         var decoded: [UInt8] = []
         try readStringBytes(into: &decoded)
@@ -222,24 +241,19 @@ package struct JSONScanner {
         skipWhitespace()
         guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { throw error("expected a string") }
         offset += 1
-        var runStart = offset
-        while offset < bytes.count {
-            let byte = bytes[offset]
+        while true {
+            let end = stringRunEnd(from: offset)
+            if end > offset { output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[offset..<end])) }
+            offset = end
+            guard end < bytes.count else { throw error("unterminated string") }
+            let byte = bytes[end]
             if byte == UInt8(ascii: "\"") {
-                output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[runStart..<offset]))
                 offset += 1
                 return
             }
             if byte < 0x20 { throw error("unescaped control character in a string") }
-            if byte == UInt8(ascii: "\\") {
-                output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[runStart..<offset]))
-                try readEscape(into: &output)
-                runStart = offset
-                continue
-            }
-            offset += 1
+            try readEscape(into: &output)
         }
-        throw error("unterminated string")
     }
 
     private mutating func readEscape(into output: inout [UInt8]) throws(FeatureCacheError) {
@@ -349,13 +363,18 @@ package struct JSONScanner {
     // MARK: - Numbers
 
     /// The next number. NaN and Infinity are not JSON and are rejected.
+    ///
+    /// Digits accumulate into one 64-bit mantissa in tight loops; up to 19 digits
+    /// that is exact, integers come out exact, and Clinger's fast path gives the
+    /// correctly rounded double when mantissa and power of ten are both exact
+    /// doubles. Anything else (17-digit coordinates among them) goes to strtod.
     package mutating func readNumber() throws(FeatureCacheError) -> JSONNumber {
         skipWhitespace()
         let start = offset
-        var cursor = offset
         let end = bytes.count
-        var negative = false
-        if cursor < end, bytes[cursor] == UInt8(ascii: "-") { negative = true; cursor += 1 }
+        var cursor = offset
+        let negative = cursor < end && bytes[cursor] == UInt8(ascii: "-")
+        if negative { cursor += 1 }
         guard cursor < end, isDigit(bytes[cursor]) else {
             if cursor < end, bytes[cursor] == UInt8(ascii: "N") || bytes[cursor] == UInt8(ascii: "I") {
                 throw error("NaN and Infinity are not JSON numbers")
@@ -363,26 +382,34 @@ package struct JSONScanner {
             throw error("expected a number")
         }
         var mantissa: UInt64 = 0
-        var significantDigits = 0
-        var exponent = 0
-        var isInteger = true
+        let integerStart = cursor
         if bytes[cursor] == UInt8(ascii: "0") {
             cursor += 1
             if cursor < end, isDigit(bytes[cursor]) { offset = cursor; throw error("leading zeros are not allowed") }
         } else {
-            while cursor < end, isDigit(bytes[cursor]) {
-                accumulate(bytes[cursor], &mantissa, &significantDigits, &exponent, fractional: false)
+            while cursor < end {
+                let digit = bytes[cursor] &- UInt8(ascii: "0")
+                guard digit < 10 else { break }
+                mantissa = mantissa &* 10 &+ UInt64(digit)
                 cursor += 1
             }
         }
+        var digits = cursor - integerStart
+        var exponent = 0
+        var isInteger = true
         if cursor < end, bytes[cursor] == UInt8(ascii: ".") {
             isInteger = false
             cursor += 1
-            guard cursor < end, isDigit(bytes[cursor]) else { offset = cursor; throw error("expected a digit after '.'") }
-            while cursor < end, isDigit(bytes[cursor]) {
-                accumulate(bytes[cursor], &mantissa, &significantDigits, &exponent, fractional: true)
+            let fractionStart = cursor
+            while cursor < end {
+                let digit = bytes[cursor] &- UInt8(ascii: "0")
+                guard digit < 10 else { break }
+                mantissa = mantissa &* 10 &+ UInt64(digit)
                 cursor += 1
             }
+            guard cursor > fractionStart else { offset = cursor; throw error("expected a digit after '.'") }
+            digits += cursor - fractionStart
+            exponent = fractionStart - cursor
         }
         if cursor < end, bytes[cursor] | 0x20 == UInt8(ascii: "e") {
             isInteger = false
@@ -402,21 +429,29 @@ package struct JSONScanner {
         }
         offset = cursor
 
-        // Integers that fit: exact, with no floating-point detour.
-        if isInteger, significantDigits <= 18, exponent == 0 {
-            let value = negative ? -Int64(mantissa) : Int64(mantissa)
-            return JSONNumber(double: Double(value), integer: value)
+        if digits > 19 {
+            // Leading zeros ("0.000…") do not count; past 19 significant digits the
+            // mantissa wrapped: only strtod can say.
+            var significant = 0
+            var seenNonZero = false
+            for position in integerStart..<cursor where isDigit(bytes[position]) {
+                if bytes[position] != UInt8(ascii: "0") { seenNonZero = true }
+                if seenNonZero { significant += 1 }
+            }
+            if significant > 19 || (isInteger && significant == 19 && mantissa > UInt64(Int64.max) + 1) {
+                return JSONNumber(double: slowDouble(start..<cursor), integer: nil)
+            }
         }
-        if isInteger, significantDigits <= 19, exponent == 0 {
+        if isInteger {
+            if !negative, mantissa <= UInt64(Int64.max) { return JSONNumber(double: Double(mantissa), integer: Int64(mantissa)) }
             if negative, mantissa <= UInt64(Int64.max) + 1 {
                 let value = mantissa == UInt64(Int64.max) + 1 ? Int64.min : -Int64(mantissa)
                 return JSONNumber(double: Double(value), integer: value)
-            } else if !negative, mantissa <= UInt64(Int64.max) {
-                return JSONNumber(double: Double(mantissa), integer: Int64(mantissa))
             }
+            return JSONNumber(double: slowDouble(start..<cursor), integer: nil)
         }
         // Clinger's fast path: exact when the mantissa and the power of ten are exact doubles.
-        if significantDigits <= 19, mantissa <= (1 << 53), exponent >= -22, exponent <= 22 {
+        if mantissa <= (1 << 53), exponent >= -22, exponent <= 22 {
             var value = Double(mantissa)
             if exponent < 0 { value /= powersOfTen[-exponent] } else { value *= powersOfTen[exponent] }
             return JSONNumber(double: negative ? -value : value, integer: nil)
@@ -441,21 +476,6 @@ package struct JSONScanner {
 
     @inline(__always)
     private func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
-
-    @inline(__always)
-    private func accumulate(_ byte: UInt8, _ mantissa: inout UInt64, _ digits: inout Int, _ exponent: inout Int, fractional: Bool) {
-        let digit = UInt64(byte - UInt8(ascii: "0"))
-        if digits < 19 {
-            if mantissa != 0 || digit != 0 { digits += 1 }  // leading zeros are not significant
-            mantissa = mantissa * 10 + digit
-            if fractional { exponent -= 1 }
-        } else {
-            // Beyond 19 significant digits only the magnitude matters here; the slow
-            // path re-reads the text for the exact value.
-            digits += 1
-            if !fractional { exponent += 1 }
-        }
-    }
 
     /// Correctly rounded conversion through the C library, for the rare numbers
     /// outside the fast path.
@@ -490,18 +510,17 @@ package struct JSONScanner {
 
     private mutating func skipString() throws(FeatureCacheError) {
         offset += 1
-        while offset < bytes.count {
+        while true {
+            offset = stringRunEnd(from: offset)
+            guard offset < bytes.count else { throw error("unterminated string") }
             let byte = bytes[offset]
             if byte == UInt8(ascii: "\"") { offset += 1; return }
             if byte < 0x20 { throw error("unescaped control character in a string") }
-            if byte == UInt8(ascii: "\\") {
-                offset += 1
-                guard offset < bytes.count else { break }
-                if bytes[offset] == UInt8(ascii: "u") { offset += 1; _ = try readHex4(); continue }
-            }
+            offset += 1  // backslash
+            guard offset < bytes.count else { throw error("unterminated string") }
+            if bytes[offset] == UInt8(ascii: "u") { offset += 1; _ = try readHex4(); continue }
             offset += 1
         }
-        throw error("unterminated string")
     }
 }
 
