@@ -1,0 +1,397 @@
+/// Evaluates a where clause over the rows of a batch, column by column: each
+/// node yields a `WhereVector` for all the rows at once, comparisons of a column
+/// with a constant run as typed loops, text is compared in place as bytes.
+/// Semantics follow SQL (three-valued logic; NULL in, NULL out) with SQLite's
+/// coercions where SQL-92 leaves it open: a text literal compared with a number
+/// is read as a number when it is one (the seed's `Condition < '4'`), integer
+/// division truncates, division by zero is NULL, LIKE is case-sensitive.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+public struct WhereEvaluator {
+    let expression: WhereExpression
+    /// Evaluation time, for CURRENT_DATE / CURRENT_TIMESTAMP.
+    let now: Int64
+
+    public init(_ expression: WhereExpression, now: Int64? = nil) {
+        self.expression = expression
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        self.now = now ?? (Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000)
+    }
+
+    /// Checks every field name against a schema (case-insensitively).
+    public static func validate(_ expression: WhereExpression, fields: [FieldInfo]) throws(FeatureCacheError) {
+        let known = Set(fields.map { $0.name.lowercased() })
+        for name in expression.fieldNames where !known.contains(name.lowercased()) {
+            throw FeatureCacheError(.invalidArgument, "where clause: no field named '\(name)' (fields: \(fields.map(\.name).joined(separator: ", ")))")
+        }
+    }
+
+    /// The rows (of `rows`, or all) for which the clause is true.
+    public func select(_ batch: FeatureBatch, rows: [Int]? = nil) throws(FeatureCacheError) -> [Int] {
+        let rows = rows ?? Array(0..<batch.count)
+        guard !rows.isEmpty else { return [] }
+        let result = try evaluate(expression, batch, rows)
+        var selected: [Int] = []
+        switch result {
+        case let .truth(values):
+            for (i, value) in values.enumerated() where value == .yes { selected.append(rows[i]) }
+        default:
+            for i in rows.indices where result.value(i).truth == .yes { selected.append(rows[i]) }
+        }
+        return selected
+    }
+
+    // MARK: - Nodes
+
+    func evaluate(_ node: WhereExpression, _ batch: FeatureBatch, _ rows: [Int]) throws(FeatureCacheError) -> WhereVector {
+        let n = rows.count
+        switch node {
+        case let .literal(value):
+            return .constant(value)
+        case let .field(name):
+            guard let index = batch.columnIndex(named: name) else {
+                throw FeatureCacheError(.invalidArgument, "where clause: no field named '\(name)'")
+            }
+            return Self.vector(batch.columns[index], rows)
+        case let .and(a, b):
+            let left = try truths(a, batch, rows), right = try truths(b, batch, rows)
+            return .truth((0..<n).map { i in
+                left[i] == .no || right[i] == .no ? .no : (left[i] == .yes && right[i] == .yes ? .yes : .unknown)
+            })
+        case let .or(a, b):
+            let left = try truths(a, batch, rows), right = try truths(b, batch, rows)
+            return .truth((0..<n).map { i in
+                left[i] == .yes || right[i] == .yes ? .yes : (left[i] == .no && right[i] == .no ? .no : .unknown)
+            })
+        case let .not(a):
+            return .truth(try truths(a, batch, rows).map { $0 == .unknown ? .unknown : .of($0 == .no) })
+        case let .isNull(a, negated):
+            let values = try evaluate(a, batch, rows)
+            return .truth((0..<n).map { .of(values.value($0).isNull != negated) })
+        case let .compare(op, a, b):
+            return .truth(Self.compare(op, try evaluate(a, batch, rows), try evaluate(b, batch, rows), n))
+        case let .between(a, low, high, negated):
+            let value = try evaluate(a, batch, rows)
+            let above = Self.compare(.greaterOrEqual, value, try evaluate(low, batch, rows), n)
+            let below = Self.compare(.lessOrEqual, value, try evaluate(high, batch, rows), n)
+            return .truth((0..<n).map { i in
+                let both: Truth = above[i] == .no || below[i] == .no ? .no : (above[i] == .yes && below[i] == .yes ? .yes : .unknown)
+                return negated && both != .unknown ? .of(both == .no) : both
+            })
+        case let .inList(a, list, negated):
+            let value = try evaluate(a, batch, rows)
+            var result = [Truth](repeating: .no, count: n)
+            for member in list {
+                let equal = Self.compare(.equal, value, try evaluate(member, batch, rows), n)
+                for i in 0..<n where result[i] != .yes {
+                    if equal[i] == .yes { result[i] = .yes } else if equal[i] == .unknown { result[i] = .unknown }
+                }
+            }
+            return .truth(negated ? result.map { $0 == .unknown ? .unknown : .of($0 == .no) } : result)
+        case let .like(a, pattern, escape, negated):
+            return .truth(try like(a, pattern, escape, negated, batch, rows))
+        default:
+            return try rowWise(node, batch, rows)
+        }
+    }
+
+    private func truths(_ node: WhereExpression, _ batch: FeatureBatch, _ rows: [Int]) throws(FeatureCacheError) -> [Truth] {
+        let vector = try evaluate(node, batch, rows)
+        if case let .truth(values) = vector { return values }
+        return (0..<rows.count).map { vector.value($0).truth }
+    }
+
+    /// A column's values for the rows, typed.
+    static func vector(_ column: Column, _ rows: [Int]) -> WhereVector {
+        var valid: Bitmap? = nil
+        if let validity = column.validity {
+            var bits = Bitmap()
+            bits.reserveCapacity(rows.count)
+            for row in rows { bits.append(validity[row]) }
+            valid = bits
+        }
+        switch column.kind {
+        case .int64 where column.field.type == .date: return .timestamps(rows.map { column.integers[$0] }, valid: valid)
+        case .int64, .boolean: return .integers(rows.map { column.integers[$0] }, valid: valid)
+        case .double: return .doubles(rows.map { column.doubles[$0] }, valid: valid)
+        case .string: return .textColumn(column, rows: rows)
+        }
+    }
+
+    // MARK: - Comparison
+
+    static func compare(_ op: WhereExpression.Comparison, _ a: WhereVector, _ b: WhereVector, _ n: Int) -> [Truth] {
+        // Typed fast paths: a column against a constant.
+        if case let .constant(constant) = b {
+            switch a {
+            case let .integers(values, valid), let .timestamps(values, valid):
+                if case let .integer(c) = constant {
+                    return (0..<n).map { i in valid.map { $0[i] } ?? true ? .of(test(op, values[i] < c ? -1 : values[i] > c ? 1 : 0)) : .unknown }
+                }
+                if case .timestamps = a {} else if let c = numericConstant(constant) {
+                    return (0..<n).map { i in
+                        let x = Double(values[i])
+                        return valid.map { $0[i] } ?? true ? .of(test(op, x < c ? -1 : x > c ? 1 : 0)) : .unknown
+                    }
+                }
+            case let .doubles(values, valid):
+                if let c = numericConstant(constant) {
+                    return (0..<n).map { i in valid.map { $0[i] } ?? true ? .of(test(op, values[i] < c ? -1 : values[i] > c ? 1 : 0)) : .unknown }
+                }
+            case let .textColumn(column, rows):
+                if case let .text(c) = constant {
+                    var target = Array(c.utf8)
+                    return target.withUnsafeMutableBytes { target in
+                        (0..<n).map { i in
+                            column.isNull(rows[i]) ? .unknown : .of(test(op, compareBytes(column.stringBytes(rows[i]), UnsafeRawBufferPointer(target))))
+                        }
+                    }
+                }
+            default: break
+            }
+        }
+        if case .constant = a, case .constant = b {} else if case .constant = a {
+            return compare(op.mirrored, b, a, n)
+        }
+        return (0..<n).map { i in
+            guard let order = compareValues(a.value(i), b.value(i)) else { return .unknown }
+            return .of(test(op, order))
+        }
+    }
+
+    private static func numericConstant(_ value: WhereValue) -> Double? {
+        switch value {
+        case .integer, .double, .timestamp: return value.number
+        case let .text(t): return Double(t.trimmingCharacters(in: " "))
+        default: return nil
+        }
+    }
+
+    @inline(__always)
+    static func test(_ op: WhereExpression.Comparison, _ order: Int) -> Bool {
+        switch op {
+        case .equal: order == 0
+        case .notEqual: order != 0
+        case .less: order < 0
+        case .lessOrEqual: order <= 0
+        case .greater: order > 0
+        case .greaterOrEqual: order >= 0
+        }
+    }
+
+    static func compareBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+        let common = min(a.count, b.count)
+        if common > 0 {
+            let result = memcmp(a.baseAddress!, b.baseAddress!, common)
+            if result != 0 { return result < 0 ? -1 : 1 }
+        }
+        return a.count < b.count ? -1 : a.count > b.count ? 1 : 0
+    }
+
+    /// -1, 0, 1, or nil when either side is NULL. Numbers compare as numbers, text
+    /// as UTF-8 bytes; text that reads as a number (or an instant) compares with
+    /// numbers (instants) as one; otherwise numbers sort before text.
+    static func compareValues(_ a: WhereValue, _ b: WhereValue) -> Int? {
+        if a.isNull || b.isNull { return nil }
+        switch (a, b) {
+        case let (.integer(x), .integer(y)), let (.timestamp(x), .timestamp(y)), let (.integer(x), .timestamp(y)), let (.timestamp(x), .integer(y)):
+            return x < y ? -1 : x > y ? 1 : 0
+        case let (.text(x), .text(y)):
+            return Array(x.utf8).withUnsafeBytes { xb in Array(y.utf8).withUnsafeBytes { yb in compareBytes(xb, yb) } }
+        case let (.timestamp(x), .text(t)):
+            guard let y = DateText.epochMilliseconds(t) else { return -1 }
+            return x < y ? -1 : x > y ? 1 : 0
+        case let (.text(t), .timestamp(y)):
+            guard let x = DateText.epochMilliseconds(t) else { return 1 }
+            return x < y ? -1 : x > y ? 1 : 0
+        case (.text, _):
+            guard let x = a.number, let y = b.number else { return 1 }
+            return x < y ? -1 : x > y ? 1 : 0
+        case (_, .text):
+            guard let x = a.number, let y = b.number else { return -1 }
+            return x < y ? -1 : x > y ? 1 : 0
+        default:
+            let x = a.number!, y = b.number!
+            return x < y ? -1 : x > y ? 1 : 0
+        }
+    }
+
+    // MARK: - LIKE
+
+    private func like(_ a: WhereExpression, _ patternNode: WhereExpression, _ escape: Character?, _ negated: Bool,
+                      _ batch: FeatureBatch, _ rows: [Int]) throws(FeatureCacheError) -> [Truth] {
+        let n = rows.count
+        let values = try evaluate(a, batch, rows)
+        let patterns = try evaluate(patternNode, batch, rows)
+        var compiled: LikePattern? = nil
+        if case let .constant(value) = patterns {
+            guard let text = value.text else { return [Truth](repeating: .unknown, count: n) }
+            compiled = LikePattern(text, escape: escape)
+        }
+        return (0..<n).map { i in
+            let pattern = compiled ?? patterns.value(i).text.map { LikePattern($0, escape: escape) }
+            guard let pattern else { return .unknown }
+            let matched: Bool
+            if case let .textColumn(column, columnRows) = values {
+                if column.isNull(columnRows[i]) { return .unknown }
+                matched = pattern.matches(column.stringBytes(columnRows[i]))
+            } else {
+                guard let text = values.value(i).text else { return .unknown }
+                matched = Array(text.utf8).withUnsafeBytes { pattern.matches($0) }
+            }
+            return .of(matched != negated)
+        }
+    }
+
+    // MARK: - Everything else, row by row over typed values
+
+    private func rowWise(_ node: WhereExpression, _ batch: FeatureBatch, _ rows: [Int]) throws(FeatureCacheError) -> WhereVector {
+        let n = rows.count
+        switch node {
+        case let .negate(a):
+            let v = try evaluate(a, batch, rows)
+            return Self.column((0..<n).map { i in
+                switch v.value(i) {
+                case let .integer(x): return .integer(0 &- x)
+                case .null: return .null
+                case let other: return other.number.map { .double(-$0) } ?? .integer(0)
+                }
+            })
+        case let .arithmetic(op, a, b):
+            let left = try evaluate(a, batch, rows), right = try evaluate(b, batch, rows)
+            return Self.column((0..<n).map { Self.arithmetic(op, left.value($0), right.value($0)) })
+        case let .concat(a, b):
+            let left = try evaluate(a, batch, rows), right = try evaluate(b, batch, rows)
+            return .texts((0..<n).map { i in
+                guard let x = left.value(i).text, let y = right.value(i).text else { return nil }
+                return x + y
+            })
+        case let .cast(a, type):
+            let v = try evaluate(a, batch, rows)
+            return Self.column((0..<n).map { Self.cast(v.value($0), type) })
+        case let .extract(part, a):
+            let v = try evaluate(a, batch, rows)
+            return Self.column((0..<n).map { i in
+                let value = v.value(i)
+                let instant: Int64?
+                switch value {
+                case let .timestamp(t): instant = t
+                case let .text(t): instant = DateText.epochMilliseconds(t)
+                default: instant = nil
+                }
+                guard let instant else { return .null }
+                let civil = CivilTime(instant)
+                switch part {
+                case .year: return .integer(Int64(civil.year))
+                case .month: return .integer(Int64(civil.month))
+                case .day: return .integer(Int64(civil.day))
+                case .hour: return .integer(Int64(civil.hour))
+                case .minute: return .integer(Int64(civil.minute))
+                case .second: return .integer(Int64(civil.second))
+                }
+            })
+        case let .function(name, arguments):
+            let vectors = try arguments.map { (argument: WhereExpression) throws(FeatureCacheError) -> WhereVector in try evaluate(argument, batch, rows) }
+            return Self.column((0..<n).map { i in WhereFunctions.call(name, vectors.map { $0.value(i) }, now: now) })
+        default:
+            throw FeatureCacheError(.invalidState, "where clause: cannot evaluate \(node)")
+        }
+    }
+
+    /// Typed vector for computed values (all one type, or the general `.texts` form).
+    static func column(_ values: [WhereValue]) -> WhereVector {
+        var integers: [Int64] = [], doubles: [Double] = []
+        var valid = Bitmap()
+        var kind: Int = 0  // 0 unknown, 1 integer, 2 double, 3 timestamp, 4 mixed
+        for value in values {
+            let k: Int
+            switch value {
+            case .null: valid.append(false); integers.append(0); doubles.append(0); continue
+            case let .integer(v): k = 1; integers.append(v); doubles.append(Double(v))
+            case let .double(v): k = 2; integers.append(0); doubles.append(v)
+            case let .timestamp(v): k = 3; integers.append(v); doubles.append(Double(v))
+            case let .boolean(v): k = 1; integers.append(v ? 1 : 0); doubles.append(v ? 1 : 0)
+            case .text: k = 4; integers.append(0); doubles.append(0)
+            }
+            valid.append(true)
+            kind = kind == 0 ? k : (kind == k ? k : (kind <= 2 && k <= 2 ? 2 : 4))
+        }
+        let bits: Bitmap? = valid.allSet ? nil : valid
+        switch kind {
+        case 1: return .integers(integers, valid: bits)
+        case 2: return .doubles(doubles, valid: bits)
+        case 3: return .timestamps(integers, valid: bits)
+        case 0: return .constant(.null)
+        default: return .texts(values.map { $0.text })
+        }
+    }
+
+    static func arithmetic(_ op: WhereExpression.Arithmetic, _ a: WhereValue, _ b: WhereValue) -> WhereValue {
+        if a.isNull || b.isNull { return .null }
+        func asInteger(_ v: WhereValue) -> Int64? {
+            switch v {
+            case let .integer(x): return x
+            case let .boolean(x): return x ? 1 : 0
+            case let .text(t): return Int64(t.trimmingCharacters(in: " "))
+            default: return nil
+            }
+        }
+        if let x = asInteger(a), let y = asInteger(b) {
+            switch op {
+            case .add: return .integer(x &+ y)
+            case .subtract: return .integer(x &- y)
+            case .multiply: return .integer(x &* y)
+            case .divide: return y == 0 ? .null : .integer(x / y)
+            case .modulo: return y == 0 ? .null : .integer(x % y)
+            }
+        }
+        let x = a.number ?? 0, y = b.number ?? 0
+        switch op {
+        case .add: return .double(x + y)
+        case .subtract: return .double(x - y)
+        case .multiply: return .double(x * y)
+        case .divide: return y == 0 ? .null : .double(x / y)
+        case .modulo:
+            guard let xi = WhereValue.double(x).integer, let yi = WhereValue.double(y).integer, yi != 0 else { return .null }
+            return .double(Double(xi % yi))
+        }
+    }
+
+    static func cast(_ value: WhereValue, _ type: WhereExpression.CastType) -> WhereValue {
+        if value.isNull { return .null }
+        switch type {
+        case .integer: return value.integer.map(WhereValue.integer) ?? .integer(0)
+        case .double: return .double(value.number ?? 0)
+        case .text: return value.text.map(WhereValue.text) ?? .null
+        case .date, .timestamp:
+            let instant: Int64?
+            switch value {
+            case let .timestamp(t): instant = t
+            case let .text(t): instant = DateText.epochMilliseconds(t)
+            default: instant = value.integer
+            }
+            guard let instant else { return .null }
+            if type == .date {
+                let day: Int64 = 86_400_000
+                return .timestamp(instant >= 0 ? instant / day * day : (instant - day + 1) / day * day)
+            }
+            return .timestamp(instant)
+        }
+    }
+}
+
+extension WhereExpression.Comparison {
+    /// The comparison with its operands swapped (a < b ⇔ b > a).
+    var mirrored: Self {
+        switch self {
+        case .less: .greater
+        case .lessOrEqual: .greaterOrEqual
+        case .greater: .less
+        case .greaterOrEqual: .lessOrEqual
+        default: self
+        }
+    }
+}
