@@ -1,0 +1,116 @@
+/// Where clauses as OGC CQL2 text (basic CQL2, advanced comparison operators,
+/// arithmetic): what OGC API - Features servers take in `filter`. Returns nil for
+/// anything CQL2 cannot say (string functions, CAST, EXTRACT, ||), which then
+/// stays local (see `WherePushdown`).
+public enum CQL2Text {
+    public static func translate(_ expression: WhereExpression) -> String? {
+        switch expression {
+        case let .literal(value): return literal(value)
+        case let .field(name): return property(name)
+        case let .negate(a): return translate(a).map { "-(\($0))" }
+        case let .arithmetic(op, a, b):
+            guard let x = translate(a), let y = translate(b) else { return nil }
+            return "(\(x) \(op.rawValue) \(y))"
+        case let .compare(op, a, b):
+            guard let x = translate(a), let y = translate(b) else { return nil }
+            return "\(x) \(op.rawValue) \(y)"
+        case let .and(a, b):
+            guard let x = translate(a), let y = translate(b) else { return nil }
+            return "(\(x) AND \(y))"
+        case let .or(a, b):
+            guard let x = translate(a), let y = translate(b) else { return nil }
+            return "(\(x) OR \(y))"
+        case let .not(a): return translate(a).map { "NOT (\($0))" }
+        case let .isNull(a, negated): return translate(a).map { "\($0) IS \(negated ? "NOT " : "")NULL" }
+        case let .inList(a, list, negated):
+            guard let x = translate(a) else { return nil }
+            let members = list.compactMap(translate)
+            guard members.count == list.count else { return nil }
+            return "\(x) \(negated ? "NOT " : "")IN (\(members.joined(separator: ", ")))"
+        case let .between(a, low, high, negated):
+            guard let x = translate(a), let l = translate(low), let h = translate(high) else { return nil }
+            return "\(x) \(negated ? "NOT " : "")BETWEEN \(l) AND \(h)"
+        case let .like(a, pattern, escape, negated):
+            guard let x = translate(a), case let .literal(.text(text)) = pattern,
+                  let converted = LikeText.withBackslashEscape(text, escape: escape) else { return nil }
+            return "\(x) \(negated ? "NOT " : "")LIKE \(quoted(converted))"
+        case .concat, .function, .cast, .extract:
+            return nil
+        }
+    }
+
+    static func literal(_ value: WhereValue) -> String? {
+        switch value {
+        case .null: return nil  // CQL2 has no NULL literal outside IS NULL
+        case let .integer(v): return String(v)
+        case let .double(v): return v.isFinite ? String(v) : nil
+        case let .text(t): return quoted(t)
+        case let .boolean(v): return v ? "TRUE" : "FALSE"
+        case let .timestamp(ms): return ms % 86_400_000 == 0 ? "DATE('\(isoDate(ms))')" : "TIMESTAMP('\(isoTimestamp(ms))')"
+        }
+    }
+
+    /// A property name, double-quoted when it is not a plain identifier.
+    static func property(_ name: String) -> String {
+        let plain = name.unicodeScalars.allSatisfy { $0 == "_" || ($0.value < 128 && (($0.properties.isAlphabetic) || ("0"..."9").contains($0))) }
+            && !(name.first.map { ("0"..."9").contains($0) } ?? true)
+        return plain ? name : "\"" + name.replacingAll("\"", with: "\"\"") + "\""
+    }
+
+    static func quoted(_ text: String) -> String { "'" + text.replacingAll("'", with: "''") + "'" }
+
+    static func isoDate(_ ms: Int64) -> String {
+        let c = CivilTime(ms)
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : String(v) }
+        return "\(c.year)-\(two(c.month))-\(two(c.day))"
+    }
+
+    static func isoTimestamp(_ ms: Int64) -> String {
+        let c = CivilTime(ms)
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : String(v) }
+        return "\(isoDate(ms))T\(two(c.hour)):\(two(c.minute)):\(two(c.second))Z"
+    }
+}
+
+/// LIKE patterns across dialects: CQL2 and FES escape with a backslash.
+enum LikeText {
+    /// The pattern with `escape` (if any) rewritten to a backslash; nil when it
+    /// cannot be expressed that way.
+    static func withBackslashEscape(_ pattern: String, escape: Character?) -> String? {
+        guard let escape, escape != "\\" else {
+            // A backslash the caller meant literally must be escaped itself.
+            return escape == "\\" ? pattern : pattern.replacingAll("\\", with: "\\\\")
+        }
+        var result = ""
+        var escaping = false
+        for character in pattern {
+            if escaping {
+                result.append("\\")
+                result.append(character)
+                escaping = false
+            } else if character == escape {
+                escaping = true
+            } else if character == "\\" {
+                result += "\\\\"
+            } else {
+                result.append(character)
+            }
+        }
+        return escaping ? nil : result
+    }
+}
+
+extension String {
+    /// Every occurrence of `target` replaced (FoundationEssentials-free).
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        guard !target.isEmpty else { return self }
+        var result = ""
+        var rest = self[...]
+        while let range = rest.firstRange(of: target) {
+            result += rest[..<range.lowerBound]
+            result += replacement
+            rest = rest[range.upperBound...]
+        }
+        return result + rest
+    }
+}
