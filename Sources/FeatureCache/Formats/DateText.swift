@@ -3,12 +3,26 @@
 /// ArcGIS servers write (`12/23/2005 1:05:00 PM`). Times without a zone are UTC.
 enum DateText {
     static func epochMilliseconds(_ text: String) -> Int64? {
-        var parser = Parser(Array(text.utf8))
-        return parser.iso() ?? {
-            var us = Parser(Array(text.utf8))
-            return us.us()
-        }()
+        let bytes = Array(text.utf8)
+        var iso = Parser(bytes)
+        if let milliseconds = iso.iso() { return milliseconds }
+        var us = Parser(bytes)
+        return us.us()
     }
+
+    /// "YYYY-MM-DD" of an instant (UTC).
+    static func isoDate(_ milliseconds: Int64) -> String {
+        let c = CivilTime(milliseconds)
+        return "\(c.year)-\(twoDigits(c.month))-\(twoDigits(c.day))"
+    }
+
+    /// "YYYY-MM-DDThh:mm:ssZ" of an instant, or with another date/time separator and zone suffix.
+    static func isoTimestamp(_ milliseconds: Int64, separator: String = "T", zone: String = "Z") -> String {
+        let c = CivilTime(milliseconds)
+        return isoDate(milliseconds) + separator + "\(twoDigits(c.hour)):\(twoDigits(c.minute)):\(twoDigits(c.second))" + zone
+    }
+
+    private static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
 
     /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
     static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
@@ -97,5 +111,29 @@ enum DateText {
         }
 
         private func pow10(_ n: Int) -> Int64 { (0..<n).reduce(1) { r, _ in r * 10 } }
+    }
+}
+
+/// A UTC instant split into calendar fields.
+struct CivilTime {
+    var year = 1970, month = 1, day = 1, hour = 0, minute = 0, second = 0
+
+    init(_ milliseconds: Int64) {
+        var days = Int(milliseconds / 86_400_000)
+        var rest = Int(milliseconds % 86_400_000)
+        if rest < 0 { rest += 86_400_000; days -= 1 }
+        // Howard Hinnant's civil_from_days.
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        day = doy - (153 * mp + 2) / 5 + 1
+        month = mp < 10 ? mp + 3 : mp - 9
+        year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        hour = rest / 3_600_000
+        minute = rest / 60_000 % 60
+        second = rest / 1000 % 60
     }
 }

@@ -132,7 +132,7 @@ final class BatchBuilder {
         if objectIdColumn == nil { objectIds.append(objectId ?? 0) }
     }
 
-    /// The object id the current row was given in its id column, if it has one.
+    /// Whether object ids come from an attribute column (else `endRow(objectId:)` gives them).
     var hasObjectIdColumn: Bool { objectIdColumn != nil }
 
     func finish() -> FeatureBatch {

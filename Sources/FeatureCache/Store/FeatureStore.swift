@@ -7,6 +7,11 @@ public final class FeatureStore: Sendable {
         let batch: FeatureBatch
         var live: Bitmap
         var liveCount: Int
+
+        /// The rows still current; nil = all of them.
+        var currentRows: [UInt32]? {
+            liveCount == batch.count ? nil : (0..<batch.count).filter { live[$0] }.map(UInt32.init)
+        }
     }
 
     fileprivate struct State {
@@ -50,9 +55,7 @@ public final class FeatureStore: Sendable {
                 }
             }
             // Batches whose every row was replaced carry nothing any more.
-            let result = state.entries[firstNew...].map { entry -> [UInt32]? in
-                entry.liveCount == entry.batch.count ? nil : (0..<entry.batch.count).filter { entry.live[$0] }.map(UInt32.init)
-            }
+            let result = state.entries[firstNew...].map(\.currentRows)
             state.entries.removeAll { $0.liveCount == 0 }
             return Array(result)
         }
@@ -61,9 +64,7 @@ public final class FeatureStore: Sendable {
     /// The current rows of every batch, for results over the whole cache.
     public func snapshot() -> [(batch: FeatureBatch, rows: [UInt32]?)] {
         state.withLock { state in
-            state.entries.map { entry in
-                (entry.batch, entry.liveCount == entry.batch.count ? nil : (0..<entry.batch.count).filter { entry.live[$0] }.map(UInt32.init))
-            }
+            state.entries.map { ($0.batch, $0.currentRows) }
         }
     }
 

@@ -75,7 +75,7 @@ public final class FeatureTable: Loadable {
         try Task.checkCancellationTyped()
         let rows = store.apply(fetched.batches, clearingFirst: clearCache)
         let nonEmpty = fetched.batches.filter { $0.count > 0 }
-        return FeatureResult(Array(zip(nonEmpty, rows)).map { ($0.0, $0.1) }, limitExceeded: fetched.limitExceeded,
+        return FeatureResult(zip(nonEmpty, rows).map { (batch: $0, rows: $1) }, limitExceeded: fetched.limitExceeded,
                              spatialReference: fetched.spatialReference ?? metadata.spatialReference)
     }
 

@@ -2,10 +2,6 @@ import CFeatureCacheABI
 import Dispatch
 import FeatureCache
 
-private func table(_ pointer: OpaquePointer?) throws(FeatureCacheError) -> FeatureTable {
-    try Handles.borrow(pointer, .table, as: FeatureTable.self, "table")
-}
-
 /// C callbacks and their user data, carried to a library thread.
 private struct PopulateCallbacks: @unchecked Sendable {
     let progress: fc_progress_callback?
@@ -33,7 +29,7 @@ private struct PopulateCallbacks: @unchecked Sendable {
 private func startPopulate(_ pointer: OpaquePointer?, _ query: OpaquePointer?, _ clearCache: Bool,
                            _ outFields: UnsafePointer<CChar>?, progress: PopulateProgress?,
                            completion: @escaping @Sendable (Result<FeatureResult, FeatureCacheError>) -> Void) throws(FeatureCacheError) -> FeatureOperation {
-    let table = try table(pointer)
+    let table = try table(pointer).1
     let parameters = try queryParameters(query)
     try parameters.validate()
     let fields = try fieldList(outFields, "out_fields")
@@ -110,15 +106,15 @@ public func fcOperationFree(_ pointer: OpaquePointer?) {
 
 @_cdecl("fc_table_cached_feature_count")
 public func fcTableCachedFeatureCount(_ pointer: OpaquePointer?) -> Int64 {
-    value(or: -1) { () throws(FeatureCacheError) in Int64(try table(pointer).cachedFeatureCount) }
+    value(or: -1) { () throws(FeatureCacheError) in Int64(try table(pointer).1.cachedFeatureCount) }
 }
 
 @_cdecl("fc_table_cached_bytes")
 public func fcTableCachedBytes(_ pointer: OpaquePointer?) -> Int64 {
-    value(or: -1) { () throws(FeatureCacheError) in Int64(try table(pointer).store.byteSize) }
+    value(or: -1) { () throws(FeatureCacheError) in Int64(try table(pointer).1.store.byteSize) }
 }
 
 @_cdecl("fc_table_clear_cache")
 public func fcTableClearCache(_ pointer: OpaquePointer?) -> Int32 {
-    status { () throws(FeatureCacheError) in try table(pointer).clearCache() }
+    status { () throws(FeatureCacheError) in try table(pointer).1.clearCache() }
 }

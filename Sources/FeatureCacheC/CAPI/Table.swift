@@ -1,7 +1,8 @@
 import CFeatureCacheABI
 import FeatureCache
 
-private func table(_ pointer: OpaquePointer?) throws(FeatureCacheError) -> (Handle, FeatureTable) {
+/// A table handle and its table (the handle lends strings to C).
+func table(_ pointer: OpaquePointer?) throws(FeatureCacheError) -> (Handle, FeatureTable) {
     let handle = try Handles.borrow(pointer, [.table], "table")
     guard let table = handle.object as? FeatureTable else { throw FeatureCacheError(.invalidArgument, "table is not a table") }
     return (handle, table)

@@ -20,7 +20,9 @@ package enum EsriJSONReader {
         var objectIdField = objectIdField
         var responseFields: [FieldInfo]? = nil
         var builder: BatchBuilder? = nil
-        var page = EsriJSONPage(batch: BatchBuilder(fields: fields, objectIdField: objectIdField).finish())
+        var exceededTransferLimit = false
+        var spatialReference: SpatialReference? = nil
+        var isServiceError = false
         try scanner.beginObject()
         while try scanner.nextKey() {
             if scanner.keyEquals("features") {
@@ -32,20 +34,22 @@ package enum EsriJSONReader {
             } else if scanner.keyEquals("objectIdFieldName") {
                 objectIdField = try scanner.readStringOrNull() ?? objectIdField
             } else if scanner.keyEquals("exceededTransferLimit") {
-                page.exceededTransferLimit = try scanner.readNull() ? false : try scanner.readBool()
+                exceededTransferLimit = try scanner.readNull() ? false : try scanner.readBool()
             } else if scanner.keyEquals("spatialReference") {
-                page.spatialReference = try readSpatialReference(&scanner)
+                spatialReference = try readSpatialReference(&scanner)
             } else if scanner.keyEquals("error") {
-                page.isServiceError = true
+                isServiceError = true
                 try scanner.skipValue()
             } else {
                 try scanner.skipValue()
             }
         }
         try scanner.finish()
-        if let builder { page.batch = builder.finish() }
-        else if !page.isServiceError { throw scanner.error("not a query response: no 'features' member") }
-        return page
+        // An error body has no features: an empty batch of the schema stands in.
+        guard builder != nil || isServiceError else { throw scanner.error("not a query response: no 'features' member") }
+        let batch = (builder ?? BatchBuilder(fields: fields, objectIdField: objectIdField)).finish()
+        return EsriJSONPage(batch: batch, exceededTransferLimit: exceededTransferLimit,
+                            spatialReference: spatialReference, isServiceError: isServiceError)
     }
 
     /// `{"objectIdFieldName":…, "objectIds":[…]}` of a `returnIdsOnly=true` query.

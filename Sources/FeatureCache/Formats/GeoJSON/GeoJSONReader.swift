@@ -52,7 +52,9 @@ package enum GeoJSONReader {
                      identity: FeatureIdentity) throws(FeatureCacheError) -> GeoJSONPage {
         var scanner = JSONScanner(bytes)
         let builder = fields.isEmpty ? BatchBuilder() : BatchBuilder(fields: fields, objectIdField: objectIdField)
-        var page = GeoJSONPage(batch: FeatureBatch.empty)
+        var exceededTransferLimit = false
+        var numberMatched: Int64? = nil, numberReturned: Int64? = nil
+        var nextLink: String? = nil
         var type: String? = nil
         var sawFeatures = false
         try scanner.beginObject()
@@ -65,15 +67,15 @@ package enum GeoJSONReader {
                 try scanner.beginArray()
                 while try scanner.nextElement() { try reader.readFeature(&scanner) }
             } else if scanner.keyEquals("numberMatched") {
-                page.numberMatched = try scanner.readNull() ? nil : try scanner.readInt64()
+                numberMatched = try scanner.readNull() ? nil : try scanner.readInt64()
             } else if scanner.keyEquals("numberReturned") {
-                page.numberReturned = try scanner.readNull() ? nil : try scanner.readInt64()
+                numberReturned = try scanner.readNull() ? nil : try scanner.readInt64()
             } else if scanner.keyEquals("links") {
-                page.nextLink = try readNextLink(&scanner) ?? page.nextLink
+                nextLink = try readNextLink(&scanner) ?? nextLink
             } else if scanner.keyEquals("exceededTransferLimit") {
-                page.exceededTransferLimit = try scanner.readBool()
+                exceededTransferLimit = try scanner.readBool()
             } else if scanner.keyEquals("properties") {
-                page.exceededTransferLimit = try readCollectionProperties(&scanner) || page.exceededTransferLimit
+                exceededTransferLimit = try readCollectionProperties(&scanner) || exceededTransferLimit
             } else {
                 try scanner.skipValue()
             }
@@ -83,8 +85,8 @@ package enum GeoJSONReader {
             throw FeatureCacheError.parse("GeoJSON: expected a FeatureCollection, got \(type.map { "a \($0)" } ?? "no 'type'")")
         }
         guard sawFeatures else { throw FeatureCacheError.parse("GeoJSON: the FeatureCollection has no 'features' array") }
-        page.batch = builder.finish()
-        return page
+        return GeoJSONPage(batch: builder.finish(), exceededTransferLimit: exceededTransferLimit,
+                           numberMatched: numberMatched, numberReturned: numberReturned, nextLink: nextLink)
     }
 
     /// The href of the `rel: "next"` entry of a `links` array.
@@ -231,8 +233,4 @@ private struct FeatureReader {
         default: nil
         }
     }
-}
-
-extension FeatureBatch {
-    static var empty: FeatureBatch { BatchBuilder().finish() }
 }

@@ -141,9 +141,7 @@ struct GeoJSONWriter {
 
     /// JSON has no NaN or infinity: those become null.
     private mutating func number(_ value: Double) {
-        guard value.isFinite else { return text("null") }
-        if value == value.rounded(), abs(value) < 1e15 { return text(String(Int64(value))) }
-        text(String(value))
+        text(value.isFinite ? JSONNumberText.shortest(value) : "null")
     }
 
     mutating func string(_ value: String) {

@@ -48,7 +48,7 @@ public enum CQL2JSON {
         case let .text(t): return string(t)
         case let .boolean(v): return v ? "true" : "false"
         case let .timestamp(ms):
-            return ms % 86_400_000 == 0 ? "{\"date\":\"\(CQL2Text.isoDate(ms))\"}" : "{\"timestamp\":\"\(CQL2Text.isoTimestamp(ms))\"}"
+            return ms % 86_400_000 == 0 ? "{\"date\":\"\(DateText.isoDate(ms))\"}" : "{\"timestamp\":\"\(DateText.isoTimestamp(ms))\"}"
         }
     }
 

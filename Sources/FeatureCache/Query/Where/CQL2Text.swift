@@ -46,7 +46,7 @@ public enum CQL2Text {
         case let .double(v): return v.isFinite ? String(v) : nil
         case let .text(t): return quoted(t)
         case let .boolean(v): return v ? "TRUE" : "FALSE"
-        case let .timestamp(ms): return ms % 86_400_000 == 0 ? "DATE('\(isoDate(ms))')" : "TIMESTAMP('\(isoTimestamp(ms))')"
+        case let .timestamp(ms): return ms % 86_400_000 == 0 ? "DATE('\(DateText.isoDate(ms))')" : "TIMESTAMP('\(DateText.isoTimestamp(ms))')"
         }
     }
 
@@ -58,18 +58,6 @@ public enum CQL2Text {
     }
 
     static func quoted(_ text: String) -> String { "'" + text.replacingAll("'", with: "''") + "'" }
-
-    static func isoDate(_ ms: Int64) -> String {
-        let c = CivilTime(ms)
-        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : String(v) }
-        return "\(c.year)-\(two(c.month))-\(two(c.day))"
-    }
-
-    static func isoTimestamp(_ ms: Int64) -> String {
-        let c = CivilTime(ms)
-        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : String(v) }
-        return "\(isoDate(ms))T\(two(c.hour)):\(two(c.minute)):\(two(c.second))Z"
-    }
 }
 
 /// LIKE patterns across dialects: CQL2 and FES escape with a backslash.
@@ -97,20 +85,5 @@ enum LikeText {
             }
         }
         return escaping ? nil : result
-    }
-}
-
-extension String {
-    /// Every occurrence of `target` replaced (FoundationEssentials-free).
-    func replacingAll(_ target: String, with replacement: String) -> String {
-        guard !target.isEmpty else { return self }
-        var result = ""
-        var rest = self[...]
-        while let range = rest.firstRange(of: target) {
-            result += rest[..<range.lowerBound]
-            result += replacement
-            rest = rest[range.upperBound...]
-        }
-        return result + rest
     }
 }

@@ -75,7 +75,7 @@ public enum FESFilter {
         case let .double(v): return v.isFinite ? String(v) : nil
         case let .text(t): return t
         case let .boolean(v): return v ? "true" : "false"
-        case let .timestamp(ms): return ms % 86_400_000 == 0 ? CQL2Text.isoDate(ms) : CQL2Text.isoTimestamp(ms)
+        case let .timestamp(ms): return ms % 86_400_000 == 0 ? DateText.isoDate(ms) : DateText.isoTimestamp(ms)
         }
     }
 

@@ -143,19 +143,17 @@ public struct WhereEvaluator {
                 }
             case let .textColumn(column, rows):
                 if case let .text(c) = constant {
-                    var target = Array(c.utf8)
-                    return target.withUnsafeMutableBytes { target in
+                    return Array(c.utf8).withUnsafeBytes { target in
                         (0..<n).map { i in
-                            column.isNull(rows[i]) ? .unknown : .of(test(op, compareBytes(column.stringBytes(rows[i]), UnsafeRawBufferPointer(target))))
+                            column.isNull(rows[i]) ? .unknown : .of(test(op, compareBytes(column.stringBytes(rows[i]), target)))
                         }
                     }
                 }
             default: break
             }
         }
-        if case .constant = a, case .constant = b {} else if case .constant = a {
-            return compare(op.mirrored, b, a, n)
-        }
+        // A constant on the left: swap the sides, so the fast paths above apply.
+        if case .constant = a, !b.isConstant { return compare(op.mirrored, b, a, n) }
         return (0..<n).map { i in
             guard let order = compareValues(a.value(i), b.value(i)) else { return .unknown }
             return .of(test(op, order))

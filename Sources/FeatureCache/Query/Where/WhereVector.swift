@@ -21,6 +21,8 @@ enum WhereVector {
     case texts([String?])
     case truth([Truth])
 
+    var isConstant: Bool { if case .constant = self { return true } else { return false } }
+
     /// The value of row `i` (for the general, slower paths).
     func value(_ i: Int) -> WhereValue {
         switch self {
@@ -75,7 +77,7 @@ extension WhereValue {
         case let .integer(v): return String(v)
         case let .double(v): return v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) + ".0" : String(v)
         case let .boolean(v): return v ? "1" : "0"
-        case let .timestamp(v): return WhereValue.isoText(v)
+        case let .timestamp(v): return DateText.isoTimestamp(v, separator: " ", zone: "")
         }
     }
 
@@ -85,35 +87,5 @@ extension WhereValue {
         case let .boolean(v): return .of(v)
         default: return number.map { .of($0 != 0) } ?? .no
         }
-    }
-
-    static func isoText(_ milliseconds: Int64) -> String {
-        let parts = CivilTime(milliseconds)
-        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : String(v) }
-        return "\(parts.year)-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute)):\(two(parts.second))"
-    }
-}
-
-/// A UTC instant split into calendar fields.
-struct CivilTime {
-    var year = 1970, month = 1, day = 1, hour = 0, minute = 0, second = 0
-
-    init(_ milliseconds: Int64) {
-        var days = Int(milliseconds / 86_400_000)
-        var rest = Int(milliseconds % 86_400_000)
-        if rest < 0 { rest += 86_400_000; days -= 1 }
-        // Howard Hinnant's civil_from_days.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        day = doy - (153 * mp + 2) / 5 + 1
-        month = mp < 10 ? mp + 3 : mp - 9
-        year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-        hour = rest / 3_600_000
-        minute = rest / 60_000 % 60
-        second = rest / 1000 % 60
     }
 }

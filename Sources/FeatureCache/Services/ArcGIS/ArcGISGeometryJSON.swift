@@ -50,9 +50,5 @@ enum ArcGISGeometryJSON {
         "[" + points.map { "[\(number($0.x)),\(number($0.y))]" }.joined(separator: ",") + "]"
     }
 
-    /// Shortest round-trip text, without a trailing ".0".
-    static func number(_ value: Double) -> String {
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-        return String(value)
-    }
+    private static func number(_ value: Double) -> String { JSONNumberText.shortest(value) }
 }

@@ -13,8 +13,34 @@ struct ArcGISQueryRunner {
     let requester: ArcGISRequester
     let metadata: TableMetadata
     let query: QueryParameters
-    let outFields: [String]?
     let progress: PopulateProgress?
+    /// `outFields` as sent: "*", or the names asked for with the object-id field
+    /// (merging needs it) first when missing.
+    private let outFieldsParameter: String
+    /// The layer's fields that were asked for, for pages that list none.
+    private let expectedFields: [FieldInfo]
+
+    /// - Parameter outFields: nil, empty or containing "*" = all fields.
+    init(layerURL: RequestURL, requester: ArcGISRequester, metadata: TableMetadata, query: QueryParameters,
+         outFields: [String]?, progress: PopulateProgress?) {
+        self.layerURL = layerURL
+        self.requester = requester
+        self.metadata = metadata
+        self.query = query
+        self.progress = progress
+        if let outFields, !outFields.isEmpty, !outFields.contains("*") {
+            var names = outFields
+            if let oid = metadata.objectIdField, !names.contains(where: { $0.lowercased() == oid.lowercased() }) {
+                names.insert(oid, at: 0)
+            }
+            let wanted = Set(names.map { $0.lowercased() })
+            outFieldsParameter = names.joined(separator: ",")
+            expectedFields = metadata.fields.filter { wanted.contains($0.name.lowercased()) }
+        } else {
+            outFieldsParameter = "*"
+            expectedFields = metadata.fields
+        }
+    }
 
     private var pageSize: Int { max(1, metadata.maxRecordCount) }
     private var objectIdField: String? { metadata.objectIdField }
@@ -145,23 +171,6 @@ struct ArcGISQueryRunner {
         let order = query.orderBy.isEmpty ? objectIdField.map { "\($0) ASC" } : query.orderBy
         if let order { url.set("orderByFields", order) }
         return url
-    }
-
-    /// The requested fields, always with the object-id field (merging needs it).
-    private var outFieldsParameter: String {
-        guard let outFields, !outFields.isEmpty, !outFields.contains("*") else { return "*" }
-        var fields = outFields
-        if let oid = objectIdField, !fields.contains(where: { $0.lowercased() == oid.lowercased() }) {
-            fields.insert(oid, at: 0)
-        }
-        return fields.joined(separator: ",")
-    }
-
-    /// The layer's fields that were asked for, for pages that list none.
-    private var expectedFields: [FieldInfo] {
-        guard let outFields, !outFields.isEmpty, !outFields.contains("*") else { return metadata.fields }
-        let wanted = Set(outFields.map { $0.lowercased() } + [objectIdField?.lowercased() ?? ""])
-        return metadata.fields.filter { wanted.contains($0.name.lowercased()) }
     }
 
     private func fetchPage(_ url: RequestURL) async throws(FeatureCacheError) -> EsriJSONPage {
