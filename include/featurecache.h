@@ -333,9 +333,18 @@ FC_API int32_t fc_table_service_kind(const fc_table *table);
  * NULL or freed table. @since 0.1 */
 FC_API const char *fc_table_url(const fc_table *table);
 
-/* Sets how the table requests features (FC_REQUEST_MODE_*). Allowed in any load
- * status; set before load it is kept. Errors: FC_E_INVALID_ARGUMENT for an
- * unknown mode. @since 0.1 */
+/* Sets how the table requests features (FC_REQUEST_MODE_*):
+ *   ON_INTERACTION_CACHE     fc_map_set_visible_extent fetches the tiles of the
+ *                            buffered view not yet covered; fc_table_query is
+ *                            answered by the cache when its area is covered, else
+ *                            by the service (and the answer is cached).
+ *   ON_INTERACTION_NO_CACHE  every view is fetched again and the cache holds only
+ *                            the latest view; queries always go to the service.
+ *   MANUAL_CACHE             only fc_table_populate fetches; queries read the cache.
+ * Allowed in any load status and while requests run: fetches in flight are
+ * cancelled and their late answers dropped. Switching to NO_CACHE clears the
+ * cache; MANUAL_CACHE <-> ON_INTERACTION_CACHE keeps features and coverage.
+ * Errors: FC_E_INVALID_ARGUMENT for an unknown mode. @since 0.1 */
 FC_API fc_status fc_table_set_request_mode(fc_table *table, int32_t mode);
 
 /* The table's FC_REQUEST_MODE_*; -1 (and fc_last_error) for a NULL table.
@@ -611,8 +620,99 @@ FC_API int64_t fc_table_cached_feature_count(const fc_table *table);
  * fc_last_error) for a NULL or freed table. @since 0.2 */
 FC_API int64_t fc_table_cached_bytes(const fc_table *table);
 
-/* Empties the table's cache. @since 0.2 */
+/* Empties the table's cache and forgets which tiles were covered. Fetches in
+ * flight are cancelled. @since 0.2 */
 FC_API fc_status fc_table_clear_cache(fc_table *table);
+
+/* ==== Queries: answered by the cache or the service, by request mode ======= */
+
+/* Queries the table (loading it first if needed). Where the answer comes from
+ * depends on the request mode (see fc_table_set_request_mode): the cache in
+ * MANUAL_CACHE; the service in ON_INTERACTION_NO_CACHE (nothing is cached); in
+ * ON_INTERACTION_CACHE the cache when every tile under the query's area (its
+ * geometry's envelope, or the whole extent) is covered for the table's
+ * definition expression, or when every object id asked for is cached -
+ * otherwise the service, whose answer is merged into the cache.
+ * Locally the whole query is honoured: where (SQL-92 subset, ANDed with the
+ * definition expression), geometry + spatial relationship (exact DE-9IM
+ * predicates; WGS84 <-> Web Mercator projected), object ids, order by, result
+ * offset, max features (limit_exceeded set when more matched), out fields and
+ * return geometry. query NULL = every feature.
+ * The callback (may be NULL) receives the result, owned by the receiver.
+ * Errors returned at once: FC_E_INVALID_ARGUMENT (NULL or freed table, bad
+ * query). Later, to the callback: FC_E_INVALID_ARGUMENT for bad SQL (with the
+ * position and what was expected) or unknown fields, FC_E_UNSUPPORTED for a
+ * geometry in a spatial reference that cannot be projected locally, and every
+ * service error of fc_table_populate. @since 0.3 */
+FC_API fc_status fc_table_query(fc_table *table, const fc_query *query, fc_result_callback callback, void *user_data);
+
+/* fc_table_query with an operation handle in *out_operation (may be NULL) to
+ * cancel or wait for it. @since 0.3 */
+FC_API fc_status fc_table_query_start(fc_table *table, const fc_query *query, fc_result_callback callback,
+                                      void *user_data, fc_operation **out_operation);
+
+/* fc_table_query, blocking the calling thread; *out gets the result (owned:
+ * fc_result_free), NULL on error. FC_E_INVALID_STATE from inside a library
+ * callback. @since 0.3 */
+FC_API fc_status fc_table_query_wait(fc_table *table, const fc_query *query, fc_result **out);
+
+/* How many features match query (offset and max features do not apply), by
+ * the same local/service rule as fc_table_query. Blocks the calling thread
+ * (briefly when answered locally); FC_E_INVALID_STATE from inside a library
+ * callback. *out is -1 on error. @since 0.3 */
+FC_API fc_status fc_table_query_count(fc_table *table, const fc_query *query, int64_t *out);
+
+/* The envelope of the features matching query, in the table's spatial
+ * reference, by the same rule; all four coordinates NaN when nothing matches.
+ * Blocks like fc_table_query_count. @since 0.3 */
+FC_API fc_status fc_table_query_extent(fc_table *table, const fc_query *query, fc_envelope *out);
+
+/* The table's definition expression: a where clause applied to every fetch,
+ * populate and query of the table (shared with its layers). "" or NULL clears
+ * it. Changing it cancels fetches in flight and forgets coverage of the old
+ * filter. Errors: FC_E_INVALID_ARGUMENT for bad SQL (position and what was
+ * expected) or, once loaded, an unknown field. @since 0.3 */
+FC_API fc_status fc_table_set_definition_expression(fc_table *table, const char *where);
+
+/* The definition expression ("" when none). Borrowed from the table handle.
+ * NULL (and fc_last_error) for a NULL table. @since 0.3 */
+FC_API const char *fc_table_definition_expression(const fc_table *table);
+
+/* A memory budget for the table's cache in bytes (as fc_table_cached_bytes
+ * counts them); 0 = none (the default). Over budget, the least recently used
+ * tiles outside the current view are evicted: they lose their coverage and the
+ * features no other covered tile holds leave the cache. Features a populate
+ * brought in are pinned and stay. Errors: FC_E_INVALID_ARGUMENT for < 0.
+ * @since 0.3 */
+FC_API fc_status fc_table_set_cache_budget(fc_table *table, int64_t bytes);
+
+/* The budget; -1 (and fc_last_error) for a NULL table. @since 0.3 */
+FC_API int64_t fc_table_cache_budget(const fc_table *table);
+
+/* What a table has cost and saved. Versioned: set struct_size to
+ * sizeof(fc_table_statistics) before the call; the library fills the fields it
+ * knows that fit, so programs built against an older header keep working. */
+typedef struct fc_table_statistics {
+    uint32_t struct_size;
+    int64_t requests;          /* HTTP requests sent for the table, failed ones too */
+    int64_t bytes_received;    /* response body bytes */
+    int64_t features_received; /* features in responses, before merging */
+    int64_t queries_local;     /* queries, counts and extents the cache answered */
+    int64_t queries_server;    /* ... and those the service answered */
+    int64_t tiles_covered;     /* tiles whose complete answer is cached now */
+    int64_t tiles_fetched;     /* tiles fetched completely (split tiles per piece) */
+    int64_t tile_failures;     /* interaction fetches that failed (retried on the next view) */
+    int64_t evictions;         /* tiles evicted for the cache budget */
+} fc_table_statistics;
+
+/* Copies the table's statistics into *out (see fc_table_statistics).
+ * Errors: FC_E_INVALID_ARGUMENT for a NULL table or out, or struct_size < 4.
+ * @since 0.3 */
+FC_API fc_status fc_table_get_statistics(const fc_table *table, fc_table_statistics *out);
+
+/* Sets every counter to 0 (tiles_covered keeps counting the covered tiles).
+ * @since 0.3 */
+FC_API fc_status fc_table_reset_statistics(fc_table *table);
 
 /* ==== Layers =============================================================== */
 
@@ -647,6 +747,21 @@ FC_API fc_status fc_layer_set_max_scale(fc_layer *layer, double scale);
 FC_API double fc_layer_min_scale(const fc_layer *layer);
 FC_API double fc_layer_max_scale(const fc_layer *layer);
 
+/* Sets the definition expression of the layer's table (see
+ * fc_table_set_definition_expression). @since 0.3 */
+FC_API fc_status fc_layer_set_definition_expression(fc_layer *layer, const char *where);
+
+/* Called after each change of the layer's table cache by a fetch (a view's
+ * tiles, a populate, a cached query answer), with the number of features
+ * merged. Runs on a library thread, never under a library lock, in order. */
+typedef void (*fc_features_changed_callback)(fc_layer *layer, int64_t features, void *user_data);
+
+/* Sets (or with NULL removes) the layer's features-changed callback. When this
+ * returns, the previous callback is not running and will not run again (unless
+ * this is called from inside it). fc_layer_free removes it too. @since 0.3 */
+FC_API fc_status fc_layer_set_features_changed_callback(fc_layer *layer, fc_features_changed_callback callback,
+                                                        void *user_data);
+
 /* ==== Maps ================================================================= */
 
 /* A map of layers. Weak load dependency: loading the map loads its layers and
@@ -672,6 +787,39 @@ FC_API fc_status fc_map_add_layer(fc_map *map, fc_layer *layer);
 /* The number of layers, -1 (and fc_last_error) for a NULL or freed map.
  * @since 0.1 */
 FC_API int32_t fc_map_layer_count(const fc_map *map);
+
+/* Navigation finished at extent (wkid 4326 or Web Mercator; 0 = the tables'
+ * own reference) and scale (a scale denominator, e.g. 10000 for 1:10,000; 0 =
+ * unknown). Each layer visible at that scale (see fc_layer_set_min_scale)
+ * whose table is in an on-interaction mode fetches what the view buffered by
+ * the map's buffer factor needs: ON_INTERACTION_CACHE the tiles of a fixed
+ * grid (from the table's full extent and the scale, so the same view always
+ * asks for the same tiles) not yet covered, nearest the centre first, at most
+ * the context's max connections per host at a time; a tile whose answer hit
+ * the service's transfer limit is split into four (three times, then paged);
+ * ON_INTERACTION_NO_CACHE the whole buffered view again. Tiles of an earlier
+ * view no longer wanted are cancelled. A layer not loaded yet loads first.
+ * Returns at once; fc_map_wait_idle waits. Failures leave tiles uncovered
+ * (counted in tile_failures) and are asked again on the next view.
+ * Errors: FC_E_INVALID_ARGUMENT for NULL, an empty or non-finite extent, or a
+ * negative or non-finite scale; FC_E_UNSUPPORTED for an extent in a spatial
+ * reference that cannot be projected to a table's. @since 0.3 */
+FC_API fc_status fc_map_set_visible_extent(fc_map *map, const fc_envelope *extent, double scale);
+
+/* Blocks until the fetches triggered by fc_map_set_visible_extent have
+ * finished and their features-changed callbacks have run. timeout_seconds < 0
+ * waits without limit. Errors: FC_E_TIMEOUT (fetches go on);
+ * FC_E_INVALID_STATE from inside a library callback. @since 0.3 */
+FC_API fc_status fc_map_wait_idle(fc_map *map, double timeout_seconds);
+
+/* How much larger than the visible extent the fetched area is, per side
+ * length: 2 (the default, as in the ArcGIS SDK) adds half a view on each side;
+ * 1 = exactly the view. Errors: FC_E_INVALID_ARGUMENT for < 1 or non-finite.
+ * @since 0.3 */
+FC_API fc_status fc_map_set_buffer_factor(fc_map *map, double factor);
+
+/* The buffer factor; NaN (and fc_last_error) for a NULL map. @since 0.3 */
+FC_API double fc_map_buffer_factor(const fc_map *map);
 
 #ifdef __cplusplus
 } /* extern "C" */

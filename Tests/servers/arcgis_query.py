@@ -1,7 +1,7 @@
 """The `query` operation of the ArcGIS REST emulator, as the published REST API
 describes it: where (SQL, evaluated by SQLite as a real server's database would),
 objectIds, geometry + geometryType + inSR + spatialRel, outFields, returnGeometry,
-returnIdsOnly, returnCountOnly, orderByFields, resultOffset/resultRecordCount,
+returnIdsOnly, returnCountOnly, returnExtentOnly, orderByFields, resultOffset/resultRecordCount,
 outSR, f=json|pjson|geojson.
 """
 import json
@@ -62,7 +62,13 @@ class LayerStore:
         self.fields = [f["name"] for f in layer["fields"]]
         self.lock = threading.Lock()
         self.db = sqlite3.connect(":memory:", check_same_thread=False)
-        columns = ", ".join('"%s"' % name for name in self.fields)
+        # Declared types give SQLite the affinity a real database has: an integer
+        # field compared with '4' compares numerically, as ArcGIS services do.
+        affinity = {"esriFieldTypeOID": "INTEGER", "esriFieldTypeInteger": "INTEGER",
+                    "esriFieldTypeSmallInteger": "INTEGER", "esriFieldTypeBigInteger": "INTEGER",
+                    "esriFieldTypeDate": "INTEGER", "esriFieldTypeDouble": "REAL", "esriFieldTypeSingle": "REAL",
+                    "esriFieldTypeString": "TEXT"}
+        columns = ", ".join('"%s" %s' % (f["name"], affinity.get(f["type"], "")) for f in layer["fields"])
         self.db.execute('CREATE TABLE features (%s, _xmin REAL, _ymin REAL, _xmax REAL, _ymax REAL)' % columns)
         marks = ", ".join("?" for _ in range(len(self.fields) + 4))
         self.db.executemany("INSERT INTO features VALUES (%s)" % marks,
@@ -308,6 +314,19 @@ def run_query(store, params, max_record_count, supports_pagination):
     layer = store.layer
     if _truthy(params.get("returnCountOnly"), False):
         return _json({"count": len(ids)}, fmt)
+    if _truthy(params.get("returnExtentOnly"), False):
+        mercator = _is_mercator(_wkid(params.get("outSR")) or 4326)
+        sr = {"wkid": 102100, "latestWkid": 3857} if mercator else {"wkid": 4326, "latestWkid": 4326}
+        if not ids:
+            return _json({"extent": {"xmin": "NaN", "ymin": "NaN", "xmax": "NaN", "ymax": "NaN",
+                                     "spatialReference": sr}, "count": 0}, fmt)
+        boxes = [store.rows[oid]["_bbox"] for oid in ids]
+        x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+        x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
+        if mercator:
+            (x0, y0), (x1, y1) = to_web_mercator(x0, y0), to_web_mercator(x1, y1)
+        return _json({"extent": {"xmin": x0, "ymin": y0, "xmax": x1, "ymax": y1, "spatialReference": sr},
+                      "count": len(ids)}, fmt)
     if _truthy(params.get("returnIdsOnly"), False):
         return _json({"objectIdFieldName": "OBJECTID", "objectIds": ids}, fmt)
 

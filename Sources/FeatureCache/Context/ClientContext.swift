@@ -7,6 +7,9 @@ public final class ClientContext: Sendable {
 
     public let transport: any Transport
     private let store: Locked<ClientSettings>
+    /// Interaction fetches in flight per host (the scheduler's cap; libcurl's own
+    /// per-host cap covers every other request).
+    private let gates = Locked<[String: AsyncGate]>([:])
 
     /// `transport` nil = a libcurl transport of its own.
     public init(transport: (any Transport)? = nil, settings: ClientSettings = ClientSettings()) {
@@ -24,6 +27,18 @@ public final class ClientContext: Sendable {
         }
         if before != after, let curl = transport as? CurlTransport {
             curl.setMaxConnectionsPerHost(after)
+        }
+    }
+
+    /// The gate limiting concurrent interaction fetches to the host of `url`.
+    func gate(for url: String) -> AsyncGate {
+        let host = RequestURL.host(of: url)
+        let limit = settings.maxConnectionsPerHost
+        return gates.withLock { gates in
+            if let gate = gates[host] { return gate }
+            let gate = AsyncGate(limit: limit)
+            gates[host] = gate
+            return gate
         }
     }
 

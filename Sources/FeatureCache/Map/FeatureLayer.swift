@@ -10,6 +10,8 @@ public final class FeatureLayer: Loadable {
         var maxScale: Double?
     }
     private let overrides = Locked(Overrides())
+    /// The table observer behind `setFeaturesChangedHandler`.
+    private let changedToken = Locked<UInt64?>(nil)
 
     public init(table: FeatureTable) {
         self.table = table
@@ -44,6 +46,40 @@ public final class FeatureLayer: Loadable {
     public func setMaxScale(_ scale: Double) throws(FeatureCacheError) {
         try Self.checkScale(scale)
         overrides.withLock { $0.maxScale = scale }
+    }
+
+    /// Whether the layer shows (and fetches) at `scale`; scale 0 = unknown, shown.
+    public func isVisible(atScale scale: Double) -> Bool {
+        guard scale > 0 else { return true }
+        let min = minScale, max = maxScale
+        return (min == 0 || scale <= min) && (max == 0 || scale >= max)
+    }
+
+    /// The table's definition expression (the layer and its table share it).
+    public var definitionExpression: String { table.definitionExpression }
+
+    public func setDefinitionExpression(_ text: String) throws(FeatureCacheError) {
+        try table.setDefinitionExpression(text)
+    }
+
+    /// Calls `handler` (on a library thread, outside every lock) after each
+    /// change of the table's cache by a fetch, with the number of features
+    /// merged; nil removes it. When this returns the old handler is not running
+    /// and will not run again (unless called from inside that handler).
+    public func setFeaturesChangedHandler(_ handler: (@Sendable (Int) -> Void)?) {
+        let token = handler.map { table.addFeaturesChangedObserver($0) }
+        let old = changedToken.withLock { current in
+            defer { current = token }
+            return current
+        }
+        if let old {
+            table.removeFeaturesChangedObserver(old)
+            table.flushFeatureEvents()
+        }
+    }
+
+    deinit {
+        if let token = changedToken.withLock({ $0 }) { table.removeFeaturesChangedObserver(token) }
     }
 
     private static func checkScale(_ scale: Double) throws(FeatureCacheError) {

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// A map of feature layers. Weak load dependency: loading the map loads all its
 /// layers and waits for them to settle, but a layer that fails does not fail the
 /// map. A layer added to a map that is loading or loaded starts loading at once.
@@ -5,7 +7,88 @@ public final class Map: Loadable {
     public let loadMachine = LoadMachine(label: "map")
     private let layerList = Locked<[FeatureLayer]>([])
 
+    private struct View {
+        var extent: Envelope?
+        var scale = 0.0
+        var bufferFactor = 2.0
+        /// Bumped by every new view, so a late start for an older one is dropped.
+        var generation: UInt64 = 0
+    }
+    private let view = Locked(View())
+    /// Layers loading before they can fetch for a view.
+    private let launches = IdleTracker()
+
     public init() {}
+
+    /// How much larger than the visible extent the area fetched is (default 2, as
+    /// in the ArcGIS SDK: half a view more on each side; 1 = exactly the view).
+    public var bufferFactor: Double { view.withLock { $0.bufferFactor } }
+
+    public func setBufferFactor(_ factor: Double) throws(FeatureCacheError) {
+        guard factor.isFinite, factor >= 1 else {
+            throw FeatureCacheError.invalidArgument("the buffer factor must be a finite number >= 1 (got \(factor))")
+        }
+        view.withLock { $0.bufferFactor = factor }
+    }
+
+    public var visibleExtent: Envelope? { view.withLock { $0.extent } }
+
+    /// Navigation finished at `extent` and `scale` (a scale denominator; 0 =
+    /// unknown): every layer visible at that scale whose table is in an
+    /// on-interaction mode fetches what the buffered extent needs. Returns at
+    /// once; `waitIdle` waits for the fetches. A layer not loaded yet loads first.
+    public func setVisibleExtent(_ extent: Envelope, scale: Double) throws(FeatureCacheError) {
+        guard extent.isValid, extent.xmin.isFinite, extent.xmax.isFinite, extent.ymin.isFinite, extent.ymax.isFinite else {
+            throw FeatureCacheError.invalidArgument("the visible extent must be finite with xmin <= xmax and ymin <= ymax")
+        }
+        guard scale.isFinite, scale >= 0 else {
+            throw FeatureCacheError.invalidArgument("the scale must be a finite number >= 0 (got \(scale))")
+        }
+        let (generation, factor) = view.withLock { view in
+            view.extent = extent
+            view.scale = scale
+            view.generation += 1
+            return (view.generation, view.bufferFactor)
+        }
+        let halfWidth = (extent.xmax - extent.xmin) * factor / 2, halfHeight = (extent.ymax - extent.ymin) * factor / 2
+        let cx = (extent.xmin + extent.xmax) / 2, cy = (extent.ymin + extent.ymax) / 2
+        let buffered = Envelope(xmin: cx - halfWidth, ymin: cy - halfHeight, xmax: cx + halfWidth, ymax: cy + halfHeight,
+                                spatialReference: extent.spatialReference)
+        for layer in layers where layer.isVisible(atScale: scale) {
+            if layer.loadStatus == .loaded {
+                try show(buffered, scale: scale, on: layer, generation: generation)
+                continue
+            }
+            launches.begin()
+            Task.detached { [self] in
+                try? await layer.load()
+                try? show(buffered, scale: scale, on: layer, generation: generation)
+                launches.end()
+            }
+        }
+    }
+
+    /// Hands a view to a layer's table unless a newer view came since.
+    private func show(_ extent: Envelope, scale: Double, on layer: FeatureLayer, generation: UInt64) throws(FeatureCacheError) {
+        try view.withLock { view throws(FeatureCacheError) in
+            guard view.generation == generation, layer.loadStatus == .loaded, layer.isVisible(atScale: scale) else { return }
+            try layer.table.show(extent, scale: scale)
+        }
+    }
+
+    /// Blocks until the fetches triggered by views have finished and their
+    /// features-changed callbacks have run; false when `timeout` seconds pass
+    /// first (negative = no limit). Never call from a library callback.
+    public func waitIdle(timeout: Double) throws(FeatureCacheError) -> Bool {
+        try CallbackScope.checkMayBlock("waiting for the map to be idle")
+        let deadline: DispatchTime = timeout < 0 ? .distantFuture : .now() + .nanoseconds(Int(min(timeout, 1e9) * 1e9))
+        guard launches.wait(until: deadline) else { return false }
+        for layer in layers {
+            guard layer.table.interaction.idle.wait(until: deadline) else { return false }
+            layer.table.flushFeatureEvents()
+        }
+        return true
+    }
 
     public var layers: [FeatureLayer] { layerList.withLock { $0 } }
 

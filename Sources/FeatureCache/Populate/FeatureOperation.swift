@@ -8,7 +8,7 @@ public final class FeatureOperation: Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let done = Locked(false)
 
-    init<T: Sendable>(_ work: @escaping @Sendable () async throws(FeatureCacheError) -> T,
+    package init<T: Sendable>(_ work: @escaping @Sendable () async throws(FeatureCacheError) -> T,
                       completion: @escaping @Sendable (Result<T, FeatureCacheError>) -> Void) {
         let started = Task.detached { [finished, done] in
             let outcome: Result<T, FeatureCacheError>

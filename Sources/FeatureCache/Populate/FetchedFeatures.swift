@@ -9,5 +9,7 @@ struct FetchedFeatures: Sendable {
     /// `maxFeatures` cut the set short.
     var limitExceeded = false
     var spatialReference: SpatialReference?
+    /// False when a page limit stopped the fetch while the service had more.
+    var complete = true
     var featureCount: Int { batches.reduce(0) { $0 + $1.count } }
 }

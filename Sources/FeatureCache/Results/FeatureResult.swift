@@ -22,11 +22,19 @@ public final class FeatureResult: Sendable {
     private let starts: [Int]
     private let fieldIndex: [String: Int]
 
-    public init(_ pieces: [(batch: FeatureBatch, rows: [UInt32]?)], limitExceeded: Bool, spatialReference: SpatialReference?) {
+    /// False when the query asked for no geometry: rows then have none.
+    public let includesGeometry: Bool
+
+    /// - Parameters:
+    ///   - outFields: the fields to show (case-insensitive); nil or "*" = all.
+    ///   - includesGeometry: false hides the geometry of every row.
+    public init(_ pieces: [(batch: FeatureBatch, rows: [UInt32]?)], limitExceeded: Bool, spatialReference: SpatialReference?,
+                outFields: [String]? = nil, includesGeometry: Bool = true) {
         var fields: [FieldInfo] = []
         var index: [String: Int] = [:]
+        let wanted = outFields.flatMap { $0.contains("*") || $0.isEmpty ? nil : Set($0.map { $0.lowercased() }) }
         for piece in pieces {
-            for field in piece.batch.fields where index[field.name.lowercased()] == nil {
+            for field in piece.batch.fields where index[field.name.lowercased()] == nil && wanted?.contains(field.name.lowercased()) != false {
                 index[field.name.lowercased()] = fields.count
                 fields.append(field)
             }
@@ -48,6 +56,7 @@ public final class FeatureResult: Sendable {
         self.count = total
         self.limitExceeded = limitExceeded
         self.spatialReference = spatialReference
+        self.includesGeometry = includesGeometry
         fieldIndex = index
     }
 
@@ -133,6 +142,7 @@ public final class FeatureResult: Sendable {
     /// The row's geometry as ISO WKB (empty when it has none), borrowed from the result.
     public func wkb(_ row: Int) throws(FeatureCacheError) -> UnsafeRawBufferPointer {
         guard row >= 0, row < count else { throw FeatureCacheError(.invalidArgument, "row \(row) is out of range (0..<\(count))") }
+        guard includesGeometry else { return UnsafeRawBufferPointer(start: nil, count: 0) }
         let (part, local) = locate(row)
         return part.batch.geometry.wkb(local)
     }

@@ -68,6 +68,34 @@ public final class FeatureStore: Sendable {
         }
     }
 
+    /// Drops the features with these object ids (absent ids are ignored).
+    /// Returns how many were dropped.
+    @discardableResult
+    public func remove(_ ids: [Int64]) -> Int {
+        guard !ids.isEmpty else { return 0 }
+        return state.withLock { state in
+            let before = state.liveCount
+            for id in ids {
+                if let row = state.index.remove(id) { state.kill(Int(row)) }
+            }
+            state.entries.removeAll { $0.liveCount == 0 }
+            return before - state.liveCount
+        }
+    }
+
+    /// Whether every id is cached.
+    public func containsAll(_ ids: [Int64]) -> Bool {
+        state.withLock { state in ids.allSatisfy { state.index.find($0) != nil } }
+    }
+
+    /// Every batch with its liveness (nil = every row current), for queries:
+    /// a consistent view, unaffected by later changes (bitmaps are values).
+    public func liveBatches() -> [(batch: FeatureBatch, live: Bitmap?)] {
+        state.withLock { state in
+            state.entries.map { ($0.batch, $0.liveCount == $0.batch.count ? nil : $0.live) }
+        }
+    }
+
     /// Heap bytes of the cache: batches, liveness bitmaps and the id index.
     public var byteSize: Int {
         state.withLock { state in

@@ -31,6 +31,9 @@ public struct GeometryColumn: Sendable {
                        boxes: boxes.map { Array($0.prefix(4 * n)) }, count: n)
     }
 
+    /// Every row is a point (or empty): no offsets or boxes are stored.
+    var isPointsOnly: Bool { offsets == nil }
+
     public var byteSize: Int { bytes.count + (offsets?.count ?? 0) * 4 + (boxes?.count ?? 0) * 8 }
 }
 

@@ -49,6 +49,35 @@ struct ObjectIdIndex {
         }
     }
 
+    /// Removes a key; returns its value. Later entries of the probe run shift back
+    /// into the hole (no tombstones, so lookups stay as short as before).
+    @discardableResult
+    mutating func remove(_ key: Int64) -> UInt32? {
+        guard count > 0 else { return nil }
+        var index = slot(key)
+        while keys[index] != key {
+            if keys[index] == Self.empty { return nil }
+            index = (index + 1) & mask
+        }
+        let removed = values[index]
+        var hole = index
+        var next = (hole + 1) & mask
+        while keys[next] != Self.empty {
+            let home = slot(keys[next])
+            // Move the entry back when its home is not in (hole, next] cyclically.
+            let between = hole <= next ? (home > hole && home <= next) : (home > hole || home <= next)
+            if !between {
+                keys[hole] = keys[next]
+                values[hole] = values[next]
+                hole = next
+            }
+            next = (next + 1) & mask
+        }
+        keys[hole] = Self.empty
+        count -= 1
+        return removed
+    }
+
     mutating func reserveCapacity(_ n: Int) {
         while n * 5 > keys.count * 4 { grow() }
     }

@@ -11,7 +11,20 @@ protocol FeatureSource: Sendable {
     var kind: ServiceKind { get }
     var urlString: String { get }
     func loadMetadata() async throws(FeatureCacheError) -> TableMetadata
-    /// Fetches and parses every page matching the query; changes nothing.
+    /// Fetches and parses the pages matching the query (all of them, or at most
+    /// `maxPages`, then `complete` says whether the service had more); changes nothing.
     func fetch(_ query: QueryParameters, outFields: [String]?, metadata: TableMetadata,
-               progress: PopulateProgress?) async throws(FeatureCacheError) -> FetchedFeatures
+               progress: PopulateProgress?, maxPages: Int?) async throws(FeatureCacheError) -> FetchedFeatures
+    /// How many features match, asked of the service.
+    func count(_ query: QueryParameters, metadata: TableMetadata) async throws(FeatureCacheError) -> Int
+    /// The envelope of the matching features, asked of the service (in the
+    /// table's spatial reference); nil when nothing matches.
+    func extent(_ query: QueryParameters, metadata: TableMetadata) async throws(FeatureCacheError) -> Envelope?
+}
+
+extension FeatureSource {
+    func fetch(_ query: QueryParameters, outFields: [String]?, metadata: TableMetadata,
+               progress: PopulateProgress?) async throws(FeatureCacheError) -> FetchedFeatures {
+        try await fetch(query, outFields: outFields, metadata: metadata, progress: progress, maxPages: nil)
+    }
 }

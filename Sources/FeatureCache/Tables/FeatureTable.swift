@@ -7,23 +7,33 @@ public final class FeatureTable: Loadable {
     let source: any FeatureSource
     /// The cached features.
     public let store = FeatureStore()
+    let statistics: StatisticsCounter
+    /// Sent after each change of the cache by a fetch: the number of features merged.
+    let featuresChanged = EventChannel<Int>(label: "table-features")
+    let interaction = InteractionFetcher()
 
     private struct Settings {
         var requestMode: FeatureRequestMode = .onInteractionCache
         var metadata: TableMetadata?
+        var definitionExpression = ""
+        var cacheBudget = 0
+        var tileGrid: TileGrid?
     }
     private let settings = Locked(Settings())
 
-    init(source: any FeatureSource, context: ClientContext) {
+    init(source: any FeatureSource, context: ClientContext, statistics: StatisticsCounter) {
         self.source = source
         self.context = context
+        self.statistics = statistics
     }
 
     /// A table on an ArcGIS REST feature-service layer or table, e.g.
     /// `https://host/arcgis/rest/services/Trees/FeatureServer/0`.
     public static func arcgis(url: String, context: ClientContext = .shared) throws(FeatureCacheError) -> FeatureTable {
         let parsed = try RequestURL(parsing: url)
-        return FeatureTable(source: ArcGISLayerSource(layerURL: parsed, context: context), context: context)
+        let statistics = StatisticsCounter()
+        return FeatureTable(source: ArcGISLayerSource(layerURL: parsed, context: context, statistics: statistics),
+                            context: context, statistics: statistics)
     }
 
     public var serviceKind: ServiceKind { source.kind }
@@ -32,7 +42,11 @@ public final class FeatureTable: Loadable {
     public func performLoad(retrying: Bool) async throws(FeatureCacheError) {
         let metadata = try await source.loadMetadata()
         try Task.checkCancellationTyped()
-        settings.withLock { $0.metadata = metadata }
+        let grid = Self.grid(for: metadata)
+        settings.withLock {
+            $0.metadata = metadata
+            $0.tileGrid = grid
+        }
     }
 
     /// The service metadata; `.invalidState` until loaded.
@@ -53,17 +67,145 @@ public final class FeatureTable: Loadable {
         get { settings.withLock { $0.requestMode } }
     }
 
+    /// Switching is safe while requests run: everything in flight is cancelled
+    /// and late answers dropped. To no cache the cache is cleared; manual ↔
+    /// on-interaction cache keeps features and coverage; from no cache the
+    /// features of the last view stay, uncovered.
     public func setRequestMode(_ mode: FeatureRequestMode) {
-        settings.withLock { $0.requestMode = mode }
+        let old = settings.withLock { settings in
+            defer { settings.requestMode = mode }
+            return settings.requestMode
+        }
+        guard old != mode else { return }
+        interaction.restart(resetCoverage: mode == .onInteractionNoCache || old == .onInteractionNoCache, table: self)
+        if mode == .onInteractionNoCache { store.clear() }
+    }
+
+    // MARK: - Filter, budget, statistics
+
+    /// The table's own where clause (the ArcGIS SDK's `definitionExpression`):
+    /// applied to every fetch, populate and query. Checked against the fields
+    /// once loaded. Changing it cancels interaction fetches and forgets the
+    /// coverage of the old filter.
+    public var definitionExpression: String { settings.withLock { $0.definitionExpression } }
+
+    public func setDefinitionExpression(_ text: String) throws(FeatureCacheError) {
+        if let parsed = try WhereParser.parse(text), let fields = loadedMetadata?.fields {
+            try WhereEvaluator.validate(parsed, fields: fields)
+        }
+        let changed = settings.withLock { settings in
+            defer { settings.definitionExpression = text }
+            return settings.definitionExpression != text
+        }
+        if changed { interaction.filterChanged(to: filterSignature, table: self) }
+    }
+
+    /// What coverage is kept for: the definition expression and the out fields
+    /// (interaction fetches ask for all fields).
+    var filterSignature: String { "where=\(definitionExpression)&outFields=*" }
+
+    /// The cache memory budget in bytes (0 = none). Over it, the least recently
+    /// used tiles outside the current view are evicted; pinned features (manual
+    /// populate) and features other covered tiles hold stay.
+    public var cacheBudget: Int { settings.withLock { $0.cacheBudget } }
+
+    public func setCacheBudget(_ bytes: Int) throws(FeatureCacheError) {
+        guard bytes >= 0 else { throw FeatureCacheError.invalidArgument("a cache budget must be >= 0 bytes (got \(bytes))") }
+        settings.withLock { $0.cacheBudget = bytes }
+        interaction.budgetChanged(table: self)
+    }
+
+    public var statisticsSnapshot: TableStatistics { statistics.snapshot }
+
+    public func resetStatistics() {
+        statistics.reset()
+        statistics.update { $0.tilesCovered = 0 }
+        interaction.budgetChanged(table: self)  // recounts the covered tiles
+    }
+
+    /// Observes changes of the cache made by fetches (interaction, populate,
+    /// cached query answers): the callback gets the number of features merged.
+    public func addFeaturesChangedObserver(_ observer: @escaping @Sendable (Int) -> Void) -> UInt64 {
+        featuresChanged.add(observer)
+    }
+
+    /// After this returns the observer is not called again (unless it is running
+    /// now on another thread: `flushFeatureEvents` waits for that).
+    public func removeFeaturesChangedObserver(_ token: UInt64) {
+        featuresChanged.remove(token)
+    }
+
+    public func flushFeatureEvents() { featuresChanged.flush() }
+
+    /// The last error of an interaction fetch (the tile stays uncovered).
+    public var lastFetchError: FeatureCacheError? { interaction.lastError }
+
+    // MARK: - Interaction
+
+    /// The spatial reference of cached geometries (0 = unknown).
+    var wkid: Int32 { loadedMetadata?.spatialReference?.effectiveWkid ?? 0 }
+
+    var tileGrid: TileGrid? { settings.withLock { $0.tileGrid } }
+
+    /// The grid over the table's full extent (projected to the table's spatial
+    /// reference); the world when the service gives no extent.
+    static func grid(for metadata: TableMetadata) -> TileGrid? {
+        let wkid = metadata.spatialReference?.effectiveWkid ?? metadata.extent?.spatialReference?.effectiveWkid ?? 0
+        let geographic = WebMercator.isGeographic(wkid)
+        if let extent = metadata.extent, extent.isValid,
+           let projected = try? extent.projected(to: wkid) {
+            return TileGrid(extent: BoundingBox(projected.xmin, projected.ymin, projected.xmax, projected.ymax), geographic: geographic)
+        }
+        if geographic { return TileGrid(extent: BoundingBox(-180, -90, 180, 90), geographic: true) }
+        if WebMercator.isMercator(wkid) {
+            let r = 20037508.342789244
+            return TileGrid(extent: BoundingBox(-r, -r, r, r), geographic: false)
+        }
+        return nil
+    }
+
+    /// The map settled on `extent` at `scale`: on-interaction modes fetch what
+    /// it needs (asynchronously; `interaction.idle` tells when done).
+    func show(_ extent: Envelope, scale: Double) throws(FeatureCacheError) {
+        guard loadStatus == .loaded else { return }
+        let projected = try extent.projected(to: wkid)
+        interaction.show(BoundingBox(projected.xmin, projected.ymin, projected.xmax, projected.ymax), scale: scale, table: self)
+    }
+
+    /// Fetches the features intersecting `area` (table spatial reference) under
+    /// the table's filter, through the host's gate.
+    func fetchArea(_ area: BoundingBox, maxPages: Int?) async throws(FeatureCacheError) -> FetchedFeatures {
+        let metadata = try metadata()
+        var query = QueryParameters()
+        query.whereClause = definitionExpression
+        query.geometry = .envelope(Envelope(xmin: area.xmin, ymin: area.ymin, xmax: area.xmax, ymax: area.ymax,
+                                            spatialReference: metadata.spatialReference))
+        let gate = context.gate(for: url)
+        try await gate.acquire()
+        defer { gate.release() }
+        return try await source.fetch(query, outFields: nil, metadata: metadata, progress: nil, maxPages: maxPages)
+    }
+
+    /// The query with the definition expression ANDed in, for the service.
+    private func serverQuery(_ query: QueryParameters) -> QueryParameters {
+        var query = query
+        let definition = definitionExpression.trimmingCharacters(in: " ")
+        if !definition.isEmpty {
+            query.whereClause = query.whereClause.trimmingCharacters(in: " ").isEmpty
+                ? definition : "(\(definition)) AND (\(query.whereClause))"
+        }
+        return query
     }
 
     // MARK: - Populate
 
-    /// Fetches every feature matching `query` from the service into the cache
-    /// (the ArcGIS SDK's `populateFromService`), loading the table first if needed.
-    /// All pages are parsed before the cache changes: on failure or cancellation
-    /// the cache is exactly as it was. `clearCache` replaces the cache, otherwise
-    /// the features merge, a newer copy of a cached feature replacing the older.
+    /// Fetches every feature matching `query` (and the definition expression)
+    /// from the service into the cache (the ArcGIS SDK's `populateFromService`),
+    /// loading the table first if needed. All pages are parsed before the cache
+    /// changes: on failure or cancellation the cache is exactly as it was.
+    /// `clearCache` replaces the cache, otherwise the features merge, a newer
+    /// copy of a cached feature replacing the older. Allowed in every mode; the
+    /// features are pinned (never evicted for the budget).
     /// - Parameter outFields: overrides `query.outFields` when not nil.
     /// - Returns: the features of this populate.
     public func populate(_ query: QueryParameters, clearCache: Bool, outFields: [String]? = nil,
@@ -71,9 +213,12 @@ public final class FeatureTable: Loadable {
         try query.validate()
         try await load()
         let metadata = try metadata()
-        let fetched = try await source.fetch(query, outFields: outFields ?? query.outFields, metadata: metadata, progress: progress)
+        let fetched = try await source.fetch(serverQuery(query), outFields: outFields ?? query.outFields, metadata: metadata, progress: progress)
         try Task.checkCancellationTyped()
+        if clearCache { interaction.restart(resetCoverage: true, table: self) }
         let rows = store.apply(fetched.batches, clearingFirst: clearCache)
+        interaction.pin(fetched.batches.flatMap { batch in (0..<batch.count).map { batch.objectId($0) } })
+        featuresChanged.send(fetched.featureCount)
         let nonEmpty = fetched.batches.filter { $0.count > 0 }
         return FeatureResult(zip(nonEmpty, rows).map { (batch: $0, rows: $1) }, limitExceeded: fetched.limitExceeded,
                              spatialReference: fetched.spatialReference ?? metadata.spatialReference)
@@ -91,10 +236,106 @@ public final class FeatureTable: Loadable {
         }
     }
 
+    // MARK: - Query
+
+    /// Where a query is answered, by the request mode: manual cache → the cache;
+    /// no cache → the service; on-interaction cache → the cache when the query's
+    /// area is covered for the table's filter (or every object id asked for is
+    /// cached), else the service, and its answer is merged into the cache.
+    func answersLocally(_ query: QueryParameters) -> Bool {
+        switch requestMode {
+        case .manualCache: return true
+        case .onInteractionNoCache: return false
+        case .onInteractionCache:
+            if !query.objectIds.isEmpty, store.containsAll(query.objectIds) { return true }
+            guard let grid = tileGrid else { return false }
+            var area = grid.root
+            if query.geometry != nil, query.spatialRelationship != .disjoint,
+               let filter = try? SpatialFilter(query, tableWkid: wkid) {
+                area = filter.box
+            } else if query.geometry != nil, query.spatialRelationship != .disjoint {
+                return false  // cannot project it here: the service can
+            }
+            return interaction.covers(area, grid: grid, signature: filterSignature)
+        }
+    }
+
+    private func localQuery(_ query: QueryParameters) throws(FeatureCacheError) -> LocalQuery {
+        try LocalQuery(query, definitionExpression: definitionExpression, fields: loadedMetadata?.fields ?? [], tableWkid: wkid)
+    }
+
+    /// Queries features, locally or from the service by the request mode
+    /// (`answersLocally`); loads the table first if needed.
+    public func query(_ query: QueryParameters) async throws(FeatureCacheError) -> FeatureResult {
+        try query.validate()
+        try await load()
+        let metadata = try metadata()
+        if answersLocally(query) {
+            let local = try localQuery(query)
+            statistics.update { $0.queriesLocal += 1 }
+            return try local.run(store.liveBatches(), spatialReference: metadata.spatialReference)
+        }
+        statistics.update { $0.queriesServer += 1 }
+        if requestMode == .onInteractionNoCache {
+            let fetched = try await source.fetch(serverQuery(query), outFields: query.outFields, metadata: metadata, progress: nil)
+            return FeatureResult(fetched.batches.map { ($0, nil) }, limitExceeded: fetched.limitExceeded,
+                                 spatialReference: fetched.spatialReference ?? metadata.spatialReference)
+        }
+        // Cached: ask for whole features, so the cache never holds partial ones.
+        var whole = serverQuery(query)
+        whole.outFields = nil
+        whole.returnGeometry = true
+        let fetched = try await source.fetch(whole, outFields: nil, metadata: metadata, progress: nil)
+        try Task.checkCancellationTyped()
+        let rows = store.apply(fetched.batches, clearingFirst: false)
+        featuresChanged.send(fetched.featureCount)
+        let nonEmpty = fetched.batches.filter { $0.count > 0 }
+        return FeatureResult(zip(nonEmpty, rows).map { (batch: $0, rows: $1) }, limitExceeded: fetched.limitExceeded,
+                             spatialReference: fetched.spatialReference ?? metadata.spatialReference,
+                             outFields: query.outFields, includesGeometry: query.returnGeometry)
+    }
+
+    /// How many features match, by the same local/service rule.
+    public func queryCount(_ query: QueryParameters) async throws(FeatureCacheError) -> Int {
+        try query.validate()
+        try await load()
+        let metadata = try metadata()
+        if answersLocally(query) {
+            let local = try localQuery(query)
+            statistics.update { $0.queriesLocal += 1 }
+            return try local.count(store.liveBatches())
+        }
+        statistics.update { $0.queriesServer += 1 }
+        return try await source.count(serverQuery(query), metadata: metadata)
+    }
+
+    /// The envelope of the matching features (table spatial reference), by the
+    /// same local/service rule; nil when nothing matches.
+    public func queryExtent(_ query: QueryParameters) async throws(FeatureCacheError) -> Envelope? {
+        try query.validate()
+        try await load()
+        let metadata = try metadata()
+        if answersLocally(query) {
+            let local = try localQuery(query)
+            statistics.update { $0.queriesLocal += 1 }
+            return try local.extent(store.liveBatches()).map {
+                Envelope(xmin: $0.xmin, ymin: $0.ymin, xmax: $0.xmax, ymax: $0.ymax, spatialReference: metadata.spatialReference)
+            }
+        }
+        statistics.update { $0.queriesServer += 1 }
+        return try await source.extent(serverQuery(query), metadata: metadata)
+    }
+
+    // MARK: - Cache
+
     /// The number of features in the cache.
     public var cachedFeatureCount: Int { store.count }
 
-    public func clearCache() { store.clear() }
+    /// Empties the cache and forgets every covered tile.
+    public func clearCache() {
+        interaction.restart(resetCoverage: true, table: self)
+        store.clear()
+    }
 
     /// Every cached feature, as a result.
     public func cachedFeatures() -> FeatureResult {

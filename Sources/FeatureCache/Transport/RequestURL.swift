@@ -35,6 +35,13 @@ public struct RequestURL: Sendable, Equatable {
         while base.hasSuffix("/") && base.count > host.count + 8 { base.removeLast() }
     }
 
+    /// The `host[:port]` of a URL ("" when it has none), lowercased.
+    static func host(of url: String) -> String {
+        let parts = url.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false)
+        guard parts.count >= 3, parts[0].hasSuffix(":"), parts[1].isEmpty else { return "" }
+        return String(parts[2].prefix { $0 != "?" }).lowercased()
+    }
+
     public init(base: String, parameters: [(name: String, value: String)] = []) {
         self.base = base
         self.parameters = parameters

@@ -3,7 +3,7 @@ import Dispatch
 import FeatureCache
 
 /// C callbacks and their user data, carried to a library thread.
-private struct PopulateCallbacks: @unchecked Sendable {
+struct ResultCallbacks: @unchecked Sendable {
     let progress: fc_progress_callback?
     let result: fc_result_callback?
     let userData: UnsafeMutableRawPointer?
@@ -47,7 +47,7 @@ public func fcTablePopulateStart(_ table: OpaquePointer?, _ query: OpaquePointer
                                  _ progress: fc_progress_callback?, _ callback: fc_result_callback?, _ userData: UnsafeMutableRawPointer?,
                                  _ outOperation: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     outOperation?.pointee = nil
-    let callbacks = PopulateCallbacks(progress: progress, result: callback, userData: userData)
+    let callbacks = ResultCallbacks(progress: progress, result: callback, userData: userData)
     let report: PopulateProgress? = progress == nil ? nil : { @Sendable pages, features in callbacks.report(pages, features) }
     let deliver: @Sendable (Result<FeatureResult, FeatureCacheError>) -> Void = { outcome in callbacks.deliver(outcome) }
     return status { () throws(FeatureCacheError) in
@@ -59,14 +59,21 @@ public func fcTablePopulateStart(_ table: OpaquePointer?, _ query: OpaquePointer
 @_cdecl("fc_table_populate_wait")
 public func fcTablePopulateWait(_ table: OpaquePointer?, _ query: OpaquePointer?, _ clearCache: Bool, _ outFields: UnsafePointer<CChar>?,
                                 _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    waitForResult(out, "fc_table_populate_wait") { completion throws(FeatureCacheError) in
+        try startPopulate(table, query, clearCache, outFields, progress: nil, completion: completion)
+    }
+}
+
+/// Runs an operation to its end on the calling thread and exports its result
+/// into `*out`; the operation's error is returned.
+func waitForResult(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ name: String,
+                   _ start: (@escaping @Sendable (Result<FeatureResult, FeatureCacheError>) -> Void) throws(FeatureCacheError) -> FeatureOperation) -> Int32 {
     out?.pointee = nil
     return status { () throws(FeatureCacheError) in
         let out = try CArguments.output(out)
-        try CallbackScope.checkMayBlock("fc_table_populate_wait")
+        try CallbackScope.checkMayBlock(name)
         let outcome = Locked<Result<FeatureResult, FeatureCacheError>?>(nil)
-        let operation = try startPopulate(table, query, clearCache, outFields, progress: nil) { result in
-            outcome.withLock { $0 = result }
-        }
+        let operation = try start { result in outcome.withLock { $0 = result } }
         _ = try operation.wait()
         switch outcome.withLock({ $0 })! {
         case let .success(result): out.pointee = exportResult(result)

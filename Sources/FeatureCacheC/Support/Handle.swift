@@ -100,6 +100,8 @@ enum Handles {
             }
             for token in tokens { loadable.removeStatusObserver(token) }
             if !tokens.isEmpty { loadable.loadMachine.flushEvents() }
+            // The layer's features-changed callback carries this handle: it goes with it.
+            if let layer = loadable as? FeatureLayer { layer.setFeaturesChangedHandler(nil) }
         }
         _ = take(pointer, kind)
     }

@@ -17,17 +17,17 @@ struct GeoJSONWriter {
         result.forEachRow { batch, columnMap, row in
             if !first { writer.bytes.append(UInt8(ascii: ",")) }
             first = false
-            writer.feature(batch, columnMap, row, names)
+            writer.feature(batch, columnMap, row, names, geometry: result.includesGeometry)
         }
         writer.text("]}")
         return writer.bytes
     }
 
-    mutating func feature(_ batch: FeatureBatch, _ columnMap: [Int32], _ row: Int, _ names: [[UInt8]]) {
+    mutating func feature(_ batch: FeatureBatch, _ columnMap: [Int32], _ row: Int, _ names: [[UInt8]], geometry includeGeometry: Bool) {
         text("{\"type\":\"Feature\",\"id\":")
         text(String(batch.objectId(row)))
         text(",\"geometry\":")
-        let wkb = batch.geometry.wkb(row)
+        let wkb = includeGeometry ? batch.geometry.wkb(row) : UnsafeRawBufferPointer(start: nil, count: 0)
         if wkb.isEmpty {
             text("null")
         } else {

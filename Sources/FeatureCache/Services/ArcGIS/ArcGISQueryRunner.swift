@@ -14,6 +14,8 @@ struct ArcGISQueryRunner {
     let metadata: TableMetadata
     let query: QueryParameters
     let progress: PopulateProgress?
+    /// Stop after this many feature pages (nil = all); `complete` then tells.
+    let maxPages: Int?
     /// `outFields` as sent: "*", or the names asked for with the object-id field
     /// (merging needs it) first when missing.
     private let outFieldsParameter: String
@@ -22,8 +24,9 @@ struct ArcGISQueryRunner {
 
     /// - Parameter outFields: nil, empty or containing "*" = all fields.
     init(layerURL: RequestURL, requester: ArcGISRequester, metadata: TableMetadata, query: QueryParameters,
-         outFields: [String]?, progress: PopulateProgress?) {
+         outFields: [String]?, progress: PopulateProgress?, maxPages: Int? = nil) {
         self.layerURL = layerURL
+        self.maxPages = maxPages
         self.requester = requester
         self.metadata = metadata
         self.query = query
@@ -89,6 +92,10 @@ struct ArcGISQueryRunner {
                 return fetched
             }
             guard page.exceededTransferLimit else { return fetched }
+            if let maxPages, fetched.batches.count >= maxPages {
+                fetched.complete = false
+                return fetched
+            }
             try Task.checkCancellationTyped()
         }
     }
@@ -110,6 +117,11 @@ struct ArcGISQueryRunner {
             if query.orderBy.isEmpty { ids.sort() }
         }
         if query.resultOffset > 0 { ids = Array(ids.dropFirst(query.resultOffset)) }
+        if let maxPages, ids.count > maxPages * pageSize, query.maxFeatures == 0 {
+            // More than the page limit: the caller splits the area instead.
+            fetched.complete = false
+            return fetched
+        }
         if query.maxFeatures > 0, ids.count > query.maxFeatures {
             ids = Array(ids.prefix(query.maxFeatures))
             fetched.limitExceeded = true
@@ -141,6 +153,34 @@ struct ArcGISQueryRunner {
             try Task.checkCancellationTyped()
         }
         return fetched
+    }
+
+    // MARK: - Count and extent
+
+    /// `returnCountOnly=true`.
+    func count() async throws(FeatureCacheError) -> Int {
+        var url = try baseQuery()
+        url.set("returnCountOnly", "true")
+        for name in ["outFields", "returnGeometry", "outSR", "orderByFields"] { url.remove(name) }
+        let json = try await requester.getJSON(url)
+        guard let count = json["count"]?.int, count >= 0 else {
+            throw FeatureCacheError.parse("\(redacted): a count answer without a count")
+        }
+        return Int(count)
+    }
+
+    /// `returnExtentOnly=true`, in the table's spatial reference.
+    func extent() async throws(FeatureCacheError) -> Envelope? {
+        var url = try baseQuery()
+        url.set("returnExtentOnly", "true")
+        for name in ["outFields", "returnGeometry", "orderByFields"] { url.remove(name) }
+        if let wkid = metadata.spatialReference?.effectiveWkid, wkid != 0 { url.set("outSR", String(wkid)) }
+        let json = try await requester.getJSON(url)
+        guard let extent = json["extent"] else { throw FeatureCacheError.parse("\(redacted): an extent answer without an extent") }
+        guard let xmin = extent["xmin"]?.double, let ymin = extent["ymin"]?.double,
+              let xmax = extent["xmax"]?.double, let ymax = extent["ymax"]?.double,
+              xmin <= xmax, ymin <= ymax else { return nil }  // empty: NaN or null corners
+        return Envelope(xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax, spatialReference: metadata.spatialReference)
     }
 
     // MARK: - Requests

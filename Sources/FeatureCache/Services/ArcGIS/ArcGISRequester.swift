@@ -6,6 +6,8 @@ struct ArcGISRequester: Sendable {
     static let maxGetURLLength = 2000
 
     let context: ClientContext
+    /// The table's counters: every request sent and the bytes received.
+    var statistics: StatisticsCounter? = nil
 
     func request(_ url: RequestURL) -> HTTPRequest {
         var url = url.setting("f", url.value(of: "f") ?? "json")
@@ -27,8 +29,20 @@ struct ArcGISRequester: Sendable {
 
     func getJSON(_ url: RequestURL) async throws(FeatureCacheError) -> JSONValue {
         let request = request(url)
-        let response = try await context.send(request)
+        let response = try await send(request)
         return try ArcGISResponse.decode(response, request: request)
+    }
+
+    /// Sends through the context, counting the request (failed or not) and its bytes.
+    private func send(_ request: HTTPRequest) async throws(FeatureCacheError) -> HTTPResponse {
+        do {
+            let response = try await context.send(request)
+            statistics?.countResponse(bytes: response.body.count)
+            return response
+        } catch {
+            if error.code != .cancelled { statistics?.countResponse(bytes: 0) }
+            throw error
+        }
     }
 
     /// Sends a request whose answer a streaming reader parses: errors (HTTP
@@ -36,7 +50,7 @@ struct ArcGISRequester: Sendable {
     /// reports whether it was an error body, which is then decoded into the error.
     func fetch<T>(_ url: RequestURL, read: (UnsafeRawBufferPointer) throws(FeatureCacheError) -> (T, isServiceError: Bool)) async throws(FeatureCacheError) -> T {
         let request = request(url)
-        let response = try await context.send(request)
+        let response = try await send(request)
         guard response.status < 400, ArcGISResponse.looksLikeJSON(response.body) else {
             _ = try ArcGISResponse.decode(response, request: request)
             throw FeatureCacheError.parse("\(request.method.rawValue) \(request.redactedURL): unexpected answer")

@@ -1,0 +1,241 @@
+import Dispatch
+
+/// What a table in an on-interaction mode fetches as the map moves.
+///
+/// - On-interaction cache: the tiles of the (buffered) view at the level its
+///   scale chooses, minus those already covered for the table's filter, nearest
+///   the view centre first, each through the host's gate. A tile whose answer
+///   hit the transfer limit is split into four, up to `maxSplits` times, then
+///   paged. A tile is covered only once its complete answer is in the cache;
+///   a failure leaves it uncovered (the next interaction asks again). Tiles no
+///   longer wanted when the view moves are cancelled.
+/// - On-interaction no cache: the buffered view, every time, all pages; the
+///   cache then holds exactly that view's features.
+final class InteractionFetcher: Sendable {
+    /// Splits of a transfer-limited tile before its pieces are paged instead.
+    static let maxSplits = 3
+
+    private struct Job {
+        let id: UInt64
+        let task: Task<Void, Never>
+    }
+
+    private struct State {
+        var coverage = TileCoverage()
+        var jobs: [TileKey: Job] = [:]
+        var viewJob: Job?
+        var nextJobId: UInt64 = 0
+        /// Bumped when the mode or the filter changes: answers of older jobs are dropped.
+        var generation: UInt64 = 0
+        /// The current view's tiles and their ancestors: never evicted for the
+        /// budget (nor the pieces of split view tiles).
+        var viewTiles: Set<TileKey> = []
+        var viewAncestors: Set<TileKey> = []
+        var lastError: FeatureCacheError?
+    }
+
+    private let state = Locked(State())
+    /// Jobs running now.
+    let idle = IdleTracker()
+
+    // MARK: - Views
+
+    /// The map settled on `area` (table spatial reference, buffer applied) at `scale`.
+    func show(_ area: BoundingBox, scale: Double, table: FeatureTable) {
+        guard let grid = table.tileGrid else { return }
+        switch table.requestMode {
+        case .manualCache: return
+        case .onInteractionNoCache: fetchView(area, table: table)
+        case .onInteractionCache: fetchTiles(area, scale: scale, grid: grid, table: table)
+        }
+    }
+
+    private func fetchTiles(_ area: BoundingBox, scale: Double, grid: TileGrid, table: FeatureTable) {
+        let level = grid.level(scale: scale, viewWidth: area.xmax - area.xmin)
+        let cx = (area.xmin + area.xmax) / 2, cy = (area.ymin + area.ymax) / 2
+        let keys = grid.tiles(overlapping: area, level: level).sorted { a, b in
+            distance(grid.bounds(a), cx, cy) < distance(grid.bounds(b), cx, cy)
+        }
+        let signature = table.filterSignature
+        let wanted = Set(keys)
+        var cancelled: [Task<Void, Never>] = []
+        state.withLock { state in
+            var ancestors = Set<TileKey>()
+            for key in keys {
+                var ancestor = key.parent
+                while let current = ancestor, ancestors.insert(current).inserted { ancestor = current.parent }
+            }
+            state.viewTiles = wanted
+            state.viewAncestors = ancestors
+            for (key, job) in state.jobs where !wanted.contains(key) {
+                cancelled.append(job.task)
+                state.jobs[key] = nil
+            }
+            let generation = state.generation
+            for key in keys where state.jobs[key] == nil {
+                guard !state.coverage.covers(grid.bounds(key), grid: grid, signature: signature) else { continue }
+                state.nextJobId += 1
+                let id = state.nextJobId
+                idle.begin()
+                let task = Task.detached { [self] in
+                    await fetchTile(key, splits: 0, grid: grid, signature: signature, generation: generation, table: table)
+                    self.state.withLock { state in
+                        if state.jobs[key]?.id == id { state.jobs[key] = nil }
+                    }
+                    idle.end()
+                }
+                state.jobs[key] = Job(id: id, task: task)
+            }
+        }
+        for task in cancelled { task.cancel() }
+    }
+
+    private func fetchTile(_ key: TileKey, splits: Int, grid: TileGrid, signature: String, generation: UInt64,
+                           table: FeatureTable) async {
+        do throws(FeatureCacheError) {
+            let fetched = try await table.fetchArea(grid.bounds(key), maxPages: splits < Self.maxSplits ? 1 : nil)
+            guard fetched.complete else {
+                // Too many features for one answer: the four quarters instead.
+                let cx = grid.bounds(key), x = (cx.xmin + cx.xmax) / 2, y = (cx.ymin + cx.ymax) / 2
+                await withTaskGroup(of: Void.self) { group in
+                    for child in key.children.sorted(by: { distance(grid.bounds($0), x, y) < distance(grid.bounds($1), x, y) }) {
+                        group.addTask { [self] in
+                            await fetchTile(child, splits: splits + 1, grid: grid, signature: signature, generation: generation, table: table)
+                        }
+                    }
+                }
+                return
+            }
+            let merged = state.withLock { state -> Int? in
+                guard state.generation == generation, !Task.isCancelled else { return nil }
+                let ids = fetched.batches.flatMap { batch in (0..<batch.count).map { batch.objectId($0) } }
+                table.store.apply(fetched.batches, clearingFirst: false)
+                state.coverage.cover(key, signature: signature, ids: ids)
+                let evicted = enforceBudget(&state, table: table)
+                table.statistics.update { stats in
+                    stats.tilesFetched += 1
+                    stats.evictions += evicted
+                    stats.tilesCovered = state.coverage.count
+                }
+                return ids.count
+            }
+            if let merged { table.featuresChanged.send(merged) }
+        } catch {
+            guard error.code != .cancelled else { return }
+            state.withLock { $0.lastError = error }
+            table.statistics.update { $0.tileFailures += 1 }
+        }
+    }
+
+    /// Evicts least recently used tiles outside the current view until the cache
+    /// fits its budget; returns how many were evicted.
+    private func enforceBudget(_ state: inout State, table: FeatureTable) -> Int {
+        let budget = table.cacheBudget
+        guard budget > 0 else { return 0 }
+        var evicted = 0
+        let viewTiles = state.viewTiles, viewAncestors = state.viewAncestors
+        while table.store.byteSize > budget {
+            guard let (_, released) = state.coverage.evictLeastRecent(keeping: { key in
+                // The current view's tiles, their ancestors and their pieces stay.
+                if viewAncestors.contains(key) { return true }
+                var current: TileKey? = key
+                while let k = current {
+                    if viewTiles.contains(k) { return true }
+                    current = k.parent
+                }
+                return false
+            }) else { break }
+            table.store.remove(released)
+            evicted += 1
+        }
+        return evicted
+    }
+
+    private func fetchView(_ area: BoundingBox, table: FeatureTable) {
+        state.withLock { state in
+            state.viewJob?.task.cancel()
+            state.nextJobId += 1
+            let id = state.nextJobId, generation = state.generation
+            idle.begin()
+            let task = Task.detached { [self] in
+                do throws(FeatureCacheError) {
+                    let fetched = try await table.fetchArea(area, maxPages: nil)
+                    let merged = self.state.withLock { state -> Int? in
+                        // Only the latest view replaces the cache.
+                        guard state.generation == generation, state.viewJob?.id == id, !Task.isCancelled else { return nil }
+                        table.store.apply(fetched.batches, clearingFirst: true)
+                        return fetched.featureCount
+                    }
+                    if let merged { table.featuresChanged.send(merged) }
+                } catch {
+                    if error.code != .cancelled {
+                        self.state.withLock { $0.lastError = error }
+                        table.statistics.update { $0.tileFailures += 1 }
+                    }
+                }
+                self.state.withLock { state in
+                    if state.viewJob?.id == id { state.viewJob = nil }
+                }
+                idle.end()
+            }
+            state.viewJob = Job(id: id, task: task)
+        }
+    }
+
+    // MARK: - Coverage
+
+    /// Whether `area` is covered for `signature` (and marks its tiles used).
+    func covers(_ area: BoundingBox, grid: TileGrid, signature: String) -> Bool {
+        state.withLock { $0.coverage.covers(area, grid: grid, signature: signature) }
+    }
+
+    /// Features a manual populate brought in stay whatever the budget.
+    func pin(_ ids: [Int64]) {
+        state.withLock { $0.coverage.pin(ids) }
+    }
+
+    /// The last error of an interaction fetch, if any.
+    var lastError: FeatureCacheError? { state.withLock { $0.lastError } }
+
+    /// Cancels everything in flight and drops late answers; `resetCoverage`
+    /// forgets every covered tile too.
+    func restart(resetCoverage: Bool, table: FeatureTable) {
+        let tasks = state.withLock { state -> [Task<Void, Never>] in
+            state.generation += 1
+            let tasks = state.jobs.values.map(\.task) + (state.viewJob.map { [$0.task] } ?? [])
+            state.jobs.removeAll()
+            state.viewJob = nil
+            if resetCoverage { state.coverage.reset() }
+            table.statistics.update { $0.tilesCovered = state.coverage.count }
+            return tasks
+        }
+        for task in tasks { task.cancel() }
+    }
+
+    /// The filter changed: cancel, forget coverage of other filters and drop
+    /// the features only they held.
+    func filterChanged(to signature: String, table: FeatureTable) {
+        restart(resetCoverage: false, table: table)
+        state.withLock { state in
+            table.store.remove(state.coverage.keepOnly(signature: signature))
+            table.statistics.update { $0.tilesCovered = state.coverage.count }
+        }
+    }
+
+    /// The budget changed: evict down to it now.
+    func budgetChanged(table: FeatureTable) {
+        state.withLock { state in
+            let evicted = enforceBudget(&state, table: table)
+            table.statistics.update { stats in
+                stats.evictions += evicted
+                stats.tilesCovered = state.coverage.count
+            }
+        }
+    }
+}
+
+/// Distance from a point to a box's centre.
+private func distance(_ box: BoundingBox, _ x: Double, _ y: Double) -> Double {
+    let dx = (box.xmin + box.xmax) / 2 - x, dy = (box.ymin + box.ymax) / 2 - y
+    return dx * dx + dy * dy
+}

@@ -1,0 +1,120 @@
+/// Answers a query from the cache: per batch, the R-tree narrows to the query
+/// box, the exact spatial predicate and the object ids filter, then the where
+/// clause (ANDed with the table's definition expression) runs column-wise over
+/// the rows left. Then order, offset and limit, and a result that shares the
+/// cached batches.
+struct LocalQuery {
+    let query: QueryParameters
+    private let evaluator: WhereEvaluator?
+    private let spatial: SpatialFilter?
+    private let ids: Set<Int64>?
+    private let order: OrderBy?
+
+    /// - Parameters:
+    ///   - definitionExpression: the table's own filter, always applied.
+    ///   - fields: the table's fields, to check the where clause and order by.
+    ///   - tableWkid: the spatial reference of cached geometries.
+    init(_ query: QueryParameters, definitionExpression: String, fields: [FieldInfo], tableWkid: Int32) throws(FeatureCacheError) {
+        try query.validate()
+        self.query = query
+        var clauses: [WhereExpression] = []
+        for text in [definitionExpression, query.whereClause] {
+            if let parsed = try WhereParser.parse(text) { clauses.append(parsed) }
+        }
+        if let first = clauses.first {
+            let combined = clauses.dropFirst().reduce(first) { .and($0, $1) }
+            if !fields.isEmpty { try WhereEvaluator.validate(combined, fields: fields) }
+            evaluator = WhereEvaluator(combined)
+        } else {
+            evaluator = nil
+        }
+        spatial = query.geometry == nil ? nil : try SpatialFilter(query, tableWkid: tableWkid)
+        ids = query.objectIds.isEmpty ? nil : Set(query.objectIds)
+        order = query.orderBy.isEmpty ? nil : try OrderBy(query.orderBy, fields: fields)
+    }
+
+    /// The matching current rows of one batch, ascending.
+    func select(_ batch: FeatureBatch, live: Bitmap?) throws(FeatureCacheError) -> [Int] {
+        var rows: [Int]
+        if let spatial, spatial.needsBoxHit {
+            rows = []
+            let box = spatial.box
+            batch.rtree.search(box.xmin, box.ymin, box.xmax, box.ymax, geometry: batch.geometry) { row in
+                if live?[row] ?? true { rows.append(row) }
+            }
+            rows.sort()
+            rows = rows.filter { spatial.test(batch.geometry, $0) }
+        } else {
+            rows = live.map { live in (0..<batch.count).filter { live[$0] } } ?? Array(0..<batch.count)
+            if let spatial { rows = rows.filter { spatial.test(batch.geometry, $0) } }
+        }
+        if let ids { rows = rows.filter { ids.contains(batch.objectId($0)) } }
+        if let evaluator, !rows.isEmpty {
+            rows = try evaluator.select(batch, rows: rows.count == batch.count ? nil : rows)
+        }
+        return rows
+    }
+
+    /// The matching features, ordered and limited as asked.
+    func run(_ batches: [(batch: FeatureBatch, live: Bitmap?)], spatialReference: SpatialReference?) throws(FeatureCacheError) -> FeatureResult {
+        var pieces: [(batch: FeatureBatch, rows: [UInt32]?)] = []
+        var matched = 0
+        if let order {
+            var all: [(Int, Int)] = []
+            for (index, entry) in batches.enumerated() {
+                for row in try select(entry.batch, live: entry.live) { all.append((index, row)) }
+                try Task.checkCancellationTyped()
+            }
+            matched = all.count
+            order.sort(&all, batches: batches.map(\.batch))
+            let window = all[min(query.resultOffset, all.count)..<min(limitEnd, all.count)]
+            // Consecutive rows of one batch share a piece.
+            for (index, row) in window {
+                if let last = pieces.last, last.batch === batches[index].batch {
+                    pieces[pieces.count - 1].rows!.append(UInt32(row))
+                } else {
+                    pieces.append((batches[index].batch, [UInt32(row)]))
+                }
+            }
+        } else {
+            var skip = query.resultOffset
+            var room = limitEnd - query.resultOffset
+            for entry in batches {
+                let rows = try select(entry.batch, live: entry.live)
+                matched += rows.count
+                guard room > 0, rows.count > skip else { skip -= min(skip, rows.count); continue }
+                let taken = rows[skip..<min(rows.count, skip + room)]
+                skip = 0
+                room -= taken.count
+                pieces.append((entry.batch, taken.count == entry.batch.count ? nil : taken.map(UInt32.init)))
+            }
+        }
+        return FeatureResult(pieces, limitExceeded: matched > limitEnd, spatialReference: spatialReference,
+                             outFields: query.outFields, includesGeometry: query.returnGeometry)
+    }
+
+    /// Offset + max features (or everything).
+    private var limitEnd: Int { query.maxFeatures > 0 ? query.resultOffset + query.maxFeatures : Int.max }
+
+    /// How many features match (offset and max features do not apply, as with
+    /// ArcGIS `returnCountOnly`).
+    func count(_ batches: [(batch: FeatureBatch, live: Bitmap?)]) throws(FeatureCacheError) -> Int {
+        var total = 0
+        for entry in batches { total += try select(entry.batch, live: entry.live).count }
+        return total
+    }
+
+    /// The envelope of the matching features' geometries; nil when none has one.
+    func extent(_ batches: [(batch: FeatureBatch, live: Bitmap?)]) throws(FeatureCacheError) -> BoundingBox? {
+        var box = BoundingBox()
+        for entry in batches {
+            for row in try select(entry.batch, live: entry.live) {
+                let b = entry.batch.geometry.box(row)
+                guard !b.xmin.isNaN else { continue }
+                box.add(b.xmin, b.ymin)
+                box.add(b.xmax, b.ymax)
+            }
+        }
+        return box.isEmpty ? nil : box
+    }
+}

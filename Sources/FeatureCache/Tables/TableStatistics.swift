@@ -1,0 +1,43 @@
+/// What a table has cost and saved: requests it sent and what came back, and
+/// how its queries were answered. Counters only grow (until `reset`), except
+/// `tilesCovered`, the tiles covered now.
+public struct TableStatistics: Sendable, Equatable {
+    /// HTTP requests sent for this table (metadata, pages, counts), failed ones too.
+    public var requests = 0
+    /// Response body bytes received.
+    public var bytesReceived = 0
+    /// Features received in responses (before merging).
+    public var featuresReceived = 0
+    /// `query`, `queryCount` and `queryExtent` calls answered from the cache…
+    public var queriesLocal = 0
+    /// …and by the service.
+    public var queriesServer = 0
+    /// Tiles of the interaction grid whose complete answer is cached.
+    public var tilesCovered = 0
+    /// Tiles fetched (complete answers stored), splits counted per child.
+    public var tilesFetched = 0
+    /// Tile requests that failed (the tile stays uncovered, retried on the next interaction).
+    public var tileFailures = 0
+    /// Tiles evicted to keep the cache within its memory budget.
+    public var evictions = 0
+
+    public init() {}
+}
+
+/// The live counters behind `TableStatistics`, shared by a table and its source.
+final class StatisticsCounter: Sendable {
+    private let value = Locked(TableStatistics())
+
+    func update(_ body: (inout TableStatistics) -> Void) { value.withLock { body(&$0) } }
+
+    var snapshot: TableStatistics { value.withLock { $0 } }
+
+    func reset() { value.withLock { $0 = TableStatistics() } }
+
+    func countResponse(bytes: Int) {
+        value.withLock {
+            $0.requests += 1
+            $0.bytesReceived += bytes
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import CFeatureCacheABI
+import FeatureCache
+
+// Definition expressions, cache budgets, statistics, views and change callbacks.
+
+@_cdecl("fc_table_set_definition_expression")
+public func fcTableSetDefinitionExpression(_ pointer: OpaquePointer?, _ text: UnsafePointer<CChar>?) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        try table(pointer).1.setDefinitionExpression(try CArguments.optionalString(text, "where") ?? "")
+    }
+}
+
+@_cdecl("fc_table_definition_expression")
+public func fcTableDefinitionExpression(_ pointer: OpaquePointer?) -> UnsafePointer<CChar>? {
+    value(or: nil) { () throws(FeatureCacheError) in
+        let (handle, table) = try table(pointer)
+        return handle.borrowedCString(table.definitionExpression)
+    }
+}
+
+@_cdecl("fc_table_set_cache_budget")
+public func fcTableSetCacheBudget(_ pointer: OpaquePointer?, _ bytes: Int64) -> Int32 {
+    status { () throws(FeatureCacheError) in try table(pointer).1.setCacheBudget(Int(bytes)) }
+}
+
+@_cdecl("fc_table_cache_budget")
+public func fcTableCacheBudget(_ pointer: OpaquePointer?) -> Int64 {
+    value(or: -1) { () throws(FeatureCacheError) in Int64(try table(pointer).1.cacheBudget) }
+}
+
+@_cdecl("fc_table_get_statistics")
+public func fcTableGetStatistics(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<fc_table_statistics>?) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        let out = try CArguments.output(out)
+        let size = Int(UnsafeRawPointer(out).load(as: UInt32.self))
+        guard size >= MemoryLayout<UInt32>.size else {
+            throw FeatureCacheError(.invalidArgument, "set out->struct_size to sizeof(fc_table_statistics) first")
+        }
+        let s = try table(pointer).1.statisticsSnapshot
+        var full = fc_table_statistics(
+            struct_size: UInt32(size), requests: Int64(s.requests), bytes_received: Int64(s.bytesReceived),
+            features_received: Int64(s.featuresReceived), queries_local: Int64(s.queriesLocal),
+            queries_server: Int64(s.queriesServer), tiles_covered: Int64(s.tilesCovered), tiles_fetched: Int64(s.tilesFetched),
+            tile_failures: Int64(s.tileFailures), evictions: Int64(s.evictions))
+        // Only what the caller's (possibly older, smaller) struct holds.
+        withUnsafeBytes(of: &full) { bytes in
+            UnsafeMutableRawPointer(out).copyMemory(from: bytes.baseAddress!, byteCount: min(size, bytes.count))
+        }
+    }
+}
+
+@_cdecl("fc_table_reset_statistics")
+public func fcTableResetStatistics(_ pointer: OpaquePointer?) -> Int32 {
+    status { () throws(FeatureCacheError) in try table(pointer).1.resetStatistics() }
+}
+
+// MARK: - Layers
+
+private func layer(_ pointer: OpaquePointer?) throws(FeatureCacheError) -> FeatureLayer {
+    try Handles.borrow(pointer, .layer, as: FeatureLayer.self, "layer")
+}
+
+@_cdecl("fc_layer_set_definition_expression")
+public func fcLayerSetDefinitionExpression(_ pointer: OpaquePointer?, _ text: UnsafePointer<CChar>?) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        try layer(pointer).setDefinitionExpression(try CArguments.optionalString(text, "where") ?? "")
+    }
+}
+
+/// A C features-changed callback, carried to a library thread.
+private struct ChangedCallback: @unchecked Sendable {
+    let callback: fc_features_changed_callback
+    let layer: OpaquePointer
+    let userData: UnsafeMutableRawPointer?
+}
+
+@_cdecl("fc_layer_set_features_changed_callback")
+public func fcLayerSetFeaturesChangedCallback(_ pointer: OpaquePointer?, _ callback: fc_features_changed_callback?,
+                                              _ userData: UnsafeMutableRawPointer?) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        let layer = try layer(pointer)
+        guard let callback, let pointer else {
+            layer.setFeaturesChangedHandler(nil)
+            return
+        }
+        let carried = ChangedCallback(callback: callback, layer: pointer, userData: userData)
+        layer.setFeaturesChangedHandler { count in carried.callback(carried.layer, Int64(count), carried.userData) }
+    }
+}
+
+// MARK: - Maps
+
+private func map(_ pointer: OpaquePointer?) throws(FeatureCacheError) -> Map {
+    try Handles.borrow(pointer, .map, as: Map.self, "map")
+}
+
+@_cdecl("fc_map_set_visible_extent")
+public func fcMapSetVisibleExtent(_ pointer: OpaquePointer?, _ extent: UnsafePointer<fc_envelope>?, _ scale: Double) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        let map = try map(pointer)
+        guard let e = extent?.pointee else { throw FeatureCacheError(.invalidArgument, "extent is NULL") }
+        try map.setVisibleExtent(Envelope(xmin: e.xmin, ymin: e.ymin, xmax: e.xmax, ymax: e.ymax,
+                                          spatialReference: e.wkid == 0 ? nil : SpatialReference(wkid: e.wkid)), scale: scale)
+    }
+}
+
+@_cdecl("fc_map_wait_idle")
+public func fcMapWaitIdle(_ pointer: OpaquePointer?, _ timeout: Double) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        guard !timeout.isNaN else { throw FeatureCacheError(.invalidArgument, "timeout_seconds is NaN") }
+        guard try map(pointer).waitIdle(timeout: timeout) else {
+            throw FeatureCacheError(.timeout, "the map's fetches did not finish within \(timeout) s")
+        }
+    }
+}
+
+@_cdecl("fc_map_set_buffer_factor")
+public func fcMapSetBufferFactor(_ pointer: OpaquePointer?, _ factor: Double) -> Int32 {
+    status { () throws(FeatureCacheError) in try map(pointer).setBufferFactor(factor) }
+}
+
+@_cdecl("fc_map_buffer_factor")
+public func fcMapBufferFactor(_ pointer: OpaquePointer?) -> Double {
+    value(or: .nan) { () throws(FeatureCacheError) in try map(pointer).bufferFactor }
+}
