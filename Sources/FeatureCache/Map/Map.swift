@@ -76,6 +76,16 @@ public final class Map: Loadable {
         }
     }
 
+    /// Suspends until the fetches triggered by views have finished and their
+    /// features-changed callbacks have run (`waitIdle` for async callers).
+    public func idle() async {
+        await launches.idle()
+        for layer in layers {
+            await layer.table.interaction.idle.idle()
+            layer.table.flushFeatureEvents()
+        }
+    }
+
     /// Blocks until the fetches triggered by views have finished and their
     /// features-changed callbacks have run; false when `timeout` seconds pass
     /// first (negative = no limit). Never call from a library callback.

@@ -5,22 +5,39 @@ final class IdleTracker: Sendable {
     private struct State {
         var busy = 0
         var waiters: [DispatchSemaphore] = []
+        var continuations: [CheckedContinuation<Void, Never>] = []
     }
     private let state = Locked(State())
 
     func begin() { state.withLock { $0.busy += 1 } }
 
     func end() {
-        let waiters = state.withLock { state -> [DispatchSemaphore] in
+        let (waiters, continuations) = state.withLock { state -> ([DispatchSemaphore], [CheckedContinuation<Void, Never>]) in
             state.busy -= 1
-            guard state.busy == 0 else { return [] }
-            defer { state.waiters.removeAll() }
-            return state.waiters
+            guard state.busy == 0 else { return ([], []) }
+            defer {
+                state.waiters.removeAll()
+                state.continuations.removeAll()
+            }
+            return (state.waiters, state.continuations)
         }
         for waiter in waiters { waiter.signal() }
+        for continuation in continuations { continuation.resume() }
     }
 
     var isIdle: Bool { state.withLock { $0.busy == 0 } }
+
+    /// Suspends until idle (for async callers, who must not block a thread).
+    func idle() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state -> Bool in
+                if state.busy == 0 { return true }
+                state.continuations.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
 
     /// Blocks until idle; false when `deadline` passes first.
     func wait(until deadline: DispatchTime) -> Bool {
