@@ -19,13 +19,18 @@ url="$(Tests/servers/emulator-ctl.sh start "$state")"
 trap 'Tests/servers/emulator-ctl.sh stop "$state"' EXIT
 run_c() {
     echo; echo "== C: examples/c/$1.c"
-    FC_EMULATOR_URL="$url" "build/examples/$1"
+    FC_EMULATOR_URL="$url" "build/examples/$1" "${@:2}"
 }
 run_python() {
     echo; echo "== Python: examples/python/$1.py"
-    FC_EMULATOR_URL="$url" FEATURECACHE_LIBRARY="$root/build/lib/libfeaturecache.so.0" python3 "examples/python/$1.py"
+    FC_EMULATOR_URL="$url" FEATURECACHE_LIBRARY="$root/build/lib/libfeaturecache.so.0" python3 "examples/python/$1.py" "${@:2}"
 }
 for example in load_status populate_features; do
     run_c "$example"
     run_python "$example"
 done
+# The request modes: the same pan/zoom trace in each mode.
+for mode in cache nocache manual; do
+    run_c request_modes "$mode"
+done
+run_python request_modes manual

@@ -11,12 +11,12 @@ from .operation import Operation
 from .query import SPATIAL_RELATIONSHIPS, Query
 from .result import Feature, Result, ResultField, wkb_to_geojson
 from .table import (MANUAL_CACHE, ON_INTERACTION_CACHE, ON_INTERACTION_NO_CACHE, SERVICE_ARCGIS, SERVICE_OGC,
-                    SERVICE_WFS, Envelope, Field, SpatialReference, Table)
+                    SERVICE_WFS, Envelope, Field, SpatialReference, Statistics, Table)
 
 __version__ = _ffi.decode(_ffi.lib.fc_version())
 
 __all__ = [
-    "Context", "Table", "Layer", "Map", "Field", "Envelope", "SpatialReference",
+    "Context", "Table", "Statistics", "Layer", "Map", "Field", "Envelope", "SpatialReference",
     "Query", "Result", "ResultField", "Feature", "Operation", "SPATIAL_RELATIONSHIPS", "wkb_to_geojson",
     "NOT_LOADED", "LOADING", "FAILED_TO_LOAD", "LOADED", "STATUS_NAMES",
     "ON_INTERACTION_CACHE", "ON_INTERACTION_NO_CACHE", "MANUAL_CACHE",

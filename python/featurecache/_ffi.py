@@ -38,10 +38,17 @@ class Envelope(ctypes.Structure):
     _fields_ = [("xmin", c_double), ("ymin", c_double), ("xmax", c_double), ("ymax", c_double), ("wkid", c_int32)]
 
 
+class TableStatistics(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_uint32)] + [(name, c_int64) for name in (
+        "requests", "bytes_received", "features_received", "queries_local", "queries_server", "tiles_covered",
+        "tiles_fetched", "tile_failures", "evictions")]
+
+
 LOAD_CALLBACK = CFUNCTYPE(None, c_void_p, c_void_p, c_void_p)
 STATUS_CALLBACK = CFUNCTYPE(None, c_void_p, c_int32, c_void_p)
 RESULT_CALLBACK = CFUNCTYPE(None, c_void_p, c_void_p, c_void_p)
 PROGRESS_CALLBACK = CFUNCTYPE(None, c_int64, c_int64, c_void_p)
+FEATURES_CHANGED_CALLBACK = CFUNCTYPE(None, c_void_p, c_int64, c_void_p)
 
 _status = c_int32
 _handle = c_void_p
@@ -112,6 +119,22 @@ _SIGNATURES = {
                                           c_void_p, _out_handle]),
     "fc_table_cached_feature_count": (c_int64, [_handle]),
     "fc_table_clear_cache": (_status, [_handle]),
+    "fc_table_query_start": (_status, [_handle, _handle, RESULT_CALLBACK, c_void_p, _out_handle]),
+    "fc_table_query_count": (_status, [_handle, _handle, POINTER(c_int64)]),
+    "fc_table_query_extent": (_status, [_handle, _handle, POINTER(Envelope)]),
+    "fc_table_set_definition_expression": (_status, [_handle, c_char_p]),
+    "fc_table_definition_expression": (c_char_p, [_handle]),
+    "fc_table_set_cache_budget": (_status, [_handle, c_int64]),
+    "fc_table_cache_budget": (c_int64, [_handle]),
+    "fc_table_cached_bytes": (c_int64, [_handle]),
+    "fc_table_get_statistics": (_status, [_handle, POINTER(TableStatistics)]),
+    "fc_table_reset_statistics": (_status, [_handle]),
+    "fc_layer_set_definition_expression": (_status, [_handle, c_char_p]),
+    "fc_layer_set_features_changed_callback": (_status, [_handle, FEATURES_CHANGED_CALLBACK, c_void_p]),
+    "fc_map_set_visible_extent": (_status, [_handle, POINTER(Envelope), c_double]),
+    "fc_map_wait_idle": (_status, [_handle, c_double]),
+    "fc_map_set_buffer_factor": (_status, [_handle, c_double]),
+    "fc_map_buffer_factor": (c_double, [_handle]),
     # queries
     "fc_query_create": (_status, [_out_handle]),
     "fc_query_copy": (_status, [_out_handle, _handle]),

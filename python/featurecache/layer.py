@@ -1,11 +1,29 @@
 """Feature layers: a strong load dependency on their table."""
 import ctypes
 import math
+import threading
 
 from . import _ffi
 from ._handle import Handle
 from .errors import check, last_error
 from .loadable import Loadable
+
+
+# user_data keys -> Python callbacks; the C trampoline lives for the process.
+_changed_lock = threading.Lock()
+_changed = {}
+
+
+@_ffi.FEATURES_CHANGED_CALLBACK
+def _changed_trampoline(layer, features, user_data):
+    with _changed_lock:
+        callback = _changed.get(user_data or 0)
+    if callback is not None:
+        try:
+            callback(features)
+        except Exception:
+            from .loadable import _report
+            _report("features changed")
 
 
 class Layer(Handle, Loadable):
@@ -45,3 +63,24 @@ class Layer(Handle, Loadable):
     @max_scale.setter
     def max_scale(self, scale):
         check(_ffi.lib.fc_layer_set_max_scale(self._ptr, float(scale)))
+
+    @property
+    def definition_expression(self):
+        return self.table.definition_expression
+
+    @definition_expression.setter
+    def definition_expression(self, where):
+        check(_ffi.lib.fc_layer_set_definition_expression(self._ptr, _ffi.encode(where or "", "where")))
+
+    def on_features_changed(self, callback):
+        """callback(features) after each change of the table's cache by a fetch,
+        on a library thread; None removes it."""
+        key = id(self)
+        if callback is None:
+            check(_ffi.lib.fc_layer_set_features_changed_callback(self._ptr, _ffi.FEATURES_CHANGED_CALLBACK(), None))
+            with _changed_lock:
+                _changed.pop(key, None)
+            return
+        with _changed_lock:
+            _changed[key] = callback
+        check(_ffi.lib.fc_layer_set_features_changed_callback(self._ptr, _changed_trampoline, key))

@@ -32,6 +32,26 @@ class Map(Handle, Loadable):
     def layers(self):
         return list(self._layers)
 
+    def set_visible_extent(self, extent, scale=0.0):
+        """Navigation finished at extent (an Envelope or (xmin, ymin, xmax, ymax[, wkid]))
+        and scale (a denominator): on-interaction tables fetch what it needs.
+        Returns at once; wait_idle() waits."""
+        values = tuple(extent)
+        envelope = _ffi.Envelope(*(float(v) for v in values[:4]), int(values[4]) if len(values) > 4 else 4326)
+        check(_ffi.lib.fc_map_set_visible_extent(self._ptr, ctypes.byref(envelope), float(scale)))
+
+    def wait_idle(self, timeout=None):
+        """Blocks until the fetches views triggered are done (TimeoutError after timeout s)."""
+        check(_ffi.lib.fc_map_wait_idle(self._ptr, -1.0 if timeout is None else float(timeout)))
+
+    @property
+    def buffer_factor(self):
+        return _ffi.lib.fc_map_buffer_factor(self._ptr)
+
+    @buffer_factor.setter
+    def buffer_factor(self, factor):
+        check(_ffi.lib.fc_map_set_buffer_factor(self._ptr, float(factor)))
+
     def __len__(self):
         count = _ffi.lib.fc_map_layer_count(self._ptr)
         check(0 if count >= 0 else -1)

@@ -25,6 +25,9 @@ GEOMETRY_TYPES = {0: "none", 1: "point", 2: "multipoint", 3: "polyline", 4: "pol
 
 Field = namedtuple("Field", "name alias type nullable length")
 Envelope = namedtuple("Envelope", "xmin ymin xmax ymax wkid")
+Envelope.__new__.__defaults__ = (4326,)
+Statistics = namedtuple("Statistics", "requests bytes_received features_received queries_local queries_server "
+                                      "tiles_covered tiles_fetched tile_failures evictions")
 SpatialReference = namedtuple("SpatialReference", "wkid latest_wkid")
 
 
@@ -184,3 +187,81 @@ class Table(Handle, Loadable):
 
     def clear_cache(self):
         check(_ffi.lib.fc_table_clear_cache(self._ptr))
+
+    @property
+    def cached_bytes(self):
+        size = _ffi.lib.fc_table_cached_bytes(self._ptr)
+        if size < 0:
+            check(-1)
+        return size
+
+    # ---- queries: the cache or the service, by request mode -------------------
+
+    def query_async(self, query=None, callback=None):
+        """Starts a query (see query); returns an Operation."""
+        if query is not None and not isinstance(query, Query):
+            raise TypeError("query must be a Query or None")
+        table, query_ptr = self._ptr, query._ptr if query is not None else None
+        operation = Operation(None, callback)
+
+        def start(progress_trampoline, result_trampoline, key, out):
+            return _ffi.lib.fc_table_query_start(table, query_ptr, result_trampoline, key, out)
+        return operation._start(start)
+
+    def query(self, query=None, timeout=None):
+        """The features matching query (a Result): from the cache in manual mode,
+        from the service in no-cache mode, and in on-interaction cache mode from
+        the cache when the query's area is covered, else from the service (and
+        then cached)."""
+        with self.query_async(query) as operation:
+            return operation.result(timeout)
+
+    def query_count(self, query=None):
+        """How many features match (same local/service rule as query)."""
+        out = ctypes.c_int64()
+        check(_ffi.lib.fc_table_query_count(self._ptr, query._ptr if query is not None else None, ctypes.byref(out)))
+        return out.value
+
+    def query_extent(self, query=None):
+        """The Envelope of the matching features, None when nothing matches."""
+        out = _ffi.Envelope()
+        check(_ffi.lib.fc_table_query_extent(self._ptr, query._ptr if query is not None else None, ctypes.byref(out)))
+        if out.xmin != out.xmin:  # NaN: nothing matched
+            return None
+        return Envelope(out.xmin, out.ymin, out.xmax, out.ymax, out.wkid)
+
+    @property
+    def definition_expression(self):
+        """A where clause applied to every fetch, populate and query of the table."""
+        value = _ffi.lib.fc_table_definition_expression(self._ptr)
+        if value is None:
+            check(-1)
+        return _ffi.decode(value)
+
+    @definition_expression.setter
+    def definition_expression(self, where):
+        check(_ffi.lib.fc_table_set_definition_expression(self._ptr, _ffi.encode(where or "", "where")))
+
+    @property
+    def cache_budget(self):
+        """The cache's memory budget in bytes (0 = none); LRU tiles go beyond it."""
+        value = _ffi.lib.fc_table_cache_budget(self._ptr)
+        if value < 0:
+            check(-1)
+        return value
+
+    @cache_budget.setter
+    def cache_budget(self, size):
+        check(_ffi.lib.fc_table_set_cache_budget(self._ptr, int(size)))
+
+    @property
+    def statistics(self):
+        """Requests, bytes and features received, queries answered locally and by
+        the service, tiles covered, fetched and failed, evictions."""
+        out = _ffi.TableStatistics()
+        out.struct_size = ctypes.sizeof(out)
+        check(_ffi.lib.fc_table_get_statistics(self._ptr, ctypes.byref(out)))
+        return Statistics(*(getattr(out, name) for name in Statistics._fields))
+
+    def reset_statistics(self):
+        check(_ffi.lib.fc_table_reset_statistics(self._ptr))

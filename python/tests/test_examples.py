@@ -39,3 +39,19 @@ def test_populate_example_matches_the_c_twin(emulator):
         assert c.returncode == 0, c.stderr
         rows = lambda text: [line for line in text.splitlines() if line.startswith("  #")]
         assert rows(c.stdout) == rows(python.stdout)
+
+
+def test_request_modes_example_matches_the_c_twin(emulator):
+    """The manual mode's trace populates and answers the same in C and Python;
+    each view's count is the emulator's own count of Condition < 4 there."""
+    env = dict(os.environ, FC_EMULATOR_URL=emulator)
+    python = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "python", "request_modes.py"), "manual"],
+                            env=env, capture_output=True, text=True, timeout=300)
+    assert python.returncode == 0, python.stderr
+    populated = [line for line in python.stdout.splitlines() if "Populated" in line]
+    assert len(populated) == 6 and all(line.strip().endswith("features.") for line in populated)
+    c_example = os.path.join(ROOT, "build", "examples", "request_modes")
+    if os.path.exists(c_example):
+        c = subprocess.run([c_example, "manual"], env=env, capture_output=True, text=True, timeout=300)
+        assert c.returncode == 0, c.stderr
+        assert c.stdout == python.stdout

@@ -32,6 +32,9 @@ final class InteractionFetcher: Sendable {
         var viewTiles: Set<TileKey> = []
         var viewAncestors: Set<TileKey> = []
         var lastError: FeatureCacheError?
+        /// The finest level a transfer-limited tile was split to: later views
+        /// start there, instead of paying again for answers that get split.
+        var learnedLevel = 0
     }
 
     private let state = Locked(State())
@@ -51,7 +54,7 @@ final class InteractionFetcher: Sendable {
     }
 
     private func fetchTiles(_ area: BoundingBox, scale: Double, grid: TileGrid, table: FeatureTable) {
-        let level = grid.level(scale: scale, viewWidth: area.xmax - area.xmin)
+        let level = max(grid.level(scale: scale, viewWidth: area.xmax - area.xmin), state.withLock { $0.learnedLevel })
         let cx = (area.xmin + area.xmax) / 2, cy = (area.ymin + area.ymax) / 2
         let keys = grid.tiles(overlapping: area, level: level).sorted { a, b in
             distance(grid.bounds(a), cx, cy) < distance(grid.bounds(b), cx, cy)
@@ -95,7 +98,9 @@ final class InteractionFetcher: Sendable {
         do throws(FeatureCacheError) {
             let fetched = try await table.fetchArea(grid.bounds(key), maxPages: splits < Self.maxSplits ? 1 : nil)
             guard fetched.complete else {
-                // Too many features for one answer: the four quarters instead.
+                // Too many features for one answer: the four quarters instead,
+                // and the finer level from now on.
+                state.withLock { $0.learnedLevel = max($0.learnedLevel, key.level + 1) }
                 let cx = grid.bounds(key), x = (cx.xmin + cx.xmax) / 2, y = (cx.ymin + cx.ymax) / 2
                 await withTaskGroup(of: Void.self) { group in
                     for child in key.children.sorted(by: { distance(grid.bounds($0), x, y) < distance(grid.bounds($1), x, y) }) {
