@@ -41,6 +41,13 @@ let package = Package(
             path: "bench/ReaderBench",
             swiftSettings: [.unsafeFlags(["-Xcc", "-I/usr/include/libxml2"])]
         ),
+        // bench/: viewport queries on a million cached points.
+        .executableTarget(
+            name: "fc-bench-query",
+            dependencies: ["FeatureCache"],
+            path: "bench/QueryBench",
+            swiftSettings: [.unsafeFlags(["-Xcc", "-I/usr/include/libxml2"])]
+        ),
         .testTarget(
             name: "FeatureCacheTests",
             dependencies: ["FeatureCache"],

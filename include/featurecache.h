@@ -53,11 +53,11 @@ extern "C" {
 /* ==== Version ============================================================== */
 
 #define FC_VERSION_MAJOR 0
-#define FC_VERSION_MINOR 2
+#define FC_VERSION_MINOR 3
 #define FC_VERSION_PATCH 0
-#define FC_VERSION_STRING "0.2.0"
+#define FC_VERSION_STRING "0.3.0"
 /* MAJOR * 10000 + MINOR * 100 + PATCH */
-#define FC_VERSION_NUMBER 200
+#define FC_VERSION_NUMBER 300
 
 /* The version of the loaded library, e.g. "0.1.0". Static storage; never NULL.
  * Compare with FC_VERSION_STRING to detect a header/library mismatch.

@@ -70,13 +70,14 @@ final class InteractionFetcher: Sendable {
             }
             state.viewTiles = wanted
             state.viewAncestors = ancestors
-            for (key, job) in state.jobs where !wanted.contains(key) {
+            for (key, job) in state.jobs where !wanted.contains(key) && !wanted.contains(where: { $0.isAncestor(of: key) }) {
                 cancelled.append(job.task)
                 state.jobs[key] = nil
             }
             let generation = state.generation
-            for key in keys where state.jobs[key] == nil {
-                guard !state.coverage.covers(grid.bounds(key), grid: grid, signature: signature) else { continue }
+            // Partly covered tiles (finer tiles of an earlier zoom) fetch only their gaps.
+            let pieces = keys.flatMap { state.coverage.missingPieces(of: $0, signature: signature) }
+            for key in pieces where state.jobs[key] == nil {
                 state.nextJobId += 1
                 let id = state.nextJobId
                 idle.begin()

@@ -66,6 +66,25 @@ struct TileCoverage {
         return true
     }
 
+    /// What of tile `key` still needs fetching: nothing when covered; the tile
+    /// itself when nothing under it is covered; else its uncovered pieces (so
+    /// zooming out fetches only what finer tiles did not bring).
+    func missingPieces(of key: TileKey, signature: String) -> [TileKey] {
+        guard let covered = tiles[signature] else { return [key] }
+        var ancestor: TileKey? = key
+        while let current = ancestor {
+            if covered[current] != nil { return [] }
+            ancestor = current.parent
+        }
+        let below = self.below[signature] ?? [:]
+        func pieces(_ key: TileKey) -> [TileKey] {
+            if covered[key] != nil { return [] }
+            guard below[key] != nil, key.level < TileGrid.maxLevel else { return [key] }
+            return key.children.flatMap(pieces)
+        }
+        return pieces(key)
+    }
+
     /// Positive-area overlap (a degenerate area: closed overlap), so an area on
     /// a tile edge does not need the neighbour.
     private func overlaps(_ tile: BoundingBox, _ area: BoundingBox) -> Bool {

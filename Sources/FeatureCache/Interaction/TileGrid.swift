@@ -17,6 +17,13 @@ struct TileKey: Hashable, Sendable, CustomStringConvertible {
     var parent: TileKey? { level == 0 ? nil : TileKey(level: level - 1, x: x >> 1, y: y >> 1) }
 
     var description: String { "\(level)/\(x)/\(y)" }
+
+    /// Whether `other` lies inside this tile at a finer level.
+    func isAncestor(of other: TileKey) -> Bool {
+        guard other.level > level else { return false }
+        let shift = other.level - level
+        return other.x >> shift == x && other.y >> shift == y
+    }
 }
 
 /// The fixed tile grid of a table: a square over the table's full extent,

@@ -3,7 +3,7 @@
 /// clause (ANDed with the table's definition expression) runs column-wise over
 /// the rows left. Then order, offset and limit, and a result that shares the
 /// cached batches.
-struct LocalQuery {
+package struct LocalQuery {
     let query: QueryParameters
     private let evaluator: WhereEvaluator?
     private let spatial: SpatialFilter?
@@ -14,7 +14,7 @@ struct LocalQuery {
     ///   - definitionExpression: the table's own filter, always applied.
     ///   - fields: the table's fields, to check the where clause and order by.
     ///   - tableWkid: the spatial reference of cached geometries.
-    init(_ query: QueryParameters, definitionExpression: String, fields: [FieldInfo], tableWkid: Int32) throws(FeatureCacheError) {
+    package init(_ query: QueryParameters, definitionExpression: String, fields: [FieldInfo], tableWkid: Int32) throws(FeatureCacheError) {
         try query.validate()
         self.query = query
         var clauses: [WhereExpression] = []
@@ -33,17 +33,49 @@ struct LocalQuery {
         order = query.orderBy.isEmpty ? nil : try OrderBy(query.orderBy, fields: fields)
     }
 
-    /// The matching current rows of one batch, ascending.
-    func select(_ batch: FeatureBatch, live: Bitmap?) throws(FeatureCacheError) -> [Int] {
-        var rows: [Int]
+    /// The matching current rows of every batch, ascending, in batch order.
+    private func selectAll(_ snapshot: StoreSnapshot) throws(FeatureCacheError) -> [[Int]] {
+        var selected = [[Int]](repeating: [], count: snapshot.batches.count)
         if let spatial, spatial.needsBoxHit {
-            rows = []
             let box = spatial.box
-            batch.rtree.search(box.xmin, box.ymin, box.xmax, box.ymax, geometry: batch.geometry) { row in
-                if live?[row] ?? true { rows.append(row) }
+            if let index = snapshot.index {
+                // One tree for the store: its hits come sorted by batch, then row.
+                let found = index.search(box)
+                var start = 0
+                while start < found.count {
+                    let batch = Int(found[start] >> 32)
+                    var end = start
+                    var rows: [Int] = []
+                    while end < found.count, Int(found[end] >> 32) == batch {
+                        rows.append(Int(found[end] & 0xFFFF_FFFF))
+                        end += 1
+                    }
+                    let entry = snapshot.batches[batch]
+                    selected[batch] = try select(entry.batch, live: entry.live, boxHits: rows)
+                    start = end
+                }
+            } else {
+                for (index, entry) in snapshot.batches.enumerated() {
+                    var rows: [Int] = []
+                    entry.batch.rtree.search(box.xmin, box.ymin, box.xmax, box.ymax, geometry: entry.batch.geometry) { rows.append($0) }
+                    if !rows.isEmpty { selected[index] = try select(entry.batch, live: entry.live, boxHits: rows.sorted()) }
+                }
             }
-            rows.sort()
-            rows = rows.filter { spatial.test(batch.geometry, $0) }
+            return selected
+        }
+        for (index, entry) in snapshot.batches.enumerated() {
+            selected[index] = try select(entry.batch, live: entry.live, boxHits: nil)
+            if index & 63 == 63 { try Task.checkCancellationTyped() }
+        }
+        return selected
+    }
+
+    /// The matching current rows of one batch, ascending; `boxHits` = the rows
+    /// the spatial index found (when the query needs a box hit).
+    func select(_ batch: FeatureBatch, live: Bitmap?, boxHits: [Int]?) throws(FeatureCacheError) -> [Int] {
+        var rows: [Int]
+        if let spatial, let boxHits {
+            rows = boxHits.filter { (live?[$0] ?? true) && spatial.test(batch.geometry, $0) }
         } else {
             rows = live.map { live in (0..<batch.count).filter { live[$0] } } ?? Array(0..<batch.count)
             if let spatial { rows = rows.filter { spatial.test(batch.geometry, $0) } }
@@ -56,14 +88,15 @@ struct LocalQuery {
     }
 
     /// The matching features, ordered and limited as asked.
-    func run(_ batches: [(batch: FeatureBatch, live: Bitmap?)], spatialReference: SpatialReference?) throws(FeatureCacheError) -> FeatureResult {
+    package func run(_ snapshot: StoreSnapshot, spatialReference: SpatialReference?) throws(FeatureCacheError) -> FeatureResult {
         var pieces: [(batch: FeatureBatch, rows: [UInt32]?)] = []
         var matched = 0
+        let batches = snapshot.batches
+        let selected = try selectAll(snapshot)
         if let order {
             var all: [(Int, Int)] = []
-            for (index, entry) in batches.enumerated() {
-                for row in try select(entry.batch, live: entry.live) { all.append((index, row)) }
-                try Task.checkCancellationTyped()
+            for (index, rows) in selected.enumerated() {
+                for row in rows { all.append((index, row)) }
             }
             matched = all.count
             order.sort(&all, batches: batches.map(\.batch))
@@ -79,8 +112,7 @@ struct LocalQuery {
         } else {
             var skip = query.resultOffset
             var room = limitEnd - query.resultOffset
-            for entry in batches {
-                let rows = try select(entry.batch, live: entry.live)
+            for (entry, rows) in zip(batches, selected) where !rows.isEmpty {
                 matched += rows.count
                 guard room > 0, rows.count > skip else { skip -= min(skip, rows.count); continue }
                 let taken = rows[skip..<min(rows.count, skip + room)]
@@ -98,17 +130,15 @@ struct LocalQuery {
 
     /// How many features match (offset and max features do not apply, as with
     /// ArcGIS `returnCountOnly`).
-    func count(_ batches: [(batch: FeatureBatch, live: Bitmap?)]) throws(FeatureCacheError) -> Int {
-        var total = 0
-        for entry in batches { total += try select(entry.batch, live: entry.live).count }
-        return total
+    package func count(_ snapshot: StoreSnapshot) throws(FeatureCacheError) -> Int {
+        try selectAll(snapshot).reduce(0) { $0 + $1.count }
     }
 
     /// The envelope of the matching features' geometries; nil when none has one.
-    func extent(_ batches: [(batch: FeatureBatch, live: Bitmap?)]) throws(FeatureCacheError) -> BoundingBox? {
+    func extent(_ snapshot: StoreSnapshot) throws(FeatureCacheError) -> BoundingBox? {
         var box = BoundingBox()
-        for entry in batches {
-            for row in try select(entry.batch, live: entry.live) {
+        for (entry, rows) in zip(snapshot.batches, try selectAll(snapshot)) {
+            for row in rows {
                 let b = entry.batch.geometry.box(row)
                 guard !b.xmin.isNaN else { continue }
                 box.add(b.xmin, b.ymin)

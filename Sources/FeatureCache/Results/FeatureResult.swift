@@ -33,7 +33,10 @@ public final class FeatureResult: Sendable {
         var fields: [FieldInfo] = []
         var index: [String: Int] = [:]
         let wanted = outFields.flatMap { $0.contains("*") || $0.isEmpty ? nil : Set($0.map { $0.lowercased() }) }
+        var seenSchemas = Set<String>()
         for piece in pieces {
+            // Batches of one reader share a schema: look at each schema once.
+            guard seenSchemas.insert(piece.batch.schemaKey).inserted else { continue }
             for field in piece.batch.fields where index[field.name.lowercased()] == nil && wanted?.contains(field.name.lowercased()) != false {
                 index[field.name.lowercased()] = fields.count
                 fields.append(field)
@@ -42,10 +45,18 @@ public final class FeatureResult: Sendable {
         var parts: [Part] = []
         var starts: [Int] = []
         var total = 0
+        var maps: [String: [Int32]] = [:]
         for piece in pieces {
             let count = piece.rows?.count ?? piece.batch.count
             guard count > 0 else { continue }
-            let map = fields.map { Int32(piece.batch.columnIndex(named: $0.name) ?? -1) }
+            // Batches of one reader share a schema: map their columns once.
+            let map: [Int32]
+            if let known = maps[piece.batch.schemaKey] {
+                map = known
+            } else {
+                map = fields.map { Int32(piece.batch.columnIndex(named: $0.name) ?? -1) }
+                maps[piece.batch.schemaKey] = map
+            }
             starts.append(total)
             parts.append(Part(batch: piece.batch, rows: piece.rows, columnMap: map, count: count))
             total += count
@@ -65,14 +76,21 @@ public final class FeatureResult: Sendable {
     /// The batch and batch row of a result row.
     @inline(__always)
     func locate(_ row: Int) -> (part: Part, row: Int) {
+        let (index, local) = locateIndex(row)
+        return (parts[index], local)
+    }
+
+    /// The part index and batch row of a result row (no copy of the part).
+    @inline(__always)
+    func locateIndex(_ row: Int) -> (part: Int, row: Int) {
         var low = 0, high = starts.count - 1
         while low < high {
             let mid = (low + high + 1) / 2
             if starts[mid] <= row { low = mid } else { high = mid - 1 }
         }
-        let part = parts[low]
         let local = row - starts[low]
-        return (part, part.rows.map { Int($0[local]) } ?? local)
+        if let rows = parts[low].rows { return (low, Int(rows[local])) }
+        return (low, local)
     }
 
     // MARK: - Typed access
@@ -135,8 +153,8 @@ public final class FeatureResult: Sendable {
 
     public func objectId(_ row: Int) throws(FeatureCacheError) -> Int64 {
         guard row >= 0, row < count else { throw FeatureCacheError(.invalidArgument, "row \(row) is out of range (0..<\(count))") }
-        let (part, local) = locate(row)
-        return part.batch.objectId(local)
+        let (part, local) = locateIndex(row)
+        return parts[part].batch.objectId(local)
     }
 
     /// The row's geometry as ISO WKB (empty when it has none), borrowed from the result.

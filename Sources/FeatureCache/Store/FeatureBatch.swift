@@ -11,6 +11,9 @@ public final class FeatureBatch: Sendable {
     let objectIdColumn: Int?
     let objectIds: [Int64]
     private let columnIndex: [String: Int]
+    /// The field names, joined: batches with equal keys have the same columns
+    /// in the same order (results map them once).
+    let schemaKey: String
 
     init(columns: [Column], geometry: GeometryColumn, count: Int, objectIdColumn: Int?, objectIds: [Int64]) {
         self.columns = columns
@@ -22,6 +25,7 @@ public final class FeatureBatch: Sendable {
         var index: [String: Int] = [:]
         for (position, column) in columns.enumerated() { index[column.field.name.lowercased()] = position }
         columnIndex = index
+        schemaKey = columns.map(\.field.name).joined(separator: "\u{1}")
     }
 
     @inline(__always)

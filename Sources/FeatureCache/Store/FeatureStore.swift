@@ -19,6 +19,8 @@ public final class FeatureStore: Sendable {
         var index = ObjectIdIndex()
         var nextRow = 0
         var liveCount = 0
+        /// Over `entries` as they are; dropped by every change.
+        var spatialIndex: StoreSpatialIndex?
     }
 
     private let state = Locked(State())
@@ -39,6 +41,7 @@ public final class FeatureStore: Sendable {
     public func apply(_ batches: [FeatureBatch], clearingFirst: Bool) -> [[UInt32]?] {
         state.withLock { state in
             if clearingFirst { state = State() }
+            state.spatialIndex = nil
             let incoming = batches.reduce(0) { $0 + $1.count }
             state.index.reserveCapacity(state.index.count + incoming)
             if state.nextRow + incoming >= Int(UInt32.max) { state.compact() }
@@ -75,6 +78,7 @@ public final class FeatureStore: Sendable {
         guard !ids.isEmpty else { return 0 }
         return state.withLock { state in
             let before = state.liveCount
+            state.spatialIndex = nil
             for id in ids {
                 if let row = state.index.remove(id) { state.kill(Int(row)) }
             }
@@ -88,6 +92,18 @@ public final class FeatureStore: Sendable {
         state.withLock { state in ids.allSatisfy { state.index.find($0) != nil } }
     }
 
+    /// The batches with their liveness and the spatial index over them (built
+    /// now if the store changed since the last query).
+    package func queryableSnapshot() -> StoreSnapshot {
+        state.withLock { state in
+            let batches = state.entries.map { ($0.batch, $0.liveCount == $0.batch.count ? nil : $0.live) }
+            if state.spatialIndex == nil, !state.entries.isEmpty {
+                state.spatialIndex = StoreSpatialIndex(state.entries.map(\.batch))
+            }
+            return StoreSnapshot(batches: batches, index: state.spatialIndex)
+        }
+    }
+
     /// Every batch with its liveness (nil = every row current), for queries:
     /// a consistent view, unaffected by later changes (bitmaps are values).
     public func liveBatches() -> [(batch: FeatureBatch, live: Bitmap?)] {
@@ -99,7 +115,7 @@ public final class FeatureStore: Sendable {
     /// Heap bytes of the cache: batches, liveness bitmaps and the id index.
     public var byteSize: Int {
         state.withLock { state in
-            state.entries.reduce(state.index.byteSize) { $0 + $1.batch.byteSize + $1.live.byteSize }
+            state.entries.reduce(state.index.byteSize + (state.spatialIndex?.byteSize ?? 0)) { $0 + $1.batch.byteSize + $1.live.byteSize }
         }
     }
 }

@@ -1,7 +1,8 @@
-/// A packed, static R-tree over the rows of one batch (the Flatbush layout):
-/// rows sorted by the Hilbert index of their box centres, then grouped 16 to a
-/// node, level by level up to one root. Built once when a batch is frozen; a
-/// search visits only nodes whose boxes meet the query.
+/// A packed, static R-tree (the Flatbush layout): items sorted by the Hilbert
+/// index of their box centres, then grouped 16 to a node, level by level up to
+/// one root. Built once (per batch when it is frozen, or over a whole store);
+/// a search visits only nodes whose boxes meet the query. Item boxes are not
+/// copied: they are read back through the `box` function given.
 public struct HilbertRTree: Sendable {
     static let nodeSize = 16
 
@@ -13,11 +14,16 @@ public struct HilbertRTree: Sendable {
     let levelStarts: [Int]
 
     init(_ geometry: GeometryColumn) {
+        self.init(count: geometry.count, box: geometry.box)
+    }
+
+    /// A tree over items 0..<count; items whose box is NaN are left out.
+    init(count: Int, box itemBox: (Int) -> (xmin: Double, ymin: Double, xmax: Double, ymax: Double)) {
         var rows: [UInt32] = []
-        rows.reserveCapacity(geometry.count)
+        rows.reserveCapacity(count)
         var extent = BoundingBox()
-        for row in 0..<geometry.count {
-            let box = geometry.box(row)
+        for row in 0..<count {
+            let box = itemBox(row)
             guard !box.xmin.isNaN else { continue }
             rows.append(UInt32(row))
             extent.add(box.xmin, box.ymin)
@@ -33,7 +39,7 @@ public struct HilbertRTree: Sendable {
         var keyed: [(key: UInt32, row: UInt32)] = []
         keyed.reserveCapacity(rows.count)
         for row in rows {
-            let box = geometry.box(Int(row))
+            let box = itemBox(Int(row))
             let cx = ((box.xmin + box.xmax) / 2 - extent.xmin) / width
             let cy = ((box.ymin + box.ymax) / 2 - extent.ymin) / height
             keyed.append((hilbert(UInt32(cx * 65535), UInt32(cy * 65535)), row))
@@ -48,7 +54,7 @@ public struct HilbertRTree: Sendable {
         while index < order.count {
             var box = BoundingBox()
             for row in order[index..<min(index + Self.nodeSize, order.count)] {
-                let b = geometry.box(Int(row))
+                let b = itemBox(Int(row))
                 box.add(b.xmin, b.ymin)
                 box.add(b.xmax, b.ymax)
             }
@@ -78,6 +84,12 @@ public struct HilbertRTree: Sendable {
     /// Calls `visit` with every row whose box meets the envelope (borders included).
     public func search(_ xmin: Double, _ ymin: Double, _ xmax: Double, _ ymax: Double,
                        geometry: GeometryColumn, _ visit: (Int) -> Void) {
+        search(xmin, ymin, xmax, ymax, box: geometry.box, visit)
+    }
+
+    /// Calls `visit` with every item whose box (read through `itemBox`) meets the envelope.
+    func search(_ xmin: Double, _ ymin: Double, _ xmax: Double, _ ymax: Double,
+                box itemBox: (Int) -> (xmin: Double, ymin: Double, xmax: Double, ymax: Double), _ visit: (Int) -> Void) {
         guard !order.isEmpty else { return }
         let levels = levelStarts.count - 1
         // (level, node) pairs still to look at, root first.
@@ -88,7 +100,7 @@ public struct HilbertRTree: Sendable {
             let slot = node - levelStarts[level]
             if level == 0 {
                 for row in order[slot * Self.nodeSize ..< min((slot + 1) * Self.nodeSize, order.count)] {
-                    let b = geometry.box(Int(row))
+                    let b = itemBox(Int(row))
                     if b.xmin <= xmax, b.ymin <= ymax, b.xmax >= xmin, b.ymax >= ymin { visit(Int(row)) }
                 }
             } else {

@@ -273,7 +273,7 @@ public final class FeatureTable: Loadable {
         if answersLocally(query) {
             let local = try localQuery(query)
             statistics.update { $0.queriesLocal += 1 }
-            return try local.run(store.liveBatches(), spatialReference: metadata.spatialReference)
+            return try local.run(store.queryableSnapshot(), spatialReference: metadata.spatialReference)
         }
         statistics.update { $0.queriesServer += 1 }
         if requestMode == .onInteractionNoCache {
@@ -303,7 +303,7 @@ public final class FeatureTable: Loadable {
         if answersLocally(query) {
             let local = try localQuery(query)
             statistics.update { $0.queriesLocal += 1 }
-            return try local.count(store.liveBatches())
+            return try local.count(store.queryableSnapshot())
         }
         statistics.update { $0.queriesServer += 1 }
         return try await source.count(serverQuery(query), metadata: metadata)
@@ -318,7 +318,7 @@ public final class FeatureTable: Loadable {
         if answersLocally(query) {
             let local = try localQuery(query)
             statistics.update { $0.queriesLocal += 1 }
-            return try local.extent(store.liveBatches()).map {
+            return try local.extent(store.queryableSnapshot()).map {
                 Envelope(xmin: $0.xmin, ymin: $0.ymin, xmax: $0.xmax, ymax: $0.ymax, spatialReference: metadata.spatialReference)
             }
         }

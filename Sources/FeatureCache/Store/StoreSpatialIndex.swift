@@ -1,0 +1,87 @@
+/// One R-tree over every row of every batch of a store, so a viewport query
+/// descends one tree instead of one per batch (populate pages are spatially
+/// random: each page's tree spans the whole extent). Built lazily by the first
+/// query after the store changed; rows that died since are filtered by the
+/// caller's liveness bitmaps.
+final class StoreSpatialIndex: @unchecked Sendable {
+    /// Where a batch's boxes are read: its point bytes (x at +5, y at +13 of
+    /// each 21-byte row) or its boxes, copied here. Raw pointers, so reading a
+    /// box costs no reference counting.
+    private struct Source {
+        let points: UnsafeRawPointer?
+        let boxes: UnsafePointer<Double>?
+    }
+    private let batches: [FeatureBatch]  // keeps the point bytes alive
+    private let sources: [Source]
+    private let boxStorage: UnsafeMutablePointer<Double>?
+    /// Batch index << 32 | row, per item of the tree.
+    private let items: [UInt64]
+    private let tree: HilbertRTree
+
+    init(_ batches: [FeatureBatch]) {
+        var items: [UInt64] = []
+        items.reserveCapacity(batches.reduce(0) { $0 + $1.count })
+        for (index, batch) in batches.enumerated() {
+            for row in 0..<batch.count { items.append(UInt64(index) << 32 | UInt64(row)) }
+        }
+        let boxed = batches.reduce(0) { $0 + ($1.geometry.isPointsOnly ? 0 : $1.count) }
+        let storage = boxed > 0 ? UnsafeMutablePointer<Double>.allocate(capacity: 4 * boxed) : nil
+        var sources: [Source] = []
+        var next = 0
+        for batch in batches {
+            if batch.geometry.isPointsOnly {
+                sources.append(Source(points: batch.geometry.bytes.base, boxes: nil))
+            } else {
+                let start = storage! + 4 * next
+                for row in 0..<batch.count {
+                    let b = batch.geometry.box(row)
+                    (start + 4 * row).initialize(to: b.xmin); (start + 4 * row + 1).initialize(to: b.ymin)
+                    (start + 4 * row + 2).initialize(to: b.xmax); (start + 4 * row + 3).initialize(to: b.ymax)
+                }
+                sources.append(Source(points: nil, boxes: UnsafePointer(start)))
+                next += batch.count
+            }
+        }
+        self.batches = batches
+        self.sources = sources
+        self.items = items
+        boxStorage = storage
+        tree = HilbertRTree(count: items.count) { i in Self.box(sources, items[i]) }
+    }
+
+    deinit { boxStorage?.deallocate() }
+
+    @inline(__always)
+    private static func box(_ sources: [Source], _ item: UInt64) -> (xmin: Double, ymin: Double, xmax: Double, ymax: Double) {
+        let source = sources[Int(item >> 32)], row = Int(item & 0xFFFF_FFFF)
+        if let points = source.points {
+            let at = row * GeometryColumn.pointSize
+            let x = Double(bitPattern: UInt64(littleEndian: points.loadUnaligned(fromByteOffset: at + 5, as: UInt64.self)))
+            let y = Double(bitPattern: UInt64(littleEndian: points.loadUnaligned(fromByteOffset: at + 13, as: UInt64.self)))
+            return (x, y, x, y)
+        }
+        let b = source.boxes! + 4 * row
+        return (b[0], b[1], b[2], b[3])
+    }
+
+    /// The items (batch index << 32 | row) whose box meets the envelope, sorted
+    /// (so by batch, then row).
+    func search(_ box: BoundingBox) -> [UInt64] {
+        var found: [UInt64] = []
+        let sources = self.sources, items = self.items
+        tree.search(box.xmin, box.ymin, box.xmax, box.ymax, box: { Self.box(sources, items[$0]) }) { found.append(items[$0]) }
+        found.sort()
+        return found
+    }
+
+    var byteSize: Int {
+        items.count * 8 + tree.byteSize + batches.reduce(0) { $0 + ($1.geometry.isPointsOnly ? 0 : 32 * $1.count) }
+    }
+}
+
+/// A consistent view of a store for a query: its batches with their liveness,
+/// and the spatial index over exactly those batches.
+package struct StoreSnapshot: Sendable {
+    package let batches: [(batch: FeatureBatch, live: Bitmap?)]
+    let index: StoreSpatialIndex?
+}

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# A 60-step pan/zoom trace over the emulator's 200,000 trees, replayed in each
+# request mode and with an OpenLayers-style bbox strategy (bench/trace/trace_bench.c).
+#   bash bench/trace.sh
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build --target trace_bench -j"$(nproc)" >/dev/null
+state="$(mktemp -d)"
+trap 'Tests/servers/emulator-ctl.sh stop "$state"' EXIT
+base="$(Tests/servers/emulator-ctl.sh start "$state")"
+build/bench/trace_bench "$base/arcgis/rest/services/Portland/FeatureServer/0"
