@@ -15,3 +15,7 @@ echo "== readers: GDAL (bash bench/gdal_read.sh bench/data 3)"
 bash bench/gdal_read.sh bench/data 3
 echo "== end-to-end populate (bash bench/populate.sh 3)"
 bash bench/populate.sh 3
+echo "== viewport queries on 1M points (bash bench/query.sh 3)"
+bash bench/query.sh 3
+echo "== pan/zoom trace per request mode (bash bench/trace.sh)"
+bash bench/trace.sh
