@@ -57,14 +57,13 @@ public struct WhereEvaluator {
             }
             return Self.vector(batch.columns[index], rows)
         case let .and(a, b):
-            let left = try truths(a, batch, rows), right = try truths(b, batch, rows)
-            return .truth((0..<n).map { i in
-                left[i] == .no || right[i] == .no ? .no : (left[i] == .yes && right[i] == .yes ? .yes : .unknown)
+            // The right side only on the rows the left did not already decide (false).
+            return .truth(try shortCircuit(a, b, decidedBy: .no, batch, rows) { l, r in
+                l == .no || r == .no ? .no : (l == .yes && r == .yes ? .yes : .unknown)
             })
         case let .or(a, b):
-            let left = try truths(a, batch, rows), right = try truths(b, batch, rows)
-            return .truth((0..<n).map { i in
-                left[i] == .yes || right[i] == .yes ? .yes : (left[i] == .no && right[i] == .no ? .no : .unknown)
+            return .truth(try shortCircuit(a, b, decidedBy: .yes, batch, rows) { l, r in
+                l == .yes || r == .yes ? .yes : (l == .no && r == .no ? .no : .unknown)
             })
         case let .not(a):
             return .truth(try truths(a, batch, rows).map { $0 == .unknown ? .unknown : .of($0 == .no) })
@@ -96,6 +95,26 @@ public struct WhereEvaluator {
         default:
             return try rowWise(node, batch, rows)
         }
+    }
+
+    /// Evaluates `a` on every row, then `b` only on the rows where `a` is not
+    /// `decided` (false for AND, true for OR), and combines the two.
+    private func shortCircuit(_ a: WhereExpression, _ b: WhereExpression, decidedBy decided: Truth,
+                              _ batch: FeatureBatch, _ rows: [Int],
+                              _ combine: (Truth, Truth) -> Truth) throws(FeatureCacheError) -> [Truth] {
+        var result = try truths(a, batch, rows)
+        var open: [Int] = []
+        open.reserveCapacity(result.count)
+        for i in result.indices where result[i] != decided { open.append(i) }
+        guard !open.isEmpty else { return result }
+        if open.count == rows.count {
+            let right = try truths(b, batch, rows)
+            for i in result.indices { result[i] = combine(result[i], right[i]) }
+            return result
+        }
+        let right = try truths(b, batch, open.map { rows[$0] })
+        for (j, i) in open.enumerated() { result[i] = combine(result[i], right[j]) }
+        return result
     }
 
     private func truths(_ node: WhereExpression, _ batch: FeatureBatch, _ rows: [Int]) throws(FeatureCacheError) -> [Truth] {
