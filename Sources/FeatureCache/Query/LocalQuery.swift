@@ -37,29 +37,20 @@ package struct LocalQuery {
     private func selectAll(_ snapshot: StoreSnapshot) throws(FeatureCacheError) -> [[Int]] {
         var selected = [[Int]](repeating: [], count: snapshot.batches.count)
         if let spatial, spatial.needsBoxHit {
-            let box = spatial.box
-            if let index = snapshot.index {
-                // One tree for the store: its hits come sorted by batch, then row.
-                let found = index.search(box)
-                var start = 0
-                while start < found.count {
-                    let batch = Int(found[start] >> 32)
-                    var end = start
-                    var rows: [Int] = []
-                    while end < found.count, Int(found[end] >> 32) == batch {
-                        rows.append(Int(found[end] & 0xFFFF_FFFF))
-                        end += 1
-                    }
-                    let entry = snapshot.batches[batch]
-                    selected[batch] = try select(entry.batch, live: entry.live, boxHits: rows)
-                    start = end
+            // One tree for the store: its hits come sorted by batch, then row.
+            let found = snapshot.index.search(spatial.box)
+            var start = 0
+            while start < found.count {
+                let batch = Int(found[start] >> 32)
+                var end = start
+                var rows: [Int] = []
+                while end < found.count, Int(found[end] >> 32) == batch {
+                    rows.append(Int(found[end] & 0xFFFF_FFFF))
+                    end += 1
                 }
-            } else {
-                for (index, entry) in snapshot.batches.enumerated() {
-                    var rows: [Int] = []
-                    entry.batch.rtree.search(box.xmin, box.ymin, box.xmax, box.ymax, geometry: entry.batch.geometry) { rows.append($0) }
-                    if !rows.isEmpty { selected[index] = try select(entry.batch, live: entry.live, boxHits: rows.sorted()) }
-                }
+                let entry = snapshot.batches[batch]
+                selected[batch] = try select(entry.batch, live: entry.live, boxHits: rows)
+                start = end
             }
             return selected
         }

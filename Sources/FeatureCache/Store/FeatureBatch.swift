@@ -4,7 +4,6 @@
 public final class FeatureBatch: Sendable {
     public let columns: [Column]
     public let geometry: GeometryColumn
-    public let rtree: HilbertRTree
     public let count: Int
     /// The column that holds the object ids, when the service sends them as an
     /// attribute (ArcGIS); otherwise `objectIds` holds them.
@@ -21,7 +20,6 @@ public final class FeatureBatch: Sendable {
         self.count = count
         self.objectIdColumn = objectIdColumn
         self.objectIds = objectIds
-        rtree = HilbertRTree(geometry)
         var index: [String: Int] = [:]
         for (position, column) in columns.enumerated() { index[column.field.name.lowercased()] = position }
         columnIndex = index
@@ -48,7 +46,7 @@ public final class FeatureBatch: Sendable {
 
     /// Heap bytes held by this batch (values, geometry, index).
     public var byteSize: Int {
-        columns.reduce(0) { $0 + $1.byteSize } + geometry.byteSize + rtree.byteSize + objectIds.count * 8
+        columns.reduce(0) { $0 + $1.byteSize } + geometry.byteSize + objectIds.count * 8
     }
 }
 

@@ -97,18 +97,9 @@ public final class FeatureStore: Sendable {
     package func queryableSnapshot() -> StoreSnapshot {
         state.withLock { state in
             let batches = state.entries.map { ($0.batch, $0.liveCount == $0.batch.count ? nil : $0.live) }
-            if state.spatialIndex == nil, !state.entries.isEmpty {
-                state.spatialIndex = StoreSpatialIndex(state.entries.map(\.batch))
-            }
-            return StoreSnapshot(batches: batches, index: state.spatialIndex)
-        }
-    }
-
-    /// Every batch with its liveness (nil = every row current), for queries:
-    /// a consistent view, unaffected by later changes (bitmaps are values).
-    public func liveBatches() -> [(batch: FeatureBatch, live: Bitmap?)] {
-        state.withLock { state in
-            state.entries.map { ($0.batch, $0.liveCount == $0.batch.count ? nil : $0.live) }
+            let index = state.spatialIndex ?? StoreSpatialIndex(state.entries.map(\.batch))
+            state.spatialIndex = index
+            return StoreSnapshot(batches: batches, index: index)
         }
     }
 

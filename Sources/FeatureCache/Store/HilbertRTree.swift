@@ -1,7 +1,7 @@
 /// A packed, static R-tree (the Flatbush layout): items sorted by the Hilbert
 /// index of their box centres, then grouped 16 to a node, level by level up to
-/// one root. Built once (per batch when it is frozen, or over a whole store);
-/// a search visits only nodes whose boxes meet the query. Item boxes are not
+/// one root. Built once (over a whole store's rows: `StoreSpatialIndex`); a
+/// search visits only nodes whose boxes meet the query. Item boxes are not
 /// copied: they are read back through the `box` function given.
 public struct HilbertRTree: Sendable {
     static let nodeSize = 16
@@ -12,10 +12,6 @@ public struct HilbertRTree: Sendable {
     let nodeBoxes: [Double]
     /// Index of each level's first node in `nodeBoxes` / 4, plus the end.
     let levelStarts: [Int]
-
-    init(_ geometry: GeometryColumn) {
-        self.init(count: geometry.count, box: geometry.box)
-    }
 
     /// A tree over items 0..<count; items whose box is NaN are left out.
     init(count: Int, box itemBox: (Int) -> (xmin: Double, ymin: Double, xmax: Double, ymax: Double)) {
@@ -81,13 +77,8 @@ public struct HilbertRTree: Sendable {
         levelStarts = starts
     }
 
-    /// Calls `visit` with every row whose box meets the envelope (borders included).
-    public func search(_ xmin: Double, _ ymin: Double, _ xmax: Double, _ ymax: Double,
-                       geometry: GeometryColumn, _ visit: (Int) -> Void) {
-        search(xmin, ymin, xmax, ymax, box: geometry.box, visit)
-    }
-
-    /// Calls `visit` with every item whose box (read through `itemBox`) meets the envelope.
+    /// Calls `visit` with every item whose box (read through `itemBox`) meets
+    /// the envelope (borders included).
     func search(_ xmin: Double, _ ymin: Double, _ xmax: Double, _ ymax: Double,
                 box itemBox: (Int) -> (xmin: Double, ymin: Double, xmax: Double, ymax: Double), _ visit: (Int) -> Void) {
         guard !order.isEmpty else { return }

@@ -1,8 +1,8 @@
 /// One R-tree over every row of every batch of a store, so a viewport query
 /// descends one tree instead of one per batch (populate pages are spatially
-/// random: each page's tree spans the whole extent). Built lazily by the first
-/// query after the store changed; rows that died since are filtered by the
-/// caller's liveness bitmaps.
+/// random: a tree per page would span the whole extent). Built lazily by the
+/// first query after the store changed, so fetching never pays for it; rows
+/// that died since are filtered by the caller's liveness bitmaps.
 final class StoreSpatialIndex: @unchecked Sendable {
     /// Where a batch's boxes are read: its point bytes (x at +5, y at +13 of
     /// each 21-byte row) or its boxes, copied here. Raw pointers, so reading a
@@ -83,5 +83,5 @@ final class StoreSpatialIndex: @unchecked Sendable {
 /// and the spatial index over exactly those batches.
 package struct StoreSnapshot: Sendable {
     package let batches: [(batch: FeatureBatch, live: Bitmap?)]
-    let index: StoreSpatialIndex?
+    let index: StoreSpatialIndex
 }

@@ -58,20 +58,28 @@ import Testing
             let w = Double.random(in: 0...2, using: &generator), h = Double.random(in: 0...2, using: &generator)
             features.append(#"{"attributes":{"OID":\#(id)},"geometry":{"rings":[[[\#(x),\#(y)],[\#(x),\#(y + h)],[\#(x + w),\#(y + h)],[\#(x + w),\#(y)],[\#(x),\#(y)]]]}}"#)
         }
-        let json = #"{"features":[\#(features.joined(separator: ","))]}"#
-        let batch = try Array(json.utf8).withUnsafeBytes {
-            try EsriJSONReader.read($0, fields: [FieldInfo(name: "OID", type: .oid)], objectIdField: "OID")
-        }.batch
+        // Two pages, as a populate stores them: the index spans both.
+        let batches = try [features[..<1500], features[1500...]].map { page in
+            let json = #"{"features":[\#(page.joined(separator: ","))]}"#
+            return try Array(json.utf8).withUnsafeBytes {
+                try EsriJSONReader.read($0, fields: [FieldInfo(name: "OID", type: .oid)], objectIdField: "OID")
+            }.batch
+        }
+        let index = StoreSpatialIndex(batches)
         for _ in 0..<200 {
             let x = Double.random(in: -190...170, using: &generator), y = Double.random(in: -95...80, using: &generator)
             let w = Double.random(in: 0...30, using: &generator), h = Double.random(in: 0...30, using: &generator)
-            var found: [Int] = []
-            batch.rtree.search(x, y, x + w, y + h, geometry: batch.geometry) { found.append($0) }
-            let expected = (0..<batch.count).filter {
-                let b = batch.geometry.box($0)
-                return b.xmin <= x + w && b.xmax >= x && b.ymin <= y + h && b.ymax >= y
+            let found = index.search(BoundingBox(x, y, x + w, y + h))
+            var expected: [UInt64] = []
+            for (number, batch) in batches.enumerated() {
+                for row in 0..<batch.count {
+                    let b = batch.geometry.box(row)
+                    if b.xmin <= x + w && b.xmax >= x && b.ymin <= y + h && b.ymax >= y {
+                        expected.append(UInt64(number) << 32 | UInt64(row))
+                    }
+                }
             }
-            #expect(found.sorted() == expected)
+            #expect(found == expected)
         }
     }
 
