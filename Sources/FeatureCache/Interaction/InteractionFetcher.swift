@@ -114,14 +114,13 @@ final class InteractionFetcher: Sendable {
             }
             let merged = state.withLock { state -> Int? in
                 guard state.generation == generation, !Task.isCancelled else { return nil }
-                let ids = fetched.batches.flatMap { batch in (0..<batch.count).map { batch.objectId($0) } }
+                let ids = fetched.objectIds
                 table.store.apply(fetched.batches, clearingFirst: false)
                 state.coverage.cover(key, signature: signature, ids: ids)
                 let evicted = enforceBudget(&state, table: table)
                 table.statistics.update { stats in
                     stats.tilesFetched += 1
                     stats.evictions += evicted
-                    stats.tilesCovered = state.coverage.count
                 }
                 return ids.count
             }
@@ -205,14 +204,13 @@ final class InteractionFetcher: Sendable {
 
     /// Cancels everything in flight and drops late answers; `resetCoverage`
     /// forgets every covered tile too.
-    func restart(resetCoverage: Bool, table: FeatureTable) {
+    func restart(resetCoverage: Bool) {
         let tasks = state.withLock { state -> [Task<Void, Never>] in
             state.generation += 1
             let tasks = state.jobs.values.map(\.task) + (state.viewJob.map { [$0.task] } ?? [])
             state.jobs.removeAll()
             state.viewJob = nil
             if resetCoverage { state.coverage.reset() }
-            table.statistics.update { $0.tilesCovered = state.coverage.count }
             return tasks
         }
         for task in tasks { task.cancel() }
@@ -221,10 +219,9 @@ final class InteractionFetcher: Sendable {
     /// The filter changed: cancel, forget coverage of other filters and drop
     /// the features only they held.
     func filterChanged(to signature: String, table: FeatureTable) {
-        restart(resetCoverage: false, table: table)
-        state.withLock { state in
-            table.store.remove(state.coverage.keepOnly(signature: signature))
-            table.statistics.update { $0.tilesCovered = state.coverage.count }
+        restart(resetCoverage: false)
+        state.withLock { state -> Void in
+            _ = table.store.remove(state.coverage.keepOnly(signature: signature))
         }
     }
 
@@ -232,12 +229,12 @@ final class InteractionFetcher: Sendable {
     func budgetChanged(table: FeatureTable) {
         state.withLock { state in
             let evicted = enforceBudget(&state, table: table)
-            table.statistics.update { stats in
-                stats.evictions += evicted
-                stats.tilesCovered = state.coverage.count
-            }
+            table.statistics.update { $0.evictions += evicted }
         }
     }
+
+    /// The tiles covered now (for the statistics).
+    var coveredTiles: Int { state.withLock { $0.coverage.count } }
 }
 
 /// Distance from a point to a box's centre.

@@ -12,4 +12,5 @@ struct FetchedFeatures: Sendable {
     /// False when a page limit stopped the fetch while the service had more.
     var complete = true
     var featureCount: Int { batches.reduce(0) { $0 + $1.count } }
+    var objectIds: [Int64] { batches.flatMap { batch in (0..<batch.count).map { batch.objectId($0) } } }
 }

@@ -77,7 +77,7 @@ public final class FeatureTable: Loadable {
             return settings.requestMode
         }
         guard old != mode else { return }
-        interaction.restart(resetCoverage: mode == .onInteractionNoCache || old == .onInteractionNoCache, table: self)
+        interaction.restart(resetCoverage: mode == .onInteractionNoCache || old == .onInteractionNoCache)
         if mode == .onInteractionNoCache { store.clear() }
     }
 
@@ -115,13 +115,13 @@ public final class FeatureTable: Loadable {
         interaction.budgetChanged(table: self)
     }
 
-    public var statisticsSnapshot: TableStatistics { statistics.snapshot }
-
-    public func resetStatistics() {
-        statistics.reset()
-        statistics.update { $0.tilesCovered = 0 }
-        interaction.budgetChanged(table: self)  // recounts the covered tiles
+    public var statisticsSnapshot: TableStatistics {
+        var snapshot = statistics.snapshot
+        snapshot.tilesCovered = interaction.coveredTiles
+        return snapshot
     }
+
+    public func resetStatistics() { statistics.reset() }
 
     /// Observes changes of the cache made by fetches (interaction, populate,
     /// cached query answers): the callback gets the number of features merged.
@@ -215,13 +215,22 @@ public final class FeatureTable: Loadable {
         let metadata = try metadata()
         let fetched = try await source.fetch(serverQuery(query), outFields: outFields ?? query.outFields, metadata: metadata, progress: progress)
         try Task.checkCancellationTyped()
-        if clearCache { interaction.restart(resetCoverage: true, table: self) }
-        let rows = store.apply(fetched.batches, clearingFirst: clearCache)
-        interaction.pin(fetched.batches.flatMap { batch in (0..<batch.count).map { batch.objectId($0) } })
+        if clearCache { interaction.restart(resetCoverage: true) }
+        let result = merge(fetched, clearingFirst: clearCache, metadata: metadata)
+        interaction.pin(fetched.objectIds)
+        return result
+    }
+
+    /// Puts fetched features into the cache in one step, tells the observers,
+    /// and returns them as they are cached (a later copy of a feature wins).
+    private func merge(_ fetched: FetchedFeatures, clearingFirst: Bool, metadata: TableMetadata,
+                       outFields: [String]? = nil, includesGeometry: Bool = true) -> FeatureResult {
+        let rows = store.apply(fetched.batches, clearingFirst: clearingFirst)
         featuresChanged.send(fetched.featureCount)
         let nonEmpty = fetched.batches.filter { $0.count > 0 }
         return FeatureResult(zip(nonEmpty, rows).map { (batch: $0, rows: $1) }, limitExceeded: fetched.limitExceeded,
-                             spatialReference: fetched.spatialReference ?? metadata.spatialReference)
+                             spatialReference: fetched.spatialReference ?? metadata.spatialReference,
+                             outFields: outFields, includesGeometry: includesGeometry)
     }
 
     /// Starts a populate; `completion` runs once, on a library thread, with the
@@ -260,70 +269,71 @@ public final class FeatureTable: Loadable {
         }
     }
 
-    private func localQuery(_ query: QueryParameters) throws(FeatureCacheError) -> LocalQuery {
-        try LocalQuery(query, definitionExpression: definitionExpression, fields: loadedMetadata?.fields ?? [], tableWkid: wkid)
+    /// Answers a query, count or extent by the request mode: `local` over the
+    /// cache when `answersLocally`, else `server` (each counted in the
+    /// statistics); loads the table first if needed.
+    private func answer<T>(_ query: QueryParameters,
+                           local: (LocalQuery, StoreSnapshot, TableMetadata) throws(FeatureCacheError) -> T,
+                           server: (TableMetadata) async throws(FeatureCacheError) -> T) async throws(FeatureCacheError) -> T {
+        try query.validate()
+        try await load()
+        let metadata = try metadata()
+        guard answersLocally(query) else {
+            statistics.update { $0.queriesServer += 1 }
+            return try await server(metadata)
+        }
+        let evaluator = try LocalQuery(query, definitionExpression: definitionExpression, fields: metadata.fields, tableWkid: wkid)
+        statistics.update { $0.queriesLocal += 1 }
+        return try local(evaluator, store.queryableSnapshot(), metadata)
     }
 
     /// Queries features, locally or from the service by the request mode
     /// (`answersLocally`); loads the table first if needed.
     public func query(_ query: QueryParameters) async throws(FeatureCacheError) -> FeatureResult {
-        try query.validate()
-        try await load()
-        let metadata = try metadata()
-        if answersLocally(query) {
-            let local = try localQuery(query)
-            statistics.update { $0.queriesLocal += 1 }
-            return try local.run(store.queryableSnapshot(), spatialReference: metadata.spatialReference)
+        try await answer(query) { (local, snapshot, metadata) throws(FeatureCacheError) in
+            try local.run(snapshot, spatialReference: metadata.spatialReference)
+        } server: { (metadata) async throws(FeatureCacheError) in
+            try await fetchAnswer(query, metadata: metadata)
         }
-        statistics.update { $0.queriesServer += 1 }
+    }
+
+    /// A query's answer from the service: as is in no-cache mode; otherwise
+    /// whole features are asked for (so the cache never holds partial ones),
+    /// merged, and shown with the query's out fields and geometry choice.
+    private func fetchAnswer(_ query: QueryParameters, metadata: TableMetadata) async throws(FeatureCacheError) -> FeatureResult {
         if requestMode == .onInteractionNoCache {
             let fetched = try await source.fetch(serverQuery(query), outFields: query.outFields, metadata: metadata, progress: nil)
             return FeatureResult(fetched.batches.map { ($0, nil) }, limitExceeded: fetched.limitExceeded,
                                  spatialReference: fetched.spatialReference ?? metadata.spatialReference)
         }
-        // Cached: ask for whole features, so the cache never holds partial ones.
         var whole = serverQuery(query)
         whole.outFields = nil
         whole.returnGeometry = true
         let fetched = try await source.fetch(whole, outFields: nil, metadata: metadata, progress: nil)
         try Task.checkCancellationTyped()
-        let rows = store.apply(fetched.batches, clearingFirst: false)
-        featuresChanged.send(fetched.featureCount)
-        let nonEmpty = fetched.batches.filter { $0.count > 0 }
-        return FeatureResult(zip(nonEmpty, rows).map { (batch: $0, rows: $1) }, limitExceeded: fetched.limitExceeded,
-                             spatialReference: fetched.spatialReference ?? metadata.spatialReference,
-                             outFields: query.outFields, includesGeometry: query.returnGeometry)
+        return merge(fetched, clearingFirst: false, metadata: metadata, outFields: query.outFields,
+                     includesGeometry: query.returnGeometry)
     }
 
     /// How many features match, by the same local/service rule.
     public func queryCount(_ query: QueryParameters) async throws(FeatureCacheError) -> Int {
-        try query.validate()
-        try await load()
-        let metadata = try metadata()
-        if answersLocally(query) {
-            let local = try localQuery(query)
-            statistics.update { $0.queriesLocal += 1 }
-            return try local.count(store.queryableSnapshot())
+        try await answer(query) { (local, snapshot, _) throws(FeatureCacheError) in
+            try local.count(snapshot)
+        } server: { (metadata) async throws(FeatureCacheError) in
+            try await source.count(serverQuery(query), metadata: metadata)
         }
-        statistics.update { $0.queriesServer += 1 }
-        return try await source.count(serverQuery(query), metadata: metadata)
     }
 
     /// The envelope of the matching features (table spatial reference), by the
     /// same local/service rule; nil when nothing matches.
     public func queryExtent(_ query: QueryParameters) async throws(FeatureCacheError) -> Envelope? {
-        try query.validate()
-        try await load()
-        let metadata = try metadata()
-        if answersLocally(query) {
-            let local = try localQuery(query)
-            statistics.update { $0.queriesLocal += 1 }
-            return try local.extent(store.queryableSnapshot()).map {
+        try await answer(query) { (local, snapshot, metadata) throws(FeatureCacheError) in
+            try local.extent(snapshot).map {
                 Envelope(xmin: $0.xmin, ymin: $0.ymin, xmax: $0.xmax, ymax: $0.ymax, spatialReference: metadata.spatialReference)
             }
+        } server: { (metadata) async throws(FeatureCacheError) in
+            try await source.extent(serverQuery(query), metadata: metadata)
         }
-        statistics.update { $0.queriesServer += 1 }
-        return try await source.extent(serverQuery(query), metadata: metadata)
     }
 
     // MARK: - Cache
@@ -333,7 +343,7 @@ public final class FeatureTable: Loadable {
 
     /// Empties the cache and forgets every covered tile.
     public func clearCache() {
-        interaction.restart(resetCoverage: true, table: self)
+        interaction.restart(resetCoverage: true)
         store.clear()
     }
 

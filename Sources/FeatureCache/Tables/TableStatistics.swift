@@ -12,7 +12,8 @@ public struct TableStatistics: Sendable, Equatable {
     public var queriesLocal = 0
     /// …and by the service.
     public var queriesServer = 0
-    /// Tiles of the interaction grid whose complete answer is cached.
+    /// Tiles of the interaction grid whose complete answer is cached (read from
+    /// the coverage when the statistics are taken, never reset).
     public var tilesCovered = 0
     /// Tiles fetched (complete answers stored), splits counted per child.
     public var tilesFetched = 0
