@@ -89,6 +89,16 @@ static fc_table_statistics stats(fc_table *table) {
     return st;
 }
 
+/* The table counts the features in area from its cache (no request reaches
+ * the server) and finds what the emulator itself counts with truth_where. */
+static void check_answered_locally(setup *s, const fc_envelope *area, const char *truth_where) {
+    fc_query *query = envelope_query(area, NULL);
+    long before = queries_at_server(s->ns);
+    CHECK(count(s->table, query) == truth(area, truth_where));
+    CHECK(queries_at_server(s->ns) == before);
+    fc_query_free(query);
+}
+
 /* The view buffered by 2 (the map's default): what the cache must hold. */
 static fc_envelope buffered(const fc_envelope *v) {
     double w = v->xmax - v->xmin, h = v->ymax - v->ymin;
@@ -215,11 +225,7 @@ static void test_transfer_limit_split(void) {
     CHECK(st.tiles_fetched > 4 * 1 && st.tile_failures == 0);
     CHECK(requests > st.tiles_fetched);  /* the capped answers, then their quarters */
     fc_envelope area = buffered(&view);
-    fc_query *query = envelope_query(&area, NULL);
-    long before = queries_at_server(s.ns);
-    CHECK(count(s.table, query) == truth(&area, NULL));
-    CHECK(queries_at_server(s.ns) == before);
-    fc_query_free(query);
+    check_answered_locally(&s, &area, NULL);
     close_map(&s);
 }
 
@@ -234,11 +240,7 @@ static void test_failed_tile_retried(void) {
     CHECK(show(&s, &VIEW_A, 10000) == 1);
     CHECK(stats(s.table).tiles_covered == first);
     fc_envelope area = buffered(&VIEW_A);
-    fc_query *query = envelope_query(&area, NULL);
-    long before = queries_at_server(s.ns);
-    CHECK(count(s.table, query) == truth(&area, NULL));
-    CHECK(queries_at_server(s.ns) == before);
-    fc_query_free(query);
+    check_answered_locally(&s, &area, NULL);
     close_map(&s);
 }
 
@@ -326,10 +328,7 @@ static void test_filter_scale_and_callbacks(void) {
     CHECK(show(&s, &VIEW_A, 10000) >= 1);
     fc_envelope area = buffered(&VIEW_A);
     /* Tiles reach beyond the view: count the view's area, answered locally. */
-    fc_query *all = envelope_query(&area, NULL);
-    long before = queries_at_server(s.ns);
-    CHECK(count(s.table, all) == truth(&area, "Condition = 4"));
-    CHECK(queries_at_server(s.ns) == before);
+    check_answered_locally(&s, &area, "Condition = 4");
     pthread_mutex_lock(&log.mutex);
     CHECK(log.calls >= 1 && log.features >= fc_table_cached_feature_count(s.table) && log.wrong_layer == 0);
     pthread_mutex_unlock(&log.mutex);
@@ -340,10 +339,7 @@ static void test_filter_scale_and_callbacks(void) {
     /* A new filter: new coverage; the old filter's features leave. */
     CHECK_STATUS(fc_table_set_definition_expression(s.table, NULL), FC_OK);
     CHECK(show(&s, &VIEW_A, 10000) >= 1);
-    before = queries_at_server(s.ns);
-    CHECK(count(s.table, all) == truth(&area, NULL));
-    CHECK(queries_at_server(s.ns) == before);
-    fc_query_free(all);
+    check_answered_locally(&s, &area, NULL);
     CHECK(log.calls == calls);
     /* Buffer factor 1: exactly the view. */
     CHECK_STATUS(fc_map_set_buffer_factor(s.map, 0.5), FC_E_INVALID_ARGUMENT);

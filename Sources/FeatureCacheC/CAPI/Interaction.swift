@@ -56,10 +56,6 @@ public func fcTableResetStatistics(_ pointer: OpaquePointer?) -> Int32 {
 
 // MARK: - Layers
 
-private func layer(_ pointer: OpaquePointer?) throws(FeatureCacheError) -> FeatureLayer {
-    try Handles.borrow(pointer, .layer, as: FeatureLayer.self, "layer")
-}
-
 @_cdecl("fc_layer_set_definition_expression")
 public func fcLayerSetDefinitionExpression(_ pointer: OpaquePointer?, _ text: UnsafePointer<CChar>?) -> Int32 {
     status { () throws(FeatureCacheError) in
@@ -89,10 +85,6 @@ public func fcLayerSetFeaturesChangedCallback(_ pointer: OpaquePointer?, _ callb
 }
 
 // MARK: - Maps
-
-private func map(_ pointer: OpaquePointer?) throws(FeatureCacheError) -> Map {
-    try Handles.borrow(pointer, .map, as: Map.self, "map")
-}
 
 @_cdecl("fc_map_set_visible_extent")
 public func fcMapSetVisibleExtent(_ pointer: OpaquePointer?, _ extent: UnsafePointer<fc_envelope>?, _ scale: Double) -> Int32 {

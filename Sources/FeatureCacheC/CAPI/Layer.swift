@@ -1,5 +1,10 @@
 import FeatureCache
 
+/// The layer a C handle holds.
+func layer(_ pointer: OpaquePointer?) throws(FeatureCacheError) -> FeatureLayer {
+    try Handles.borrow(pointer, .layer, as: FeatureLayer.self, "layer")
+}
+
 @_cdecl("fc_layer_create")
 public func fcLayerCreate(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ tablePointer: OpaquePointer?) -> Int32 {
     out?.pointee = nil
@@ -19,25 +24,25 @@ public func fcLayerFree(_ layer: OpaquePointer?) {
 public func fcLayerAsLoadable(_ layer: OpaquePointer?) -> OpaquePointer? { layer }
 
 @_cdecl("fc_layer_set_min_scale")
-public func fcLayerSetMinScale(_ layer: OpaquePointer?, _ scale: Double) -> Int32 {
+public func fcLayerSetMinScale(_ pointer: OpaquePointer?, _ scale: Double) -> Int32 {
     status { () throws(FeatureCacheError) in
-        try Handles.borrow(layer, .layer, as: FeatureLayer.self, "layer").setMinScale(scale)
+        try layer(pointer).setMinScale(scale)
     }
 }
 
 @_cdecl("fc_layer_set_max_scale")
-public func fcLayerSetMaxScale(_ layer: OpaquePointer?, _ scale: Double) -> Int32 {
+public func fcLayerSetMaxScale(_ pointer: OpaquePointer?, _ scale: Double) -> Int32 {
     status { () throws(FeatureCacheError) in
-        try Handles.borrow(layer, .layer, as: FeatureLayer.self, "layer").setMaxScale(scale)
+        try layer(pointer).setMaxScale(scale)
     }
 }
 
 @_cdecl("fc_layer_min_scale")
-public func fcLayerMinScale(_ layer: OpaquePointer?) -> Double {
-    value(or: .nan) { () throws(FeatureCacheError) in try Handles.borrow(layer, .layer, as: FeatureLayer.self, "layer").minScale }
+public func fcLayerMinScale(_ pointer: OpaquePointer?) -> Double {
+    value(or: .nan) { () throws(FeatureCacheError) in try layer(pointer).minScale }
 }
 
 @_cdecl("fc_layer_max_scale")
-public func fcLayerMaxScale(_ layer: OpaquePointer?) -> Double {
-    value(or: .nan) { () throws(FeatureCacheError) in try Handles.borrow(layer, .layer, as: FeatureLayer.self, "layer").maxScale }
+public func fcLayerMaxScale(_ pointer: OpaquePointer?) -> Double {
+    value(or: .nan) { () throws(FeatureCacheError) in try layer(pointer).maxScale }
 }

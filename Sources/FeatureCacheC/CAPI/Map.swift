@@ -1,5 +1,10 @@
 import FeatureCache
 
+/// The map a C handle holds.
+func map(_ pointer: OpaquePointer?) throws(FeatureCacheError) -> Map {
+    try Handles.borrow(pointer, .map, as: Map.self, "map")
+}
+
 @_cdecl("fc_map_create")
 public func fcMapCreate(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     out?.pointee = nil
@@ -20,13 +25,13 @@ public func fcMapAsLoadable(_ map: OpaquePointer?) -> OpaquePointer? { map }
 @_cdecl("fc_map_add_layer")
 public func fcMapAddLayer(_ mapPointer: OpaquePointer?, _ layerPointer: OpaquePointer?) -> Int32 {
     status { () throws(FeatureCacheError) in
-        let map = try Handles.borrow(mapPointer, .map, as: Map.self, "map")
-        let layer = try Handles.borrow(layerPointer, .layer, as: FeatureLayer.self, "layer")
+        let map = try map(mapPointer)
+        let layer = try layer(layerPointer)
         map.addLayer(layer)
     }
 }
 
 @_cdecl("fc_map_layer_count")
 public func fcMapLayerCount(_ mapPointer: OpaquePointer?) -> Int32 {
-    value(or: -1) { () throws(FeatureCacheError) in Int32(try Handles.borrow(mapPointer, .map, as: Map.self, "map").layers.count) }
+    value(or: -1) { () throws(FeatureCacheError) in Int32(try map(mapPointer).layers.count) }
 }
