@@ -121,7 +121,7 @@ do {
     print("")
     print("cache of \(store.count) trees in \(pages.count) batches: \(format(Double(total) / features, 1)) bytes/feature in all, "
           + "\(format(Double(attributes) / features, 1)) in attribute columns, "
-          + "\(format(Double(total - attributes) / features, 1)) beyond them (geometry, R-tree, id index, bitmaps)")
+          + "\(format(Double(total - attributes) / features, 1)) beyond them (geometry, id index, bitmaps)")
 }
 print("peak RSS: \(format(peakRSSMegabytes(), 0)) MB")
 
