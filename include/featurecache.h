@@ -53,11 +53,11 @@ extern "C" {
 /* ==== Version ============================================================== */
 
 #define FC_VERSION_MAJOR 0
-#define FC_VERSION_MINOR 3
+#define FC_VERSION_MINOR 4
 #define FC_VERSION_PATCH 0
-#define FC_VERSION_STRING "0.3.0"
+#define FC_VERSION_STRING "0.4.0"
 /* MAJOR * 10000 + MINOR * 100 + PATCH */
-#define FC_VERSION_NUMBER 300
+#define FC_VERSION_NUMBER 400
 
 /* The version of the loaded library, e.g. "0.1.0". Static storage; never NULL.
  * Compare with FC_VERSION_STRING to detect a header/library mismatch.
@@ -315,6 +315,106 @@ typedef struct fc_table fc_table;
  * Errors: FC_E_INVALID_ARGUMENT for NULL out or url, non-UTF-8, a scheme other
  * than http/https, no host, spaces or control characters. @since 0.1 */
 FC_API fc_status fc_table_create_arcgis(fc_table **out, fc_context *ctx, const char *layer_url);
+
+/* Creates a table on one collection of an OGC API - Features service:
+ * api_url is the landing page ("https://host/ogcapi"), collection_id the
+ * collection's id ("buildings"). The table makes its own service object (see
+ * fc_ogc_service) and loads it first. Nothing is sent until it is loaded.
+ * Loading reads the landing page, /conformance, /collections, the OpenAPI
+ * document when offered as JSON (for the largest page: the `limit` maximum),
+ * /collections/{id} and its queryables; without queryables the first items
+ * give the fields. Features are read as GeoJSON; feature ids (numbers, or
+ * strings: a plain decimal string is that number) become object ids.
+ * A collection the service does not have fails the load with FC_E_HTTP
+ * (fc_error_http_status 404) naming the collections it has.
+ * ctx may be NULL (the default context).
+ * Errors: FC_E_INVALID_ARGUMENT for NULL out, api_url or collection_id, an
+ * empty id, a bad URL (as fc_table_create_arcgis). @since 0.4 */
+FC_API fc_status fc_table_create_ogc(fc_table **out, fc_context *ctx, const char *api_url, const char *collection_id);
+
+/* How a table's where clauses reach its server (fc_table_set_query_language). */
+#define FC_QUERY_LANGUAGE_AUTO       1  /* CQL2 when the server filters (Part 3 filter or
+                                           queryables declared): cql2-text, then cql-text,
+                                           then CQL2-JSON by GET, then by POST; the first
+                                           the server takes is kept. The default. */
+#define FC_QUERY_LANGUAGE_LOCAL      2  /* nothing sent: evaluated locally on what comes back */
+#define FC_QUERY_LANGUAGE_CQL2_TEXT  3  /* filter-lang=cql2-text only (a refusal is an error) */
+#define FC_QUERY_LANGUAGE_CQL2_JSON  4  /* CQL2-JSON only: filter-lang=cql2-json, or POST */
+
+/* Chooses how where clauses (the query's and the definition expression) reach
+ * the server. Whatever is chosen, every page is also checked locally, so the
+ * parts a dialect cannot express (string functions, CAST, ...) are evaluated
+ * locally, and a server that ignores the filter (features failing it come
+ * back) still gives the right answer and is counted in
+ * fc_table_statistics.server_filters_ignored. Any thread, any time.
+ * Errors: FC_E_INVALID_ARGUMENT for NULL or a bad value; FC_E_UNSUPPORTED for
+ * anything but AUTO on ArcGIS tables (SQL goes to ArcGIS as it is). @since 0.4 */
+FC_API fc_status fc_table_set_query_language(fc_table *table, int32_t language);
+
+/* The query language (FC_QUERY_LANGUAGE_*), -1 for NULL. @since 0.4 */
+FC_API int32_t fc_table_query_language(const fc_table *table);
+
+/* The spatial reference features are fetched and cached in, set before the
+ * table loads; it wins over the service's. ArcGIS: sent as outSR. OGC API:
+ * asked for with `crs` when the collection lists it, else projected by the
+ * library (4326 <-> 3857 only; other pairs fail the populate with
+ * FC_E_UNSUPPORTED). 4326 means lon/lat (CRS84) everywhere.
+ * Errors: FC_E_INVALID_ARGUMENT for NULL or wkid <= 0; FC_E_INVALID_STATE once
+ * loading began (loaded or loading). @since 0.4 */
+FC_API fc_status fc_table_set_spatial_reference(fc_table *table, int32_t wkid);
+
+/* The most features one request asks for, set before the table loads
+ * (0 = the service's largest: ArcGIS maxRecordCount, the OGC API `limit`
+ * maximum from the OpenAPI document). Smaller pages mean more requests but
+ * less memory per response and earlier progress callbacks.
+ * Errors: FC_E_INVALID_ARGUMENT for NULL or size < 0; FC_E_INVALID_STATE once
+ * loading began. @since 0.4 */
+FC_API fc_status fc_table_set_page_size(fc_table *table, int32_t size);
+
+/* ==== OGC API - Features services ============================================= */
+
+/* An OGC API - Features service (its landing page), loadable: loading reads
+ * the landing page, /conformance, /collections and the OpenAPI document.
+ * Programs use it to discover collections; tables created from it depend on it
+ * (strong dependency: loading a table loads the service; retrying the table
+ * retries a failed service). Thread-safe like every handle. */
+typedef struct fc_ogc_service fc_ogc_service;
+
+/* Creates a service object for api_url. Nothing is sent until it is loaded.
+ * ctx may be NULL (the default context).
+ * Errors: FC_E_INVALID_ARGUMENT for NULL out or api_url, a bad URL. @since 0.4 */
+FC_API fc_status fc_ogc_service_create(fc_ogc_service **out, fc_context *ctx, const char *api_url);
+
+/* Drops the caller's reference (tables created from it keep it alive). NULL is
+ * a no-op. @since 0.4 */
+FC_API void fc_ogc_service_free(fc_ogc_service *service);
+
+/* The service as a loadable (the same handle, borrowed); NULL for NULL. @since 0.4 */
+FC_API fc_loadable *fc_ogc_service_as_loadable(fc_ogc_service *service);
+
+/* The landing page's title, borrowed (valid until the handle is freed).
+ * Errors: FC_E_INVALID_ARGUMENT for NULL; FC_E_INVALID_STATE until loaded. @since 0.4 */
+FC_API fc_status fc_ogc_service_title(const fc_ogc_service *service, const char **out);
+
+/* The number of collections /collections lists.
+ * Errors: FC_E_INVALID_ARGUMENT for NULL; FC_E_INVALID_STATE until loaded. @since 0.4 */
+FC_API fc_status fc_ogc_service_collection_count(const fc_ogc_service *service, int32_t *out);
+
+/* Collection `index`'s id and title, borrowed (valid until the handle is freed).
+ * Errors: FC_E_INVALID_ARGUMENT for NULL or an index out of range;
+ * FC_E_INVALID_STATE until loaded. @since 0.4 */
+FC_API fc_status fc_ogc_service_collection_id(const fc_ogc_service *service, int32_t index, const char **out);
+FC_API fc_status fc_ogc_service_collection_title(const fc_ogc_service *service, int32_t index, const char **out);
+
+/* Whether /conformance declares a class whose URI ends with class_suffix, e.g.
+ * "ogcapi-features-2/1.0/conf/crs" or "/conf/queryables".
+ * Errors: FC_E_INVALID_ARGUMENT for NULL; FC_E_INVALID_STATE until loaded. @since 0.4 */
+FC_API fc_status fc_ogc_service_conforms_to(const fc_ogc_service *service, const char *class_suffix, bool *out);
+
+/* Creates a table on collection_id of service (loading the table loads the
+ * service first). The table keeps the service alive.
+ * Errors: FC_E_INVALID_ARGUMENT for NULL arguments or an empty id. @since 0.4 */
+FC_API fc_status fc_ogc_service_create_table(fc_ogc_service *service, const char *collection_id, fc_table **out);
 
 /* Drops the caller's reference: a layer using the table keeps it alive; a load
  * in progress goes on and its callbacks are still called. Status observers
@@ -703,6 +803,13 @@ typedef struct fc_table_statistics {
     int64_t tiles_fetched;     /* tiles fetched completely (split tiles per piece) */
     int64_t tile_failures;     /* interaction fetches that failed (retried on the next view) */
     int64_t evictions;         /* tiles evicted for the cache budget */
+    /* @since 0.4 */
+    int64_t server_filters_ignored; /* OGC API: the server ignored a filter it was sent
+                                       (features failing it came back); every clause
+                                       of the table is evaluated locally from then on */
+    int64_t next_links_repaired;    /* OGC API: fetches whose next links dropped the
+                                       query (MapServer 8 drops bbox), continued with
+                                       the library's own offsets */
 } fc_table_statistics;
 
 /* Copies the table's statistics into *out (see fc_table_statistics).

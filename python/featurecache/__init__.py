@@ -10,13 +10,16 @@ from .map import Map
 from .operation import Operation
 from .query import SPATIAL_RELATIONSHIPS, Query
 from .result import Feature, Result, ResultField, wkb_to_geojson
-from .table import (MANUAL_CACHE, ON_INTERACTION_CACHE, ON_INTERACTION_NO_CACHE, SERVICE_ARCGIS, SERVICE_OGC,
-                    SERVICE_WFS, Envelope, Field, SpatialReference, Statistics, Table)
+from .ogc import OGCService
+from .table import (MANUAL_CACHE, ON_INTERACTION_CACHE, ON_INTERACTION_NO_CACHE, QUERY_LANGUAGE_AUTO,
+                    QUERY_LANGUAGE_CQL2_JSON, QUERY_LANGUAGE_CQL2_TEXT, QUERY_LANGUAGE_LOCAL, SERVICE_ARCGIS,
+                    SERVICE_OGC, SERVICE_WFS, Envelope, Field, SpatialReference, Statistics, Table)
 
 __version__ = _ffi.decode(_ffi.lib.fc_version())
 
 __all__ = [
-    "Context", "Table", "Statistics", "Layer", "Map", "Field", "Envelope", "SpatialReference",
+    "Context", "Table", "OGCService",
+    "QUERY_LANGUAGE_AUTO", "QUERY_LANGUAGE_LOCAL", "QUERY_LANGUAGE_CQL2_TEXT", "QUERY_LANGUAGE_CQL2_JSON", "Statistics", "Layer", "Map", "Field", "Envelope", "SpatialReference",
     "Query", "Result", "ResultField", "Feature", "Operation", "SPATIAL_RELATIONSHIPS", "wkb_to_geojson",
     "NOT_LOADED", "LOADING", "FAILED_TO_LOAD", "LOADED", "STATUS_NAMES",
     "ON_INTERACTION_CACHE", "ON_INTERACTION_NO_CACHE", "MANUAL_CACHE",

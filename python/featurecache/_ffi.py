@@ -41,7 +41,7 @@ class Envelope(ctypes.Structure):
 class TableStatistics(ctypes.Structure):
     _fields_ = [("struct_size", ctypes.c_uint32)] + [(name, c_int64) for name in (
         "requests", "bytes_received", "features_received", "queries_local", "queries_server", "tiles_covered",
-        "tiles_fetched", "tile_failures", "evictions")]
+        "tiles_fetched", "tile_failures", "evictions", "server_filters_ignored", "next_links_repaired")]
 
 
 LOAD_CALLBACK = CFUNCTYPE(None, c_void_p, c_void_p, c_void_p)
@@ -88,6 +88,21 @@ _SIGNATURES = {
     "fc_loadable_wait": (_status, [_handle, c_double]),
     # tables
     "fc_table_create_arcgis": (_status, [_out_handle, _handle, c_char_p]),
+    "fc_table_create_ogc": (_status, [_out_handle, _handle, c_char_p, c_char_p]),
+    "fc_table_set_query_language": (_status, [_handle, c_int32]),
+    "fc_table_query_language": (c_int32, [_handle]),
+    "fc_table_set_spatial_reference": (_status, [_handle, c_int32]),
+    "fc_table_set_page_size": (_status, [_handle, c_int32]),
+    # OGC API services
+    "fc_ogc_service_create": (_status, [_out_handle, _handle, c_char_p]),
+    "fc_ogc_service_free": (None, [_handle]),
+    "fc_ogc_service_as_loadable": (c_void_p, [_handle]),
+    "fc_ogc_service_title": (_status, [_handle, _out_str]),
+    "fc_ogc_service_collection_count": (_status, [_handle, POINTER(c_int32)]),
+    "fc_ogc_service_collection_id": (_status, [_handle, c_int32, _out_str]),
+    "fc_ogc_service_collection_title": (_status, [_handle, c_int32, _out_str]),
+    "fc_ogc_service_conforms_to": (_status, [_handle, c_char_p, POINTER(c_bool)]),
+    "fc_ogc_service_create_table": (_status, [_handle, c_char_p, _out_handle]),
     "fc_table_free": (None, [_handle]),
     "fc_table_as_loadable": (c_void_p, [_handle]),
     "fc_table_service_kind": (c_int32, [_handle]),

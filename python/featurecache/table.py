@@ -27,7 +27,13 @@ Field = namedtuple("Field", "name alias type nullable length")
 Envelope = namedtuple("Envelope", "xmin ymin xmax ymax wkid")
 Envelope.__new__.__defaults__ = (4326,)
 Statistics = namedtuple("Statistics", "requests bytes_received features_received queries_local queries_server "
-                                      "tiles_covered tiles_fetched tile_failures evictions")
+                                      "tiles_covered tiles_fetched tile_failures evictions "
+                                      "server_filters_ignored next_links_repaired")
+
+QUERY_LANGUAGE_AUTO = 1
+QUERY_LANGUAGE_LOCAL = 2
+QUERY_LANGUAGE_CQL2_TEXT = 3
+QUERY_LANGUAGE_CQL2_JSON = 4
 SpatialReference = namedtuple("SpatialReference", "wkid latest_wkid")
 
 
@@ -47,8 +53,35 @@ class Table(Handle, Loadable):
         table._context = context  # the C side holds it too; this keeps the Python wrapper
         return table
 
+    @classmethod
+    def ogc(cls, api_url, collection_id, context=None):
+        """A table on one collection of an OGC API - Features service (its landing page URL)."""
+        out = ctypes.c_void_p()
+        check(_ffi.lib.fc_table_create_ogc(ctypes.byref(out), context._ptr if context else None,
+                                           _ffi.encode(api_url, "api_url"), _ffi.encode(collection_id, "collection_id")))
+        table = cls(out.value)
+        table._context = context
+        return table
+
     def _loadable_ptr(self):
         return _ffi.lib.fc_table_as_loadable(self._ptr)
+
+    @property
+    def query_language(self):
+        """How where clauses reach the server: QUERY_LANGUAGE_AUTO, _LOCAL, _CQL2_TEXT, _CQL2_JSON."""
+        return _ffi.lib.fc_table_query_language(self._ptr)
+
+    @query_language.setter
+    def query_language(self, language):
+        check(_ffi.lib.fc_table_set_query_language(self._ptr, int(language)))
+
+    def set_page_size(self, size):
+        """The most features one request asks for (0 = the service's largest); before load only."""
+        check(_ffi.lib.fc_table_set_page_size(self._ptr, int(size)))
+
+    def set_spatial_reference(self, wkid):
+        """The spatial reference to fetch and cache in; before load only (it wins over the service's)."""
+        check(_ffi.lib.fc_table_set_spatial_reference(self._ptr, int(wkid)))
 
     @property
     def url(self):

@@ -57,3 +57,19 @@ class Namespace:
 @pytest.fixture
 def ns(emulator):
     return Namespace(emulator)
+
+
+@pytest.fixture(scope="session")
+def geoservers():
+    """pygeoapi, MapServer and PostGIS on loopback with the generated data
+    (Tests/servers/geoservers/start.sh: installs what is missing, idempotent).
+    Returns the settings of servers.env plus the ground-truth data folder."""
+    home = os.environ.get("GEOSERVERS_HOME", "/tmp/featurecache-geoservers")
+    start = os.path.join(ROOT, "Tests", "servers", "geoservers", "start.sh")
+    subprocess.check_call(["bash", start], stdout=subprocess.DEVNULL)
+    settings = {}
+    with open(os.path.join(home, "servers.env")) as env:
+        for line in env:
+            name, _, value = line.strip().partition("=")
+            settings[name] = value
+    return settings

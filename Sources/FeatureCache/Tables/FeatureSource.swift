@@ -10,7 +10,12 @@ public enum ServiceKind: Int32, Sendable {
 protocol FeatureSource: Sendable {
     var kind: ServiceKind { get }
     var urlString: String { get }
-    func loadMetadata() async throws(FeatureCacheError) -> TableMetadata
+    /// Reads the metadata (loading what the source depends on first; `retrying`
+    /// retries a dependency that failed).
+    func loadMetadata(retrying: Bool) async throws(FeatureCacheError) -> TableMetadata
+    /// How where clauses reach the server (only OGC API tables have a choice).
+    var queryLanguage: QueryLanguage { get }
+    func setQueryLanguage(_ language: QueryLanguage) throws(FeatureCacheError)
     /// Fetches and parses the pages matching the query (all of them, or at most
     /// `maxPages`, then `complete` says whether the service had more); changes nothing.
     func fetch(_ query: QueryParameters, outFields: [String]?, metadata: TableMetadata,
@@ -23,6 +28,14 @@ protocol FeatureSource: Sendable {
 }
 
 extension FeatureSource {
+    var queryLanguage: QueryLanguage { .auto }
+
+    func setQueryLanguage(_ language: QueryLanguage) throws(FeatureCacheError) {
+        guard language == .auto else {
+            throw FeatureCacheError(.unsupported, "the query language can only be chosen for OGC API tables (where clauses go to this service as they are)")
+        }
+    }
+
     func fetch(_ query: QueryParameters, outFields: [String]?, metadata: TableMetadata,
                progress: PopulateProgress?) async throws(FeatureCacheError) -> FetchedFeatures {
         try await fetch(query, outFields: outFields, metadata: metadata, progress: progress, maxPages: nil)

@@ -18,6 +18,10 @@ public final class FeatureTable: Loadable {
         var definitionExpression = ""
         var cacheBudget = 0
         var tileGrid: TileGrid?
+        /// Set before load: wins over the service's spatial reference.
+        var spatialReference: SpatialReference?
+        /// The caller's page size (0 = the service's largest).
+        var pageSize = 0
     }
     private let settings = Locked(Settings())
 
@@ -36,12 +40,33 @@ public final class FeatureTable: Loadable {
                             context: context, statistics: statistics)
     }
 
+    /// A table on one collection of an OGC API - Features service, e.g.
+    /// `https://host/ogcapi` and `buildings`. It makes its own service object,
+    /// loaded with the table.
+    public static func ogc(apiURL: String, collectionId: String, context: ClientContext = .shared) throws(FeatureCacheError) -> FeatureTable {
+        try ogc(service: OGCService(url: apiURL, context: context), collectionId: collectionId)
+    }
+
+    /// A table on a collection of `service` (a strong dependency: loading the
+    /// table loads the service).
+    public static func ogc(service: OGCService, collectionId: String) throws(FeatureCacheError) -> FeatureTable {
+        guard !collectionId.isEmpty, !collectionId.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
+            throw FeatureCacheError.invalidArgument("a collection id must be a non-empty string without control characters")
+        }
+        let statistics = StatisticsCounter()
+        return FeatureTable(source: OGCCollectionSource(service: service, collectionId: collectionId, statistics: statistics),
+                            context: service.context, statistics: statistics)
+    }
+
     public var serviceKind: ServiceKind { source.kind }
     public var url: String { source.urlString }
 
     public func performLoad(retrying: Bool) async throws(FeatureCacheError) {
-        let metadata = try await source.loadMetadata()
+        var metadata = try await source.loadMetadata(retrying: retrying)
         try Task.checkCancellationTyped()
+        let (presetReference, pageSize) = settings.withLock { ($0.spatialReference, $0.pageSize) }
+        if let presetReference { metadata.spatialReference = presetReference }
+        if pageSize > 0 { metadata.maxRecordCount = min(pageSize, metadata.maxRecordCount) }
         let grid = Self.grid(for: metadata)
         settings.withLock {
             $0.metadata = metadata
@@ -79,6 +104,36 @@ public final class FeatureTable: Loadable {
         guard old != mode else { return }
         interaction.restart(resetCoverage: mode == .onInteractionNoCache || old == .onInteractionNoCache)
         if mode == .onInteractionNoCache { store.clear() }
+    }
+
+    /// The spatial reference features are fetched and cached in. Set before
+    /// load it wins over the service's (ArcGIS `outSR`, OGC API `crs` — or a
+    /// projection here when the server cannot); `.invalidState` once loading began.
+    public func setSpatialReference(_ wkid: Int32) throws(FeatureCacheError) {
+        guard wkid > 0 else { throw FeatureCacheError.invalidArgument("a wkid must be positive (got \(wkid))") }
+        guard loadStatus == .notLoaded || loadStatus == .failedToLoad else {
+            throw FeatureCacheError.invalidState("the spatial reference must be set before the table loads")
+        }
+        settings.withLock { $0.spatialReference = SpatialReference(wkid: wkid) }
+    }
+
+    /// The most features one request asks for (0 = the service's largest: ArcGIS
+    /// `maxRecordCount`, the OGC API `limit` maximum). Set before load.
+    public var pageSize: Int { settings.withLock { $0.pageSize } }
+
+    public func setPageSize(_ size: Int) throws(FeatureCacheError) {
+        guard size >= 0 else { throw FeatureCacheError.invalidArgument("a page size must be >= 0 (got \(size))") }
+        guard loadStatus == .notLoaded || loadStatus == .failedToLoad else {
+            throw FeatureCacheError.invalidState("the page size must be set before the table loads")
+        }
+        settings.withLock { $0.pageSize = size }
+    }
+
+    /// How where clauses reach the server (OGC API tables; others are always `.auto`).
+    public var queryLanguage: QueryLanguage { source.queryLanguage }
+
+    public func setQueryLanguage(_ language: QueryLanguage) throws(FeatureCacheError) {
+        try source.setQueryLanguage(language)
     }
 
     // MARK: - Filter, budget, statistics

@@ -21,6 +21,12 @@ public struct TableStatistics: Sendable, Equatable {
     public var tileFailures = 0
     /// Tiles evicted to keep the cache within its memory budget.
     public var evictions = 0
+    /// Times the server was found to ignore a filter it was sent (features
+    /// failing it came back); the clause is then evaluated locally only.
+    public var serverFiltersIgnored = 0
+    /// Fetches whose `next` links dropped the query's parameters (MapServer 8
+    /// drops `bbox`), continued with the library's own offsets instead.
+    public var nextLinksRepaired = 0
 
     public init() {}
 }

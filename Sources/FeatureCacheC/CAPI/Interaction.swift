@@ -41,7 +41,8 @@ public func fcTableGetStatistics(_ pointer: OpaquePointer?, _ out: UnsafeMutable
             struct_size: UInt32(size), requests: Int64(s.requests), bytes_received: Int64(s.bytesReceived),
             features_received: Int64(s.featuresReceived), queries_local: Int64(s.queriesLocal),
             queries_server: Int64(s.queriesServer), tiles_covered: Int64(s.tilesCovered), tiles_fetched: Int64(s.tilesFetched),
-            tile_failures: Int64(s.tileFailures), evictions: Int64(s.evictions))
+            tile_failures: Int64(s.tileFailures), evictions: Int64(s.evictions),
+            server_filters_ignored: Int64(s.serverFiltersIgnored), next_links_repaired: Int64(s.nextLinksRepaired))
         // Only what the caller's (possibly older, smaller) struct holds.
         withUnsafeBytes(of: &full) { bytes in
             UnsafeMutableRawPointer(out).copyMemory(from: bytes.baseAddress!, byteCount: min(size, bytes.count))

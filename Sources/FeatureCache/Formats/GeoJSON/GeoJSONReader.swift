@@ -15,19 +15,38 @@ package struct GeoJSONPage {
 public final class FeatureIdentity: Sendable {
     private struct State {
         var ids: [String: Int64] = [:]
+        var texts: [Int64: String] = [:]
         var next: Int64 = 1 << 52  // far above the integer ids services send
     }
     private let state = Locked(State())
 
     public init() {}
 
+    /// A string id that is a plain decimal number below 2^52 (MapServer writes
+    /// `"id": "17"`) is that number, so both spellings of an id agree.
     func objectId(for text: String) -> Int64 {
-        state.withLock { state in
+        if let number = Self.plainNumber(text) { return number }
+        return state.withLock { state in
             if let existing = state.ids[text] { return existing }
             state.next += 1
             state.ids[text] = state.next
+            state.texts[state.next] = text
             return state.next
         }
+    }
+
+    /// The id as the service wrote it, for asking the service for that feature.
+    func serviceId(for objectId: Int64) -> String? {
+        if objectId >= 0, objectId < 1 << 52 { return String(objectId) }
+        return state.withLock { $0.texts[objectId] }
+    }
+
+    private static func plainNumber(_ text: String) -> Int64? {
+        let utf8 = text.utf8
+        guard let first = utf8.first, utf8.count <= 16, first != UInt8(ascii: "0") || utf8.count == 1,
+              utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+              let value = Int64(text), value < 1 << 52 else { return nil }
+        return value
     }
 
     /// An object id for a feature without one: never shared, so never merged.

@@ -10,7 +10,7 @@ struct ArcGISLayerSource: FeatureSource {
     var kind: ServiceKind { .arcgis }
     var urlString: String { layerURL.string }
 
-    func loadMetadata() async throws(FeatureCacheError) -> TableMetadata {
+    func loadMetadata(retrying: Bool) async throws(FeatureCacheError) -> TableMetadata {
         let json = try await requester.getJSON(layerURL)
         return try ArcGISLayerInfo.parse(json, url: RequestURL.redacted(layerURL.string))
     }

@@ -33,16 +33,8 @@ struct ArcGISRequester: Sendable {
         return try ArcGISResponse.decode(response, request: request)
     }
 
-    /// Sends through the context, counting the request (failed or not) and its bytes.
     private func send(_ request: HTTPRequest) async throws(FeatureCacheError) -> HTTPResponse {
-        do {
-            let response = try await context.send(request)
-            statistics?.countResponse(bytes: response.body.count)
-            return response
-        } catch {
-            if error.code != .cancelled { statistics?.countResponse(bytes: 0) }
-            throw error
-        }
+        try await context.send(request, counting: statistics)
     }
 
     /// Sends a request whose answer a streaming reader parses: errors (HTTP
@@ -55,24 +47,10 @@ struct ArcGISRequester: Sendable {
             _ = try ArcGISResponse.decode(response, request: request)
             throw FeatureCacheError.parse("\(request.method.rawValue) \(request.redactedURL): unexpected answer")
         }
-        let result: (T, isServiceError: Bool)
-        do throws(FeatureCacheError) {
-            result = try withBody(response.body, read)
-        } catch {
-            throw FeatureCacheError(error.code, "\(request.method.rawValue) \(request.redactedURL): \(error.message)")
-        }
+        let result = try readBody(response.body, of: request, read)
         if result.isServiceError {
             _ = try ArcGISResponse.decode(response, request: request)
         }
         return result.0
     }
-}
-
-/// Lends a body's bytes to a reader with the library's typed error.
-private func withBody<R>(_ body: [UInt8], _ read: (UnsafeRawBufferPointer) throws(FeatureCacheError) -> R) throws(FeatureCacheError) -> R {
-    var outcome: Result<R, FeatureCacheError>!
-    body.withUnsafeBytes { bytes in
-        do throws(FeatureCacheError) { outcome = .success(try read(bytes)) } catch { outcome = .failure(error) }
-    }
-    return try outcome.get()
 }

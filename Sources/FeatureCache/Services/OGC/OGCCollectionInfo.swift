@@ -1,0 +1,104 @@
+/// What `/collections/{id}` and its queryables say about a collection.
+struct OGCCollectionInfo: Sendable {
+    var metadata: TableMetadata
+    /// The CRS URIs the items can be asked in (`crs`); CRS84 when not listed.
+    var crs: [String]
+    var storageCrs: String?
+
+    /// - Parameter limit: the OpenAPI `limit` maximum, when known.
+    static func parse(_ json: JSONValue, id: String, limit: Int?) throws(FeatureCacheError) -> OGCCollectionInfo {
+        guard json.isObject else { throw FeatureCacheError.parse("collection '\(id)': not a JSON object") }
+        var metadata = TableMetadata(name: json["title"]?.string ?? id)
+        metadata.description = json["description"]?.string ?? ""
+        metadata.spatialReference = SpatialReference(wkid: 4326)
+        metadata.extent = extent(json["extent"]?["spatial"])
+        metadata.maxRecordCount = limit ?? 1000
+        metadata.supportsPagination = true
+        metadata.capabilities = ["Query"]
+        metadata.supportedQueryFormats = ["GeoJSON"]
+        metadata.layerType = json["itemType"]?.string == "record" ? "Table" : "Feature Layer"
+        let crs = (json["crs"]?.array ?? []).compactMap(\.string)
+        return OGCCollectionInfo(metadata: metadata, crs: crs.isEmpty ? [OGCCRS.crs84] : crs,
+                                 storageCrs: json["storageCrs"]?.string)
+    }
+
+    /// The first spatial extent, in lon/lat (CRS84, or EPSG:4326 with its axes swapped back).
+    private static func extent(_ spatial: JSONValue?) -> Envelope? {
+        guard let box = spatial?["bbox"]?.array?.first?.array?.compactMap(\.double), box.count == 4 || box.count == 6 else { return nil }
+        let crs = spatial?["crs"]?.string ?? OGCCRS.crs84
+        let half = box.count / 2
+        var (xmin, ymin, xmax, ymax) = (box[0], box[1], box[half], box[half + 1])
+        if OGCCRS.isLatLon4326(crs) { (xmin, ymin, xmax, ymax) = (ymin, xmin, ymax, xmax) }
+        guard let wkid = OGCCRS.wkid(of: crs) else { return nil }
+        let envelope = Envelope(xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax, spatialReference: SpatialReference(wkid: wkid))
+        return envelope.isValid ? envelope : nil
+    }
+
+    /// Fields and geometry type from a queryables (or schema) document: JSON
+    /// Schema `properties`. The property with `x-ogc-role: id` is the feature id,
+    /// not a property. Returns false when the document declares no properties.
+    mutating func applyQueryables(_ json: JSONValue) -> Bool {
+        guard let properties = json["properties"]?.members, !properties.isEmpty else { return false }
+        var fields: [FieldInfo] = []
+        for (name, schema) in properties {
+            let role = schema["x-ogc-role"]?.string
+            if role == "id" { continue }
+            if role == "primary-geometry" || schema["format"]?.string?.hasPrefix("geometry-") == true
+                || schema["$ref"]?.string?.lowercased().contains("geojson") == true || name == "geometry" {
+                metadata.geometryType = Self.geometryType(schema["format"]?.string ?? schema["$ref"]?.string ?? "")
+                continue
+            }
+            fields.append(FieldInfo(name: name, alias: schema["title"]?.string ?? name, type: Self.fieldType(schema)))
+        }
+        metadata.fields = fields
+        return true
+    }
+
+    /// Fields from a page of items, for servers without queryables: every
+    /// number is a double (a first page of whole numbers says nothing about the rest).
+    mutating func applySample(_ batch: FeatureBatch, fields: Bool) {
+        if fields { metadata.fields = batch.fields.map { field in
+            var field = field
+            if field.type == .bigInteger || field.type == .integer { field.type = .double }
+            return field
+        } }
+        for row in 0..<batch.count {
+            let wkb = batch.geometry.wkb(row)
+            guard wkb.count >= 5 else { continue }
+            switch UInt32(littleEndian: wkb.loadUnaligned(fromByteOffset: 1, as: UInt32.self)) % 1000 {
+            case 1: metadata.geometryType = .point
+            case 4: metadata.geometryType = .multipoint
+            case 2, 5: metadata.geometryType = .polyline
+            case 3, 6: metadata.geometryType = .polygon
+            default: metadata.geometryType = .unknown
+            }
+            break
+        }
+    }
+
+    private static func fieldType(_ schema: JSONValue) -> FieldType {
+        let type = schema["type"]?.string ?? schema["type"]?.array?.compactMap(\.string).first { $0 != "null" } ?? ""
+        switch type {
+        case "integer": return .bigInteger
+        case "number": return .double
+        case "boolean": return .boolean
+        case "string":
+            switch schema["format"]?.string {
+            case "date": return .dateOnly
+            case "date-time": return .timestampOffset
+            case "uuid": return .guid
+            default: return .string
+            }
+        default: return .string
+        }
+    }
+
+    private static func geometryType(_ format: String) -> GeometryType {
+        let lower = format.lowercased()
+        if lower.contains("multipoint") { return .multipoint }
+        if lower.contains("point") { return .point }
+        if lower.contains("linestring") || lower.contains("curve") { return .polyline }
+        if lower.contains("polygon") || lower.contains("surface") { return .polygon }
+        return .unknown
+    }
+}

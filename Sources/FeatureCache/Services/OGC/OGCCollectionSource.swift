@@ -1,0 +1,148 @@
+/// The OGC API - Features adapter of a feature table: one collection of a
+/// service (`…/collections/{id}`), read as GeoJSON.
+final class OGCCollectionSource: FeatureSource {
+    let service: OGCService
+    let collectionId: String
+    let statistics: StatisticsCounter
+    /// Feature ids (numbers or strings) → stable object ids, for the table's life.
+    let identity = FeatureIdentity()
+
+    /// What loading learned and what queries have learned about the server since.
+    struct State {
+        var info: OGCCollectionInfo?
+        var language: QueryLanguage = .auto
+        /// The filter dialects still worth trying, best first (a refused one is dropped).
+        var dialects: [OGCFilterDialect]?
+        /// The server answered a filter with features that do not match it.
+        var filterIgnored = false
+    }
+    let state = Locked(State())
+
+    init(service: OGCService, collectionId: String, statistics: StatisticsCounter) {
+        self.service = service
+        self.collectionId = collectionId
+        self.statistics = statistics
+    }
+
+    var kind: ServiceKind { .ogcFeatures }
+    var urlString: String { collectionURL.string }
+    var collectionURL: RequestURL { service.collectionURL(collectionId) }
+    var requester: OGCRequester { OGCRequester(context: service.context, statistics: statistics) }
+
+    var queryLanguage: QueryLanguage { state.withLock { $0.language } }
+
+    func setQueryLanguage(_ language: QueryLanguage) throws(FeatureCacheError) {
+        state.withLock {
+            $0.language = language
+            $0.dialects = nil
+        }
+    }
+
+    func loadMetadata(retrying: Bool) async throws(FeatureCacheError) -> TableMetadata {
+        if retrying { try await service.retryLoad() } else { try await service.load() }
+        let json: JSONValue
+        do {
+            json = try await requester.getJSON(collectionURL)
+        } catch where error.httpStatus == 404 {
+            let known = (try? service.collections().map(\.id).prefix(20).joined(separator: ", ")) ?? ""
+            throw FeatureCacheError(.http, "the OGC API at \(RequestURL.redacted(service.url)) has no collection '\(collectionId)' (HTTP 404)"
+                                    + (known.isEmpty ? "" : "; it lists: \(known)"), httpStatus: 404)
+        }
+        var info = try OGCCollectionInfo.parse(json, id: collectionId, limit: service.limitMaximum(for: collectionId))
+        let links = OGCLinks(json["links"], base: collectionURL)
+        var described = false
+        if let url = links.json("queryables") ?? (service.conforms("/conf/queryables") ? collectionURL.appendingPath("queryables") : nil),
+           let queryables = try? await requester.getJSON(url) {
+            described = info.applyQueryables(queryables)
+        }
+        try Task.checkCancellationTyped()
+        if !described || info.metadata.geometryType == .unknown || info.metadata.geometryType == .none {
+            // No usable schema (or "geometry-any"): the first items tell the
+            // properties and the geometry type.
+            var sample = collectionURL.appendingPath("items")
+            sample.set("limit", described ? "1" : "100")
+            let (page, _) = try await requester.fetch(requester.request(sample)) { bytes throws(FeatureCacheError) in
+                try GeoJSONReader.read(bytes, identity: identity)
+            }
+            info.applySample(page.batch, fields: !described)
+        }
+        state.withLock {
+            $0.info = info
+            $0.dialects = nil
+            $0.filterIgnored = false
+        }
+        return info.metadata
+    }
+
+    func loadedInfo() throws(FeatureCacheError) -> OGCCollectionInfo {
+        guard let info = state.withLock({ $0.info }) else { throw FeatureCacheError.invalidState("the collection is not loaded") }
+        return info
+    }
+
+    /// The dialects to try now, learned or from the service's declarations.
+    func filterDialects() -> [OGCFilterDialect] {
+        state.withLock { state in
+            if let learned = state.dialects { return learned }
+            let candidates = OGCFilterDialect.candidates(state.language,
+                                                         declaresFilter: service.conforms("/conf/filter") || service.conforms("/conf/features-filter"),
+                                                         declaresQueryables: service.conforms("/conf/queryables"),
+                                                         declared: service.conforms)
+            state.dialects = candidates
+            return candidates
+        }
+    }
+
+    /// The server refused `dialect`: the next one is tried from now on.
+    func dropDialect(_ dialect: OGCFilterDialect) {
+        state.withLock { $0.dialects = ($0.dialects ?? []).filter { $0 != dialect } }
+    }
+
+    /// The server returned features that fail the filter it was sent: it ignores
+    /// filters, so none is sent again and every clause is evaluated locally.
+    func markFilterIgnored() {
+        let first = state.withLock { state in
+            defer { state.filterIgnored = true; state.dialects = [] }
+            return !state.filterIgnored
+        }
+        if first { statistics.update { $0.serverFiltersIgnored += 1 } }
+    }
+
+    func fetch(_ query: QueryParameters, outFields: [String]?, metadata: TableMetadata,
+               progress: PopulateProgress?, maxPages: Int?) async throws(FeatureCacheError) -> FetchedFeatures {
+        try query.validate()
+        let plan = try OGCItemsPlan(query, source: self, metadata: metadata)
+        if !query.objectIds.isEmpty {
+            return try await OGCItemsPager(plan: plan, source: self, progress: progress, maxPages: nil).fetchByIds(query.objectIds)
+        }
+        return try await OGCItemsPager(plan: plan, source: self, progress: progress, maxPages: maxPages).run()
+    }
+
+    func count(_ query: QueryParameters, metadata: TableMetadata) async throws(FeatureCacheError) -> Int {
+        var query = query
+        query.returnGeometry = true
+        let plan = try OGCItemsPlan(query, source: self, metadata: metadata)
+        if query.objectIds.isEmpty, query.maxFeatures == 0, plan.serverFiltersExactly(metadata) {
+            if let matched = try await OGCItemsPager(plan: plan, source: self, progress: nil, maxPages: nil).numberMatched() {
+                return matched
+            }
+        }
+        return try await fetch(query, outFields: nil, metadata: metadata, progress: nil, maxPages: nil).featureCount
+    }
+
+    func extent(_ query: QueryParameters, metadata: TableMetadata) async throws(FeatureCacheError) -> Envelope? {
+        var query = query
+        query.returnGeometry = true
+        let fetched = try await fetch(query, outFields: nil, metadata: metadata, progress: nil, maxPages: nil)
+        var box = BoundingBox()
+        for batch in fetched.batches {
+            for row in 0..<batch.count {
+                let b = batch.geometry.box(row)
+                guard !b.xmin.isNaN else { continue }
+                box.add(b.xmin, b.ymin)
+                box.add(b.xmax, b.ymax)
+            }
+        }
+        return box.isEmpty ? nil : Envelope(xmin: box.xmin, ymin: box.ymin, xmax: box.xmax, ymax: box.ymax,
+                                            spatialReference: metadata.spatialReference)
+    }
+}

@@ -1,0 +1,220 @@
+/// Pages through a collection's `items` for one plan.
+///
+/// - Follows `rel=next` links, and keeps going while one exists (a short page
+///   is not the end: servers cut `limit` silently); stops at `maxFeatures`.
+/// - A `next` link that drops or changes the query's parameters (MapServer 8
+///   drops `bbox` and would page through the whole collection) is not
+///   followed: the pager continues with its own `offset` on its own URL.
+/// - A `next` link seen before is a loop and fails; so do `numberReturned`
+///   disagreeing with the page and pages that end before `numberMatched`.
+/// - The first page probes the filter dialect (see `QueryLanguage.auto`); every
+///   page is checked locally, and a server that ignored the filter is noticed.
+struct OGCItemsPager {
+    let plan: OGCItemsPlan
+    let source: OGCCollectionSource
+    let progress: PopulateProgress?
+    let maxPages: Int?
+
+    private var requester: OGCRequester { source.requester }
+    private var query: QueryParameters { plan.query }
+
+    /// One page as read, with what it says about the rest.
+    private struct Page {
+        var page: GeoJSONPage
+        var contentCRS: String?
+    }
+
+    /// The filter as sent with `dialect`.
+    private func request(_ url: RequestURL, dialect: OGCFilterDialect?) -> HTTPRequest {
+        guard let dialect, let pushed = plan.pushed else { return requester.request(url) }
+        var url = url
+        if dialect == .cql2JSONPost {
+            url.remove("filter")
+            url.remove("filter-lang")
+            return requester.request(url, post: ("application/query-cql-json", Array((CQL2JSON.translate(pushed) ?? "").utf8)))
+        }
+        url.set("filter", (dialect.isJSON ? CQL2JSON.translate(pushed) : CQL2Text.translate(pushed)) ?? "")
+        if let lang = dialect.filterLang { url.set("filter-lang", lang) }
+        return requester.request(url)
+    }
+
+    private func read(_ request: HTTPRequest) async throws(FeatureCacheError) -> Page {
+        let identity = source.identity
+        let (page, response) = try await requester.fetch(request) { bytes throws(FeatureCacheError) in
+            try GeoJSONReader.read(bytes, identity: identity)
+        }
+        source.statistics.update { $0.featuresReceived += page.batch.count }
+        if let returned = page.numberReturned, returned != Int64(page.batch.count) {
+            throw FeatureCacheError(.parse, "\(request.method.rawValue) \(request.redactedURL): numberReturned is \(returned) but the page holds \(page.batch.count) features")
+        }
+        return Page(page: page, contentCRS: response.header("Content-Crs"))
+    }
+
+    /// The first page, trying filter dialects until the server takes one (a
+    /// refused dialect is a 4xx); with none left the filter stays local.
+    private func first(_ url: RequestURL) async throws(FeatureCacheError) -> (Page, OGCFilterDialect?) {
+        guard plan.pushed != nil else { return (try await read(request(url, dialect: nil)), nil) }
+        while let dialect = source.filterDialects().first {
+            do {
+                return (try await read(request(url, dialect: dialect)), dialect)
+            } catch where (400..<500).contains(error.httpStatus) && error.httpStatus != 401 && error.httpStatus != 403 {
+                source.dropDialect(dialect)
+                if source.queryLanguage != .auto, source.filterDialects().isEmpty { throw error }
+            }
+        }
+        return (try await read(request(url, dialect: nil)), nil)
+    }
+
+    func run() async throws(FeatureCacheError) -> FetchedFeatures {
+        var fetched = FetchedFeatures()
+        var url = plan.itemsURL
+        let limit = plan.dropsRowsLocally || query.maxFeatures == 0 ? plan.pageSize : min(plan.pageSize, query.maxFeatures + query.resultOffset)
+        url.set("limit", String(limit))
+        var (current, dialect) = try await first(url)
+        let ownURL = url
+        var sentParameters = url.parameters.filter { !["limit", "offset", "f"].contains($0.name.lowercased()) }
+        if let dialect, dialect != .cql2JSONPost, let pushed = plan.pushed {
+            sentParameters.append(("filter", (dialect.isJSON ? CQL2JSON.translate(pushed) : CQL2Text.translate(pushed)) ?? ""))
+        }
+        var checkedFilter = false
+        var numberMatched = current.page.numberMatched
+        var serverRows = 0
+        var toSkip = query.resultOffset
+        var kept = 0
+        var repairing = false
+        var emptyPagesInARow = 0
+        var seen: Set<String> = [url.string]
+        var pages = 0
+        while true {
+            pages += 1
+            var batch = current.page.batch
+            serverRows += batch.count
+            batch = try toTableCRS(batch, contentCRS: current.contentCRS)
+            if let pushed = plan.pushed, dialect != nil, !checkedFilter, batch.count > 0 {
+                checkedFilter = true
+                if try WhereEvaluator(pushed).select(batch).count < batch.count { source.markFilterIgnored() }
+            }
+            if let local = plan.local { batch = batch.selecting(try local.select(batch, live: nil, boxHits: nil)) }
+            if toSkip > 0 {
+                let skipped = min(toSkip, batch.count)
+                toSkip -= skipped
+                batch = batch.selecting(Array(skipped..<batch.count))
+            }
+            let room = query.maxFeatures > 0 ? query.maxFeatures - kept : Int.max
+            if batch.count > room {
+                batch = batch.prefix(room)
+                fetched.limitExceeded = true
+            }
+            kept += batch.count
+            if batch.count > 0 { fetched.batches.append(batch) }
+            progress?(pages, kept)
+            let next = current.page.nextLink.flatMap { try? RequestURL(parsing: OGCLinks.resolve($0, against: url)) }
+            if query.maxFeatures > 0, kept >= query.maxFeatures {
+                fetched.limitExceeded = fetched.limitExceeded || next != nil
+                return fetched
+            }
+            guard var next else { break }
+            if let matched = numberMatched, Int64(serverRows) >= matched { break }
+            emptyPagesInARow = current.page.batch.count == 0 ? emptyPagesInARow + 1 : 0
+            if repairing && current.page.batch.count == 0 { break }
+            guard emptyPagesInARow < 3 else {
+                throw FeatureCacheError(.service, "\(RequestURL.redacted(url.base)): three empty pages in a row, each with a next link; stopping")
+            }
+            if repairing || !Self.keeps(sentParameters, next) {
+                if !repairing { source.statistics.update { $0.nextLinksRepaired += 1 } }
+                repairing = true
+                // The pager's own URL, offset by what the server has sent so far.
+                next = ownURL.setting("offset", String(serverRows))
+            } else if !seen.insert(next.string).inserted {
+                throw FeatureCacheError(.service, "\(RequestURL.redacted(next.string)): the service's next link leads back to a page already read; stopping instead of looping")
+            }
+            if let maxPages, pages >= maxPages {
+                fetched.complete = false
+                return fetched
+            }
+            try Task.checkCancellationTyped()
+            url = next
+            current = try await read(request(url, dialect: source.filterDialects().first == dialect ? dialect : nil))
+            if numberMatched == nil { numberMatched = current.page.numberMatched }
+        }
+        if let matched = numberMatched, Int64(serverRows) < matched {
+            throw FeatureCacheError(.service, "\(RequestURL.redacted(plan.itemsURL.base)): the service said \(matched) features match but its pages ended after \(serverRows)")
+        }
+        return fetched
+    }
+
+    /// Whether a next link still carries every parameter the query was sent with.
+    private static func keeps(_ sent: [(name: String, value: String)], _ next: RequestURL) -> Bool {
+        sent.allSatisfy { parameter in
+            guard let value = next.parameters.first(where: { $0.name.lowercased() == parameter.name.lowercased() })?.value else { return false }
+            return value == parameter.value || numbers(value) == numbers(parameter.value)
+        }
+    }
+
+    /// A comma-separated list of numbers, to compare `bbox` values written differently.
+    private static func numbers(_ text: String) -> [Double]? {
+        let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: " ")) }
+        return parts.contains(where: { $0 == nil }) ? nil : parts.map { $0! }
+    }
+
+    /// The page in the table's spatial reference: as is when the server answered
+    /// in the CRS asked for, projected here when it answered in CRS84.
+    private func toTableCRS(_ batch: FeatureBatch, contentCRS: String?) throws(FeatureCacheError) -> FeatureBatch {
+        if let asked = plan.askedCRS {
+            guard let contentCRS, let answered = OGCCRS.wkid(of: contentCRS), answered != OGCCRS.wkid(of: asked) else { return batch }
+            // The server ignored `crs` (it says so in Content-Crs).
+            guard contentCRS.lowercased().contains("crs84"), let wanted = OGCCRS.wkid(of: asked),
+                  let transform = try WebMercator.transform(from: 4326, to: wanted) else {
+                throw FeatureCacheError(.service, "asked for \(asked) but the service answered in \(contentCRS)")
+            }
+            return batch.mappingCoordinates(transform)
+        }
+        if let projection = plan.projection { return batch.mappingCoordinates(projection) }
+        return batch
+    }
+
+    /// `numberMatched` of a one-feature page, nil when the server does not say.
+    func numberMatched() async throws(FeatureCacheError) -> Int? {
+        var url = plan.itemsURL
+        url.set("limit", "1")
+        let (page, dialect) = try await first(url)
+        guard plan.pushed == nil || dialect != nil, let matched = page.page.numberMatched else { return nil }
+        if let pushed = plan.pushed, page.page.batch.count > 0,
+           try WhereEvaluator(pushed).select(page.page.batch).count < page.page.batch.count {
+            source.markFilterIgnored()
+            return nil
+        }
+        return Int(matched)
+    }
+
+    /// Features by object id, one `items/{featureId}` request each (OGC API has
+    /// no id list filter); ids the service does not know are left out.
+    func fetchByIds(_ ids: [Int64]) async throws(FeatureCacheError) -> FetchedFeatures {
+        var fetched = FetchedFeatures()
+        let identity = source.identity
+        for id in ids {
+            guard let text = identity.serviceId(for: id) else { continue }
+            var url = source.collectionURL.appendingPath("items").appendingPath(RequestURL.percentEncode(text))
+            if let crs = plan.askedCRS { url.set("crs", crs) }
+            let request = requester.request(url)
+            let response: HTTPResponse
+            do {
+                response = try await source.service.context.send(request, counting: source.statistics)
+                if response.status == 404 { continue }
+                try OGCRequester.check(response, request: request)
+            }
+            // One Feature, read as a collection of one.
+            let wrapped = Array("{\"type\":\"FeatureCollection\",\"features\":[".utf8) + response.body + Array("]}".utf8)
+            var batch = try readBody(wrapped, of: request) { bytes throws(FeatureCacheError) in
+                try GeoJSONReader.read(bytes, identity: identity).batch
+            }
+            source.statistics.update { $0.featuresReceived += batch.count }
+            batch = try toTableCRS(batch, contentCRS: response.header("Content-Crs"))
+            if let local = plan.local { batch = batch.selecting(try local.select(batch, live: nil, boxHits: nil)) }
+            if batch.count > 0 { fetched.batches.append(batch) }
+            progress?(fetched.batches.count, fetched.featureCount)
+            try Task.checkCancellationTyped()
+        }
+        return fetched
+    }
+}

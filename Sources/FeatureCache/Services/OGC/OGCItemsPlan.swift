@@ -1,0 +1,91 @@
+/// How one query becomes `items` requests: the parameters every page shares
+/// (`bbox`, `bbox-crs`, `crs`), the part of the where clause a server may take,
+/// and what is checked locally on every page — the whole where clause, the exact
+/// spatial relationship, object ids — so a server that filters loosely, or not
+/// at all, never makes a wrong answer.
+struct OGCItemsPlan {
+    let query: QueryParameters
+    /// `…/items` with the shared parameters (no filter, limit or offset).
+    let itemsURL: RequestURL
+    /// The largest page to ask for.
+    let pageSize: Int
+    /// The `crs` asked for, when not CRS84.
+    let askedCRS: String?
+    /// Items arrive in CRS84 but the table wants another spatial reference.
+    let projection: ((Double, Double) -> (Double, Double))?
+    /// The part of the where clause to send (nil = none).
+    let pushed: WhereExpression?
+    /// Evaluated on every page; nil when the query filters nothing.
+    let local: LocalQuery?
+    /// Whether the local check may drop rows the server sent even when it
+    /// filters correctly (part of the clause or the exact relationship is local).
+    let dropsRowsLocally: Bool
+
+    init(_ query: QueryParameters, source: OGCCollectionSource, metadata: TableMetadata) throws(FeatureCacheError) {
+        let info = try source.loadedInfo()
+        self.query = query
+        let wkid = metadata.spatialReference?.effectiveWkid ?? 4326
+        var url = source.collectionURL.appendingPath("items")
+        pageSize = max(1, metadata.maxRecordCount)
+
+        // Output CRS: asked of the server when it lists it, else projected here.
+        var askedCRS: String? = nil
+        var projection: ((Double, Double) -> (Double, Double))? = nil
+        if wkid != 4326 {
+            if let listed = info.crs.first(where: { OGCCRS.wkid(of: $0) == wkid }) {
+                askedCRS = listed
+                url.set("crs", listed)
+            } else if let transform = try WebMercator.transform(from: 4326, to: wkid) {
+                projection = transform
+            }
+        }
+        self.askedCRS = askedCRS
+        self.projection = projection
+
+        // Spatial: the query's box goes to the server in CRS84 (or as bbox-crs).
+        var exactOnServer = query.geometry == nil
+        if query.geometry != nil, query.spatialRelationship != .disjoint {
+            let filter = try SpatialFilter(query, tableWkid: wkid)
+            var box = filter.box
+            if wkid != 4326, let toCRS84 = try? WebMercator.transform(from: wkid, to: 4326) {
+                let low = toCRS84(box.xmin, box.ymin), high = toCRS84(box.xmax, box.ymax)
+                box = BoundingBox(low.0, low.1, high.0, high.1)
+            } else if wkid != 4326 {
+                guard source.service.conforms("/conf/crs") else {
+                    throw FeatureCacheError(.unsupported, "the server cannot take a bbox in EPSG:\(wkid) (no OGC API - Features Part 2) and the library cannot project it")
+                }
+                url.set("bbox-crs", OGCCRS.uri(for: wkid))
+            }
+            url.set("bbox", [box.xmin, box.ymin, box.xmax, box.ymax].map(Self.number).joined(separator: ","))
+            exactOnServer = filter.isRectangle && (query.spatialRelationship == .intersects || query.spatialRelationship == .envelopeIntersects)
+        }
+        itemsURL = url
+
+        // Where: the translatable AND-terms go to the server when it may filter.
+        let expression = try WhereParser.parse(query.whereClause)
+        if let expression, !metadata.fields.isEmpty { try WhereEvaluator.validate(expression, fields: metadata.fields) }
+        let split = WherePushdown(expression) { CQL2Text.translate($0) != nil && CQL2JSON.translate($0) != nil }
+        pushed = expression == nil || source.filterDialects().isEmpty ? nil : split.server
+        let whereFullyPushed = expression == nil || (pushed != nil && split.local == nil)
+
+        var check = query
+        check.maxFeatures = 0
+        check.resultOffset = 0
+        check.orderBy = ""
+        check.outFields = nil
+        let filters = expression != nil || query.geometry != nil || !query.objectIds.isEmpty
+        local = filters ? try LocalQuery(check, definitionExpression: "", fields: metadata.fields, tableWkid: wkid) : nil
+        dropsRowsLocally = !whereFullyPushed || !exactOnServer
+    }
+
+    /// Whether the server's `numberMatched` is the answer's count: the whole
+    /// clause is sent and the box is exact for the table's geometries.
+    func serverFiltersExactly(_ metadata: TableMetadata) -> Bool {
+        !dropsRowsLocally && (query.geometry == nil || metadata.geometryType == .point)
+    }
+
+    /// Shortest text that reads back as the same double.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+}

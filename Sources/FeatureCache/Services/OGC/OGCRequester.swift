@@ -1,0 +1,80 @@
+/// Sends OGC API requests: JSON asked for both ways servers understand
+/// (`Accept` and `f=json`, which pygeoapi needs on the `next` links it writes
+/// without it), CQL2-JSON filters by POST, the context's token as a bearer
+/// token; HTTP errors carry the server's exception (`code`/`description`, or
+/// RFC 7807 `title`/`detail`).
+struct OGCRequester: Sendable {
+    let context: ClientContext
+    var statistics: StatisticsCounter? = nil
+
+    static let acceptJSON = "application/geo+json, application/json;q=0.9"
+
+    func request(_ url: RequestURL, post body: (contentType: String, bytes: [UInt8])? = nil) -> HTTPRequest {
+        let url = url.value(of: "f") == nil ? url.setting("f", "json") : url
+        var headers: [(name: String, value: String)] = [("Accept", Self.acceptJSON)]
+        if let token = context.settings.token, !token.isEmpty { headers.append(("Authorization", "Bearer \(token)")) }
+        guard let body else { return context.makeRequest(.get, url: url.string, headers: headers) }
+        headers.append(("Content-Type", body.contentType))
+        return context.makeRequest(.post, url: url.string, headers: headers, body: body.bytes)
+    }
+
+    /// A JSON document (landing page, conformance, collection, queryables).
+    func getJSON(_ url: RequestURL) async throws(FeatureCacheError) -> JSONValue {
+        let request = request(url)
+        let response = try await context.send(request, counting: statistics)
+        try Self.check(response, request: request)
+        do {
+            return try JSONValue.parse(response.body)
+        } catch {
+            throw FeatureCacheError.parse("\(request.method.rawValue) \(request.redactedURL): \(error.message)")
+        }
+    }
+
+    /// Sends `request` and lends its JSON body to a streaming reader, with the response headers.
+    func fetch<T>(_ request: HTTPRequest, read: (UnsafeRawBufferPointer) throws(FeatureCacheError) -> T) async throws(FeatureCacheError) -> (T, HTTPResponse) {
+        let response = try await context.send(request, counting: statistics)
+        try Self.check(response, request: request)
+        let value = try readBody(response.body, of: request, read)
+        return (value, response)
+    }
+
+    /// Raises HTTP errors and non-JSON answers; a JSON exception body with a 200
+    /// (no `features`, a `code`) is a service error.
+    static func check(_ response: HTTPResponse, request: HTTPRequest) throws(FeatureCacheError) {
+        let what = "\(request.method.rawValue) \(request.redactedURL)"
+        let isJSON = ArcGISResponse.looksLikeJSON(response.body)
+        // Only error answers and small bodies are parsed here: a page of features
+        // is read once, by the streaming reader.
+        let worthParsing = isJSON && (response.status >= 400 || response.body.count < 4096)
+        let exception = worthParsing ? (try? JSONValue.parse(response.body)).flatMap(Self.exception) : nil
+        if response.status >= 400 {
+            var error = FeatureCacheError(.http, "\(what) answered HTTP \(response.status)", httpStatus: Int32(response.status))
+            if let exception {
+                error.message += ": " + exception
+            } else if !response.body.isEmpty {
+                error.message += ": " + response.bodyPreview
+            }
+            throw error
+        }
+        guard isJSON else {
+            let type = response.header("Content-Type") ?? "no content type"
+            let preview = response.body.isEmpty ? "an empty body" : "'\(response.bodyPreview)'"
+            throw FeatureCacheError.parse("\(what) did not answer with JSON (\(type)): \(preview)")
+        }
+        if let exception {
+            throw FeatureCacheError(.service, "\(what): \(exception)", httpStatus: Int32(response.status))
+        }
+    }
+
+    /// The message of an OGC API exception body, nil for any other document.
+    static func exception(_ json: JSONValue) -> String? {
+        guard json.isObject, json["features"] == nil, json["links"] == nil else { return nil }
+        if let code = json["code"]?.string {
+            return json["description"]?.string.map { "\(code): \($0)" } ?? code
+        }
+        if let title = json["title"]?.string, json["status"] != nil || json["detail"] != nil {
+            return json["detail"]?.string.map { "\(title): \($0)" } ?? title
+        }
+        return nil
+    }
+}

@@ -1,0 +1,187 @@
+/// A collection an OGC API - Features service lists.
+public struct OGCCollectionSummary: Sendable, Equatable {
+    public var id: String
+    public var title: String
+    public var description: String
+}
+
+/// An OGC API - Features service (its landing page): loadable, it reads the
+/// landing page, `/conformance`, `/collections` and, when offered as JSON, the
+/// OpenAPI document (for the largest `limit` each collection's items accept).
+/// Collection tables created from it depend on it strongly, as a portal item on
+/// its portal: loading a table loads its service first.
+public final class OGCService: Loadable {
+    public let loadMachine = LoadMachine(label: "ogc-service")
+    public let context: ClientContext
+    let apiURL: RequestURL
+
+    struct Info: Sendable {
+        var title = ""
+        var description = ""
+        var conformance: [String] = []
+        var collections: [OGCCollectionSummary] = []
+        /// The OpenAPI `limit` maximum of a collection's items ("" = of any collection).
+        var limitMaximum: [String: Int] = [:]
+    }
+    private let info = Locked<Info?>(nil)
+
+    public init(url: String, context: ClientContext = .shared) throws(FeatureCacheError) {
+        var parsed = try RequestURL(parsing: url)
+        parsed.remove("f")
+        apiURL = parsed
+        self.context = context
+    }
+
+    public var url: String { apiURL.string }
+
+    public func performLoad(retrying: Bool) async throws(FeatureCacheError) {
+        let requester = OGCRequester(context: context)
+        let landing = try await requester.getJSON(apiURL)
+        guard landing.isObject, landing["links"]?.array != nil else {
+            throw FeatureCacheError(.service, "\(RequestURL.redacted(apiURL.string)) is not an OGC API landing page (no 'links')")
+        }
+        var loaded = Info()
+        loaded.title = landing["title"]?.string ?? ""
+        loaded.description = landing["description"]?.string ?? ""
+        let links = OGCLinks(landing["links"], base: apiURL)
+        let conformance = try await requester.getJSON(links.json("conformance") ?? apiURL.appendingPath("conformance"))
+        loaded.conformance = (conformance["conformsTo"]?.array ?? []).compactMap(\.string)
+        guard !loaded.conformance.isEmpty else {
+            throw FeatureCacheError(.service, "\(RequestURL.redacted(apiURL.string)): /conformance lists no conformance classes")
+        }
+        loaded.collections = try await readCollections(links.json("data") ?? apiURL.appendingPath("collections"), requester)
+        try Task.checkCancellationTyped()
+        if let openAPI = links.json("service-desc", requireJSONType: true) {
+            // Optional: without it, pages are as large as the server's default allows.
+            if let document = try? await requester.getJSON(openAPI) {
+                loaded.limitMaximum = OpenAPILimits.itemsLimitMaximum(document)
+            }
+        }
+        try Task.checkCancellationTyped()
+        info.withLock { $0 = loaded }
+    }
+
+    private func readCollections(_ url: RequestURL, _ requester: OGCRequester) async throws(FeatureCacheError) -> [OGCCollectionSummary] {
+        var result: [OGCCollectionSummary] = []
+        var next: RequestURL? = url
+        var seen = Set<String>()
+        while let page = next, seen.insert(page.string).inserted, seen.count <= 100 {
+            let json = try await requester.getJSON(page)
+            guard let list = json["collections"]?.array else {
+                throw FeatureCacheError(.service, "\(RequestURL.redacted(page.string)): no 'collections' array")
+            }
+            for entry in list {
+                guard let id = entry["id"]?.string ?? entry["id"]?.int.map(String.init) else { continue }
+                result.append(OGCCollectionSummary(id: id, title: entry["title"]?.string ?? id,
+                                                   description: entry["description"]?.string ?? ""))
+            }
+            next = OGCLinks(json["links"], base: page).url("next")
+        }
+        return result
+    }
+
+    private func loadedInfo() throws(FeatureCacheError) -> Info {
+        try requireLoaded("OGC service")
+        guard let info = info.withLock({ $0 }) else { throw FeatureCacheError.invalidState("the OGC service is not loaded") }
+        return info
+    }
+
+    public var title: String { (try? loadedInfo().title) ?? "" }
+    public var serviceDescription: String { (try? loadedInfo().description) ?? "" }
+    /// The collections the service lists; `.invalidState` until loaded.
+    public func collections() throws(FeatureCacheError) -> [OGCCollectionSummary] { try loadedInfo().collections }
+    public func conformance() throws(FeatureCacheError) -> [String] { try loadedInfo().conformance }
+
+    /// Whether a conformance class whose URI ends with `suffix` is declared.
+    func conforms(_ suffix: String) -> Bool {
+        (try? loadedInfo().conformance.contains { $0.hasSuffix(suffix) }) ?? false
+    }
+
+    /// The largest `limit` the items of `collection` accept, when the OpenAPI document says.
+    func limitMaximum(for collection: String) -> Int? {
+        guard let limits = try? loadedInfo().limitMaximum else { return nil }
+        return limits[collection] ?? limits[""]
+    }
+
+    /// The URL of a collection's resource (`…/collections/{id}`).
+    func collectionURL(_ id: String) -> RequestURL {
+        apiURL.appendingPath("collections").appendingPath(RequestURL.percentEncode(id))
+    }
+}
+
+/// The `links` array of an OGC API document.
+struct OGCLinks {
+    private let links: [(rel: String, type: String, href: String)]
+    private let base: RequestURL
+
+    init(_ json: JSONValue?, base: RequestURL) {
+        self.base = base
+        links = (json?.array ?? []).compactMap { link in
+            guard let rel = link["rel"]?.string, let href = link["href"]?.string else { return nil }
+            return (rel, link["type"]?.string ?? "", href)
+        }
+    }
+
+    /// The first link of relation `rel` (JSON typed ones first); relative hrefs resolved.
+    func url(_ rel: String) -> RequestURL? {
+        let candidates = links.filter { $0.rel == rel || $0.rel.hasSuffix("/" + rel) }
+        let chosen = candidates.first { $0.type.contains("json") } ?? candidates.first { $0.type.isEmpty } ?? candidates.first
+        return chosen.flatMap { try? RequestURL(parsing: Self.resolve($0.href, against: base)) }
+    }
+
+    /// A JSON link of relation `rel`; with `requireJSONType`, only one typed as JSON.
+    func json(_ rel: String, requireJSONType: Bool = false) -> RequestURL? {
+        if requireJSONType {
+            guard let link = links.first(where: { ($0.rel == rel || $0.rel.hasSuffix("/" + rel)) && $0.type.contains("json") }) else { return nil }
+            return try? RequestURL(parsing: Self.resolve(link.href, against: base))
+        }
+        return url(rel)
+    }
+
+    /// `href` resolved against `base` (absolute, host-relative or path-relative).
+    static func resolve(_ href: String, against base: RequestURL) -> String {
+        let lower = href.lowercased()
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") { return href }
+        let root = base.base
+        let scheme = root.hasPrefix("https://") ? "https://" : "http://"
+        let origin = scheme + String(root.dropFirst(scheme.count).prefix { $0 != "/" })
+        if href.hasPrefix("/") { return origin + href }
+        var directory = root
+        if let slash = directory.lastIndex(of: "/"), directory.distance(from: directory.startIndex, to: slash) >= origin.count {
+            directory = String(directory[..<slash])
+        }
+        return directory + "/" + href
+    }
+}
+
+/// Reads the largest `limit` an OpenAPI 3 document allows on items paths.
+enum OpenAPILimits {
+    /// By collection id ("" = a `{collectionId}` template path or the shared parameter).
+    static func itemsLimitMaximum(_ document: JSONValue) -> [String: Int] {
+        var result: [String: Int] = [:]
+        let shared = document["components"]?["parameters"]
+        if let limit = shared?["limit"], let maximum = maximum(limit, shared: shared) { result[""] = maximum }
+        for (path, item) in document["paths"]?.members ?? [] {
+            guard path.hasPrefix("/collections/"), path.hasSuffix("/items") else { continue }
+            let id = String(path.dropFirst("/collections/".count).dropLast("/items".count))
+            guard !id.contains("/") else { continue }
+            for parameter in item["get"]?["parameters"]?.array ?? [] {
+                guard let resolved = resolve(parameter, shared: shared), resolved["name"]?.string == "limit",
+                      let maximum = maximum(resolved, shared: shared) else { continue }
+                result[id.hasPrefix("{") ? "" : RequestURL.percentDecode(id)] = maximum
+            }
+        }
+        return result
+    }
+
+    private static func resolve(_ parameter: JSONValue, shared: JSONValue?) -> JSONValue? {
+        guard let ref = parameter["$ref"]?.string else { return parameter }
+        guard ref.hasPrefix("#/components/parameters/") else { return nil }
+        return shared?[String(ref.dropFirst("#/components/parameters/".count))]
+    }
+
+    private static func maximum(_ parameter: JSONValue, shared: JSONValue?) -> Int? {
+        guard let value = parameter["schema"]?["maximum"]?.int, value > 0 else { return nil }
+        return Int(clamping: value)
+    }
+}

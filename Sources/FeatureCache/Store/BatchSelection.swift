@@ -1,0 +1,141 @@
+/// Copies of batches with fewer rows or moved coordinates: what a reader's
+/// page becomes after a local filter (rows a server could not filter) or a
+/// local projection (a server that cannot serve the table's spatial reference).
+extension FeatureBatch {
+    /// The given rows (ascending), in a new batch; `self` when every row is kept.
+    func selecting(_ rows: [Int]) -> FeatureBatch {
+        guard rows.count != count else { return self }
+        var geometryRows = GeometryColumnBuilder()
+        for row in rows { geometryRows.appendRow(of: geometry, row) }
+        return FeatureBatch(columns: columns.map { $0.selecting(rows) }, geometry: geometryRows.finish(),
+                            count: rows.count, objectIdColumn: objectIdColumn,
+                            objectIds: objectIds.isEmpty ? [] : rows.map { objectIds[$0] })
+    }
+
+    /// The batch with every coordinate passed through `transform` (x, y → x, y).
+    func mappingCoordinates(_ transform: (Double, Double) -> (Double, Double)) -> FeatureBatch {
+        var mapped = GeometryColumnBuilder()
+        for row in 0..<count { mapped.appendMapped(geometry.wkb(row), transform) }
+        return FeatureBatch(columns: columns, geometry: mapped.finish(), count: count,
+                            objectIdColumn: objectIdColumn, objectIds: objectIds)
+    }
+}
+
+extension Column {
+    func selecting(_ rows: [Int]) -> Column {
+        var validity: Bitmap? = nil
+        if let source = self.validity {
+            var kept = Bitmap()
+            kept.reserveCapacity(rows.count)
+            for row in rows { kept.append(source[row]) }
+            validity = kept
+        }
+        switch kind {
+        case .int64, .boolean:
+            return Column(field: field, kind: kind, integers: rows.map { integers[$0] }, validity: validity)
+        case .double:
+            return Column(field: field, kind: kind, doubles: rows.map { doubles[$0] }, validity: validity)
+        case .string:
+            var bytes: [UInt8] = []
+            var offsets: [UInt32] = [0]
+            offsets.reserveCapacity(rows.count + 1)
+            for row in rows {
+                if let source = self.bytes {
+                    bytes.append(contentsOf: source[Int(self.offsets[row]) ..< Int(self.offsets[row + 1])])
+                }
+                offsets.append(UInt32(bytes.count))
+            }
+            return Column(field: field, kind: kind, offsets: offsets, bytes: FrozenBytes(bytes), validity: validity)
+        }
+    }
+}
+
+extension GeometryColumnBuilder {
+    /// Appends row `row` of `column` as it is.
+    mutating func appendRow(of column: GeometryColumn, _ row: Int) {
+        let wkb = column.wkb(row)
+        if wkb.isEmpty { return appendNull() }
+        if column.isPointsOnly {
+            let box = column.box(row)
+            return appendPoint(box.xmin, box.ymin)
+        }
+        let box = column.box(row)
+        var bounds = BoundingBox()
+        if !box.xmin.isNaN { bounds.add(box.xmin, box.ymin); bounds.add(box.xmax, box.ymax) }
+        appendWKB(Array(wkb), bounds)
+    }
+
+    /// Appends `wkb` (2D, as the library's readers write it) with every
+    /// coordinate transformed; a row that is not such WKB is kept empty.
+    mutating func appendMapped(_ wkb: UnsafeRawBufferPointer, _ transform: (Double, Double) -> (Double, Double)) {
+        guard !wkb.isEmpty else { return appendNull() }
+        var bytes = Array(wkb)
+        var box = BoundingBox()
+        var walker = WKBCoordinateWalker(count: bytes.count)
+        let ok = bytes.withUnsafeMutableBytes { buffer in
+            walker.walk(buffer) { x, y in
+                let moved = transform(x, y)
+                box.add(moved.0, moved.1)
+                return moved
+            }
+        }
+        guard ok else { return appendNull() }
+        if bytes.count == GeometryColumn.pointSize, bytes[1] == 1, bytes[2] == 0 {
+            return appendPoint(box.xmin, box.ymin)
+        }
+        appendWKB(bytes, box)
+    }
+}
+
+/// Visits the XY coordinates of little-endian 2D WKB in place.
+private struct WKBCoordinateWalker {
+    let count: Int
+    private var offset = 0
+
+    init(count: Int) { self.count = count }
+
+    mutating func walk(_ bytes: UnsafeMutableRawBufferPointer, _ visit: (Double, Double) -> (Double, Double)) -> Bool {
+        offset = 0
+        return geometry(bytes, visit) && offset == count
+    }
+
+    private mutating func uint32(_ bytes: UnsafeMutableRawBufferPointer) -> UInt32? {
+        guard offset + 4 <= count else { return nil }
+        defer { offset += 4 }
+        return UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+    }
+
+    private mutating func points(_ bytes: UnsafeMutableRawBufferPointer, _ n: Int, _ visit: (Double, Double) -> (Double, Double)) -> Bool {
+        guard n >= 0, offset + 16 * n <= count else { return false }
+        for _ in 0..<n {
+            let x = Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+            let y = Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)))
+            let moved = visit(x, y)
+            bytes.storeBytes(of: moved.0.bitPattern.littleEndian, toByteOffset: offset, as: UInt64.self)
+            bytes.storeBytes(of: moved.1.bitPattern.littleEndian, toByteOffset: offset + 8, as: UInt64.self)
+            offset += 16
+        }
+        return true
+    }
+
+    private mutating func geometry(_ bytes: UnsafeMutableRawBufferPointer, _ visit: (Double, Double) -> (Double, Double)) -> Bool {
+        guard offset < count, bytes[offset] == 1 else { return false }
+        offset += 1
+        guard let type = uint32(bytes) else { return false }
+        switch type {
+        case 1: return points(bytes, 1, visit)
+        case 2: return uint32(bytes).map { points(bytes, Int($0), visit) } ?? false
+        case 3:
+            guard let rings = uint32(bytes) else { return false }
+            for _ in 0..<rings {
+                guard let n = uint32(bytes), points(bytes, Int(n), visit) else { return false }
+            }
+            return true
+        case 4, 5, 6, 7:
+            guard let members = uint32(bytes) else { return false }
+            for _ in 0..<members where !geometry(bytes, visit) { return false }
+            return true
+        default: return false
+        }
+    }
+}

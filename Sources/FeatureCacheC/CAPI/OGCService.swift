@@ -1,0 +1,132 @@
+import CFeatureCacheABI
+import FeatureCache
+
+/// An OGC service handle and its service (the handle lends strings to C).
+private func ogcService(_ pointer: OpaquePointer?) throws(FeatureCacheError) -> (Handle, OGCService) {
+    let handle = try Handles.borrow(pointer, [.ogcService], "service")
+    guard let service = handle.object as? OGCService else { throw FeatureCacheError(.invalidArgument, "service is not an OGC service") }
+    return (handle, service)
+}
+
+private func collection(_ service: OGCService, _ index: Int32) throws(FeatureCacheError) -> OGCCollectionSummary {
+    let collections = try service.collections()
+    guard index >= 0, Int(index) < collections.count else {
+        throw FeatureCacheError(.invalidArgument, "collection index \(index) is out of range (0..<\(collections.count))")
+    }
+    return collections[Int(index)]
+}
+
+@_cdecl("fc_table_create_ogc")
+public func fcTableCreateOGC(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ ctx: OpaquePointer?,
+                             _ url: UnsafePointer<CChar>?, _ collectionId: UnsafePointer<CChar>?) -> Int32 {
+    out?.pointee = nil
+    return status { () throws(FeatureCacheError) in
+        let out = try CArguments.output(out)
+        let context = try context(ctx)
+        let url = try CArguments.string(url, "api_url")
+        let id = try CArguments.string(collectionId, "collection_id")
+        out.pointee = Handles.export(Handle(.table, try FeatureTable.ogc(apiURL: url, collectionId: id, context: context)))
+    }
+}
+
+@_cdecl("fc_ogc_service_create")
+public func fcOGCServiceCreate(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ ctx: OpaquePointer?,
+                               _ url: UnsafePointer<CChar>?) -> Int32 {
+    out?.pointee = nil
+    return status { () throws(FeatureCacheError) in
+        let out = try CArguments.output(out)
+        let context = try context(ctx)
+        let url = try CArguments.string(url, "api_url")
+        out.pointee = Handles.export(Handle(.ogcService, try OGCService(url: url, context: context)))
+    }
+}
+
+@_cdecl("fc_ogc_service_free")
+public func fcOGCServiceFree(_ pointer: OpaquePointer?) {
+    Handles.freeLoadable(pointer, .ogcService)
+}
+
+@_cdecl("fc_ogc_service_as_loadable")
+public func fcOGCServiceAsLoadable(_ pointer: OpaquePointer?) -> OpaquePointer? { pointer }
+
+@_cdecl("fc_ogc_service_title")
+public func fcOGCServiceTitle(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        let (handle, service) = try ogcService(pointer)
+        let out = try CArguments.output(out)
+        _ = try service.collections()  // requires LOADED
+        out.pointee = handle.borrowedCString(service.title)
+    }
+}
+
+@_cdecl("fc_ogc_service_collection_count")
+public func fcOGCServiceCollectionCount(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        let service = try ogcService(pointer).1
+        let out = try CArguments.output(out)
+        out.pointee = Int32(clamping: try service.collections().count)
+    }
+}
+
+@_cdecl("fc_ogc_service_collection_id")
+public func fcOGCServiceCollectionId(_ pointer: OpaquePointer?, _ index: Int32, _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        let (handle, service) = try ogcService(pointer)
+        let out = try CArguments.output(out)
+        out.pointee = handle.borrowedCString(try collection(service, index).id)
+    }
+}
+
+@_cdecl("fc_ogc_service_collection_title")
+public func fcOGCServiceCollectionTitle(_ pointer: OpaquePointer?, _ index: Int32, _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        let (handle, service) = try ogcService(pointer)
+        let out = try CArguments.output(out)
+        out.pointee = handle.borrowedCString(try collection(service, index).title)
+    }
+}
+
+@_cdecl("fc_ogc_service_conforms_to")
+public func fcOGCServiceConformsTo(_ pointer: OpaquePointer?, _ suffix: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<Bool>?) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        let service = try ogcService(pointer).1
+        let suffix = try CArguments.string(suffix, "class_suffix")
+        let out = try CArguments.output(out)
+        out.pointee = try service.conformance().contains { $0.hasSuffix(suffix) }
+    }
+}
+
+@_cdecl("fc_ogc_service_create_table")
+public func fcOGCServiceCreateTable(_ pointer: OpaquePointer?, _ collectionId: UnsafePointer<CChar>?,
+                                    _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    out?.pointee = nil
+    return status { () throws(FeatureCacheError) in
+        let service = try ogcService(pointer).1
+        let id = try CArguments.string(collectionId, "collection_id")
+        let out = try CArguments.output(out)
+        out.pointee = Handles.export(Handle(.table, try FeatureTable.ogc(service: service, collectionId: id)))
+    }
+}
+
+@_cdecl("fc_table_set_query_language")
+public func fcTableSetQueryLanguage(_ pointer: OpaquePointer?, _ language: Int32) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        let table = try table(pointer).1
+        try table.setQueryLanguage(try CArguments.enumValue(language, QueryLanguage.self, "query language (FC_QUERY_LANGUAGE_*)"))
+    }
+}
+
+@_cdecl("fc_table_query_language")
+public func fcTableQueryLanguage(_ pointer: OpaquePointer?) -> Int32 {
+    value(or: -1) { () throws(FeatureCacheError) in try table(pointer).1.queryLanguage.rawValue }
+}
+
+@_cdecl("fc_table_set_spatial_reference")
+public func fcTableSetSpatialReference(_ pointer: OpaquePointer?, _ wkid: Int32) -> Int32 {
+    status { () throws(FeatureCacheError) in try table(pointer).1.setSpatialReference(wkid) }
+}
+
+@_cdecl("fc_table_set_page_size")
+public func fcTableSetPageSize(_ pointer: OpaquePointer?, _ size: Int32) -> Int32 {
+    status { () throws(FeatureCacheError) in try table(pointer).1.setPageSize(Int(size)) }
+}
