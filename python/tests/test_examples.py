@@ -55,3 +55,21 @@ def test_request_modes_example_matches_the_c_twin(emulator):
         c = subprocess.run([c_example, "manual"], env=env, capture_output=True, text=True, timeout=300)
         assert c.returncode == 0, c.stderr
         assert c.stdout == python.stdout
+
+
+def test_ogc_collection_example_matches_the_c_twin(geoservers):
+    """The OGC seed (manual cache, populate each stop with intersects, max
+    features 5000, clear cache false) prints the same in C and Python, and the
+    counts are the generated data's."""
+    env = dict(os.environ, PYGEOAPI_URL=geoservers["PYGEOAPI_URL"])
+    python = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "python", "ogc_collection.py")],
+                            env=env, capture_output=True, text=True, timeout=300)
+    assert python.returncode == 0, python.stderr
+    lines = python.stdout.splitlines()
+    assert lines[1].split() == ["open", "downtown", "populated", "1221", "features;", "1221", "in", "the", "cache"]
+    assert "5000 features (max features reached)" in lines[4]
+    c_example = os.path.join(ROOT, "build", "examples", "ogc_collection")
+    if os.path.exists(c_example):
+        c = subprocess.run([c_example], env=env, capture_output=True, text=True, timeout=300)
+        assert c.returncode == 0, c.stderr
+        assert c.stdout == python.stdout
