@@ -19,3 +19,5 @@ echo "== viewport queries on 1M points (bash bench/query.sh 3)"
 bash bench/query.sh 3
 echo "== pan/zoom trace per request mode (bash bench/trace.sh)"
 bash bench/trace.sh
+echo "== populating 200,000 features from OGC API servers (bash bench/ogc.sh 2)"
+bash bench/ogc.sh 2
