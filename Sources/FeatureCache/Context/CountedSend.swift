@@ -24,6 +24,6 @@ func readBody<R>(_ body: [UInt8], of request: HTTPRequest,
     do throws(FeatureCacheError) {
         return try outcome.get()
     } catch {
-        throw FeatureCacheError(error.code, "\(request.method.rawValue) \(request.redactedURL): \(error.message)")
+        throw FeatureCacheError(error.code, "\(request.methodAndURL): \(error.message)")
     }
 }

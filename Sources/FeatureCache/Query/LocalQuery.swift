@@ -129,12 +129,7 @@ package struct LocalQuery {
     func extent(_ snapshot: StoreSnapshot) throws(FeatureCacheError) -> BoundingBox? {
         var box = BoundingBox()
         for (entry, rows) in zip(snapshot.batches, try selectAll(snapshot)) {
-            for row in rows {
-                let b = entry.batch.geometry.box(row)
-                guard !b.xmin.isNaN else { continue }
-                box.add(b.xmin, b.ymin)
-                box.add(b.xmax, b.ymax)
-            }
+            for row in rows { entry.batch.geometry.addBox(of: row, to: &box) }
         }
         return box.isEmpty ? nil : box
     }

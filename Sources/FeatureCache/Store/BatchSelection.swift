@@ -56,12 +56,11 @@ extension GeometryColumnBuilder {
         let wkb = column.wkb(row)
         if wkb.isEmpty { return appendNull() }
         if column.isPointsOnly {
-            let box = column.box(row)
-            return appendPoint(box.xmin, box.ymin)
+            let point = column.box(row)
+            return appendPoint(point.xmin, point.ymin)
         }
-        let box = column.box(row)
         var bounds = BoundingBox()
-        if !box.xmin.isNaN { bounds.add(box.xmin, box.ymin); bounds.add(box.xmax, box.ymax) }
+        column.addBox(of: row, to: &bounds)
         appendWKB(Array(wkb), bounds)
     }
 

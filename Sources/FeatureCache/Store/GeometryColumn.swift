@@ -26,6 +26,15 @@ public struct GeometryColumn: Sendable {
         return (x, y, x, y)
     }
 
+    /// Widens `bounds` by row `row`'s box; a row without geometry adds nothing.
+    @inline(__always)
+    func addBox(of row: Int, to bounds: inout BoundingBox) {
+        let box = box(row)
+        guard !box.xmin.isNaN else { return }
+        bounds.add(box.xmin, box.ymin)
+        bounds.add(box.xmax, box.ymax)
+    }
+
     func prefix(_ n: Int) -> GeometryColumn {
         GeometryColumn(bytes: bytes, offsets: offsets.map { Array($0.prefix(n + 1)) },
                        boxes: boxes.map { Array($0.prefix(4 * n)) }, count: n)

@@ -111,9 +111,7 @@ public final class FeatureTable: Loadable {
     /// projection here when the server cannot); `.invalidState` once loading began.
     public func setSpatialReference(_ wkid: Int32) throws(FeatureCacheError) {
         guard wkid > 0 else { throw FeatureCacheError.invalidArgument("a wkid must be positive (got \(wkid))") }
-        guard loadStatus == .notLoaded || loadStatus == .failedToLoad else {
-            throw FeatureCacheError.invalidState("the spatial reference must be set before the table loads")
-        }
+        try requireNotLoaded("the spatial reference")
         settings.withLock { $0.spatialReference = SpatialReference(wkid: wkid) }
     }
 
@@ -123,10 +121,16 @@ public final class FeatureTable: Loadable {
 
     public func setPageSize(_ size: Int) throws(FeatureCacheError) {
         guard size >= 0 else { throw FeatureCacheError.invalidArgument("a page size must be >= 0 (got \(size))") }
-        guard loadStatus == .notLoaded || loadStatus == .failedToLoad else {
-            throw FeatureCacheError.invalidState("the page size must be set before the table loads")
-        }
+        try requireNotLoaded("the page size")
         settings.withLock { $0.pageSize = size }
+    }
+
+    /// Properties that shape what loading reads can only change before it starts
+    /// (or after it failed).
+    private func requireNotLoaded(_ what: String) throws(FeatureCacheError) {
+        guard loadStatus == .notLoaded || loadStatus == .failedToLoad else {
+            throw FeatureCacheError.invalidState("\(what) must be set before the table loads")
+        }
     }
 
     /// How where clauses reach the server (OGC API tables; others are always `.auto`).

@@ -219,7 +219,7 @@ final class CurlEventLoop: @unchecked Sendable {
         }
         if transfer.isCancelRequested { return .failure(.cancelled) }
         let detail = transfer.errorBuffer[0] != 0 ? String(cString: transfer.errorBuffer) : String(cString: curl_easy_strerror(code))
-        let what = "\(request.method.rawValue) \(request.redactedURL)"
+        let what = request.methodAndURL
         switch code {
         case CURLE_OPERATION_TIMEDOUT:
             return .failure(FeatureCacheError(.timeout, "\(what) timed out: \(detail)"))

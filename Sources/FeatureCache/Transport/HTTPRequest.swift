@@ -27,6 +27,9 @@ public struct HTTPRequest: Sendable {
 
     /// The URL with secrets (token, api key) masked, for messages and logs.
     public var redactedURL: String { RequestURL.redacted(url) }
+
+    /// "GET https://host/path?…" with secrets masked: how messages name a request.
+    public var methodAndURL: String { "\(method.rawValue) \(redactedURL)" }
 }
 
 /// A response of any status; deciding what a status means is the caller's job.

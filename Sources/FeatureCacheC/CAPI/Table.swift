@@ -38,6 +38,19 @@ public func fcTableCreateArcGIS(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ 
     }
 }
 
+@_cdecl("fc_table_create_ogc")
+public func fcTableCreateOGC(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ ctx: OpaquePointer?,
+                             _ url: UnsafePointer<CChar>?, _ collectionId: UnsafePointer<CChar>?) -> Int32 {
+    out?.pointee = nil
+    return status { () throws(FeatureCacheError) in
+        let out = try CArguments.output(out)
+        let context = try context(ctx)
+        let url = try CArguments.string(url, "api_url")
+        let id = try CArguments.string(collectionId, "collection_id")
+        out.pointee = Handles.export(Handle(.table, try FeatureTable.ogc(apiURL: url, collectionId: id, context: context)))
+    }
+}
+
 @_cdecl("fc_table_free")
 public func fcTableFree(_ table: OpaquePointer?) {
     Handles.freeLoadable(table, .table)
@@ -189,4 +202,27 @@ public func fcTableSupportedQueryFormats(_ pointer: OpaquePointer?, _ out: Unsaf
 @_cdecl("fc_table_service_version")
 public func fcTableServiceVersion(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<Double>?) -> Int32 {
     metadataGetter(pointer, out) { _, metadata in metadata.serviceVersion }
+}
+
+@_cdecl("fc_table_set_query_language")
+public func fcTableSetQueryLanguage(_ pointer: OpaquePointer?, _ language: Int32) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        let table = try table(pointer).1
+        try table.setQueryLanguage(try CArguments.enumValue(language, QueryLanguage.self, "query language (FC_QUERY_LANGUAGE_*)"))
+    }
+}
+
+@_cdecl("fc_table_query_language")
+public func fcTableQueryLanguage(_ pointer: OpaquePointer?) -> Int32 {
+    value(or: -1) { () throws(FeatureCacheError) in try table(pointer).1.queryLanguage.rawValue }
+}
+
+@_cdecl("fc_table_set_spatial_reference")
+public func fcTableSetSpatialReference(_ pointer: OpaquePointer?, _ wkid: Int32) -> Int32 {
+    status { () throws(FeatureCacheError) in try table(pointer).1.setSpatialReference(wkid) }
+}
+
+@_cdecl("fc_table_set_page_size")
+public func fcTableSetPageSize(_ pointer: OpaquePointer?, _ size: Int32) -> Int32 {
+    status { () throws(FeatureCacheError) in try table(pointer).1.setPageSize(Int(size)) }
 }

@@ -231,9 +231,8 @@ private struct FeatureReader {
                 members.append(nested)
             } else {
                 let column = single.finish()
-                let box = column.box(0)
                 var bounds = BoundingBox()
-                if !box.xmin.isNaN { bounds.add(box.xmin, box.ymin); bounds.add(box.xmax, box.ymax) }
+                column.addBox(of: 0, to: &bounds)
                 members.append((Array(column.wkb(0)), bounds))
             }
         }

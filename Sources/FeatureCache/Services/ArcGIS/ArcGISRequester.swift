@@ -43,9 +43,9 @@ struct ArcGISRequester: Sendable {
     func fetch<T>(_ url: RequestURL, read: (UnsafeRawBufferPointer) throws(FeatureCacheError) -> (T, isServiceError: Bool)) async throws(FeatureCacheError) -> T {
         let request = request(url)
         let response = try await send(request)
-        guard response.status < 400, ArcGISResponse.looksLikeJSON(response.body) else {
+        guard response.status < 400, ServiceResponse.looksLikeJSON(response.body) else {
             _ = try ArcGISResponse.decode(response, request: request)
-            throw FeatureCacheError.parse("\(request.method.rawValue) \(request.redactedURL): unexpected answer")
+            throw FeatureCacheError.parse("\(request.methodAndURL): unexpected answer")
         }
         let result = try readBody(response.body, of: request, read)
         if result.isServiceError {

@@ -5,25 +5,13 @@
 /// 499 (token required). Proxies and misconfigured servers answer with HTML.
 enum ArcGISResponse {
     static func decode(_ response: HTTPResponse, request: HTTPRequest) throws(FeatureCacheError) -> JSONValue {
-        let what = "\(request.method.rawValue) \(request.redactedURL)"
-        let looksLikeJSON = looksLikeJSON(response.body)
-        let json: JSONValue? = looksLikeJSON ? (try? JSONValue.parse(response.body)) : nil
-
+        let what = request.methodAndURL
+        let looksLikeJSON = ServiceResponse.looksLikeJSON(response.body)
         if response.status >= 400 {
-            var error = FeatureCacheError(.http, "\(what) answered HTTP \(response.status)", httpStatus: Int32(response.status))
-            if let json, let service = serviceError(json) {
-                error.serviceCode = service.code
-                error.message += ": " + service.message
-            } else if !response.body.isEmpty {
-                error.message += ": " + response.bodyPreview
-            }
-            throw error
+            let service = looksLikeJSON ? (try? JSONValue.parse(response.body)).flatMap(serviceError) : nil
+            throw ServiceResponse.httpError(response, request: request, detail: service?.message, serviceCode: service?.code ?? 0)
         }
-        guard looksLikeJSON else {
-            let type = response.header("Content-Type") ?? "no content type"
-            let preview = response.body.isEmpty ? "an empty body" : "'\(response.bodyPreview)'"
-            throw FeatureCacheError.parse("\(what) did not answer with JSON (\(type)): \(preview)")
-        }
+        guard looksLikeJSON else { throw ServiceResponse.notJSONError(response, request: request) }
         let value: JSONValue
         do {
             value = try JSONValue.parse(response.body)
@@ -49,13 +37,5 @@ enum ArcGISResponse {
         default: break
         }
         return (code, "service error \(code): \(message)")
-    }
-
-    static func looksLikeJSON(_ body: [UInt8]) -> Bool {
-        body.first(where: { !isWhitespace($0) }).map { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") } ?? false
-    }
-
-    private static func isWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 }

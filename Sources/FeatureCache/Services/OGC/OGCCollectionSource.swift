@@ -51,7 +51,7 @@ final class OGCCollectionSource: FeatureSource {
         var info = try OGCCollectionInfo.parse(json, id: collectionId, limit: service.limitMaximum(for: collectionId))
         let links = OGCLinks(json["links"], base: collectionURL)
         var described = false
-        if let url = links.json("queryables") ?? (service.conforms("/conf/queryables") ? collectionURL.appendingPath("queryables") : nil),
+        if let url = links.url("queryables") ?? (service.conforms("/conf/queryables") ? collectionURL.appendingPath("queryables") : nil),
            let queryables = try? await requester.getJSON(url) {
             described = info.applyQueryables(queryables)
         }
@@ -135,12 +135,7 @@ final class OGCCollectionSource: FeatureSource {
         let fetched = try await fetch(query, outFields: nil, metadata: metadata, progress: nil, maxPages: nil)
         var box = BoundingBox()
         for batch in fetched.batches {
-            for row in 0..<batch.count {
-                let b = batch.geometry.box(row)
-                guard !b.xmin.isNaN else { continue }
-                box.add(b.xmin, b.ymin)
-                box.add(b.xmax, b.ymax)
-            }
+            for row in 0..<batch.count { batch.geometry.addBox(of: row, to: &box) }
         }
         return box.isEmpty ? nil : Envelope(xmin: box.xmin, ymin: box.ymin, xmax: box.xmax, ymax: box.ymax,
                                             spatialReference: metadata.spatialReference)

@@ -26,14 +26,14 @@ struct OGCItemsPager {
 
     /// The filter as sent with `dialect`.
     private func request(_ url: RequestURL, dialect: OGCFilterDialect?) -> HTTPRequest {
-        guard let dialect, let pushed = plan.pushed else { return requester.request(url) }
+        guard let dialect, let filter = plan.filter(dialect) else { return requester.request(url) }
         var url = url
         if dialect == .cql2JSONPost {
             url.remove("filter")
             url.remove("filter-lang")
-            return requester.request(url, post: ("application/query-cql-json", Array((CQL2JSON.translate(pushed) ?? "").utf8)))
+            return requester.request(url, post: ("application/query-cql-json", Array(filter.utf8)))
         }
-        url.set("filter", (dialect.isJSON ? CQL2JSON.translate(pushed) : CQL2Text.translate(pushed)) ?? "")
+        url.set("filter", filter)
         if let lang = dialect.filterLang { url.set("filter-lang", lang) }
         return requester.request(url)
     }
@@ -45,7 +45,7 @@ struct OGCItemsPager {
         }
         source.statistics.update { $0.featuresReceived += page.batch.count }
         if let returned = page.numberReturned, returned != Int64(page.batch.count) {
-            throw FeatureCacheError(.parse, "\(request.method.rawValue) \(request.redactedURL): numberReturned is \(returned) but the page holds \(page.batch.count) features")
+            throw FeatureCacheError(.parse, "\(request.methodAndURL): numberReturned is \(returned) but the page holds \(page.batch.count) features")
         }
         return Page(page: page, contentCRS: response.header("Content-Crs"))
     }
@@ -73,8 +73,8 @@ struct OGCItemsPager {
         var (current, dialect) = try await first(url)
         let ownURL = url
         var sentParameters = url.parameters.filter { !["limit", "offset", "f"].contains($0.name.lowercased()) }
-        if let dialect, dialect != .cql2JSONPost, let pushed = plan.pushed {
-            sentParameters.append(("filter", (dialect.isJSON ? CQL2JSON.translate(pushed) : CQL2Text.translate(pushed)) ?? ""))
+        if let dialect, dialect != .cql2JSONPost, let filter = plan.filter(dialect) {
+            sentParameters.append(("filter", filter))
         }
         var checkedFilter = false
         var numberMatched = current.page.numberMatched
@@ -90,9 +90,9 @@ struct OGCItemsPager {
             var batch = current.page.batch
             serverRows += batch.count
             batch = try toTableCRS(batch, contentCRS: current.contentCRS)
-            if let pushed = plan.pushed, dialect != nil, !checkedFilter, batch.count > 0 {
+            if dialect != nil, !checkedFilter, batch.count > 0 {
                 checkedFilter = true
-                if try WhereEvaluator(pushed).select(batch).count < batch.count { source.markFilterIgnored() }
+                _ = try noticeIgnoredFilter(batch)
             }
             if let local = plan.local { batch = batch.selecting(try local.select(batch, live: nil, boxHits: nil)) }
             if toSkip > 0 {
@@ -143,6 +143,14 @@ struct OGCItemsPager {
         return fetched
     }
 
+    /// Whether `batch` (sent with the filter) holds features failing it: the
+    /// server ignores filters, which the source then remembers.
+    private func noticeIgnoredFilter(_ batch: FeatureBatch) throws(FeatureCacheError) -> Bool {
+        guard let pushed = plan.pushed, batch.count > 0, try pushed.check.select(batch).count < batch.count else { return false }
+        source.markFilterIgnored()
+        return true
+    }
+
     /// Whether a next link still carries every parameter the query was sent with.
     private static func keeps(_ sent: [(name: String, value: String)], _ next: RequestURL) -> Bool {
         sent.allSatisfy { parameter in
@@ -179,12 +187,7 @@ struct OGCItemsPager {
         url.set("limit", "1")
         let (page, dialect) = try await first(url)
         guard plan.pushed == nil || dialect != nil, let matched = page.page.numberMatched else { return nil }
-        if let pushed = plan.pushed, page.page.batch.count > 0,
-           try WhereEvaluator(pushed).select(page.page.batch).count < page.page.batch.count {
-            source.markFilterIgnored()
-            return nil
-        }
-        return Int(matched)
+        return try noticeIgnoredFilter(page.page.batch) ? nil : Int(matched)
     }
 
     /// Features by object id, one `items/{featureId}` request each (OGC API has

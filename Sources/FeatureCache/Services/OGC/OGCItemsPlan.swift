@@ -13,8 +13,8 @@ struct OGCItemsPlan {
     let askedCRS: String?
     /// Items arrive in CRS84 but the table wants another spatial reference.
     let projection: ((Double, Double) -> (Double, Double))?
-    /// The part of the where clause to send (nil = none).
-    let pushed: WhereExpression?
+    /// The part of the where clause to send (nil = none), as CQL2 text and CQL2-JSON.
+    let pushed: (text: String, json: String, check: WhereEvaluator)?
     /// Evaluated on every page; nil when the query filters nothing.
     let local: LocalQuery?
     /// Whether the local check may drop rows the server sent even when it
@@ -65,7 +65,12 @@ struct OGCItemsPlan {
         let expression = try WhereParser.parse(query.whereClause)
         if let expression, !metadata.fields.isEmpty { try WhereEvaluator.validate(expression, fields: metadata.fields) }
         let split = WherePushdown(expression) { CQL2Text.translate($0) != nil && CQL2JSON.translate($0) != nil }
-        pushed = expression == nil || source.filterDialects().isEmpty ? nil : split.server
+        if expression != nil, !source.filterDialects().isEmpty, let server = split.server,
+           let text = CQL2Text.translate(server), let json = CQL2JSON.translate(server) {
+            pushed = (text, json, WhereEvaluator(server))
+        } else {
+            pushed = nil
+        }
         let whereFullyPushed = expression == nil || (pushed != nil && split.local == nil)
 
         var check = query
@@ -76,6 +81,11 @@ struct OGCItemsPlan {
         let filters = expression != nil || query.geometry != nil || !query.objectIds.isEmpty
         local = filters ? try LocalQuery(check, definitionExpression: "", fields: metadata.fields, tableWkid: wkid) : nil
         dropsRowsLocally = !whereFullyPushed || !exactOnServer
+    }
+
+    /// The filter as `dialect` writes it.
+    func filter(_ dialect: OGCFilterDialect) -> String? {
+        pushed.map { dialect.isJSON ? $0.json : $0.text }
     }
 
     /// Whether the server's `numberMatched` is the answer's count: the whole

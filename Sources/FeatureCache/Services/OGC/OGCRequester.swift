@@ -26,7 +26,7 @@ struct OGCRequester: Sendable {
         do {
             return try JSONValue.parse(response.body)
         } catch {
-            throw FeatureCacheError.parse("\(request.method.rawValue) \(request.redactedURL): \(error.message)")
+            throw FeatureCacheError.parse("\(request.methodAndURL): \(error.message)")
         }
     }
 
@@ -41,28 +41,15 @@ struct OGCRequester: Sendable {
     /// Raises HTTP errors and non-JSON answers; a JSON exception body with a 200
     /// (no `features`, a `code`) is a service error.
     static func check(_ response: HTTPResponse, request: HTTPRequest) throws(FeatureCacheError) {
-        let what = "\(request.method.rawValue) \(request.redactedURL)"
-        let isJSON = ArcGISResponse.looksLikeJSON(response.body)
+        let isJSON = ServiceResponse.looksLikeJSON(response.body)
         // Only error answers and small bodies are parsed here: a page of features
         // is read once, by the streaming reader.
         let worthParsing = isJSON && (response.status >= 400 || response.body.count < 4096)
         let exception = worthParsing ? (try? JSONValue.parse(response.body)).flatMap(Self.exception) : nil
-        if response.status >= 400 {
-            var error = FeatureCacheError(.http, "\(what) answered HTTP \(response.status)", httpStatus: Int32(response.status))
-            if let exception {
-                error.message += ": " + exception
-            } else if !response.body.isEmpty {
-                error.message += ": " + response.bodyPreview
-            }
-            throw error
-        }
-        guard isJSON else {
-            let type = response.header("Content-Type") ?? "no content type"
-            let preview = response.body.isEmpty ? "an empty body" : "'\(response.bodyPreview)'"
-            throw FeatureCacheError.parse("\(what) did not answer with JSON (\(type)): \(preview)")
-        }
+        if response.status >= 400 { throw ServiceResponse.httpError(response, request: request, detail: exception) }
+        guard isJSON else { throw ServiceResponse.notJSONError(response, request: request) }
         if let exception {
-            throw FeatureCacheError(.service, "\(what): \(exception)", httpStatus: Int32(response.status))
+            throw FeatureCacheError(.service, "\(request.methodAndURL): \(exception)", httpStatus: Int32(response.status))
         }
     }
 

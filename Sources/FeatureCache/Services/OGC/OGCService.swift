@@ -44,14 +44,14 @@ public final class OGCService: Loadable {
         loaded.title = landing["title"]?.string ?? ""
         loaded.description = landing["description"]?.string ?? ""
         let links = OGCLinks(landing["links"], base: apiURL)
-        let conformance = try await requester.getJSON(links.json("conformance") ?? apiURL.appendingPath("conformance"))
+        let conformance = try await requester.getJSON(links.url("conformance") ?? apiURL.appendingPath("conformance"))
         loaded.conformance = (conformance["conformsTo"]?.array ?? []).compactMap(\.string)
         guard !loaded.conformance.isEmpty else {
             throw FeatureCacheError(.service, "\(RequestURL.redacted(apiURL.string)): /conformance lists no conformance classes")
         }
-        loaded.collections = try await readCollections(links.json("data") ?? apiURL.appendingPath("collections"), requester)
+        loaded.collections = try await readCollections(links.url("data") ?? apiURL.appendingPath("collections"), requester)
         try Task.checkCancellationTyped()
-        if let openAPI = links.json("service-desc", requireJSONType: true) {
+        if let openAPI = links.url("service-desc", requireJSONType: true) {
             // Optional: without it, pages are as large as the server's default allows.
             if let document = try? await requester.getJSON(openAPI) {
                 loaded.limitMaximum = OpenAPILimits.itemsLimitMaximum(document)
@@ -122,20 +122,13 @@ struct OGCLinks {
         }
     }
 
-    /// The first link of relation `rel` (JSON typed ones first); relative hrefs resolved.
-    func url(_ rel: String) -> RequestURL? {
+    /// The first link of relation `rel` (JSON typed ones first, then untyped);
+    /// with `requireJSONType`, only one typed as JSON. Relative hrefs resolved.
+    func url(_ rel: String, requireJSONType: Bool = false) -> RequestURL? {
         let candidates = links.filter { $0.rel == rel || $0.rel.hasSuffix("/" + rel) }
-        let chosen = candidates.first { $0.type.contains("json") } ?? candidates.first { $0.type.isEmpty } ?? candidates.first
+        let json = candidates.first { $0.type.contains("json") }
+        let chosen = requireJSONType ? json : json ?? candidates.first { $0.type.isEmpty } ?? candidates.first
         return chosen.flatMap { try? RequestURL(parsing: Self.resolve($0.href, against: base)) }
-    }
-
-    /// A JSON link of relation `rel`; with `requireJSONType`, only one typed as JSON.
-    func json(_ rel: String, requireJSONType: Bool = false) -> RequestURL? {
-        if requireJSONType {
-            guard let link = links.first(where: { ($0.rel == rel || $0.rel.hasSuffix("/" + rel)) && $0.type.contains("json") }) else { return nil }
-            return try? RequestURL(parsing: Self.resolve(link.href, against: base))
-        }
-        return url(rel)
     }
 
     /// `href` resolved against `base` (absolute, host-relative or path-relative).

@@ -1,0 +1,30 @@
+/// What every JSON service answer is checked for before its own protocol reads
+/// it: an HTTP error status (with the service's own message when its error
+/// body gives one, else a preview of the body) and a body that is not JSON
+/// (proxies and misconfigured servers answer with HTML).
+enum ServiceResponse {
+    /// `FC_E_HTTP` for a status >= 400; `detail` is the service's message from the body.
+    static func httpError(_ response: HTTPResponse, request: HTTPRequest, detail: String?, serviceCode: Int32 = 0) -> FeatureCacheError {
+        var error = FeatureCacheError(.http, "\(request.methodAndURL) answered HTTP \(response.status)",
+                                      httpStatus: Int32(response.status), serviceCode: serviceCode)
+        if let detail {
+            error.message += ": " + detail
+        } else if !response.body.isEmpty {
+            error.message += ": " + response.bodyPreview
+        }
+        return error
+    }
+
+    /// `FC_E_PARSE` for a body that is not JSON, naming its content type.
+    static func notJSONError(_ response: HTTPResponse, request: HTTPRequest) -> FeatureCacheError {
+        let type = response.header("Content-Type") ?? "no content type"
+        let preview = response.body.isEmpty ? "an empty body" : "'\(response.bodyPreview)'"
+        return FeatureCacheError.parse("\(request.methodAndURL) did not answer with JSON (\(type)): \(preview)")
+    }
+
+    /// The first non-blank byte opens an object or an array.
+    static func looksLikeJSON(_ body: [UInt8]) -> Bool {
+        body.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 })
+            .map { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") } ?? false
+    }
+}
