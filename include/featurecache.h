@@ -53,11 +53,11 @@ extern "C" {
 /* ==== Version ============================================================== */
 
 #define FC_VERSION_MAJOR 0
-#define FC_VERSION_MINOR 4
+#define FC_VERSION_MINOR 5
 #define FC_VERSION_PATCH 0
-#define FC_VERSION_STRING "0.4.0"
+#define FC_VERSION_STRING "0.5.0"
 /* MAJOR * 10000 + MINOR * 100 + PATCH */
-#define FC_VERSION_NUMBER 400
+#define FC_VERSION_NUMBER 500
 
 /* The version of the loaded library, e.g. "0.1.0". Static storage; never NULL.
  * Compare with FC_VERSION_STRING to detect a header/library mismatch.
@@ -416,6 +416,122 @@ FC_API fc_status fc_ogc_service_conforms_to(const fc_ogc_service *service, const
  * Errors: FC_E_INVALID_ARGUMENT for NULL arguments or an empty id. @since 0.4 */
 FC_API fc_status fc_ogc_service_create_table(fc_ogc_service *service, const char *collection_id, fc_table **out);
 
+/* ==== WFS feature types ========================================================= */
+
+/* Creates a table on one feature type of a WFS (the ArcGIS SDK's
+ * WFSFeatureTable). service_url is the endpoint, with or without the
+ * GetCapabilities parameters ("https://host/wfs" or
+ * "https://host/wfs?service=wfs&request=getcapabilities"); a VERSION parameter
+ * (2.0.0, 1.1.0, 1.0.0) fixes the version, otherwise loading negotiates it:
+ * 2.0.0, then 1.1.0, then 1.0.0. type_name is the feature type, with or
+ * without its prefix ("ms:buildings" or "buildings"). The table makes its own
+ * service object (see fc_wfs_service). Nothing is sent until it is loaded.
+ * Loading reads GetCapabilities (feature types, CRSs, WGS84 bounding box,
+ * output formats, result paging, filter capabilities) and DescribeFeatureType
+ * (fields with types and nullability, the geometry property and its type).
+ * Requests go to service_url, not to the host names the capabilities
+ * advertise. Features are read as GeoJSON when the server offers it, else as
+ * GML 3.2, 3.1.1 or 2 (see fc_table_set_output_format); gml:id gives the
+ * object id (its numeric suffix: "trees.17" is 17). Where clauses go to the
+ * server as FES 2.0 (WFS 2.0) or OGC Filter 1.1 filters ANDed with the box;
+ * what cannot be expressed is evaluated locally, and every page is checked
+ * locally either way. A type the service does not list fails the load with
+ * FC_E_INVALID_ARGUMENT naming the types it has.
+ * ctx may be NULL (the default context).
+ * Errors: FC_E_INVALID_ARGUMENT for NULL out, service_url or type_name, an
+ * empty type name or one with spaces, a bad URL or an unsupported VERSION.
+ * @since 0.5 */
+FC_API fc_status fc_table_create_wfs(fc_table **out, fc_context *ctx, const char *service_url, const char *type_name);
+
+/* Axis order of WFS coordinates (fc_table_set_axis_order, fc_table_set_filter_axis_order). */
+#define FC_AXIS_ORDER_AUTO     1  /* by the CRS spelling and WFS version: WFS 1.0 and
+                                     "http://www.opengis.net/gml/srs/epsg.xml#" are lon/lat;
+                                     URN and http://www.opengis.net/def/crs/EPSG/0/ forms
+                                     follow EPSG (lat/lon for geographic CRSs, 4326
+                                     included); "EPSG:4326" in 1.1/2.0 is taken as lat/lon
+                                     (MapServer) — and, for features received, checked
+                                     against the type's WGS84 bounding box, which wins
+                                     when only the other order fits it. The default. */
+#define FC_AXIS_ORDER_SWAP     2  /* the first ordinate is latitude (y): swap */
+#define FC_AXIS_ORDER_NO_SWAP  3  /* the first ordinate is longitude (x): keep */
+
+/* The axis order of the coordinates a WFS table receives (GML; GeoJSON is
+ * lon/lat by definition and only SWAP changes it). Any time; applies to the
+ * next request. What AUTO decided is learned from the first features.
+ * Errors: FC_E_INVALID_ARGUMENT for NULL or a bad value; FC_E_UNSUPPORTED for
+ * tables that are not WFS tables. @since 0.5 */
+FC_API fc_status fc_table_set_axis_order(fc_table *table, int32_t order);
+
+/* The data axis order (FC_AXIS_ORDER_*), -1 for NULL or a table that is not a
+ * WFS table. @since 0.5 */
+FC_API int32_t fc_table_axis_order(const fc_table *table);
+
+/* The axis order of the boxes sent to the server (KVP BBOX and FES BBOX), set
+ * apart from the data's as servers disagree on both. AUTO sends the CRS as a
+ * URN with the EPSG order (lat,lon for EPSG:4326 in WFS 1.1/2.0; WFS 1.0 x,y).
+ * MapServer 8 reads a 2.0 BBOX as lat,lon whatever the CRS spelling and
+ * silently matches nothing when given lon,lat: NO_SWAP against it returns no
+ * features. Errors as fc_table_set_axis_order. @since 0.5 */
+FC_API fc_status fc_table_set_filter_axis_order(fc_table *table, int32_t order);
+
+/* The filter axis order (FC_AXIS_ORDER_*), -1 for NULL or a non-WFS table. @since 0.5 */
+FC_API int32_t fc_table_filter_axis_order(const fc_table *table);
+
+/* The GetFeature OUTPUTFORMAT of a WFS table ("application/gml+xml;
+ * version=3.2", "application/json; subtype=geojson", ...), as the server lists
+ * it; NULL or "" chooses from the capabilities again (GeoJSON, else GML 3.2,
+ * 3.1.1, 2). Both outputs give the same features. Any time; applies to the
+ * next request. The string is copied.
+ * Errors: FC_E_INVALID_ARGUMENT for NULL table; FC_E_UNSUPPORTED for tables
+ * that are not WFS tables. @since 0.5 */
+FC_API fc_status fc_table_set_output_format(fc_table *table, const char *format);
+
+/* The output format requests use, borrowed (valid until the handle is freed);
+ * "" for the server's default (GML) or before load when none was set.
+ * Errors: FC_E_INVALID_ARGUMENT for NULL; FC_E_UNSUPPORTED for non-WFS tables. @since 0.5 */
+FC_API fc_status fc_table_output_format(const fc_table *table, const char **out);
+
+/* A WFS endpoint, loadable: loading negotiates the version and reads
+ * GetCapabilities. Programs use it to discover feature types; tables created
+ * from it depend on it (strong dependency, as fc_ogc_service). Thread-safe like
+ * every handle. */
+typedef struct fc_wfs_service fc_wfs_service;
+
+/* Creates a service object for service_url (as fc_table_create_wfs). Nothing is
+ * sent until it is loaded. ctx may be NULL (the default context).
+ * Errors: FC_E_INVALID_ARGUMENT for NULL out or service_url, a bad URL or an
+ * unsupported VERSION. @since 0.5 */
+FC_API fc_status fc_wfs_service_create(fc_wfs_service **out, fc_context *ctx, const char *service_url);
+
+/* Drops the caller's reference (tables created from it keep it alive). NULL is
+ * a no-op. @since 0.5 */
+FC_API void fc_wfs_service_free(fc_wfs_service *service);
+
+/* The service as a loadable (the same handle, borrowed); NULL for NULL. @since 0.5 */
+FC_API fc_loadable *fc_wfs_service_as_loadable(fc_wfs_service *service);
+
+/* The service title and the negotiated version ("2.0.0", "1.1.0", "1.0.0"),
+ * borrowed (valid until the handle is freed).
+ * Errors: FC_E_INVALID_ARGUMENT for NULL; FC_E_INVALID_STATE until loaded. @since 0.5 */
+FC_API fc_status fc_wfs_service_title(const fc_wfs_service *service, const char **out);
+FC_API fc_status fc_wfs_service_version(const fc_wfs_service *service, const char **out);
+
+/* The number of feature types GetCapabilities lists.
+ * Errors: FC_E_INVALID_ARGUMENT for NULL; FC_E_INVALID_STATE until loaded. @since 0.5 */
+FC_API fc_status fc_wfs_service_feature_type_count(const fc_wfs_service *service, int32_t *out);
+
+/* Feature type `index`'s name (with its prefix, as the server writes it) and
+ * title, borrowed (valid until the handle is freed).
+ * Errors: FC_E_INVALID_ARGUMENT for NULL or an index out of range;
+ * FC_E_INVALID_STATE until loaded. @since 0.5 */
+FC_API fc_status fc_wfs_service_feature_type_name(const fc_wfs_service *service, int32_t index, const char **out);
+FC_API fc_status fc_wfs_service_feature_type_title(const fc_wfs_service *service, int32_t index, const char **out);
+
+/* Creates a table on type_name of service (loading the table loads the service
+ * first). The table keeps the service alive.
+ * Errors: FC_E_INVALID_ARGUMENT for NULL arguments or a bad type name. @since 0.5 */
+FC_API fc_status fc_wfs_service_create_table(fc_wfs_service *service, const char *type_name, fc_table **out);
+
 /* Drops the caller's reference: a layer using the table keeps it alive; a load
  * in progress goes on and its callbacks are still called. Status observers
  * registered through this handle are removed first. NULL is a no-op.
@@ -695,6 +811,28 @@ FC_API fc_status fc_table_populate_start(fc_table *table, const fc_query *query,
  * inside a library callback. @since 0.2 */
 FC_API fc_status fc_table_populate_wait(fc_table *table, const fc_query *query, bool clear_cache,
                                         const char *out_fields, fc_result **out);
+
+/* Sends request_xml, a complete wfs:GetFeature document, to the WFS as it is
+ * (POST, text/xml) and puts the features of the one response into the cache
+ * (the ArcGIS SDK's populateFromService(usingXMLRequest:)). Loads the table
+ * first if needed. The answer is read as GeoJSON or GML by its content, in the
+ * table's data axis order. The result's fc_result_limit_exceeded is true when
+ * the server says more features match than the response holds. Atomic as
+ * fc_table_populate: on failure the cache is exactly as it was.
+ * The callback (may be NULL) gets the features; it runs on a library thread.
+ * Errors returned at once: FC_E_INVALID_ARGUMENT (NULL table or request_xml);
+ * FC_E_UNSUPPORTED for tables that are not WFS tables. Later errors (a
+ * document that is not well-formed XML or not a GetFeature: FC_E_INVALID_ARGUMENT;
+ * HTTP, an exception report: FC_E_SERVICE; malformed GML: FC_E_PARSE) go to the
+ * callback. @since 0.5 */
+FC_API fc_status fc_table_populate_wfs_xml(fc_table *table, const char *request_xml, bool clear_cache,
+                                           fc_result_callback callback, void *user_data);
+
+/* fc_table_populate_wfs_xml, blocking the calling thread; *out gets the result
+ * (owned: fc_result_free). Returns the populate's status; FC_E_INVALID_STATE
+ * from inside a library callback. @since 0.5 */
+FC_API fc_status fc_table_populate_wfs_xml_wait(fc_table *table, const char *request_xml, bool clear_cache,
+                                                fc_result **out);
 
 /* Cancels the operation: the HTTP transfer in flight is aborted, the cache is
  * untouched and the callback gets FC_E_CANCELLED (unless it already finished).

@@ -30,6 +30,10 @@ Statistics = namedtuple("Statistics", "requests bytes_received features_received
                                       "tiles_covered tiles_fetched tile_failures evictions "
                                       "server_filters_ignored next_links_repaired")
 
+AXIS_ORDER_AUTO = 1
+AXIS_ORDER_SWAP = 2
+AXIS_ORDER_NO_SWAP = 3
+
 QUERY_LANGUAGE_AUTO = 1
 QUERY_LANGUAGE_LOCAL = 2
 QUERY_LANGUAGE_CQL2_TEXT = 3
@@ -63,6 +67,17 @@ class Table(Handle, Loadable):
         table._context = context
         return table
 
+    @classmethod
+    def wfs(cls, service_url, type_name, context=None):
+        """A table on one feature type of a WFS (service_url may carry the
+        GetCapabilities parameters; a VERSION in it fixes the version)."""
+        out = ctypes.c_void_p()
+        check(_ffi.lib.fc_table_create_wfs(ctypes.byref(out), context._ptr if context else None,
+                                           _ffi.encode(service_url, "service_url"), _ffi.encode(type_name, "type_name")))
+        table = cls(out.value)
+        table._context = context
+        return table
+
     def _loadable_ptr(self):
         return _ffi.lib.fc_table_as_loadable(self._ptr)
 
@@ -74,6 +89,44 @@ class Table(Handle, Loadable):
     @query_language.setter
     def query_language(self, language):
         check(_ffi.lib.fc_table_set_query_language(self._ptr, int(language)))
+
+    @property
+    def axis_order(self):
+        """WFS: the axis order of received coordinates (AXIS_ORDER_AUTO, _SWAP, _NO_SWAP)."""
+        return _ffi.lib.fc_table_axis_order(self._ptr)
+
+    @axis_order.setter
+    def axis_order(self, order):
+        check(_ffi.lib.fc_table_set_axis_order(self._ptr, int(order)))
+
+    @property
+    def filter_axis_order(self):
+        """WFS: the axis order of boxes sent to the server (AXIS_ORDER_*)."""
+        return _ffi.lib.fc_table_filter_axis_order(self._ptr)
+
+    @filter_axis_order.setter
+    def filter_axis_order(self, order):
+        check(_ffi.lib.fc_table_set_filter_axis_order(self._ptr, int(order)))
+
+    @property
+    def output_format(self):
+        """WFS: the GetFeature OUTPUTFORMAT ("" = the server's default); None chooses again."""
+        out = ctypes.c_char_p()
+        check(_ffi.lib.fc_table_output_format(self._ptr, ctypes.byref(out)))
+        return _ffi.decode(out.value)
+
+    @output_format.setter
+    def output_format(self, format):
+        check(_ffi.lib.fc_table_set_output_format(self._ptr, _ffi.encode(format, "format")))
+
+    def populate_wfs_xml(self, request_xml, clear_cache=True):
+        """WFS: sends a complete wfs:GetFeature document as it is and caches the
+        features of the answer; returns them (a Result). Atomic as populate."""
+        from .result import Result
+        out = ctypes.c_void_p()
+        check(_ffi.lib.fc_table_populate_wfs_xml_wait(self._ptr, _ffi.encode(request_xml, "request_xml"),
+                                                      bool(clear_cache), ctypes.byref(out)))
+        return Result(out.value)
 
     def set_page_size(self, size):
         """The most features one request asks for (0 = the service's largest); before load only."""

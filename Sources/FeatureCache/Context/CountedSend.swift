@@ -17,12 +17,8 @@ extension ClientContext {
 /// prefixing a failure with the request it answered.
 func readBody<R>(_ body: [UInt8], of request: HTTPRequest,
                  _ read: (UnsafeRawBufferPointer) throws(FeatureCacheError) -> R) throws(FeatureCacheError) -> R {
-    var outcome: Result<R, FeatureCacheError>!
-    body.withUnsafeBytes { bytes in
-        do throws(FeatureCacheError) { outcome = .success(try read(bytes)) } catch { outcome = .failure(error) }
-    }
     do throws(FeatureCacheError) {
-        return try outcome.get()
+        return try body.withBytes(read)
     } catch {
         throw FeatureCacheError(error.code, "\(request.methodAndURL): \(error.message)")
     }

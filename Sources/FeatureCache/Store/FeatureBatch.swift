@@ -100,6 +100,30 @@ final class BatchBuilder {
         return columns.count - 1
     }
 
+    /// The column named by a NUL-terminated name (an XML element's local name);
+    /// with `inferring`, an unknown name gets a new column.
+    func column(named name: UnsafePointer<UInt8>, hint: Int, inferring: Bool) -> Int? {
+        func matches(_ index: Int) -> Bool {
+            names[index].withUnsafeBufferPointer { known in
+                for position in 0..<known.count where name[position] != known[position] { return false }
+                return name[known.count] == 0
+            }
+        }
+        if hint < names.count, matches(hint) { return hint }
+        var found: Int? = nil
+        for index in names.indices where matches(index) {
+            if columns[index].count == count { return index }
+            found = found ?? index
+        }
+        guard found == nil, inferring else { return found }
+        let text = String(cString: name)
+        let column = ColumnBuilder(inferredName: text)
+        column.padNulls(to: count)
+        columns.append(column)
+        names.append(Array(text.utf8))
+        return columns.count - 1
+    }
+
     /// Reads one JSON object of values into the current row: Esri `attributes`
     /// (keys the schema does not list are skipped) or GeoJSON `properties`
     /// (`inferring`: unknown keys get new columns). null = no values.

@@ -75,11 +75,12 @@ struct GeometryColumnBuilder {
     /// Writes the scratch coordinates as `type`, checking they have its shape.
     /// An Esri `rings` array arrives as `.polygon` with `ringsByOrientation`.
     mutating func append(_ type: WKBType, _ scratch: CoordinateScratch, ringsByOrientation: Bool = false,
-                         scanner: JSONScanner) throws(FeatureCacheError) {
+                         scanner: JSONScanner? = nil) throws(FeatureCacheError) {
         if scratch.pointCount == 0 { return appendNull() }
         func shape(_ expected: Int) throws(FeatureCacheError) {
             guard scratch.depth == expected else {
-                throw scanner.error("\(type) coordinates must be nested \(expected) levels deep, not \(scratch.depth)")
+                let message = "\(type) coordinates must be nested \(expected) levels deep, not \(scratch.depth)"
+                throw scanner?.error(message) ?? .parse(message)
             }
         }
         if type != .point { leavePointsOnly() }
@@ -131,7 +132,7 @@ struct GeometryColumnBuilder {
                 for list in rings { writeList(scratch, list, closing: true) }
             }
         case .geometryCollection:
-            throw scanner.error("a geometry collection has no coordinates")
+            throw scanner?.error("a geometry collection has no coordinates") ?? .parse("a geometry collection has no coordinates")
         }
         var box = BoundingBox()
         for index in 0..<scratch.pointCount { box.add(scratch.xy[2 * index], scratch.xy[2 * index + 1]) }

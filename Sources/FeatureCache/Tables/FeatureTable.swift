@@ -282,7 +282,7 @@ public final class FeatureTable: Loadable {
 
     /// Puts fetched features into the cache in one step, tells the observers,
     /// and returns them as they are cached (a later copy of a feature wins).
-    private func merge(_ fetched: FetchedFeatures, clearingFirst: Bool, metadata: TableMetadata,
+    func merge(_ fetched: FetchedFeatures, clearingFirst: Bool, metadata: TableMetadata,
                        outFields: [String]? = nil, includesGeometry: Bool = true) -> FeatureResult {
         let rows = store.apply(fetched.batches, clearingFirst: clearingFirst)
         featuresChanged.send(fetched.featureCount)

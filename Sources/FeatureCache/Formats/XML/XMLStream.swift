@@ -1,0 +1,124 @@
+import CSystemLibs
+
+/// One start tag as libxml2's SAX2 reader reports it: borrowed C strings, valid
+/// only during the `start` callback.
+struct XMLStartTag {
+    let localName: UnsafePointer<UInt8>
+    let namespace: UnsafePointer<UInt8>?
+    let attributeCount: Int
+    let attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?
+
+    /// Whether the local name is `name` (ASCII).
+    @inline(__always)
+    func named(_ name: StaticString) -> Bool { XMLBytes.equal(localName, name) }
+
+    var name: String { String(cString: localName) }
+    var namespaceURI: String { namespace.map { String(cString: $0) } ?? "" }
+
+    /// The value of the attribute with this local name (any namespace), as bytes.
+    func attribute(_ local: StaticString) -> UnsafeRawBufferPointer? {
+        guard let attributes else { return nil }
+        for index in 0..<attributeCount {
+            let base = index * 5
+            guard let name = attributes[base], XMLBytes.equal(name, local),
+                  let start = attributes[base + 3], let end = attributes[base + 4] else { continue }
+            return UnsafeRawBufferPointer(start: start, count: end - start)
+        }
+        return nil
+    }
+
+    func attributeString(_ local: StaticString) -> String? {
+        attribute(local).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Every attribute as (local name, value).
+    var allAttributes: [(name: String, value: String)] {
+        guard let attributes else { return [] }
+        return (0..<attributeCount).compactMap { index in
+            let base = index * 5
+            guard let name = attributes[base], let start = attributes[base + 3], let end = attributes[base + 4] else { return nil }
+            return (String(cString: name), String(decoding: UnsafeRawBufferPointer(start: start, count: end - start), as: UTF8.self))
+        }
+    }
+}
+
+enum XMLBytes {
+    /// Compares a NUL-terminated C string with a static ASCII string.
+    @inline(__always)
+    static func equal(_ cString: UnsafePointer<UInt8>, _ name: StaticString) -> Bool {
+        let count = name.utf8CodeUnitCount
+        let expected = name.utf8Start
+        for index in 0..<count where cString[index] != expected[index] { return false }
+        return cString[count] == 0
+    }
+
+    /// Compares a NUL-terminated C string with bytes.
+    static func equal(_ cString: UnsafePointer<UInt8>, _ bytes: [UInt8]) -> Bool {
+        for index in bytes.indices where cString[index] != bytes[index] { return false }
+        return cString[bytes.count] == 0
+    }
+
+    static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
+
+    /// The bytes without leading and trailing XML whitespace.
+    static func trimmed(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        var start = 0, end = bytes.count
+        while start < end, isSpace(bytes[start]) { start += 1 }
+        while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+        return UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+    }
+}
+
+/// What a streaming XML reader does with each event. Throwing stops the parse
+/// and becomes its error.
+protocol XMLEventSink: AnyObject {
+    func start(_ tag: XMLStartTag) throws(FeatureCacheError)
+    func end() throws(FeatureCacheError)
+    func text(_ bytes: UnsafeRawBufferPointer)
+}
+
+/// Streaming XML through libxml2's SAX2 parser, with the library's safety rules
+/// in one place (`fcsys_xml_parse`): no DTD loading, no network, no entity
+/// expansion — a document that declares entities is refused at once — and a
+/// nesting limit. Nothing is kept but what the sink keeps.
+enum XMLStream {
+    static let maxDepth: Int32 = 200
+
+    static func parse(_ bytes: UnsafeRawBufferPointer, into sink: XMLEventSink, what: String = "XML") throws(FeatureCacheError) {
+        final class Box {
+            let sink: XMLEventSink
+            var error: FeatureCacheError?
+            init(_ sink: XMLEventSink) { self.sink = sink }
+        }
+        if bytes.isEmpty { throw FeatureCacheError.parse("\(what): the response is empty") }
+        let box = Box(sink)
+        var callbacks = fcsys_xml_callbacks(
+            start: { user, local, _, uri, count, attributes in
+                let box = Unmanaged<Box>.fromOpaque(user!).takeUnretainedValue()
+                let tag = XMLStartTag(localName: local!, namespace: uri, attributeCount: Int(count),
+                                      attributes: UnsafeMutablePointer(mutating: attributes))
+                do throws(FeatureCacheError) { try box.sink.start(tag) } catch { box.error = error; return 1 }
+                return 0
+            },
+            end: { user in
+                let box = Unmanaged<Box>.fromOpaque(user!).takeUnretainedValue()
+                do throws(FeatureCacheError) { try box.sink.end() } catch { box.error = error; return 1 }
+                return 0
+            },
+            text: { user, text, length in
+                let box = Unmanaged<Box>.fromOpaque(user!).takeUnretainedValue()
+                box.sink.text(UnsafeRawBufferPointer(start: text, count: Int(length)))
+                return 0
+            })
+        var message = [CChar](repeating: 0, count: 512)
+        let outcome = withExtendedLifetime(box) {
+            fcsys_xml_parse(bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count, &callbacks,
+                            Unmanaged.passUnretained(box).toOpaque(), maxDepth, &message, message.count)
+        }
+        if let error = box.error { throw error }
+        guard outcome == FCSYS_XML_OK else {
+            let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            throw FeatureCacheError.parse("\(what): \(text.isEmpty ? "not well-formed" : text)")
+        }
+    }
+}

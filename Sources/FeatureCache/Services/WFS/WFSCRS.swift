@@ -1,0 +1,64 @@
+/// How coordinates are ordered: for the features a WFS sends and, separately,
+/// for the boxes sent to it (the ArcGIS SDK's `OGCAxisOrder`). Raw values are the
+/// C ABI's `FC_AXIS_ORDER_*`.
+public enum AxisOrder: Int32, Sendable, CaseIterable {
+    /// Decided per CRS spelling and WFS version (see `WFSCRS`), with a sanity
+    /// check of received coordinates against the type's WGS84 bounding box.
+    case auto = 1
+    /// The first ordinate is y (latitude): swap to x, y.
+    case swap = 2
+    /// The first ordinate is x (longitude): keep.
+    case noSwap = 3
+}
+
+/// CRS names as WFS servers write them, and what each spelling says about axis
+/// order.
+///
+/// - `EPSG:4326`: WFS 1.0 means x/y (lon/lat). In 1.1/2.0 servers disagree
+///   (MapServer writes lat/lon, GeoServer lon/lat): the guess is the EPSG order,
+///   checked against the WGS84 bounding box.
+/// - `urn:ogc:def:crs:EPSG::4326`, `urn:x-ogc:def:crs:EPSG:4326`,
+///   `http://www.opengis.net/def/crs/EPSG/0/4326`: the EPSG definition — lat/lon
+///   for geographic CRSs.
+/// - `http://www.opengis.net/gml/srs/epsg.xml#4326` and CRS84: lon/lat.
+enum WFSCRS {
+    enum Spelling { case epsgCode, definition, lonLat }
+
+    static func wkid(of name: String) -> Int32? {
+        let lower = name.trimmingCharacters(in: " ").lowercased()
+        if let hash = lower.lastIndex(of: "#"), lower.contains("epsg.xml") { return Int32(lower[lower.index(after: hash)...]) }
+        if lower.hasPrefix("urn:x-ogc:def:crs:epsg:") {
+            return lower.split(separator: ":").last.flatMap { Int32($0) }
+        }
+        return OGCCRS.wkid(of: name)
+    }
+
+    static func spelling(of name: String) -> Spelling {
+        let lower = name.lowercased()
+        if lower.contains("crs84") || lower.contains("epsg.xml#") { return .lonLat }
+        if lower.hasPrefix("epsg:") { return .epsgCode }
+        return .definition
+    }
+
+    /// Geographic 2D CRSs (EPSG 4000–4999) put latitude first in their EPSG definition.
+    static func isLatitudeFirst(_ wkid: Int32) -> Bool { (4000..<5000).contains(wkid) }
+
+    /// Whether coordinates written under `srsName` by a server of `version` come
+    /// latitude first, by the rules above (before any sanity check).
+    static func guessSwap(srsName: String?, requested wkid: Int32, version: WFSVersion) -> Bool {
+        guard version != .v100 else { return false }
+        guard let srsName else { return isLatitudeFirst(wkid) }
+        let code = self.wkid(of: srsName) ?? wkid
+        switch spelling(of: srsName) {
+        case .lonLat: return false
+        case .epsgCode, .definition: return isLatitudeFirst(code)
+        }
+    }
+
+    /// The name to send for `wkid`: the spelling the capabilities list when they
+    /// list it, else the URN (1.1/2.0) or `EPSG:` code (1.0).
+    static func name(for wkid: Int32, listed: [String], version: WFSVersion) -> String {
+        if let match = listed.first(where: { self.wkid(of: $0) == wkid && !$0.lowercased().hasPrefix("http") }) { return match }
+        return version == .v100 ? "EPSG:\(wkid)" : "urn:ogc:def:crs:EPSG::\(wkid)"
+    }
+}

@@ -1,0 +1,185 @@
+/// The WFS adapter of a feature table: one feature type of a `WFSService`, read
+/// as GeoJSON when the server offers it, else as GML (3.2, 3.1.1, 2).
+final class WFSFeatureTypeSource: FeatureSource {
+    let service: WFSService
+    let typeName: String
+    let statistics: StatisticsCounter
+    /// `gml:id`s (numeric suffixes as is) → stable object ids, for the table's life.
+    let identity = FeatureIdentity()
+
+    /// What loading read, the caller's choices, and what requests have learned.
+    struct State {
+        var type: WFSFeatureTypeInfo?
+        var schema = WFSSchema()
+        var version: WFSVersion = .v200
+        /// The output format asked for; nil = the server's default (GML).
+        var outputFormat: String?
+        /// The caller's output format (nil = chosen from the capabilities).
+        var preferredFormat: String?
+        var dataAxisOrder: AxisOrder = .auto
+        var filterAxisOrder: AxisOrder = .auto
+        /// `auto` data order as decided from the first features, per srsName.
+        var learnedSwap: [String: Bool] = [:]
+        /// The server refused a filter once: where clauses stay local.
+        var filterRefused = false
+        /// `gml:id`s look like `prefix.N`: the prefix, for RESOURCEID requests.
+        var idPrefix: String?
+    }
+    let state = Locked(State())
+
+    init(service: WFSService, typeName: String, statistics: StatisticsCounter) {
+        self.service = service
+        self.typeName = typeName
+        self.statistics = statistics
+    }
+
+    var kind: ServiceKind { .wfs }
+    var urlString: String { service.url }
+    var requester: WFSRequester { WFSRequester(context: service.context, statistics: statistics) }
+
+    func loadMetadata(retrying: Bool) async throws(FeatureCacheError) -> TableMetadata {
+        if retrying { try await service.retryLoad() } else { try await service.load() }
+        let capabilities = try service.capabilities()
+        guard let type = capabilities.featureType(typeName) else {
+            let known = capabilities.featureTypes.prefix(20).map(\.name).joined(separator: ", ")
+            throw FeatureCacheError(.invalidArgument, "the WFS at \(RequestURL.redacted(service.url)) has no feature type '\(typeName)'"
+                                    + (known.isEmpty ? "" : "; it lists: \(known)"))
+        }
+        var url = service.requestURL("DescribeFeatureType", version: capabilities.version)
+        url.set(capabilities.version.typeNamesParameter, type.name)
+        let request = requester.get(url)
+        let response = try await requester.send(request)
+        let schema = try readBody(response.body, of: request) { _ throws(FeatureCacheError) in
+            try WFSSchema.parse(response.body, typeName: type.name)
+        }
+
+        var metadata = TableMetadata(name: type.name)
+        metadata.description = type.abstract
+        metadata.fields = schema.fields
+        metadata.geometryType = schema.geometryType
+        let wkid = WFSCRS.wkid(of: type.defaultCRS) ?? 4326
+        metadata.spatialReference = SpatialReference(wkid: wkid)
+        if let box = type.wgs84Box {
+            var extent = Envelope(xmin: box.xmin, ymin: box.ymin, xmax: box.xmax, ymax: box.ymax, spatialReference: SpatialReference(wkid: 4326))
+            if wkid != 4326, let transform = try? WebMercator.transform(from: 4326, to: wkid) {
+                let low = transform(box.xmin, box.ymin), high = transform(box.xmax, box.ymax)
+                extent = Envelope(xmin: low.0, ymin: low.1, xmax: high.0, ymax: high.1, spatialReference: SpatialReference(wkid: wkid))
+            }
+            metadata.extent = extent
+        }
+        metadata.maxRecordCount = capabilities.countDefault > 0 ? capabilities.countDefault : 1000
+        metadata.supportsPagination = capabilities.implementsResultPaging || capabilities.version != .v100
+        metadata.supportedQueryFormats = type.outputFormats.isEmpty ? capabilities.outputFormats : type.outputFormats
+        metadata.serviceVersion = capabilities.version == .v200 ? 2 : capabilities.version == .v110 ? 1.1 : 1
+        metadata.layerType = "WFS Feature Type"
+        state.withLock {
+            $0.type = type
+            $0.schema = schema
+            $0.version = capabilities.version
+            $0.outputFormat = $0.preferredFormat ?? Self.chooseFormat(metadata.supportedQueryFormats)
+            $0.learnedSwap = [:]
+            $0.filterRefused = false
+        }
+        return metadata
+    }
+
+    /// GeoJSON when offered, else GML 3.2, 3.1.1, 2; nil = the server's default.
+    static func chooseFormat(_ formats: [String]) -> String? {
+        let usable = formats.filter { !$0.lowercased().contains("driver=ogr") && !$0.lowercased().contains("zip") }
+        let preferences: [(String) -> Bool] = [
+            { $0.contains("geojson") || $0.contains("geo+json") || $0 == "application/json" || $0 == "json" },
+            { $0.contains("gml/3.2") || $0.contains("version=3.2") || $0 == "gml32" },
+            { $0.contains("gml/3.1") || $0 == "gml3" },
+            { $0.contains("gml/2") || $0 == "gml2" },
+        ]
+        for preferred in preferences {
+            if let format = usable.first(where: { preferred($0.lowercased()) }) { return format }
+        }
+        return nil
+    }
+
+    static func isJSON(_ format: String?) -> Bool { format?.lowercased().contains("json") ?? false }
+
+    // MARK: - Settings
+
+    var axisOrders: (data: AxisOrder, filter: AxisOrder) { state.withLock { ($0.dataAxisOrder, $0.filterAxisOrder) } }
+
+    func setAxisOrders(data: AxisOrder?, filter: AxisOrder?) {
+        state.withLock {
+            if let data { $0.dataAxisOrder = data; $0.learnedSwap = [:] }
+            if let filter { $0.filterAxisOrder = filter }
+        }
+    }
+
+    var outputFormat: String? { state.withLock { $0.outputFormat ?? $0.preferredFormat } }
+
+    /// nil = choose from the capabilities (at load, or now when loaded).
+    func setOutputFormat(_ format: String?) {
+        state.withLock { state in
+            state.preferredFormat = format
+            if state.type != nil {
+                state.outputFormat = format ?? Self.chooseFormat(state.type.map { $0.outputFormats } ?? [])
+            }
+        }
+    }
+
+    func loaded() throws(FeatureCacheError) -> State {
+        let current = state.withLock { $0 }
+        guard current.type != nil else { throw FeatureCacheError.invalidState("the feature type is not loaded") }
+        return current
+    }
+
+    // MARK: - Fetching
+
+    func fetch(_ query: QueryParameters, outFields: [String]?, metadata: TableMetadata,
+               progress: PopulateProgress?, maxPages: Int?) async throws(FeatureCacheError) -> FetchedFeatures {
+        try query.validate()
+        let plan = try WFSGetFeaturePlan(query, source: self, metadata: metadata)
+        var pager = WFSPager(plan: plan, source: self, progress: progress, maxPages: maxPages, metadata: metadata)
+        return try await pager.run()
+    }
+
+    func count(_ query: QueryParameters, metadata: TableMetadata) async throws(FeatureCacheError) -> Int {
+        let plan = try WFSGetFeaturePlan(query, source: self, metadata: metadata)
+        if query.objectIds.isEmpty, query.maxFeatures == 0, query.resultOffset == 0, plan.serverFiltersExactly(metadata),
+           let hits = try await WFSPager(plan: plan, source: self, progress: nil, maxPages: nil, metadata: metadata).hits() {
+            return hits
+        }
+        return try await fetch(query, outFields: nil, metadata: metadata, progress: nil, maxPages: nil).featureCount
+    }
+
+    func extent(_ query: QueryParameters, metadata: TableMetadata) async throws(FeatureCacheError) -> Envelope? {
+        var query = query
+        query.returnGeometry = true
+        let fetched = try await fetch(query, outFields: nil, metadata: metadata, progress: nil, maxPages: nil)
+        var box = BoundingBox()
+        for batch in fetched.batches {
+            for row in 0..<batch.count { batch.geometry.addBox(of: row, to: &box) }
+        }
+        return box.isEmpty ? nil : Envelope(xmin: box.xmin, ymin: box.ymin, xmax: box.xmax, ymax: box.ymax,
+                                            spatialReference: metadata.spatialReference)
+    }
+
+    /// Sends a complete GetFeature document as it is (`fc_table_populate_wfs_xml`)
+    /// and reads the one response.
+    func fetchXML(_ xml: String, metadata: TableMetadata) async throws(FeatureCacheError) -> FetchedFeatures {
+        guard !xml.isEmpty else { throw FeatureCacheError.invalidArgument("the GetFeature XML request is empty") }
+        try XMLElement.parse(Array(xml.utf8), what: "the GetFeature request").requireGetFeature()
+        let loaded = try loaded()
+        let request = requester.post(service.baseURL, xml: xml)
+        let page = try await WFSPageReader(source: self, state: loaded, metadata: metadata).read(request, askedWkid: nil)
+        var fetched = FetchedFeatures()
+        if page.batch.count > 0 { fetched.batches.append(page.batch) }
+        if let matched = page.numberMatched, matched > Int64(page.batch.count) { fetched.limitExceeded = true }
+        if page.next != nil { fetched.limitExceeded = true }
+        return fetched
+    }
+}
+
+private extension XMLElement {
+    func requireGetFeature() throws(FeatureCacheError) {
+        guard name == "GetFeature" else {
+            throw FeatureCacheError.invalidArgument("the XML request must be a wfs:GetFeature document (its root is <\(name)>)")
+        }
+    }
+}

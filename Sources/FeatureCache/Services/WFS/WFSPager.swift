@@ -1,0 +1,153 @@
+/// Pages through GetFeature answers for one plan with COUNT/STARTINDEX (1.1:
+/// MAXFEATURES/STARTINDEX).
+///
+/// - More pages are asked for while the server says there are more: `numberMatched`
+///   not reached, or a `next` link. A server that says neither (WFS 1.1) is done
+///   with a page shorter than its `CountDefault`; without one it is asked again
+///   until a page comes back smaller than the largest so far (servers cut COUNT
+///   to their own maximum silently), which costs at most one extra request.
+/// - A server that ignores STARTINDEX (the second page starts like the first) is
+///   asked once for everything instead.
+/// - The first page with a pushed filter is checked: features failing the filter
+///   mean the server ignores it, and the filter is not sent again; a server that
+///   refuses the filter (an exception) is asked again without it. The whole
+///   query is evaluated locally on every page either way.
+struct WFSPager {
+    var plan: WFSGetFeaturePlan
+    let source: WFSFeatureTypeSource
+    let progress: PopulateProgress?
+    let maxPages: Int?
+    let metadata: TableMetadata
+
+    init(plan: WFSGetFeaturePlan, source: WFSFeatureTypeSource, progress: PopulateProgress?, maxPages: Int?, metadata: TableMetadata) {
+        self.plan = plan
+        self.source = source
+        self.progress = progress
+        self.maxPages = maxPages
+        self.metadata = metadata
+    }
+
+    private var query: QueryParameters { plan.query }
+
+    private func read(count: Int?, startIndex: Int) async throws(FeatureCacheError) -> WFSPageReader.Page {
+        let reader = WFSPageReader(source: source, state: plan.state, metadata: metadata)
+        return try await reader.read(plan.request(source, count: count, startIndex: startIndex),
+                                     askedWkid: plan.askedWkid, projection: plan.projection)
+    }
+
+    /// The first page; a refused filter (an exception or HTTP 400) is retried without it.
+    private mutating func first(count: Int?) async throws(FeatureCacheError) -> WFSPageReader.Page {
+        guard plan.pushed != nil else { return try await read(count: count, startIndex: 0) }
+        do {
+            return try await read(count: count, startIndex: 0)
+        } catch where error.code == .service || (400..<500).contains(error.httpStatus) && error.httpStatus != 401 && error.httpStatus != 403 {
+            source.state.withLock { $0.filterRefused = true }
+            source.statistics.update { $0.serverFiltersIgnored += 1 }
+            plan = try WFSGetFeaturePlan(plan.query, source: source, metadata: metadata, pushWhere: false)
+            return try await read(count: count, startIndex: 0)
+        }
+    }
+
+    mutating func run() async throws(FeatureCacheError) -> FetchedFeatures {
+        var fetched = FetchedFeatures()
+        let count = plan.dropsRowsLocally || query.maxFeatures == 0 ? plan.pageSize : min(plan.pageSize, query.maxFeatures + query.resultOffset)
+        var current = try await first(count: count)
+        if let pushed = plan.pushed, current.batch.count > 0, try pushed.select(current.batch).count < current.batch.count {
+            // The server ignored the filter: nothing is lost (everything is checked
+            // locally), but it is not sent again.
+            source.state.withLock { $0.filterRefused = true }
+            source.statistics.update { $0.serverFiltersIgnored += 1 }
+        }
+        var numberMatched = current.numberMatched
+        var serverRows = 0
+        var largestPage = 0
+        var firstIds: (Int64, Int64)? = nil
+        var toSkip = query.resultOffset
+        var kept = 0
+        var pages = 0
+        while true {
+            pages += 1
+            var batch = current.batch
+            if pages == 2, let firstIds, batch.count > 0, batch.objectId(0) == firstIds.0 {
+                // STARTINDEX ignored: every page would be the first one.
+                return try await everythingAtOnce()
+            }
+            if pages == 1, batch.count > 0 { firstIds = (batch.objectId(0), batch.objectId(batch.count - 1)) }
+            serverRows += batch.count
+            largestPage = max(largestPage, batch.count)
+            if let local = plan.local { batch = batch.selecting(try local.select(batch, live: nil, boxHits: nil)) }
+            if toSkip > 0 {
+                let skipped = min(toSkip, batch.count)
+                toSkip -= skipped
+                batch = batch.selecting(Array(skipped..<batch.count))
+            }
+            let room = query.maxFeatures > 0 ? query.maxFeatures - kept : Int.max
+            if batch.count > room {
+                batch = batch.prefix(room)
+                fetched.limitExceeded = true
+            }
+            kept += batch.count
+            if batch.count > 0 { fetched.batches.append(batch) }
+            progress?(pages, kept)
+
+            let more: Bool
+            if current.batch.count == 0 {
+                more = false
+            } else if let matched = numberMatched {
+                more = Int64(serverRows) < matched
+            } else if current.next != nil {
+                more = true
+            } else if current.batch.count < count && plan.pageSizeIsServerMaximum {
+                more = false
+            } else {
+                // Nothing says whether more exist: a page as large as the largest so
+                // far may have been cut by the server, so one more is asked for.
+                more = current.batch.count >= largestPage
+            }
+            if query.maxFeatures > 0, kept >= query.maxFeatures {
+                fetched.limitExceeded = fetched.limitExceeded || more
+                return fetched
+            }
+            guard more else { break }
+            if let maxPages, pages >= maxPages {
+                fetched.complete = false
+                return fetched
+            }
+            try Task.checkCancellationTyped()
+            current = try await read(count: count, startIndex: serverRows)
+            if numberMatched == nil { numberMatched = current.numberMatched }
+        }
+        if let matched = numberMatched, Int64(serverRows) < matched {
+            throw FeatureCacheError(.service, "\(RequestURL.redacted(source.service.url)): the WFS said \(matched) features match but its pages ended after \(serverRows)")
+        }
+        return fetched
+    }
+
+    /// One request without COUNT/STARTINDEX, for servers that cannot page.
+    private func everythingAtOnce() async throws(FeatureCacheError) -> FetchedFeatures {
+        var fetched = FetchedFeatures()
+        let page = try await read(count: nil, startIndex: 0)
+        var batch = page.batch
+        if let local = plan.local { batch = batch.selecting(try local.select(batch, live: nil, boxHits: nil)) }
+        if query.resultOffset > 0 { batch = batch.selecting(Array(min(query.resultOffset, batch.count)..<batch.count)) }
+        if query.maxFeatures > 0, batch.count > query.maxFeatures {
+            batch = batch.prefix(query.maxFeatures)
+            fetched.limitExceeded = true
+        }
+        if batch.count > 0 { fetched.batches.append(batch) }
+        progress?(1, batch.count)
+        return fetched
+    }
+
+    /// `RESULTTYPE=hits` (2.0 only: 1.1 servers cap `numberOfFeatures`, MapServer at its maximum).
+    func hits() async throws(FeatureCacheError) -> Int? {
+        guard plan.version.isV2, plan.pushed == nil || !source.state.withLock({ $0.filterRefused }) else { return nil }
+        let request = plan.request(source, count: nil, startIndex: 0, hits: true)
+        let response = try await source.requester.send(request)
+        let identity = source.identity
+        let page = try readBody(response.body, of: request) { bytes throws(FeatureCacheError) in
+            try GMLReader.read(bytes, fields: [], geometryProperty: nil, identity: identity, swapAxes: false)
+        }
+        return page.numberMatched.map { Int($0) }
+    }
+}

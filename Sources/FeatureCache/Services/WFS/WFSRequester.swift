@@ -1,0 +1,36 @@
+/// Sends WFS requests (KVP GET or XML POST) and checks the answers: an HTTP
+/// error or an OWS exception report — which servers send with status 200 as
+/// often as with 400 — becomes an error carrying the server's code and text.
+struct WFSRequester: Sendable {
+    let context: ClientContext
+    var statistics: StatisticsCounter? = nil
+
+    func get(_ url: RequestURL) -> HTTPRequest {
+        context.makeRequest(.get, url: url.string, headers: [])
+    }
+
+    func post(_ url: RequestURL, xml: String) -> HTTPRequest {
+        context.makeRequest(.post, url: url.string, headers: [("Content-Type", "text/xml; charset=UTF-8")], body: Array(xml.utf8))
+    }
+
+    /// Sends and checks; the body is the caller's to read.
+    func send(_ request: HTTPRequest) async throws(FeatureCacheError) -> HTTPResponse {
+        let response = try await context.send(request, counting: statistics)
+        try Self.check(response, request: request)
+        return response
+    }
+
+    static func check(_ response: HTTPResponse, request: HTTPRequest) throws(FeatureCacheError) {
+        let exception = WFSException.looksLikeException(response.body)
+            ? (try? XMLElement.parse(response.body)).flatMap(WFSException.init) : nil
+        if response.status >= 400 {
+            throw ServiceResponse.httpError(response, request: request,
+                                            detail: exception.map { [$0.code, $0.text].filter { !$0.isEmpty }.joined(separator: ": ") })
+        }
+        if let exception {
+            var error = exception.error(status: Int32(response.status))
+            error.message = "\(request.methodAndURL): \(error.message)"
+            throw error
+        }
+    }
+}

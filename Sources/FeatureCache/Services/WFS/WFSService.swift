@@ -1,0 +1,77 @@
+/// A WFS endpoint: loadable, it negotiates the version (2.0.0, then 1.1.0, then
+/// 1.0.0; a `VERSION` in the URL fixes it) and reads GetCapabilities. Feature-type
+/// tables made from it depend on it strongly, as OGC API tables on `OGCService`.
+///
+/// Requests go to the URL the caller gave, not to the capabilities' operation
+/// URLs: services often advertise internal host names there.
+public final class WFSService: Loadable {
+    public let loadMachine = LoadMachine(label: "wfs-service")
+    public let context: ClientContext
+    /// The endpoint without the WFS request parameters.
+    let baseURL: RequestURL
+    /// A version the URL asks for (no negotiation).
+    let fixedVersion: WFSVersion?
+    private let loaded = Locked<WFSCapabilities?>(nil)
+
+    /// The KVP parameters a GetCapabilities URL carries that the library sets itself.
+    private static let ownParameters: Set<String> = ["service", "request", "version", "acceptversions", "typename", "typenames"]
+
+    public init(url: String, context: ClientContext = .shared) throws(FeatureCacheError) {
+        let parsed = try RequestURL(parsing: url)
+        let version = parsed.parameters.first { $0.name.lowercased() == "version" }?.value
+        if let version, WFSVersion(rawValue: version) == nil {
+            throw FeatureCacheError.invalidArgument("WFS version '\(version)' in the URL is not supported (2.0.0, 1.1.0, 1.0.0)")
+        }
+        fixedVersion = version.flatMap(WFSVersion.init(rawValue:))
+        var base = parsed
+        for parameter in parsed.parameters where Self.ownParameters.contains(parameter.name.lowercased()) { base.remove(parameter.name) }
+        baseURL = base
+        self.context = context
+    }
+
+    public var url: String { baseURL.string }
+
+    /// A KVP request URL: the endpoint plus `SERVICE`, `VERSION`, `REQUEST`.
+    func requestURL(_ request: String, version: WFSVersion) -> RequestURL {
+        var url = baseURL
+        url.set("SERVICE", "WFS")
+        url.set("VERSION", version.rawValue)
+        url.set("REQUEST", request)
+        return url
+    }
+
+    public func performLoad(retrying: Bool) async throws(FeatureCacheError) {
+        let requester = WFSRequester(context: context)
+        var failures: [String] = []
+        for version in fixedVersion.map({ [$0] }) ?? WFSVersion.allCases {
+            let request = requester.get(requestURL("GetCapabilities", version: version))
+            do {
+                let response = try await requester.send(request)
+                let capabilities = try WFSCapabilities.parse(response.body)
+                // A server that does not speak `version` answers with its own (or
+                // an exception): take what it offers if FeatureCache speaks it.
+                loaded.withLock { $0 = capabilities }
+                return
+            } catch where error.code != .cancelled && error.code != .network && error.code != .timeout {
+                failures.append("\(version.rawValue): \(error.message)")
+                if fixedVersion != nil { throw error }
+            }
+        }
+        throw FeatureCacheError(.service, "\(RequestURL.redacted(baseURL.string)) is not a WFS FeatureCache can read: "
+                                + failures.joined(separator: "; "))
+    }
+
+    func capabilities() throws(FeatureCacheError) -> WFSCapabilities {
+        try requireLoaded("WFS service")
+        guard let capabilities = loaded.withLock({ $0 }) else { throw FeatureCacheError.invalidState("the WFS service is not loaded") }
+        return capabilities
+    }
+
+    public var title: String { (try? capabilities().title) ?? "" }
+    /// `CountDefault`, the most features the server puts in one response (nil until loaded).
+    var countDefault: Int? { try? capabilities().countDefault }
+    /// The negotiated version; nil until loaded.
+    public var version: WFSVersion? { try? capabilities().version }
+    /// The feature types GetCapabilities lists; `.invalidState` until loaded.
+    public func featureTypes() throws(FeatureCacheError) -> [WFSFeatureTypeInfo] { try capabilities().featureTypes }
+}
