@@ -821,10 +821,11 @@ FC_API fc_status fc_table_populate_wait(fc_table *table, const fc_query *query, 
  * fc_table_populate: on failure the cache is exactly as it was.
  * The callback (may be NULL) gets the features; it runs on a library thread.
  * Errors returned at once: FC_E_INVALID_ARGUMENT (NULL table or request_xml);
- * FC_E_UNSUPPORTED for tables that are not WFS tables. Later errors (a
- * document that is not well-formed XML or not a GetFeature: FC_E_INVALID_ARGUMENT;
- * HTTP, an exception report: FC_E_SERVICE; malformed GML: FC_E_PARSE) go to the
- * callback. @since 0.5 */
+ * FC_E_UNSUPPORTED for tables that are not WFS tables. Later errors go to the
+ * callback: a document that is not well-formed XML or not a GetFeature:
+ * FC_E_INVALID_ARGUMENT; an HTTP error: FC_E_HTTP, its message carrying the
+ * server's exception code and text; an exception report sent with status 200:
+ * FC_E_SERVICE; malformed GML or GeoJSON: FC_E_PARSE. @since 0.5 */
 FC_API fc_status fc_table_populate_wfs_xml(fc_table *table, const char *request_xml, bool clear_cache,
                                            fc_result_callback callback, void *user_data);
 

@@ -73,3 +73,10 @@ def geoservers():
             name, _, value = line.strip().partition("=")
             settings[name] = value
     return settings
+
+
+@pytest.fixture(scope="module")
+def truth(geoservers):
+    """Ground truth of the geo servers' data (see groundtruth.py)."""
+    from groundtruth import load_truth
+    return load_truth(geoservers)

@@ -2,28 +2,11 @@
 GeoPackage, GeoJSON and PostGIS providers; MapServer 8's OGC API), every populate
 compared with ground truth computed from the generated data files."""
 import json
-import math
-import os
 
 import pytest
 
 import featurecache as fc
-
-BBOX = (-122.70, 45.50, -122.65, 45.55)   # expected.json: 1,221 trees, 1,160 with Condition < 4
-EPS = 1e-7
-
-
-@pytest.fixture(scope="module")
-def truth(geoservers):
-    data = geoservers["GEOSERVERS_DATA"]
-    with open(os.path.join(data, "trees.geojson")) as f:
-        trees = {feature["properties"]["id"]: feature for feature in json.load(f)["features"]}
-    with open(os.path.join(data, "buildings.geojson")) as f:
-        buildings = {feature["properties"]["id"]: feature for feature in json.load(f)["features"]}
-    with open(geoservers["GEOSERVERS_EXPECTED"]) as f:
-        expected = json.load(f)
-    return {"trees": trees, "buildings": buildings, "expected": expected}
-
+from groundtruth import BBOX, EPS, check_trees, compare_polygons, expected_trees, inverse_mercator, mercator  # noqa: F401
 
 def servers(env):
     """(name, api url, collection, server filters where clauses, NULL string as written)"""
@@ -54,49 +37,6 @@ def open_table(geoservers, name, page_size=0, wkid=None, language=None):
     table.reset_statistics()      # count what populates cost, not loading
     return table
 
-
-def in_box(feature, box):
-    x, y = feature["geometry"]["coordinates"]
-    return box[0] <= x <= box[2] and box[1] <= y <= box[3]
-
-
-def expected_trees(truth, box=None, predicate=None):
-    return {i: f for i, f in truth["trees"].items()
-            if (box is None or in_box(f, box)) and (predicate is None or predicate(f["properties"]))}
-
-
-def check_trees(result, expected, server, wkid=4326):
-    """Same ids (the `id` property), attribute values and coordinates as the data."""
-    got = {}
-    for feature in result:
-        got[int(feature["id"])] = feature
-    assert len(got) == len(result), "duplicate features"
-    assert set(got) == set(expected)
-    for ident, feature in got.items():
-        want = expected[ident]["properties"]
-        assert int(feature["Condition"]) == want["Condition"]
-        species = want["Species"]
-        if species is None and server == "mapserver":
-            species = ""   # MapServer writes NULL strings as ""
-        assert feature["Species"] == species
-        assert (feature["DBH"] is None) == (want["DBH"] is None) or server == "mapserver"
-        if want["DBH"] is not None:
-            assert feature["DBH"] == pytest.approx(want["DBH"], abs=1e-9)
-        x, y = feature.geometry["coordinates"]
-        wx, wy = expected[ident]["geometry"]["coordinates"]
-        if wkid == 3857:
-            x, y = inverse_mercator(x, y)    # the round trip adds up to ~1e-7
-        assert abs(x - wx) < (2 * EPS if wkid == 3857 else EPS) and abs(y - wy) < (2 * EPS if wkid == 3857 else EPS)
-
-
-def mercator(lon, lat):
-    r = 6378137.0
-    return math.radians(lon) * r, r * math.log(math.tan(math.pi / 4 + math.radians(lat) / 2))
-
-
-def inverse_mercator(x, y):
-    r = 6378137.0
-    return math.degrees(x / r), math.degrees(2 * math.atan(math.exp(y / r)) - math.pi / 2)
 
 
 # ---- loading ---------------------------------------------------------------------------------
@@ -278,25 +218,7 @@ def test_polygons_with_holes_and_multipolygons(geoservers, truth, server):
         import urllib.request
         with urllib.request.urlopen(url + "/collections/buildings/items?f=json&limit=10000", timeout=60) as answer:
             reference = {int(f["id"]): f["geometry"] for f in json.load(answer)["features"]}
-    holes = multis = 0
-    for feature in result:
-        want = reference[int(feature["id"])]
-        got = feature.geometry
-        assert got["type"] == want["type"]
-        polygons = [got["coordinates"]] if got["type"] == "Polygon" else got["coordinates"]
-        wanted = [want["coordinates"]] if want["type"] == "Polygon" else want["coordinates"]
-        assert len(polygons) == len(wanted)
-        for polygon, wanted_polygon in zip(polygons, wanted):
-            assert len(polygon) == len(wanted_polygon)
-            holes += len(polygon) > 1
-            for ring, wanted_ring in zip(polygon, wanted_polygon):
-                assert len(ring) == len(wanted_ring)
-                # MapServer reads shapefiles: the same rings, opposite orientation.
-                if server == "mapserver" and abs(ring[1][0] - wanted_ring[1][0]) > EPS:
-                    ring = ring[::-1]
-                for (x, y), (wx, wy) in zip(ring, wanted_ring):
-                    assert abs(x - wx) < EPS and abs(y - wy) < EPS
-        multis += got["type"] == "MultiPolygon"
+    holes, multis = compare_polygons(result, reference, reversed_rings_allowed=server == "mapserver")
     assert holes > 300 and multis > 200
 
 

@@ -164,7 +164,11 @@ final class WFSFeatureTypeSource: FeatureSource {
     /// and reads the one response.
     func fetchXML(_ xml: String, metadata: TableMetadata) async throws(FeatureCacheError) -> FetchedFeatures {
         guard !xml.isEmpty else { throw FeatureCacheError.invalidArgument("the GetFeature XML request is empty") }
-        try XMLElement.parse(Array(xml.utf8), what: "the GetFeature request").requireGetFeature()
+        do {
+            try XMLElement.parse(Array(xml.utf8), what: "the GetFeature request").requireGetFeature()
+        } catch where error.code == .parse {
+            throw FeatureCacheError.invalidArgument(error.message)
+        }
         let loaded = try loaded()
         let request = requester.post(service.baseURL, xml: xml)
         let page = try await WFSPageReader(source: self, state: loaded, metadata: metadata).read(request, askedWkid: nil)
