@@ -73,3 +73,58 @@ def test_ogc_collection_example_matches_the_c_twin(geoservers):
         c = subprocess.run([c_example], env=env, capture_output=True, text=True, timeout=300)
         assert c.returncode == 0, c.stderr
         assert c.stdout == python.stdout
+
+
+def _rings_intersect_box(polygons, box):
+    """Whether polygons (lists of rings of [x, y]) intersect the box: a vertex in
+    the box, a box corner inside an outer ring (even-odd over all rings), or an
+    edge crossing a box side."""
+    xmin, ymin, xmax, ymax = box
+    rings = [ring for polygon in polygons for ring in polygon]
+    if any(xmin <= x <= xmax and ymin <= y <= ymax for ring in rings for x, y in ring):
+        return True
+
+    def inside(px, py):
+        crossings = 0
+        for ring in rings:
+            for (x1, y1), (x2, y2) in zip(ring, ring[1:]):
+                if (y1 > py) != (y2 > py) and px < x1 + (py - y1) * (x2 - x1) / (y2 - y1):
+                    crossings += 1
+        return crossings % 2 == 1
+    if any(inside(x, y) for x, y in ((xmin, ymin), (xmax, ymin), (xmax, ymax), (xmin, ymax))):
+        return True
+
+    def crosses(a, b, c, d):
+        def side(p, q, r):
+            return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+        return side(a, b, c) * side(a, b, d) < 0 and side(c, d, a) * side(c, d, b) < 0
+    corners = [(xmin, ymin), (xmax, ymin), (xmax, ymax), (xmin, ymax), (xmin, ymin)]
+    return any(crosses(p, q, c, d) for ring in rings for p, q in zip(ring, ring[1:]) for c, d in zip(corners, corners[1:]))
+
+
+def test_wfs_layer_example_matches_the_c_twin_and_the_data(geoservers, truth):
+    """The WFS seed (building footprints, no-swap axis order, manual cache,
+    populate each stop with intersects, clear cache false) prints the same in C
+    and Python; each stop's count is what the generated data says."""
+    env = dict(os.environ, MAPSERVER_WFS_URL=geoservers["MAPSERVER_WFS_URL"])
+    python = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "python", "wfs_layer.py")],
+                            env=env, capture_output=True, text=True, timeout=300)
+    assert python.returncode == 0, python.stderr
+    lines = python.stdout.splitlines()
+    assert lines[0].startswith("feature type 'ms:buildings': 5 fields, polygons")
+    stops = [(-122.340, 47.600, -122.330, 47.610), (-122.340, 47.608, -122.330, 47.618),
+             (-122.336, 47.612, -122.333, 47.614), (-122.360, 47.590, -122.300, 47.630),
+             (-122.340, 47.600, -122.330, 47.610)]
+    seen = set()
+    for line, box in zip(lines[1:], stops):
+        hits = {i for i, f in truth["buildings"].items()
+                if _rings_intersect_box([f["geometry"]["coordinates"]] if f["geometry"]["type"] == "Polygon"
+                                        else f["geometry"]["coordinates"], box)}
+        seen |= hits
+        words = line.split()
+        assert (int(words[-6]), int(words[-4])) == (len(hits), len(seen)), line
+    c_example = os.path.join(ROOT, "build", "examples", "wfs_layer")
+    if os.path.exists(c_example):
+        c = subprocess.run([c_example], env=env, capture_output=True, text=True, timeout=300)
+        assert c.returncode == 0, c.stderr
+        assert c.stdout == python.stdout
