@@ -48,6 +48,13 @@ let package = Package(
             path: "bench/QueryBench",
             swiftSettings: [.unsafeFlags(["-Xcc", "-I/usr/include/libxml2"])]
         ),
+        // bench/: the GML reader alone on a saved WFS response.
+        .executableTarget(
+            name: "fc-bench-gml",
+            dependencies: ["FeatureCache"],
+            path: "bench/GMLBench",
+            swiftSettings: [.unsafeFlags(["-Xcc", "-I/usr/include/libxml2"])]
+        ),
         .testTarget(
             name: "FeatureCacheTests",
             dependencies: ["FeatureCache"],

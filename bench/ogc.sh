@@ -18,30 +18,14 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null && cmake --build build
 cc -O2 -std=c99 -Iinclude bench/ogc/ogc_populate.c -Lbuild/lib -l:libfeaturecache.so.0 \
    -Wl,-rpath,"$root/build/lib" -o build/ogc_populate
 
-# requests and response bytes logged since line $2 of access log $1 (combined format: field 10)
-since() { tail -n +"$(($2 + 1))" "$1" | awk '{ n++; b += $10 } END { printf "%d %.1f", n, b / 1048576 }'; }
-lines() { wc -l < "$1"; }
-
-run() {  # label log command...
-    local label="$1" log="$2"; shift 2
-    for round in $(seq 1 "$rounds"); do
-        local before; before=$(lines "$log")
-        local out; out=$( { /usr/bin/time -f "TIME %e %U %S %M" "$@" >/tmp/fc-ogc-bench.out; } 2>&1 | grep '^TIME' )
-        read -r _ wall user sys rss <<<"$out"
-        sleep 1  # lighttpd writes its access log a moment later
-        read -r requests mb <<<"$(since "$log" "$before")"
-        printf "%-34s round %d: wall %6.2f s  cpu %6.2f s (%3.0f%% of wall)  peak %5.0f MB  requests %3d  %6.1f MB\n" \
-            "$label" "$round" "$wall" "$(echo "$user + $sys" | bc)" "$(echo "($user + $sys) * 100 / $wall" | bc -l)" \
-            "$(echo "$rss / 1024" | bc -l)" "$requests" "$mb"
-    done
-}
+source bench/lib/timed_runs.sh
 
 pyg="http://127.0.0.1:$PYGEOAPI_PORT"
 ms="http://127.0.0.1:$MAPSERVER_PORT/cgi-bin/mapserv/features/ogcapi"
 pyg_log="$GEOSERVERS_HOME/pygeoapi/access.log"
 ms_log="$GEOSERVERS_HOME/mapserver/lighttpd-access.log"
 echo "200,000 points; gdal $(gdal-config --version 2>/dev/null || ogr2ogr --version | cut -d' ' -f2 | tr -d ,)"
-run "pygeoapi  FeatureCache" "$pyg_log" build/ogc_populate "$pyg" trees
-run "pygeoapi  GDAL OAPIF (10000/page)" "$pyg_log" ogr2ogr -f Memory /vsimem/out "OAPIF:$pyg/collections/trees" -oo PAGE_SIZE=10000
-run "MapServer FeatureCache" "$ms_log" build/ogc_populate "$ms" trees
-run "MapServer GDAL OAPIF (10000/page)" "$ms_log" ogr2ogr -f Memory /vsimem/out "OAPIF:$ms/collections/trees" -oo PAGE_SIZE=10000
+run "pygeoapi  FeatureCache" "$pyg_log" "$pyg" build/ogc_populate "$pyg" trees
+run "pygeoapi  GDAL OAPIF (10000/page)" "$pyg_log" "$pyg" ogr2ogr -f Memory /vsimem/out "OAPIF:$pyg/collections/trees" -oo PAGE_SIZE=10000
+run "MapServer FeatureCache" "$ms_log" "$ms" build/ogc_populate "$ms" trees
+run "MapServer GDAL OAPIF (10000/page)" "$ms_log" "$ms" ogr2ogr -f Memory /vsimem/out "OAPIF:$ms/collections/trees" -oo PAGE_SIZE=10000

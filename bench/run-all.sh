@@ -21,3 +21,5 @@ echo "== pan/zoom trace per request mode (bash bench/trace.sh)"
 bash bench/trace.sh
 echo "== populating 200,000 features from OGC API servers (bash bench/ogc.sh 2)"
 bash bench/ogc.sh 2
+echo "== populating from MapServer's WFS, GML 3.2 and GeoJSON, and the GML reader alone (bash bench/wfs.sh 2)"
+bash bench/wfs.sh 2

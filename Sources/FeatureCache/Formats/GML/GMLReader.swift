@@ -1,6 +1,6 @@
 /// What a WFS GetFeature response (GML) holds besides its features.
-struct GMLPage {
-    var batch: FeatureBatch
+package struct GMLPage {
+    package var batch: FeatureBatch
     /// 2.0 `numberMatched` (nil when "unknown" or absent).
     var numberMatched: Int64?
     /// 2.0 `numberReturned`, 1.x `numberOfFeatures`.
@@ -30,7 +30,7 @@ struct GMLPage {
 ///   A multi geometry of one member is stored as that member (Esri geometries
 ///   make no such distinction, and GeoJSON outputs of the same server do not).
 /// - `swapAxes` stores (second, first): the caller decides the axis order.
-final class GMLReader: XMLEventSink {
+package final class GMLReader: XMLEventSink {
     private let builder: BatchBuilder
     private let identity: FeatureIdentity
     private let swapAxes: Bool
@@ -82,7 +82,7 @@ final class GMLReader: XMLEventSink {
     /// - Parameters:
     ///   - fields: the schema (DescribeFeatureType); empty = infer columns from the values.
     ///   - geometryProperty: the geometry's property; nil = the first holding a geometry.
-    static func read(_ bytes: UnsafeRawBufferPointer, fields: [FieldInfo], geometryProperty: String?,
+    package static func read(_ bytes: UnsafeRawBufferPointer, fields: [FieldInfo], geometryProperty: String?,
                      identity: FeatureIdentity, swapAxes: Bool) throws(FeatureCacheError) -> GMLPage {
         let reader = GMLReader(fields: fields, geometryProperty: geometryProperty, identity: identity, swapAxes: swapAxes)
         try XMLStream.parse(bytes, into: reader, what: "GML")
@@ -93,7 +93,7 @@ final class GMLReader: XMLEventSink {
 
     // MARK: - Events
 
-    func start(_ tag: XMLStartTag) throws(FeatureCacheError) {
+    package func start(_ tag: XMLStartTag) throws(FeatureCacheError) {
         depth += 1
         if skipDepth > 0 { return }
         if depth == 1 { return try startRoot(tag) }
@@ -114,7 +114,7 @@ final class GMLReader: XMLEventSink {
         try startGeometryElement(tag)
     }
 
-    func end() throws(FeatureCacheError) {
+    package func end() throws(FeatureCacheError) {
         defer { depth -= 1 }
         if skipDepth > 0 {
             if depth == skipDepth { skipDepth = 0 }
@@ -129,7 +129,7 @@ final class GMLReader: XMLEventSink {
         if geometryRoot > 0 { try endGeometryElement() }
     }
 
-    func text(_ bytes: UnsafeRawBufferPointer) {
+    package func text(_ bytes: UnsafeRawBufferPointer) {
         guard skipDepth == 0, featureDepth > 0 else { return }
         if geometryRoot > 0 {
             if coordinateText { text.append(contentsOf: bytes) }

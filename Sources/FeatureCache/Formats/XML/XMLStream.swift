@@ -2,7 +2,7 @@ import CSystemLibs
 
 /// One start tag as libxml2's SAX2 reader reports it: borrowed C strings, valid
 /// only during the `start` callback.
-struct XMLStartTag {
+package struct XMLStartTag {
     let localName: UnsafePointer<UInt8>
     let namespace: UnsafePointer<UInt8>?
     let attributeCount: Int
@@ -71,7 +71,7 @@ enum XMLBytes {
 
 /// What a streaming XML reader does with each event. Throwing stops the parse
 /// and becomes its error.
-protocol XMLEventSink: AnyObject {
+package protocol XMLEventSink: AnyObject {
     func start(_ tag: XMLStartTag) throws(FeatureCacheError)
     func end() throws(FeatureCacheError)
     func text(_ bytes: UnsafeRawBufferPointer)
@@ -81,10 +81,10 @@ protocol XMLEventSink: AnyObject {
 /// in one place (`fcsys_xml_parse`): no DTD loading, no network, no entity
 /// expansion — a document that declares entities is refused at once — and a
 /// nesting limit. Nothing is kept but what the sink keeps.
-enum XMLStream {
+package enum XMLStream {
     static let maxDepth: Int32 = 200
 
-    static func parse(_ bytes: UnsafeRawBufferPointer, into sink: XMLEventSink, what: String = "XML") throws(FeatureCacheError) {
+    package static func parse(_ bytes: UnsafeRawBufferPointer, into sink: XMLEventSink, what: String = "XML") throws(FeatureCacheError) {
         final class Box {
             let sink: XMLEventSink
             var error: FeatureCacheError?
