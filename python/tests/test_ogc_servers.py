@@ -2,6 +2,7 @@
 GeoPackage, GeoJSON and PostGIS providers; MapServer 8's OGC API), every populate
 compared with ground truth computed from the generated data files."""
 import json
+import math
 
 import pytest
 
