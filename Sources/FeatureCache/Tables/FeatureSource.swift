@@ -41,3 +41,19 @@ extension FeatureSource {
         try await fetch(query, outFields: outFields, metadata: metadata, progress: progress, maxPages: nil)
     }
 }
+
+extension FeatureSource {
+    /// The envelope of the matching features, from fetching them (for services
+    /// that cannot say it themselves); nil when nothing matches.
+    func extentOfFetched(_ query: QueryParameters, metadata: TableMetadata) async throws(FeatureCacheError) -> Envelope? {
+        var query = query
+        query.returnGeometry = true
+        let fetched = try await fetch(query, outFields: nil, metadata: metadata, progress: nil, maxPages: nil)
+        var box = BoundingBox()
+        for batch in fetched.batches {
+            for row in 0..<batch.count { batch.geometry.addBox(of: row, to: &box) }
+        }
+        return box.isEmpty ? nil : Envelope(xmin: box.xmin, ymin: box.ymin, xmax: box.xmax, ymax: box.ymax,
+                                            spatialReference: metadata.spatialReference)
+    }
+}

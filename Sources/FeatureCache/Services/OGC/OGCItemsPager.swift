@@ -79,37 +79,23 @@ struct OGCItemsPager {
         var checkedFilter = false
         var numberMatched = current.page.numberMatched
         var serverRows = 0
-        var toSkip = query.resultOffset
-        var kept = 0
+        var keeper = plan.keeper
         var repairing = false
         var emptyPagesInARow = 0
         var seen: Set<String> = [url.string]
         var pages = 0
         while true {
             pages += 1
-            var batch = current.page.batch
-            serverRows += batch.count
-            batch = try toTableCRS(batch, contentCRS: current.contentCRS)
+            serverRows += current.page.batch.count
+            let batch = try toTableCRS(current.page.batch, contentCRS: current.contentCRS)
             if dialect != nil, !checkedFilter, batch.count > 0 {
                 checkedFilter = true
                 _ = try noticeIgnoredFilter(batch)
             }
-            if let local = plan.local { batch = batch.selecting(try local.select(batch, live: nil, boxHits: nil)) }
-            if toSkip > 0 {
-                let skipped = min(toSkip, batch.count)
-                toSkip -= skipped
-                batch = batch.selecting(Array(skipped..<batch.count))
-            }
-            let room = query.maxFeatures > 0 ? query.maxFeatures - kept : Int.max
-            if batch.count > room {
-                batch = batch.prefix(room)
-                fetched.limitExceeded = true
-            }
-            kept += batch.count
-            if batch.count > 0 { fetched.batches.append(batch) }
-            progress?(pages, kept)
+            try keeper.keep(batch, into: &fetched)
+            progress?(pages, keeper.kept)
             let next = current.page.nextLink.flatMap { try? RequestURL(parsing: OGCLinks.resolve($0, against: url)) }
-            if query.maxFeatures > 0, kept >= query.maxFeatures {
+            if keeper.isFull {
                 fetched.limitExceeded = fetched.limitExceeded || next != nil
                 return fetched
             }
@@ -213,7 +199,7 @@ struct OGCItemsPager {
             }
             source.statistics.update { $0.featuresReceived += batch.count }
             batch = try toTableCRS(batch, contentCRS: response.header("Content-Crs"))
-            if let local = plan.local { batch = batch.selecting(try local.select(batch, live: nil, boxHits: nil)) }
+            batch = try plan.keeper.checked(batch)
             if batch.count > 0 { fetched.batches.append(batch) }
             progress?(fetched.batches.count, fetched.featureCount)
             try Task.checkCancellationTyped()

@@ -15,8 +15,9 @@ struct OGCItemsPlan {
     let projection: ((Double, Double) -> (Double, Double))?
     /// The part of the where clause to send (nil = none), as CQL2 text and CQL2-JSON.
     let pushed: (text: String, json: String, check: WhereEvaluator)?
-    /// Evaluated on every page; nil when the query filters nothing.
-    let local: LocalQuery?
+    /// What each page keeps: the whole query checked locally, offset, max
+    /// features (each run starts from a copy).
+    let keeper: PageKeeper
     /// Whether the local check may drop rows the server sent even when it
     /// filters correctly (part of the clause or the exact relationship is local).
     let dropsRowsLocally: Bool
@@ -73,13 +74,7 @@ struct OGCItemsPlan {
         }
         let whereFullyPushed = expression == nil || (pushed != nil && split.local == nil)
 
-        var check = query
-        check.maxFeatures = 0
-        check.resultOffset = 0
-        check.orderBy = ""
-        check.outFields = nil
-        let filters = expression != nil || query.geometry != nil || !query.objectIds.isEmpty
-        local = filters ? try LocalQuery(check, definitionExpression: "", fields: metadata.fields, tableWkid: wkid) : nil
+        keeper = try PageKeeper(query, fields: metadata.fields, tableWkid: wkid)
         dropsRowsLocally = !whereFullyPushed || !exactOnServer
     }
 

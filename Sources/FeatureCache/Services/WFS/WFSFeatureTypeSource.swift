@@ -149,15 +149,7 @@ final class WFSFeatureTypeSource: FeatureSource {
     }
 
     func extent(_ query: QueryParameters, metadata: TableMetadata) async throws(FeatureCacheError) -> Envelope? {
-        var query = query
-        query.returnGeometry = true
-        let fetched = try await fetch(query, outFields: nil, metadata: metadata, progress: nil, maxPages: nil)
-        var box = BoundingBox()
-        for batch in fetched.batches {
-            for row in 0..<batch.count { batch.geometry.addBox(of: row, to: &box) }
-        }
-        return box.isEmpty ? nil : Envelope(xmin: box.xmin, ymin: box.ymin, xmax: box.xmax, ymax: box.ymax,
-                                            spatialReference: metadata.spatialReference)
+        try await extentOfFetched(query, metadata: metadata)
     }
 
     /// Sends a complete GetFeature document as it is (`fc_table_populate_wfs_xml`)

@@ -20,7 +20,9 @@ struct WFSGetFeaturePlan {
     let projection: ((Double, Double) -> (Double, Double))?
     /// The pushed part of the where clause (checked against the first page).
     let pushed: WhereEvaluator?
-    let local: LocalQuery?
+    /// What each page keeps: the whole query checked locally, offset, max
+    /// features (each run starts from a copy).
+    let keeper: PageKeeper
     let dropsRowsLocally: Bool
 
     /// Past this many characters a filter goes by POST.
@@ -123,13 +125,7 @@ struct WFSGetFeaturePlan {
         self.filterXML = filterXML
         let whereFullyPushed = expression == nil || (pushed != nil && split.local == nil)
 
-        var check = query
-        check.maxFeatures = 0
-        check.resultOffset = 0
-        check.orderBy = ""
-        check.outFields = nil
-        let filters = expression != nil || query.geometry != nil || !query.objectIds.isEmpty
-        local = filters ? try LocalQuery(check, definitionExpression: "", fields: metadata.fields, tableWkid: wkid) : nil
+        keeper = try PageKeeper(query, fields: metadata.fields, tableWkid: wkid)
         dropsRowsLocally = !whereFullyPushed || !exactOnServer || !query.objectIds.isEmpty
     }
 

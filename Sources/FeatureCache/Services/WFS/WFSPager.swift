@@ -61,34 +61,21 @@ struct WFSPager {
         var numberMatched = current.numberMatched
         var serverRows = 0
         var largestPage = 0
-        var firstIds: (Int64, Int64)? = nil
-        var toSkip = query.resultOffset
-        var kept = 0
+        var firstId: Int64? = nil
+        var keeper = plan.keeper
         var pages = 0
         while true {
             pages += 1
-            var batch = current.batch
-            if pages == 2, let firstIds, batch.count > 0, batch.objectId(0) == firstIds.0 {
+            let batch = current.batch
+            if pages == 2, let firstId, batch.count > 0, batch.objectId(0) == firstId {
                 // STARTINDEX ignored: every page would be the first one.
                 return try await everythingAtOnce()
             }
-            if pages == 1, batch.count > 0 { firstIds = (batch.objectId(0), batch.objectId(batch.count - 1)) }
+            if pages == 1, batch.count > 0 { firstId = batch.objectId(0) }
             serverRows += batch.count
             largestPage = max(largestPage, batch.count)
-            if let local = plan.local { batch = batch.selecting(try local.select(batch, live: nil, boxHits: nil)) }
-            if toSkip > 0 {
-                let skipped = min(toSkip, batch.count)
-                toSkip -= skipped
-                batch = batch.selecting(Array(skipped..<batch.count))
-            }
-            let room = query.maxFeatures > 0 ? query.maxFeatures - kept : Int.max
-            if batch.count > room {
-                batch = batch.prefix(room)
-                fetched.limitExceeded = true
-            }
-            kept += batch.count
-            if batch.count > 0 { fetched.batches.append(batch) }
-            progress?(pages, kept)
+            try keeper.keep(batch, into: &fetched)
+            progress?(pages, keeper.kept)
 
             let more: Bool
             if current.batch.count == 0 {
@@ -104,7 +91,7 @@ struct WFSPager {
                 // far may have been cut by the server, so one more is asked for.
                 more = current.batch.count >= largestPage
             }
-            if query.maxFeatures > 0, kept >= query.maxFeatures {
+            if keeper.isFull {
                 fetched.limitExceeded = fetched.limitExceeded || more
                 return fetched
             }
@@ -126,16 +113,9 @@ struct WFSPager {
     /// One request without COUNT/STARTINDEX, for servers that cannot page.
     private func everythingAtOnce() async throws(FeatureCacheError) -> FetchedFeatures {
         var fetched = FetchedFeatures()
-        let page = try await read(count: nil, startIndex: 0)
-        var batch = page.batch
-        if let local = plan.local { batch = batch.selecting(try local.select(batch, live: nil, boxHits: nil)) }
-        if query.resultOffset > 0 { batch = batch.selecting(Array(min(query.resultOffset, batch.count)..<batch.count)) }
-        if query.maxFeatures > 0, batch.count > query.maxFeatures {
-            batch = batch.prefix(query.maxFeatures)
-            fetched.limitExceeded = true
-        }
-        if batch.count > 0 { fetched.batches.append(batch) }
-        progress?(1, batch.count)
+        var keeper = plan.keeper
+        try keeper.keep(try await read(count: nil, startIndex: 0).batch, into: &fetched)
+        progress?(1, keeper.kept)
         return fetched
     }
 
