@@ -139,6 +139,29 @@ long emulator_stat(const char *ns, const char *key) {
     return at ? strtol(at + strlen(pattern), NULL, 10) : 0;
 }
 
+fc_table_statistics table_statistics(fc_table *table) {
+    fc_table_statistics statistics;
+    memset(&statistics, 0, sizeof statistics);
+    statistics.struct_size = sizeof statistics;
+    CHECK_STATUS(fc_table_get_statistics(table, &statistics), FC_OK);
+    return statistics;
+}
+
+int64_t populate_count(fc_table *table, const char *where, const fc_envelope *box, int64_t max_features) {
+    fc_query *query = NULL;
+    CHECK_STATUS(fc_query_create(&query), FC_OK);
+    if (where) CHECK_STATUS(fc_query_set_where(query, where), FC_OK);
+    if (box) CHECK_STATUS(fc_query_set_envelope(query, box), FC_OK);
+    CHECK_STATUS(fc_query_set_max_features(query, max_features), FC_OK);
+    fc_result *result = NULL;
+    fc_status status = fc_table_populate_wait(table, query, true, NULL, &result);
+    fc_query_free(query);
+    if (status != FC_OK) return -1;
+    int64_t count = fc_result_count(result);
+    fc_result_free(result);
+    return count;
+}
+
 void sleep_ms(int ms) {
     struct timespec t = { ms / 1000, (long)(ms % 1000) * 1000000L };
     nanosleep(&t, NULL);

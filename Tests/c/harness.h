@@ -63,6 +63,15 @@ void latch_status_callback(fc_loadable *obj, int32_t status, void *user_data);
 int latch_wait(latch *l, int n, double timeout_seconds);
 int latch_calls(latch *l);
 
+/* ---- Tables ----------------------------------------------------------------- */
+
+/* The table's statistics (fc_table_get_statistics, checked). */
+fc_table_statistics table_statistics(fc_table *table);
+/* Populates (clear_cache true) with where (may be NULL), envelope box (may be
+ * NULL) and max features (0 = all); the number of features, -1 on failure
+ * (fc_last_error says why). */
+int64_t populate_count(fc_table *table, const char *where, const fc_envelope *box, int64_t max_features);
+
 /* ---- The ArcGIS emulator ------------------------------------------------ */
 
 /* The emulator's base URL (from FC_EMULATOR_URL or the file named by

@@ -31,29 +31,6 @@ static fc_table *open_table(const char *url, const char *collection, int32_t pag
     return table;
 }
 
-static int64_t populate(fc_table *table, const char *where, const fc_envelope *box, int64_t max_features) {
-    fc_query *query = NULL;
-    fc_query_create(&query);
-    if (where) fc_query_set_where(query, where);
-    if (box) fc_query_set_envelope(query, box);
-    fc_query_set_max_features(query, max_features);
-    fc_result *result = NULL;
-    fc_status status = fc_table_populate_wait(table, query, true, NULL, &result);
-    fc_query_free(query);
-    if (status != FC_OK) return -1;
-    int64_t count = fc_result_count(result);
-    fc_result_free(result);
-    return count;
-}
-
-static fc_table_statistics statistics(fc_table *table) {
-    fc_table_statistics s;
-    memset(&s, 0, sizeof s);
-    s.struct_size = sizeof s;
-    fc_table_get_statistics(table, &s);
-    return s;
-}
-
 static void test_service_object(void) {
     fc_ogc_service *service = NULL;
     CHECK_STATUS(fc_ogc_service_create(&service, NULL, pygeoapi()), FC_OK);
@@ -109,11 +86,11 @@ static void test_populate_both_servers(void) {
     const char *collections[] = {"trees_pg", "trees", "trees"};
     for (int i = 0; i < 3; i++) {
         fc_table *table = open_table(urls[i], collections[i], 0, 0);
-        CHECK(populate(table, NULL, &BBOX, 0) == 1221);
-        CHECK(populate(table, "Condition < 4", &BBOX, 0) == 1160);
+        CHECK(populate_count(table, NULL, &BBOX, 0) == 1221);
+        CHECK(populate_count(table, "Condition < 4", &BBOX, 0) == 1160);
         CHECK(fc_table_cached_feature_count(table) == 1160);   /* clear_cache true */
-        CHECK(populate(table, "Condition = 4", NULL, 0) == 995);
-        fc_table_statistics s = statistics(table);
+        CHECK(populate_count(table, "Condition = 4", NULL, 0) == 995);
+        fc_table_statistics s = table_statistics(table);
         /* PostGIS filters on the server; the GeoPackage provider ignores filters (noticed). */
         CHECK(s.server_filters_ignored == (i == 1 ? 1 : 0));
         fc_table_free(table);
@@ -122,17 +99,17 @@ static void test_populate_both_servers(void) {
 
 static void test_paging_and_max_features(void) {
     fc_table *table = open_table(mapserver(), "trees", 250, 0);
-    CHECK(populate(table, NULL, &BBOX, 0) == 1221);
-    fc_table_statistics s = statistics(table);
+    CHECK(populate_count(table, NULL, &BBOX, 0) == 1221);
+    fc_table_statistics s = table_statistics(table);
     CHECK(s.next_links_repaired == 1);        /* MapServer's next link drops bbox */
     CHECK(s.features_received == 1221);       /* never the whole collection */
     CHECK(s.requests == 5);
-    CHECK(populate(table, NULL, NULL, 5000) == 5000);
+    CHECK(populate_count(table, NULL, NULL, 5000) == 5000);
     fc_table_free(table);
 
     table = open_table(pygeoapi(), "trees_geojson", 4000, 0);
-    CHECK(populate(table, NULL, NULL, 0) == 20000);
-    CHECK(statistics(table).requests >= 5);
+    CHECK(populate_count(table, NULL, NULL, 0) == 20000);
+    CHECK(table_statistics(table).requests >= 5);
     fc_table_free(table);
 }
 
@@ -143,7 +120,7 @@ static void test_web_mercator(void) {
         int32_t wkid = 0, latest = 0;
         CHECK_STATUS(fc_table_spatial_reference(table, &wkid, &latest), FC_OK);
         CHECK(wkid == 3857);
-        CHECK(populate(table, NULL, &BBOX, 0) == 1221);   /* a lon/lat query box, projected */
+        CHECK(populate_count(table, NULL, &BBOX, 0) == 1221);   /* a lon/lat query box, projected */
         fc_envelope extent;
         CHECK_STATUS(fc_table_query_extent(table, NULL, &extent), FC_OK);
         CHECK(extent.wkid == 3857 && extent.xmin > -13660000 && extent.xmax < -13600000 && extent.ymin > 5690000);
@@ -189,8 +166,8 @@ static void test_forced_query_language_refused(void) {
     CHECK_STATUS(fc_table_create_ogc(&table, NULL, pygeoapi(), "trees_pg"), FC_OK);
     CHECK_STATUS(fc_table_set_request_mode(table, FC_REQUEST_MODE_MANUAL_CACHE), FC_OK);
     CHECK_STATUS(fc_table_set_query_language(table, FC_QUERY_LANGUAGE_CQL2_TEXT), FC_OK);
-    CHECK(populate(table, NULL, &BBOX, 0) == 1221);
-    CHECK(populate(table, "Condition = 4", NULL, 0) == -1);   /* pygeoapi 0.21 refuses cql2-text */
+    CHECK(populate_count(table, NULL, &BBOX, 0) == 1221);
+    CHECK(populate_count(table, "Condition = 4", NULL, 0) == -1);   /* pygeoapi 0.21 refuses cql2-text */
     const fc_error *error = fc_last_error();
     CHECK(error && fc_error_code(error) == FC_E_HTTP && fc_error_http_status(error) == 400);
     CHECK(fc_table_cached_feature_count(table) == 1221);       /* a failed populate changes nothing */

@@ -81,14 +81,6 @@ static int64_t truth(const fc_envelope *envelope, const char *where) {
     return n;
 }
 
-static fc_table_statistics stats(fc_table *table) {
-    fc_table_statistics st;
-    memset(&st, 0, sizeof st);
-    st.struct_size = sizeof st;
-    CHECK_STATUS(fc_table_get_statistics(table, &st), FC_OK);
-    return st;
-}
-
 /* The table counts the features in area from its cache (no request reaches
  * the server) and finds what the emulator itself counts with truth_where. */
 static void check_answered_locally(setup *s, const fc_envelope *area, const char *truth_where) {
@@ -134,7 +126,7 @@ static void test_cache_mode(void) {
     CHECK(show(&s, &VIEW_A, 10000) == 0);
     fc_envelope inner = {-122.677, 45.512, -122.673, 45.516, 4326};
     CHECK(show(&s, &inner, 10000) == 0);
-    fc_table_statistics st = stats(s.table);
+    fc_table_statistics st = table_statistics(s.table);
     CHECK(st.queries_local == 4 && st.queries_server == 0);
     CHECK(st.tiles_covered >= 1 && st.tiles_fetched == st.tiles_covered);
     CHECK(st.requests >= first + 1 && st.bytes_received > 0 && st.features_received >= expected);
@@ -148,7 +140,7 @@ static void test_cache_mode(void) {
     CHECK(fc_table_cached_feature_count(s.table) == cached + fc_result_count(result));
     fc_result_free(result);
     fc_query_free(query);
-    CHECK(stats(s.table).queries_server == 1);
+    CHECK(table_statistics(s.table).queries_server == 1);
     /* Object ids all cached: local. */
     query = envelope_query(NULL, NULL);
     int64_t ids[2];
@@ -187,7 +179,7 @@ static void test_no_cache_mode(void) {
     CHECK(count(s.table, query) == truth(&VIEW_B, "Condition = 4"));
     CHECK(queries_at_server(s.ns) - before == 2);
     CHECK(fc_table_cached_feature_count(s.table) == cached);
-    fc_table_statistics st = stats(s.table);
+    fc_table_statistics st = table_statistics(s.table);
     CHECK(st.queries_server == 2 && st.queries_local == 0 && st.tiles_covered == 0);
     fc_query_free(query);
     close_map(&s);
@@ -221,7 +213,7 @@ static void test_transfer_limit_split(void) {
     /* At 1:50,000 a tile holds ~12,500 trees: split twice to fit 2,000 a page. */
     fc_envelope view = {-122.640, 45.490, -122.590, 45.530, 4326};
     long requests = show(&s, &view, 50000);
-    fc_table_statistics st = stats(s.table);
+    fc_table_statistics st = table_statistics(s.table);
     CHECK(st.tiles_fetched > 4 * 1 && st.tile_failures == 0);
     CHECK(requests > st.tiles_fetched);  /* the capped answers, then their quarters */
     fc_envelope area = buffered(&view);
@@ -233,12 +225,12 @@ static void test_failed_tile_retried(void) {
     setup s = open_map("fail", FC_REQUEST_MODE_ON_INTERACTION_CACHE);
     emulator_control(s.ns, "fail", "mode=http500&match=query&count=1");
     long first = show(&s, &VIEW_A, 10000);
-    fc_table_statistics st = stats(s.table);
+    fc_table_statistics st = table_statistics(s.table);
     CHECK(st.tile_failures == 1);
     CHECK(st.tiles_covered == first - 1);
     /* The next interaction asks for exactly the failed tile. */
     CHECK(show(&s, &VIEW_A, 10000) == 1);
-    CHECK(stats(s.table).tiles_covered == first);
+    CHECK(table_statistics(s.table).tiles_covered == first);
     fc_envelope area = buffered(&VIEW_A);
     check_answered_locally(&s, &area, NULL);
     close_map(&s);
@@ -256,13 +248,13 @@ static void test_budget_eviction(void) {
     CHECK_STATUS(fc_table_set_cache_budget(s.table, 1), FC_OK);
     CHECK(fc_table_cache_budget(s.table) == 1);
     long tiles_a = show(&s, &VIEW_A, 10000);
-    CHECK(tiles_a >= 1 && stats(s.table).evictions == 0);  /* the current view is never evicted */
+    CHECK(tiles_a >= 1 && table_statistics(s.table).evictions == 0);  /* the current view is never evicted */
     long tiles_b = show(&s, &VIEW_B, 10000);
     CHECK(tiles_b >= 1);
-    CHECK(stats(s.table).evictions == tiles_a);  /* everything of A went */
+    CHECK(table_statistics(s.table).evictions == tiles_a);  /* everything of A went */
     /* Revisiting A refetches exactly the evicted tiles. */
     CHECK(show(&s, &VIEW_A, 10000) == tiles_a);
-    CHECK(stats(s.table).evictions == tiles_a + tiles_b);
+    CHECK(table_statistics(s.table).evictions == tiles_a + tiles_b);
     fc_envelope area = buffered(&VIEW_A);
     fc_query *query = envelope_query(&area, NULL);
     CHECK(count(s.table, query) == truth(&area, NULL));
@@ -282,7 +274,7 @@ static void test_mode_switch_while_fetching(void) {
     CHECK_STATUS(fc_table_set_request_mode(s.table, FC_REQUEST_MODE_ON_INTERACTION_NO_CACHE), FC_OK);
     CHECK_STATUS(fc_map_wait_idle(s.map, 30), FC_OK);
     CHECK(fc_table_cached_feature_count(s.table) == 0);  /* late answers dropped */
-    CHECK(stats(s.table).tiles_covered == 0);
+    CHECK(table_statistics(s.table).tiles_covered == 0);
     emulator_control(s.ns, "reset", "");
     /* Manual <-> on-interaction cache keeps features and coverage. */
     CHECK_STATUS(fc_table_set_request_mode(s.table, FC_REQUEST_MODE_ON_INTERACTION_CACHE), FC_OK);
