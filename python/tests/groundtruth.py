@@ -7,6 +7,8 @@ import os
 
 import pytest
 
+import featurecache as fc
+
 BBOX = (-122.70, 45.50, -122.65, 45.55)   # expected.json: 1,221 trees, 1,160 with Condition < 4
 EPS = 1e-7
 
@@ -92,3 +94,36 @@ def compare_polygons(result, reference, reversed_rings_allowed):
                     assert abs(x - wx) < EPS and abs(y - wy) < EPS
         multis += got["type"] == "MultiPolygon"
     return holes, multis
+
+
+def check_request_modes(make_table, truth, server):
+    """The three request modes on a fresh table from make_table(), shown one view
+    by a map: on-interaction cache and no cache find the view's trees; a covered
+    count comes from the cache (no request) except without cache (the server);
+    manual cache fetches nothing by itself."""
+    view = fc.Envelope(-122.69, 45.51, -122.67, 45.53, 4326)
+    expected = expected_trees(truth, (view.xmin, view.ymin, view.xmax, view.ymax))
+    for mode in (fc.ON_INTERACTION_CACHE, fc.ON_INTERACTION_NO_CACHE, fc.MANUAL_CACHE):
+        table = make_table()
+        table.request_mode = mode
+        layer = fc.Layer(table)
+        world = fc.Map([layer])
+        world.buffer_factor = 1
+        world.set_visible_extent(view, 10000)
+        world.wait_idle(60)
+        in_view = table.query(fc.Query(geometry=view, wkid=4326))
+        if mode == fc.MANUAL_CACHE:
+            assert table.cached_feature_count == 0 and len(in_view) == 0
+        else:
+            check_trees(in_view, expected, server)
+        requests = table.statistics.requests
+        again = table.query_count(fc.Query(geometry=view, wkid=4326, where="Condition < 4"))
+        if mode == fc.ON_INTERACTION_NO_CACHE:
+            assert table.statistics.requests > requests      # always the server
+        else:
+            assert table.statistics.requests == requests     # the cache answered
+        if mode != fc.MANUAL_CACHE:
+            assert again == sum(1 for f in expected.values() if f["properties"]["Condition"] < 4)
+        world.close()
+        layer.close()
+        table.close()

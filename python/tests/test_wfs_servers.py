@@ -6,7 +6,8 @@ import math
 import pytest
 
 import featurecache as fc
-from groundtruth import BBOX, EPS, check_trees, compare_polygons, expected_trees, inverse_mercator, mercator
+from groundtruth import (BBOX, EPS, check_request_modes, check_trees, compare_polygons, expected_trees,
+                         inverse_mercator, mercator)
 
 GEOJSON = "application/json; subtype=geojson"
 GML32 = "application/gml+xml; version=3.2"
@@ -290,29 +291,4 @@ def test_bad_get_feature_documents_leave_the_cache(geoservers):
 
 
 def test_request_modes(geoservers, truth):
-    view = fc.Envelope(-122.69, 45.51, -122.67, 45.53, 4326)
-    expected = expected_trees(truth, (view.xmin, view.ymin, view.xmax, view.ymax))
-    for mode in (fc.ON_INTERACTION_CACHE, fc.ON_INTERACTION_NO_CACHE, fc.MANUAL_CACHE):
-        table = fc.Table.wfs(wfs_url(geoservers), "ms:trees")
-        table.request_mode = mode
-        layer = fc.Layer(table)
-        world = fc.Map([layer])
-        world.buffer_factor = 1
-        world.set_visible_extent(view, 10000)
-        world.wait_idle(60)
-        in_view = table.query(fc.Query(geometry=view, wkid=4326))
-        if mode == fc.MANUAL_CACHE:
-            assert table.cached_feature_count == 0 and len(in_view) == 0
-        else:
-            check_trees(in_view, expected, "mapserver")
-        requests = table.statistics.requests
-        again = table.query_count(fc.Query(geometry=view, wkid=4326, where="Condition < 4"))
-        if mode == fc.ON_INTERACTION_NO_CACHE:
-            assert table.statistics.requests > requests      # always the server
-        else:
-            assert table.statistics.requests == requests     # the cache answered
-        if mode != fc.MANUAL_CACHE:
-            assert again == sum(1 for f in expected.values() if f["properties"]["Condition"] < 4)
-        world.close()
-        layer.close()
-        table.close()
+    check_request_modes(lambda: fc.Table.wfs(wfs_url(geoservers), "ms:trees"), truth, "mapserver")
