@@ -34,24 +34,26 @@ let package = Package(
             exclude: ["exports.map"],
             swiftSettings: [.unsafeFlags(["-Xcc", "-I/usr/include/libxml2"])]
         ),
+        // bench/: clock, file reads, repeated runs and formatting for the benchmarks.
+        .target(name: "BenchSupport", path: "bench/Support"),
         // bench/: reader throughput and cache memory (figures in BENCHMARKS.md).
         .executableTarget(
             name: "fc-bench-readers",
-            dependencies: ["FeatureCache"],
+            dependencies: ["FeatureCache", "BenchSupport"],
             path: "bench/ReaderBench",
             swiftSettings: [.unsafeFlags(["-Xcc", "-I/usr/include/libxml2"])]
         ),
         // bench/: viewport queries on a million cached points.
         .executableTarget(
             name: "fc-bench-query",
-            dependencies: ["FeatureCache"],
+            dependencies: ["FeatureCache", "BenchSupport"],
             path: "bench/QueryBench",
             swiftSettings: [.unsafeFlags(["-Xcc", "-I/usr/include/libxml2"])]
         ),
         // bench/: the GML reader alone on a saved WFS response.
         .executableTarget(
             name: "fc-bench-gml",
-            dependencies: ["FeatureCache"],
+            dependencies: ["FeatureCache", "BenchSupport"],
             path: "bench/GMLBench",
             swiftSettings: [.unsafeFlags(["-Xcc", "-I/usr/include/libxml2"])]
         ),

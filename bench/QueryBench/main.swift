@@ -7,16 +7,11 @@
 //   swift run -c release fc-bench-query [bench/data] [rounds]
 //
 // Prints p50/p99 latency per kind of query, in microseconds.
+import BenchSupport
 import FeatureCache
 #if canImport(Glibc)
 import Glibc
 #endif
-
-func now() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-}
 
 func lines(_ path: String) -> [[Substring]] {
     guard let file = fopen(path, "rb") else { fatalError("cannot open \(path): run bench/query/make_points.py") }

@@ -6,52 +6,16 @@
 // that builds the columnar batch (Esri JSON or GeoJSON), best and median of the
 // runs, in features/s and MB/s. Then the trees in a FeatureStore: bytes per
 // cached feature, split into attribute columns and everything else.
+import BenchSupport
 import FeatureCache
 #if canImport(Glibc)
 import Glibc
 #endif
 
-func now() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-}
-
-func readFile(_ path: String) -> [UInt8] {
-    guard let file = fopen(path, "rb") else { fatalError("cannot open \(path): run bench/make_data.py") }
-    defer { fclose(file) }
-    fseek(file, 0, SEEK_END)
-    let size = ftell(file)
-    fseek(file, 0, SEEK_SET)
-    var bytes = [UInt8](repeating: 0, count: size)
-    _ = bytes.withUnsafeMutableBytes { fread($0.baseAddress, 1, size, file) }
-    return bytes
-}
-
 func peakRSSMegabytes() -> Double {
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
     return Double(usage.ru_maxrss) / 1024
-}
-
-func format(_ value: Double, _ decimals: Int = 2) -> String {
-    var buffer = [CChar](repeating: 0, count: 64)
-    _ = buffer.withUnsafeMutableBufferPointer { pointer in
-        withVaList([value]) { vsnprintf(pointer.baseAddress, 64, "%.\(decimals)f", $0) }
-    }
-    return String(cString: buffer)
-}
-
-/// Runs `body` `runs` times; (best, median) seconds.
-func measure(_ runs: Int, _ body: () throws -> Void) rethrows -> (best: Double, median: Double) {
-    var times: [Double] = []
-    for _ in 0..<runs {
-        let start = now()
-        try body()
-        times.append(now() - start)
-    }
-    times.sort()
-    return (times[0], times[times.count / 2])
 }
 
 let arguments = CommandLine.arguments
@@ -71,7 +35,7 @@ print("file                 features      MB   scan MB/s   read best s  median s
 for (name, fields) in [("trees", treeFields), ("parcels", parcelFields)] {
     for kind in ["json", "geojson"] {
         let path = "\(directory)/\(name).\(kind)"
-        let bytes = readFile(path)
+        let bytes = readFile(path, hint: "run bench/make_data.py")
         let megabytes = Double(bytes.count) / 1e6
         let scan = try measure(runs) {
             try bytes.withUnsafeBytes { raw in
@@ -100,7 +64,7 @@ for (name, fields) in [("trees", treeFields), ("parcels", parcelFields)] {
 // Memory of the cache: the trees as a populate leaves them, 100 pages of 2,000
 // (trees-pages.json is a JSON array of the 100 page documents the emulator serves).
 do {
-    let bytes = readFile("\(directory)/trees-pages.json")
+    let bytes = readFile("\(directory)/trees-pages.json", hint: "run bench/make_data.py")
     var pages: [FeatureBatch] = []
     try bytes.withUnsafeBytes { raw in
         var scanner = JSONScanner(raw)
