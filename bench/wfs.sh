@@ -1,22 +1,17 @@
 #!/usr/bin/env bash
 # Populating from MapServer 8's WFS 2.0 — 200,000 tree points and 5,000 building
-# polygons, as GML 3.2 and as GeoJSON — with FeatureCache (bench/wfs/wfs_populate.c)
+# polygons, as GML 3.2 and as GeoJSON — with FeatureCache (bench/lib/populate_whole.c)
 # and with GDAL's WFS driver (ogr2ogr into a memory dataset) on the same URL and
 # page size (10,000, MapServer's maximum): wall time, client CPU, peak memory,
 # requests and bytes (bench/lib/timed_runs.sh). Then the GML reader alone on a
 # ~50 MB GML 3.2 response saved from the same server (fc-bench-gml).
-# The server runs on its own port with the 200k data set, apart from the tests.
+# The server runs on its own port with the 200k data set (bench/lib/big_servers.sh).
 #   bash bench/wfs.sh [rounds]
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 rounds="${1:-3}"
-export GEOSERVERS_HOME=/tmp/featurecache-geoservers-big PYGEOAPI_PORT=5011 MAPSERVER_PORT=5012 PGPORT=5443
-bash Tests/servers/geoservers/start.sh --big --no-postgis >/dev/null
-command -v /usr/bin/time >/dev/null || bash bench/install-peers.sh >/dev/null
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null && cmake --build build -j"$(nproc)" >/dev/null
-cc -O2 -std=c99 -Iinclude bench/wfs/wfs_populate.c -Lbuild/lib -l:libfeaturecache.so.0 \
-   -Wl,-rpath,"$root/build/lib" -o build/wfs_populate
+source bench/lib/big_servers.sh
 source bench/lib/timed_runs.sh
 
 wfs="http://127.0.0.1:$MAPSERVER_PORT/cgi-bin/mapserv"
@@ -26,9 +21,9 @@ geojson="application/json; subtype=geojson"
 gdal=(--config OGR_WFS_PAGE_SIZE 10000 --config OGR_WFS_PAGING_ALLOWED ON)
 echo "MapServer $(mapserv -v | head -1 | cut -d' ' -f3) WFS 2.0.0; gdal $(ogr2ogr --version | cut -d' ' -f2 | tr -d ,)"
 for type in trees buildings; do
-    run "$type GML 3.2  FeatureCache" "$log" "$wfs" build/wfs_populate "$wfs" "ms:$type" "$gml32" 10000
+    run "$type GML 3.2  FeatureCache" "$log" "$wfs" build/populate_whole wfs "$wfs" "ms:$type" "$gml32" 10000
     run "$type GML 3.2  GDAL WFS" "$log" "$wfs" ogr2ogr -f Memory /vsimem/out "WFS:$wfs?VERSION=2.0.0" "ms:$type" "${gdal[@]}"
-    run "$type GeoJSON  FeatureCache" "$log" "$wfs" build/wfs_populate "$wfs" "ms:$type" "$geojson" 10000
+    run "$type GeoJSON  FeatureCache" "$log" "$wfs" build/populate_whole wfs "$wfs" "ms:$type" "$geojson" 10000
     run "$type GeoJSON  GDAL WFS" "$log" "$wfs" ogr2ogr -f Memory /vsimem/out \
         "WFS:$wfs?VERSION=2.0.0&OUTPUTFORMAT=application/json;%20subtype=geojson" "ms:$type" "${gdal[@]}"
 done
