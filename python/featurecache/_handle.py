@@ -3,7 +3,7 @@ that is safe at interpreter shutdown."""
 import ctypes
 
 from . import _ffi
-from .errors import InvalidStateError
+from .errors import InvalidStateError, check
 
 
 class Handle:
@@ -25,6 +25,22 @@ class Handle:
             forget = getattr(self, "_forget_observers", None)
             if forget is not None:
                 forget()
+
+    def _get(self, function, ctype, *args):
+        """The value function(handle, *args, &out) writes into a ctype out-parameter."""
+        value = ctype()
+        check(function(self._ptr, *args, ctypes.byref(value)))
+        return value.value
+
+    def _string(self, function, *args):
+        """A borrowed C string function(handle, *args, &out) gives, decoded."""
+        return _ffi.decode(self._get(function, ctypes.c_char_p, *args))
+
+    def _listing(self, count, first, second):
+        """[(first(i), second(i))] for every index below count(): a service's
+        collections or feature types with their titles."""
+        return [(self._string(first, index), self._string(second, index))
+                for index in range(self._get(count, ctypes.c_int32))]
 
     def __enter__(self):
         return self

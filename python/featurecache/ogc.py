@@ -25,22 +25,14 @@ class OGCService(Handle, Loadable):
 
     @property
     def title(self):
-        out = ctypes.c_char_p()
-        check(_ffi.lib.fc_ogc_service_title(self._ptr, ctypes.byref(out)))
-        return _ffi.decode(out.value)
+        return self._string(_ffi.lib.fc_ogc_service_title)
 
     @property
     def collections(self):
         """[(id, title)] as /collections lists them."""
-        count = ctypes.c_int32()
-        check(_ffi.lib.fc_ogc_service_collection_count(self._ptr, ctypes.byref(count)))
-        result = []
-        for index in range(count.value):
-            ident, title = ctypes.c_char_p(), ctypes.c_char_p()
-            check(_ffi.lib.fc_ogc_service_collection_id(self._ptr, index, ctypes.byref(ident)))
-            check(_ffi.lib.fc_ogc_service_collection_title(self._ptr, index, ctypes.byref(title)))
-            result.append((_ffi.decode(ident.value), _ffi.decode(title.value)))
-        return result
+        lib = _ffi.lib
+        return self._listing(lib.fc_ogc_service_collection_count, lib.fc_ogc_service_collection_id,
+                             lib.fc_ogc_service_collection_title)
 
     def conforms_to(self, class_suffix):
         out = ctypes.c_bool()

@@ -111,9 +111,7 @@ class Table(Handle, Loadable):
     @property
     def output_format(self):
         """WFS: the GetFeature OUTPUTFORMAT ("" = the server's default); None chooses again."""
-        out = ctypes.c_char_p()
-        check(_ffi.lib.fc_table_output_format(self._ptr, ctypes.byref(out)))
-        return _ffi.decode(out.value)
+        return self._string(_ffi.lib.fc_table_output_format)
 
     @output_format.setter
     def output_format(self, format):
@@ -153,14 +151,6 @@ class Table(Handle, Loadable):
         check(_ffi.lib.fc_table_set_request_mode(self._ptr, int(mode)))
 
     # ---- metadata ------------------------------------------------------------
-
-    def _get(self, function, ctype, *args):
-        value = ctype()
-        check(function(self._ptr, *args, ctypes.byref(value)))
-        return value.value
-
-    def _string(self, function, *args):
-        return _ffi.decode(self._get(function, ctypes.c_char_p, *args))
 
     @property
     def name(self):

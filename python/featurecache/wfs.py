@@ -23,32 +23,21 @@ class WFSService(Handle, Loadable):
     def _loadable_ptr(self):
         return _ffi.lib.fc_wfs_service_as_loadable(self._ptr)
 
-    def _text(self, function):
-        out = ctypes.c_char_p()
-        check(function(self._ptr, ctypes.byref(out)))
-        return _ffi.decode(out.value)
-
     @property
     def title(self):
-        return self._text(_ffi.lib.fc_wfs_service_title)
+        return self._string(_ffi.lib.fc_wfs_service_title)
 
     @property
     def version(self):
         """The negotiated WFS version ("2.0.0", "1.1.0", "1.0.0")."""
-        return self._text(_ffi.lib.fc_wfs_service_version)
+        return self._string(_ffi.lib.fc_wfs_service_version)
 
     @property
     def feature_types(self):
         """[(name, title)] as GetCapabilities lists them."""
-        count = ctypes.c_int32()
-        check(_ffi.lib.fc_wfs_service_feature_type_count(self._ptr, ctypes.byref(count)))
-        result = []
-        for index in range(count.value):
-            name, title = ctypes.c_char_p(), ctypes.c_char_p()
-            check(_ffi.lib.fc_wfs_service_feature_type_name(self._ptr, index, ctypes.byref(name)))
-            check(_ffi.lib.fc_wfs_service_feature_type_title(self._ptr, index, ctypes.byref(title)))
-            result.append((_ffi.decode(name.value), _ffi.decode(title.value)))
-        return result
+        lib = _ffi.lib
+        return self._listing(lib.fc_wfs_service_feature_type_count, lib.fc_wfs_service_feature_type_name,
+                             lib.fc_wfs_service_feature_type_title)
 
     def table(self, type_name):
         """A table on one of the service's feature types (it keeps the service alive)."""
