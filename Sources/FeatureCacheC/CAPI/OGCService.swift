@@ -9,11 +9,7 @@ private func ogcService(_ pointer: OpaquePointer?) throws(FeatureCacheError) -> 
 }
 
 private func collection(_ service: OGCService, _ index: Int32) throws(FeatureCacheError) -> OGCCollectionSummary {
-    let collections = try service.collections()
-    guard index >= 0, Int(index) < collections.count else {
-        throw FeatureCacheError(.invalidArgument, "collection index \(index) is out of range (0..<\(collections.count))")
-    }
-    return collections[Int(index)]
+    try CArguments.element(service.collections(), index, "collection index")
 }
 
 @_cdecl("fc_ogc_service_create")

@@ -40,10 +40,7 @@ public func fcResultFieldCount(_ pointer: OpaquePointer?) -> Int32 {
 }
 
 private func field(_ result: FeatureResult, _ col: Int32) throws(FeatureCacheError) -> FieldInfo {
-    guard col >= 0, Int(col) < result.fields.count else {
-        throw FeatureCacheError(.invalidArgument, "column \(col) is out of range (0..<\(result.fields.count))")
-    }
-    return result.fields[Int(col)]
+    try CArguments.element(result.fields, col, "column")
 }
 
 @_cdecl("fc_result_field_name")

@@ -20,10 +20,7 @@ private func metadataGetter<T>(_ pointer: OpaquePointer?, _ out: UnsafeMutablePo
 }
 
 private func field(_ metadata: TableMetadata, _ index: Int32) throws(FeatureCacheError) -> FieldInfo {
-    guard index >= 0, Int(index) < metadata.fields.count else {
-        throw FeatureCacheError(.invalidArgument, "field index \(index) is out of range (0..<\(metadata.fields.count))")
-    }
-    return metadata.fields[Int(index)]
+    try CArguments.element(metadata.fields, index, "field index")
 }
 
 @_cdecl("fc_table_create_arcgis")

@@ -9,11 +9,7 @@ private func wfsService(_ pointer: OpaquePointer?) throws(FeatureCacheError) -> 
 }
 
 private func featureType(_ service: WFSService, _ index: Int32) throws(FeatureCacheError) -> WFSFeatureTypeInfo {
-    let types = try service.featureTypes()
-    guard index >= 0, Int(index) < types.count else {
-        throw FeatureCacheError(.invalidArgument, "feature type index \(index) is out of range (0..<\(types.count))")
-    }
-    return types[Int(index)]
+    try CArguments.element(service.featureTypes(), index, "feature type index")
 }
 
 @_cdecl("fc_wfs_service_create")

@@ -20,6 +20,14 @@ enum CArguments {
         return pointer
     }
 
+    /// `list[index]` for an index from C; `name` names the index in the error.
+    static func element<T>(_ list: [T], _ index: Int32, _ name: String) throws(FeatureCacheError) -> T {
+        guard index >= 0, Int(index) < list.count else {
+            throw FeatureCacheError(.invalidArgument, "\(name) \(index) is out of range (0..<\(list.count))")
+        }
+        return list[Int(index)]
+    }
+
     static func finite(_ value: Double, _ name: String, minimum: Double = 0) throws(FeatureCacheError) -> Double {
         guard value.isFinite, value >= minimum else {
             throw FeatureCacheError(.invalidArgument, "\(name) must be a finite number >= \(minimum) (got \(value))")
