@@ -16,6 +16,8 @@ final class WFSFeatureTypeSource: FeatureSource {
         var outputFormat: String?
         /// The caller's output format (nil = chosen from the capabilities).
         var preferredFormat: String?
+        /// What the capabilities offer for this type (its own list, else the service's).
+        var offeredFormats: [String] = []
         var dataAxisOrder: AxisOrder = .auto
         var filterAxisOrder: AxisOrder = .auto
         /// `auto` data order as decided from the first features, per srsName.
@@ -76,6 +78,7 @@ final class WFSFeatureTypeSource: FeatureSource {
             $0.type = type
             $0.schema = schema
             $0.version = capabilities.version
+            $0.offeredFormats = metadata.supportedQueryFormats
             $0.outputFormat = $0.preferredFormat ?? Self.chooseFormat(metadata.supportedQueryFormats)
             $0.learnedSwap = [:]
             $0.filterRefused = false
@@ -118,7 +121,7 @@ final class WFSFeatureTypeSource: FeatureSource {
         state.withLock { state in
             state.preferredFormat = format
             if state.type != nil {
-                state.outputFormat = format ?? Self.chooseFormat(state.type.map { $0.outputFormats } ?? [])
+                state.outputFormat = format ?? Self.chooseFormat(state.offeredFormats)
             }
         }
     }
