@@ -39,7 +39,8 @@ import Testing
     @Test func fes20AndFilter11() throws {
         let expression = try parse("Condition = 4 AND Species LIKE 'A%' AND Name = 'a<b&c'")
         let fes = try #require(FESFilter.document(expression, version: .fes20))
-        #expect(fes.hasPrefix(#"<fes:Filter xmlns:fes="http://www.opengis.net/fes/2.0"><fes:And><fes:And><fes:PropertyIsEqualTo matchCase="true"><fes:ValueReference>Condition</fes:ValueReference><fes:Literal>4</fes:Literal></fes:PropertyIsEqualTo>"#))
+        // One flat And of three (FES And takes two or more operands).
+        #expect(fes.hasPrefix(#"<fes:Filter xmlns:fes="http://www.opengis.net/fes/2.0"><fes:And><fes:PropertyIsEqualTo matchCase="true"><fes:ValueReference>Condition</fes:ValueReference><fes:Literal>4</fes:Literal></fes:PropertyIsEqualTo>"#))
         #expect(fes.contains(#"<fes:PropertyIsLike wildCard="%" singleChar="_" escapeChar="\" matchCase="true"><fes:ValueReference>Species</fes:ValueReference><fes:Literal>A%</fes:Literal></fes:PropertyIsLike>"#))
         #expect(fes.contains("<fes:Literal>a&lt;b&amp;c</fes:Literal>"))
         let ogc = try #require(FESFilter.document(try parse("DBH + 1 > 5 OR Condition IN (1, 2)"), version: .filter11))

@@ -21,8 +21,7 @@ package struct LocalQuery {
         for text in [definitionExpression, query.whereClause] {
             if let parsed = try WhereParser.parse(text) { clauses.append(parsed) }
         }
-        if let first = clauses.first {
-            let combined = clauses.dropFirst().reduce(first) { .and($0, $1) }
+        if let combined = WhereExpression.conjunction(clauses) {
             if !fields.isEmpty { try WhereEvaluator.validate(combined, fields: fields) }
             evaluator = WhereEvaluator(combined)
         } else {

@@ -9,8 +9,8 @@ public enum CQL2JSON {
         case let .negate(a): return translate(a).map { "{\"op\":\"*\",\"args\":[-1,\($0)]}" }
         case let .arithmetic(op, a, b): return operation(op.rawValue, [a, b])
         case let .compare(op, a, b): return operation(op.rawValue, [a, b])
-        case let .and(a, b): return operation("and", [a, b])
-        case let .or(a, b): return operation("or", [a, b])
+        case let .and(terms): return operation("and", terms)
+        case let .or(terms): return operation("or", terms)
         case let .not(a): return operation("not", [a])
         case let .isNull(a, negated):
             let test = operation("isNull", [a])

@@ -14,12 +14,8 @@ public enum CQL2Text {
         case let .compare(op, a, b):
             guard let x = translate(a), let y = translate(b) else { return nil }
             return "\(x) \(op.rawValue) \(y)"
-        case let .and(a, b):
-            guard let x = translate(a), let y = translate(b) else { return nil }
-            return "(\(x) AND \(y))"
-        case let .or(a, b):
-            guard let x = translate(a), let y = translate(b) else { return nil }
-            return "(\(x) OR \(y))"
+        case let .and(terms): return joined(terms, "AND")
+        case let .or(terms): return joined(terms, "OR")
         case let .not(a): return translate(a).map { "NOT (\($0))" }
         case let .isNull(a, negated): return translate(a).map { "\($0) IS \(negated ? "NOT " : "")NULL" }
         case let .inList(a, list, negated):
@@ -37,6 +33,17 @@ public enum CQL2Text {
         case .concat, .function, .cast, .extract:
             return nil
         }
+    }
+
+    /// `(a AND b AND c)`; nil when any term cannot be said.
+    private static func joined(_ terms: [WhereExpression], _ keyword: String) -> String? {
+        var parts: [String] = []
+        parts.reserveCapacity(terms.count)
+        for term in terms {
+            guard let part = translate(term) else { return nil }
+            parts.append(part)
+        }
+        return "(" + parts.joined(separator: " \(keyword) ") + ")"
     }
 
     static func literal(_ value: WhereValue) -> String? {

@@ -38,8 +38,8 @@ public enum FESFilter {
                 .greaterOrEqual: "PropertyIsGreaterThanOrEqualTo",
             ]
             return element(names[op]!, [a, b], attributes: " matchCase=\"true\"")
-        case let .and(a, b): return element("And", [a, b])
-        case let .or(a, b): return element("Or", [a, b])
+        case let .and(terms): return element("And", terms)
+        case let .or(terms): return element("Or", terms)
         case let .not(a): return element("Not", [a])
         case let .isNull(a, negated):
             let test = element("PropertyIsNull", [a])

@@ -56,15 +56,11 @@ public struct WhereEvaluator {
                 throw FeatureCacheError(.invalidArgument, "where clause: no field named '\(name)'")
             }
             return Self.vector(batch.columns[index], rows)
-        case let .and(a, b):
-            // The right side only on the rows the left did not already decide (false).
-            return .truth(try shortCircuit(a, b, decidedBy: .no, batch, rows) { l, r in
-                l == .no || r == .no ? .no : (l == .yes && r == .yes ? .yes : .unknown)
-            })
-        case let .or(a, b):
-            return .truth(try shortCircuit(a, b, decidedBy: .yes, batch, rows) { l, r in
-                l == .yes || r == .yes ? .yes : (l == .no && r == .no ? .no : .unknown)
-            })
+        case let .and(terms):
+            // Each term only on the rows the terms before it left open (not false).
+            return .truth(try shortCircuit(terms, decidedBy: .no, batch, rows))
+        case let .or(terms):
+            return .truth(try shortCircuit(terms, decidedBy: .yes, batch, rows))
         case let .not(a):
             return .truth(try truths(a, batch, rows).map { $0 == .unknown ? .unknown : .of($0 == .no) })
         case let .isNull(a, negated):
@@ -97,23 +93,34 @@ public struct WhereEvaluator {
         }
     }
 
-    /// Evaluates `a` on every row, then `b` only on the rows where `a` is not
-    /// `decided` (false for AND, true for OR), and combines the two.
-    private func shortCircuit(_ a: WhereExpression, _ b: WhereExpression, decidedBy decided: Truth,
-                              _ batch: FeatureBatch, _ rows: [Int],
-                              _ combine: (Truth, Truth) -> Truth) throws(FeatureCacheError) -> [Truth] {
-        var result = try truths(a, batch, rows)
+    /// AND (`decided` = false) or OR (`decided` = true) over `terms`, term by
+    /// term: each is evaluated only on the rows no earlier term decided, and the
+    /// loop ends when every row is decided. Iterative, so a clause of 100,000
+    /// terms needs no deeper stack than one of two.
+    private func shortCircuit(_ terms: [WhereExpression], decidedBy decided: Truth,
+                              _ batch: FeatureBatch, _ rows: [Int]) throws(FeatureCacheError) -> [Truth] {
+        var result = try truths(terms[0], batch, rows)
+        // Positions in `rows` not yet decided.
         var open: [Int] = []
         open.reserveCapacity(result.count)
         for i in result.indices where result[i] != decided { open.append(i) }
-        guard !open.isEmpty else { return result }
-        if open.count == rows.count {
-            let right = try truths(b, batch, rows)
-            for i in result.indices { result[i] = combine(result[i], right[i]) }
-            return result
+        for term in terms.dropFirst() {
+            guard !open.isEmpty else { break }
+            let right = try truths(term, batch, open.count == rows.count ? rows : open.map { rows[$0] })
+            var stillOpen: [Int] = []
+            for (j, i) in open.enumerated() {
+                let r = right[j]
+                if r == decided {
+                    result[i] = decided
+                } else {
+                    // Neither side decides: the row is the undecided value if both
+                    // are, unknown if either is unknown.
+                    if r == .unknown || result[i] == .unknown { result[i] = .unknown }
+                    stillOpen.append(i)
+                }
+            }
+            open = stillOpen
         }
-        let right = try truths(b, batch, open.map { rows[$0] })
-        for (j, i) in open.enumerated() { result[i] = combine(result[i], right[j]) }
         return result
     }
 

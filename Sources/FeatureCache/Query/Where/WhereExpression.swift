@@ -23,8 +23,10 @@ public indirect enum WhereExpression: Sendable, Equatable {
     case arithmetic(Arithmetic, WhereExpression, WhereExpression)
     case concat(WhereExpression, WhereExpression)
     case compare(Comparison, WhereExpression, WhereExpression)
-    case and(WhereExpression, WhereExpression)
-    case or(WhereExpression, WhereExpression)
+    /// Two or more terms, flat: `a AND b AND c` is one node, so a clause of
+    /// 100,000 ORed terms is one level deep, not 100,000.
+    case and([WhereExpression])
+    case or([WhereExpression])
     case not(WhereExpression)
     case isNull(WhereExpression, negated: Bool)
     case inList(WhereExpression, [WhereExpression], negated: Bool)
@@ -48,11 +50,30 @@ public indirect enum WhereExpression: Sendable, Equatable {
         switch self {
         case .literal, .field: break
         case let .negate(a), let .not(a), let .isNull(a, _), let .cast(a, _), let .extract(_, a): a.visit(body)
-        case let .arithmetic(_, a, b), let .concat(a, b), let .compare(_, a, b), let .and(a, b), let .or(a, b), let .like(a, b, _, _):
+        case let .arithmetic(_, a, b), let .concat(a, b), let .compare(_, a, b), let .like(a, b, _, _):
             a.visit(body); b.visit(body)
+        case let .and(terms), let .or(terms): terms.forEach { $0.visit(body) }
         case let .inList(a, list, _): a.visit(body); list.forEach { $0.visit(body) }
         case let .between(a, b, c, _): a.visit(body); b.visit(body); c.visit(body)
         case let .function(_, arguments): arguments.forEach { $0.visit(body) }
         }
+    }
+}
+
+extension WhereExpression {
+    /// `terms` joined by AND: nil for none, the term itself for one, one flat
+    /// node otherwise (terms that are ANDs themselves are spliced in).
+    static func conjunction(_ terms: [WhereExpression]) -> WhereExpression? {
+        var flat: [WhereExpression] = []
+        for term in terms {
+            if case let .and(inner) = term { flat += inner } else { flat.append(term) }
+        }
+        return flat.count <= 1 ? flat.first : .and(flat)
+    }
+
+    /// The top-level AND-terms (the expression itself when it is no AND).
+    var conjuncts: [WhereExpression] {
+        if case let .and(terms) = self { return terms }
+        return [self]
     }
 }

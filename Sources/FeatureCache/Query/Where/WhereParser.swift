@@ -2,9 +2,20 @@
 /// NOT, predicates (comparison, IS [NOT] NULL, [NOT] IN, [NOT] BETWEEN,
 /// [NOT] LIKE … [ESCAPE]), + - ||, * / %, unary minus. Errors name the position
 /// (1-based character of the clause) and what was expected there.
+///
+/// Input controls recursion here, so it is bounded: AND and OR chains are flat
+/// lists (any length), and everything else that nests — parentheses, NOT, unary
+/// minus, function calls, chains of + - * / || — may nest `maxDepth` levels.
+/// Deeper clauses fail with FC_E_INVALID_ARGUMENT naming the limit, before any
+/// stack is at risk in the parser, the evaluator or the server translators.
 public struct WhereParser {
+    /// How deep a clause's expression tree may be.
+    public static let maxDepth = 100
+
     private let tokens: [WhereToken]
     private var index = 0
+    /// The depth of the tree being built at the current token.
+    private var depth = 0
 
     static let reserved: Set<String> = ["AND", "OR", "NOT", "IN", "IS", "NULL", "BETWEEN", "LIKE", "ESCAPE", "TRUE",
                                         "FALSE", "DATE", "TIMESTAMP", "CAST", "AS", "EXTRACT", "FROM", "FOR",
@@ -55,22 +66,44 @@ public struct WhereParser {
         guard take(keyword: keyword) else { throw expected(keyword) }
     }
 
+    /// One level deeper (undone by `ascend`); fails past `maxDepth`.
+    private mutating func descend() throws(FeatureCacheError) {
+        depth += 1
+        guard depth <= Self.maxDepth else {
+            throw FeatureCacheError(.invalidArgument, "where clause: nested deeper than \(Self.maxDepth) levels at position \(current.offset + 1) (parentheses, NOT, functions and chains of arithmetic each count)")
+        }
+    }
+
+    private mutating func ascend(_ levels: Int = 1) { depth -= levels }
+
     // MARK: - Boolean structure
 
     private mutating func orExpression() throws(FeatureCacheError) -> WhereExpression {
-        var left = try andExpression()
-        while take(keyword: "OR") { left = .or(left, try andExpression()) }
-        return left
+        let first = try andExpression()
+        guard current.keyword == "OR" else { return first }
+        try descend()
+        defer { ascend() }
+        var terms = [first]
+        while take(keyword: "OR") { terms.append(try andExpression()) }
+        return .or(terms)
     }
 
     private mutating func andExpression() throws(FeatureCacheError) -> WhereExpression {
-        var left = try notExpression()
-        while take(keyword: "AND") { left = .and(left, try notExpression()) }
-        return left
+        let first = try notExpression()
+        guard current.keyword == "AND" else { return first }
+        try descend()
+        defer { ascend() }
+        var terms = [first]
+        while take(keyword: "AND") { terms.append(try notExpression()) }
+        return .and(terms)
     }
 
     private mutating func notExpression() throws(FeatureCacheError) -> WhereExpression {
-        if take(keyword: "NOT") { return .not(try notExpression()) }
+        if take(keyword: "NOT") {
+            try descend()
+            defer { ascend() }
+            return .not(try notExpression())
+        }
         return try predicate()
     }
 
@@ -115,8 +148,12 @@ public struct WhereParser {
     // MARK: - Values
 
     private mutating func additive() throws(FeatureCacheError) -> WhereExpression {
+        // Each operator of a chain puts the left side one level deeper.
+        var chain = 0
+        defer { ascend(chain) }
         var left = try multiplicative()
         while true {
+            if isAdditiveOperator { try descend(); chain += 1 }
             if take(symbol: "+") { left = .arithmetic(.add, left, try multiplicative()) }
             else if take(symbol: "-") { left = .arithmetic(.subtract, left, try multiplicative()) }
             else if take(symbol: "||") { left = .concat(left, try multiplicative()) }
@@ -124,9 +161,20 @@ public struct WhereParser {
         }
     }
 
+    private var isAdditiveOperator: Bool {
+        current.kind == .symbol("+") || current.kind == .symbol("-") || current.kind == .symbol("||")
+    }
+
+    private var isMultiplicativeOperator: Bool {
+        current.kind == .symbol("*") || current.kind == .symbol("/") || current.kind == .symbol("%")
+    }
+
     private mutating func multiplicative() throws(FeatureCacheError) -> WhereExpression {
+        var chain = 0
+        defer { ascend(chain) }
         var left = try unary()
         while true {
+            if isMultiplicativeOperator { try descend(); chain += 1 }
             if take(symbol: "*") { left = .arithmetic(.multiply, left, try unary()) }
             else if take(symbol: "/") { left = .arithmetic(.divide, left, try unary()) }
             else if take(symbol: "%") { left = .arithmetic(.modulo, left, try unary()) }
@@ -135,16 +183,17 @@ public struct WhereParser {
     }
 
     private mutating func unary() throws(FeatureCacheError) -> WhereExpression {
-        if take(symbol: "-") {
-            let operand = try unary()
-            switch operand {  // fold literals, so -9223372036854775808 and -1.5 stay literals
-            case let .literal(.integer(value)): return .literal(.integer(0 &- value))
-            case let .literal(.double(value)): return .literal(.double(-value))
-            default: return .negate(operand)
-            }
+        let negative = take(symbol: "-")
+        guard negative || take(symbol: "+") else { return try primary() }
+        try descend()
+        defer { ascend() }
+        let operand = try unary()
+        guard negative else { return operand }
+        switch operand {  // fold literals, so -9223372036854775808 and -1.5 stay literals
+        case let .literal(.integer(value)): return .literal(.integer(0 &- value))
+        case let .literal(.double(value)): return .literal(.double(-value))
+        default: return .negate(operand)
         }
-        if take(symbol: "+") { return try unary() }
-        return try primary()
     }
 
     private mutating func primary() throws(FeatureCacheError) -> WhereExpression {
@@ -156,6 +205,8 @@ public struct WhereParser {
         case let .quotedIdentifier(name): index += 1; return .field(name)
         case .symbol("("):
             index += 1
+            try descend()
+            defer { ascend() }
             let inner = try orExpression()
             try require(symbol: ")")
             return inner
@@ -176,6 +227,8 @@ public struct WhereParser {
             case "CURRENT_DATE", "CURRENT_TIMESTAMP":
                 return .function(word, [])
             case "CAST":
+                try descend()
+                defer { ascend() }
                 try require(symbol: "(")
                 let value = try orExpression()
                 try require(keyword: "AS")
@@ -199,6 +252,8 @@ public struct WhereParser {
                 try require(symbol: ")")
                 return .cast(value, type)
             case "EXTRACT":
+                try descend()
+                defer { ascend() }
                 try require(symbol: "(")
                 guard let partName = current.keyword, let part = WhereExpression.DatePart(rawValue: partName) else {
                     throw expected("YEAR, MONTH, DAY, HOUR, MINUTE or SECOND")
@@ -213,6 +268,8 @@ public struct WhereParser {
             }
             if current.kind == .symbol("("), let arity = Self.functions[word] {
                 index += 1
+                try descend()
+                defer { ascend() }
                 let arguments = try functionArguments(word)
                 guard arity.contains(arguments.count) else {
                     throw FeatureCacheError(.invalidArgument, "where clause: \(word) takes \(arity.lowerBound == arity.upperBound ? "\(arity.lowerBound)" : "\(arity.lowerBound) to \(arity.upperBound)") arguments, not \(arguments.count) (position \(token.offset + 1))")

@@ -10,21 +10,10 @@ public struct WherePushdown: Sendable, Equatable {
     public init(_ expression: WhereExpression?, canTranslate: (WhereExpression) -> Bool) {
         guard let expression else { server = nil; local = nil; return }
         var pushed: [WhereExpression] = [], kept: [WhereExpression] = []
-        for term in Self.conjuncts(expression) {
+        for term in expression.conjuncts {
             if canTranslate(term) { pushed.append(term) } else { kept.append(term) }
         }
-        server = Self.conjunction(pushed)
-        local = Self.conjunction(kept)
-    }
-
-    static func conjuncts(_ expression: WhereExpression) -> [WhereExpression] {
-        if case let .and(a, b) = expression { return conjuncts(a) + conjuncts(b) }
-        return [expression]
-    }
-
-    static func conjunction(_ terms: [WhereExpression]) -> WhereExpression? {
-        guard var result = terms.first else { return nil }
-        for term in terms.dropFirst() { result = .and(result, term) }
-        return result
+        server = WhereExpression.conjunction(pushed)
+        local = WhereExpression.conjunction(kept)
     }
 }
