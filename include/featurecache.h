@@ -84,7 +84,10 @@ typedef int32_t fc_status;
                                       499: token required) */
 #define FC_E_PARSE             -8  /* malformed JSON/XML, HTML instead of data, wrong document shape */
 #define FC_E_UNSUPPORTED       -9  /* the service cannot do what was asked */
-#define FC_E_LIMIT            -10  /* a configured limit was hit (e.g. maximum response size) */
+#define FC_E_LIMIT            -10  /* a configured limit was hit (response size, pages, tiles, nesting) */
+#define FC_E_PROTOCOL         -11  /* the server broke HTTP or its protocol: a malformed or non-HTTP
+                                    * reply, a refused redirect (another scheme, https -> http, a loop),
+                                    * a link in a server document that cannot be followed. @since 0.6 */
 
 /* ==== Errors =============================================================== */
 

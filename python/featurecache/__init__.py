@@ -3,7 +3,8 @@ services into a fast local cache. A ctypes binding of libfeaturecache."""
 from . import _ffi
 from .context import TOKEN_AS_HEADER, TOKEN_AS_PARAMETER, Context
 from .errors import (CancelledError, FeatureCacheError, HTTPError, InvalidArgumentError, InvalidStateError,
-                     LimitError, NetworkError, ParseError, ServiceError, TimeoutError, UnsupportedError)
+                     LimitError, NetworkError, ParseError, ProtocolError, ServiceError, TimeoutError,
+                     UnsupportedError)
 from .layer import Layer
 from .loadable import FAILED_TO_LOAD, LOADED, LOADING, NOT_LOADED, STATUS_NAMES
 from .map import Map
@@ -26,5 +27,5 @@ __all__ = [
     "ON_INTERACTION_CACHE", "ON_INTERACTION_NO_CACHE", "MANUAL_CACHE",
     "SERVICE_ARCGIS", "SERVICE_OGC", "SERVICE_WFS", "TOKEN_AS_HEADER", "TOKEN_AS_PARAMETER",
     "FeatureCacheError", "InvalidArgumentError", "InvalidStateError", "CancelledError", "TimeoutError",
-    "NetworkError", "HTTPError", "ServiceError", "ParseError", "UnsupportedError", "LimitError",
+    "NetworkError", "HTTPError", "ServiceError", "ParseError", "UnsupportedError", "LimitError", "ProtocolError",
 ]

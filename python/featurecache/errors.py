@@ -12,6 +12,7 @@ E_SERVICE = -7
 E_PARSE = -8
 E_UNSUPPORTED = -9
 E_LIMIT = -10
+E_PROTOCOL = -11
 
 
 class FeatureCacheError(Exception):
@@ -69,10 +70,14 @@ class LimitError(FeatureCacheError):
     pass
 
 
+class ProtocolError(FeatureCacheError):
+    """The server broke HTTP or its protocol (a malformed reply, a refused redirect, a bad link)."""
+
+
 _CLASSES = {
     E_INVALID_ARGUMENT: InvalidArgumentError, E_INVALID_STATE: InvalidStateError, E_CANCELLED: CancelledError,
     E_TIMEOUT: TimeoutError, E_NETWORK: NetworkError, E_HTTP: HTTPError, E_SERVICE: ServiceError,
-    E_PARSE: ParseError, E_UNSUPPORTED: UnsupportedError, E_LIMIT: LimitError,
+    E_PARSE: ParseError, E_UNSUPPORTED: UnsupportedError, E_LIMIT: LimitError, E_PROTOCOL: ProtocolError,
 }
 
 

@@ -43,17 +43,31 @@ public final class ClientContext: Sendable {
     }
 
     /// A request to `url` with this context's timeouts, limits and headers.
+    /// - Parameter credentialsFor: the URL the caller gave for the service:
+    ///   credentials (the token, the caller's headers) go only to its origin.
+    ///   nil = the request's own URL.
     public func makeRequest(_ method: HTTPRequest.Method = .get, url: String, headers: [(name: String, value: String)] = [],
-                            body: [UInt8]? = nil) -> HTTPRequest {
+                            body: [UInt8]? = nil, credentialsFor serviceURL: String? = nil) -> HTTPRequest {
         let settings = self.settings
         var all: [(name: String, value: String)] = [("User-Agent", settings.userAgent)]
         all += settings.headers
         all += headers
-        return HTTPRequest(method: method, url: url, headers: all, body: body,
-                           connectTimeout: settings.connectTimeout, totalTimeout: settings.totalTimeout,
-                           maxResponseBytes: settings.maxResponseBytes)
+        var request = HTTPRequest(method: method, url: url, headers: all, body: body,
+                                  connectTimeout: settings.connectTimeout, totalTimeout: settings.totalTimeout,
+                                  maxResponseBytes: settings.maxResponseBytes)
+        request.lowSpeedBytesPerSecond = settings.lowSpeedBytesPerSecond
+        request.lowSpeedWindow = settings.lowSpeedWindow
+        request.caFile = settings.caFile
+        request.caPath = settings.caPath
+        request.maxBufferedBytes = settings.maxBufferedBytes
+        if let serviceURL { request.credentialOrigin = Origin(serviceURL) }
+        if let origin = request.credentialOrigin, let target = Origin(url), !target.mayReceiveCredentials(meantFor: origin) {
+            request = Credentials.stripped(request)
+        }
+        return request
     }
 
+    /// One exchange on the transport, no redirects or retries (see `send(_:counting:)`).
     public func send(_ request: HTTPRequest) async throws(FeatureCacheError) -> HTTPResponse {
         try Task.checkCancellationTyped()
         return try await transport.send(request)

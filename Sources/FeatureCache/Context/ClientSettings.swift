@@ -15,6 +15,21 @@ public struct ClientSettings: Sendable {
     public var maxConnectionsPerHost: Int = 6
     /// A larger response fails with `.limit`; 0 = no limit.
     public var maxResponseBytes: Int64 = 512 << 20
+    /// The most response bytes the context's transfers hold at once (6
+    /// connections per host × 512 MiB would otherwise allow 3 GiB); 0 = no limit.
+    public var maxBufferedBytes: Int64 = 1 << 30
+    /// A transfer slower than this many bytes per second, averaged over
+    /// `lowSpeedWindow` seconds, fails with `.timeout`. Always on: with a
+    /// total timeout of 0 it is what ends a stalled connection.
+    public var lowSpeedBytesPerSecond = 1024
+    public var lowSpeedWindow = 30.0
+    /// Transient failures sent again (429, 502, 503, 504, reset connections).
+    public var retry = RetryPolicy()
+    /// Bounds on the work one view or one operation may cause.
+    public var limits = WorkLimits()
+    /// Trusted CA certificates instead of the system's (PEM bundle / hashed directory).
+    public var caFile: String?
+    public var caPath: String?
     public var userAgent: String = "FeatureCache/\(FeatureCacheVersion.string)"
     /// Sent with every request (e.g. a referer some portals require).
     public var headers: [(name: String, value: String)] = []

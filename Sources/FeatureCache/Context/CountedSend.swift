@@ -1,15 +1,60 @@
 extension ClientContext {
-    /// Sends through the context, counting the request (failed or not, but not
-    /// cancelled) and its bytes in a table's statistics.
+    /// Sends a request the way every service request goes: redirects followed
+    /// hop by hop (`Redirect`: checked schemes, no downgrade, credentials only
+    /// to the caller's origin), transient failures retried under the context's
+    /// `RetryPolicy`, each exchange counted in a table's statistics (failed ones
+    /// too, cancelled ones not), retries counted on their own. A cancelled task
+    /// stops waiting and retrying at once.
     func send(_ request: HTTPRequest, counting statistics: StatisticsCounter?) async throws(FeatureCacheError) -> HTTPResponse {
-        do {
-            let response = try await send(request)
-            statistics?.countResponse(bytes: response.body.count)
-            return response
-        } catch {
-            if error.code != .cancelled { statistics?.countResponse(bytes: 0) }
-            throw error
+        let policy = settings.retry
+        var retry = 0
+        while true {
+            let failure: FeatureCacheError
+            do {
+                let response = try await followingRedirects(request, counting: statistics)
+                guard RetryPolicy.transientStatuses.contains(response.status), request.isIdempotent,
+                      let delay = policy.delay(beforeRetry: retry + 1, retryAfter: Self.retryAfter(response)) else { return response }
+                try await pause(delay, statistics: statistics)
+                retry += 1
+                continue
+            } catch {
+                failure = error
+            }
+            guard failure.isTransient, request.isIdempotent,
+                  let delay = policy.delay(beforeRetry: retry + 1, retryAfter: failure.retryAfter) else { throw failure }
+            try await pause(delay, statistics: statistics)
+            retry += 1
         }
+    }
+
+    private func followingRedirects(_ request: HTTPRequest, counting statistics: StatisticsCounter?) async throws(FeatureCacheError) -> HTTPResponse {
+        var current = request
+        for _ in 0...Redirect.maxHops {
+            let response: HTTPResponse
+            do {
+                response = try await send(current)
+                statistics?.countResponse(bytes: response.body.count)
+            } catch {
+                if error.code != .cancelled { statistics?.countResponse(bytes: 0) }
+                throw error
+            }
+            guard let next = try Redirect.next(after: current, response) else { return response }
+            current = next
+        }
+        throw .protocol("\(request.methodAndURL) redirected more than \(Redirect.maxHops) times")
+    }
+
+    private func pause(_ seconds: Double, statistics: StatisticsCounter?) async throws(FeatureCacheError) {
+        statistics?.update { $0.retries += 1 }
+        do {
+            try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9))
+        } catch {
+            throw .cancelled
+        }
+    }
+
+    private static func retryAfter(_ response: HTTPResponse) -> Double? {
+        RetryPolicy.retryAfter(response.header("Retry-After"), now: DateText.now)
     }
 }
 

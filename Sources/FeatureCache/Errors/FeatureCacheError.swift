@@ -15,6 +15,10 @@ public struct FeatureCacheError: Error, Sendable, Equatable, CustomStringConvert
         case parse = -8
         case unsupported = -9
         case limit = -10
+        /// The server broke HTTP or its protocol: a malformed or non-HTTP reply,
+        /// a redirect that is refused (another scheme, https to http, a loop), a
+        /// link in a server document that cannot be followed.
+        case `protocol` = -11
     }
 
     public var code: Code
@@ -24,11 +28,22 @@ public struct FeatureCacheError: Error, Sendable, Equatable, CustomStringConvert
     /// The service's own error code (ArcGIS `error.code`), 0 if none.
     public var serviceCode: Int32
 
+    /// A failure that may pass if the same request is sent again (a reset
+    /// connection, 429, 502, 503, 504): what the retry policy retries.
+    package var isTransient = false
+    /// Seconds the server asked to wait before trying again (`Retry-After`).
+    package var retryAfter: Double?
+
     public init(_ code: Code, _ message: String, httpStatus: Int32 = 0, serviceCode: Int32 = 0) {
         self.code = code
         self.message = message
         self.httpStatus = httpStatus
         self.serviceCode = serviceCode
+    }
+
+    /// Equal in what callers see: code, message, HTTP status, service code.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.code == rhs.code && lhs.message == rhs.message && lhs.httpStatus == rhs.httpStatus && lhs.serviceCode == rhs.serviceCode
     }
 
     public var description: String {
@@ -41,6 +56,7 @@ public struct FeatureCacheError: Error, Sendable, Equatable, CustomStringConvert
     static func invalidArgument(_ message: String) -> Self { .init(.invalidArgument, message) }
     static func invalidState(_ message: String) -> Self { .init(.invalidState, message) }
     static func parse(_ message: String) -> Self { .init(.parse, message) }
+    static func `protocol`(_ message: String) -> Self { .init(.protocol, message) }
     public static let cancelled = FeatureCacheError(.cancelled, "the operation was cancelled")
 }
 

@@ -1,7 +1,18 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Dates written as text where services should send epoch milliseconds: ISO 8601
 /// (`2005-12-23`, `2005-12-23T13:45:00.5Z`, `…+01:00`) and the US form older
 /// ArcGIS servers write (`12/23/2005 1:05:00 PM`). Times without a zone are UTC.
 enum DateText {
+    /// The current time in epoch milliseconds (UTC).
+    static var now: Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
+    }
+
     static func epochMilliseconds(_ text: String) -> Int64? {
         let bytes = Array(text.utf8)
         var iso = Parser(bytes)

@@ -57,7 +57,7 @@ extension GeometryColumnBuilder {
         if wkb.isEmpty { return appendNull() }
         if column.isPointsOnly {
             let point = column.box(row)
-            return appendPoint(point.xmin, point.ymin)
+            return appendComputedPoint(point.xmin, point.ymin)
         }
         var bounds = BoundingBox()
         column.addBox(of: row, to: &bounds)
@@ -78,9 +78,9 @@ extension GeometryColumnBuilder {
                 return moved
             }
         }
-        guard ok else { return appendNull() }
+        guard ok, box.xmin.isFinite, box.ymin.isFinite, box.xmax.isFinite, box.ymax.isFinite else { return appendNull() }
         if bytes.count == GeometryColumn.pointSize, bytes[1] == 1, bytes[2] == 0 {
-            return appendPoint(box.xmin, box.ymin)
+            return appendComputedPoint(box.xmin, box.ymin)
         }
         appendWKB(bytes, box)
     }

@@ -63,7 +63,9 @@ struct GeometryColumnBuilder {
         endRow(BoundingBox())
     }
 
-    mutating func appendPoint(_ x: Double, _ y: Double) {
+    /// A point from coordinates the library computed (a copy, a projection):
+    /// one that is not finite (a pole in Web Mercator) has no place, so no geometry.
+    mutating func appendComputedPoint(_ x: Double, _ y: Double) {
         guard x.isFinite, y.isFinite else { return appendNull() }
         writer.header(.point)
         writer.point(x, y)
@@ -72,11 +74,29 @@ struct GeometryColumnBuilder {
         endRow(box)
     }
 
+    /// A point; NaN in either coordinate is an empty point (Esri JSON writes
+    /// `"NaN"` or null for one). An infinite coordinate is an error.
+    mutating func appendPoint(_ x: Double, _ y: Double) throws(FeatureCacheError) {
+        guard !x.isNaN, !y.isNaN else { return appendNull() }
+        guard x.isFinite, y.isFinite else { throw nonFinite() }
+        appendComputedPoint(x, y)
+    }
+
     /// Writes the scratch coordinates as `type`, checking they have its shape.
     /// An Esri `rings` array arrives as `.polygon` with `ringsByOrientation`.
     mutating func append(_ type: WKBType, _ scratch: CoordinateScratch, ringsByOrientation: Bool = false,
                          scanner: JSONScanner? = nil) throws(FeatureCacheError) {
         if scratch.pointCount == 0 { return appendNull() }
+        // The box first: it also checks every coordinate is finite before any byte is written.
+        var box = BoundingBox()
+        for index in 0..<scratch.pointCount {
+            let x = scratch.xy[2 * index], y = scratch.xy[2 * index + 1]
+            guard x.isFinite, y.isFinite else {
+                let error = nonFinite()
+                throw scanner.map { $0.error(error.message) } ?? error
+            }
+            box.add(x, y)
+        }
         func shape(_ expected: Int) throws(FeatureCacheError) {
             guard scratch.depth == expected else {
                 let message = "\(type) coordinates must be nested \(expected) levels deep, not \(scratch.depth)"
@@ -87,7 +107,7 @@ struct GeometryColumnBuilder {
         switch type {
         case .point:
             try shape(1)
-            return appendPoint(scratch.xy[0], scratch.xy[1])
+            return try appendPoint(scratch.xy[0], scratch.xy[1])
         case .multiPoint:
             try shape(2)
             writer.header(.multiPoint)
@@ -134,9 +154,13 @@ struct GeometryColumnBuilder {
         case .geometryCollection:
             throw scanner?.error("a geometry collection has no coordinates") ?? .parse("a geometry collection has no coordinates")
         }
-        var box = BoundingBox()
-        for index in 0..<scratch.pointCount { box.add(scratch.xy[2 * index], scratch.xy[2 * index + 1]) }
         endRow(box)
+    }
+
+    /// Infinity (a number such as 1e999 that overflows a double) is no place on
+    /// any map, and would poison every box and index built on it.
+    private func nonFinite() -> FeatureCacheError {
+        .parse("feature \(count + 1) of the response has a coordinate that is not a finite number")
     }
 
     /// Appends WKB written elsewhere (a GeoJSON GeometryCollection) with its box.

@@ -30,15 +30,17 @@ public struct HilbertRTree: Sendable {
             return
         }
         // Hilbert keys of box centres on a 65536 × 65536 grid over the extent.
-        let width = max(extent.xmax - extent.xmin, .leastNonzeroMagnitude)
-        let height = max(extent.ymax - extent.ymin, .leastNonzeroMagnitude)
+        // Halves throughout: (min + max) and (xmax - xmin) overflow to infinity for
+        // coordinates near ±Double.greatestFiniteMagnitude, halves never do.
+        let halfWidth = extent.xmax / 2 - extent.xmin / 2
+        let halfHeight = extent.ymax / 2 - extent.ymin / 2
         var keyed: [(key: UInt32, row: UInt32)] = []
         keyed.reserveCapacity(rows.count)
         for row in rows {
             let box = itemBox(Int(row))
-            let cx = ((box.xmin + box.xmax) / 2 - extent.xmin) / width
-            let cy = ((box.ymin + box.ymax) / 2 - extent.ymin) / height
-            keyed.append((hilbert(UInt32(cx * 65535), UInt32(cy * 65535)), row))
+            let cx = Self.gridCell((box.xmin / 4 + box.xmax / 4 - extent.xmin / 2) / halfWidth)
+            let cy = Self.gridCell((box.ymin / 4 + box.ymax / 4 - extent.ymin / 2) / halfHeight)
+            keyed.append((hilbert(cx, cy), row))
         }
         keyed.sort { $0.key < $1.key }
         order = keyed.map(\.row)
@@ -100,6 +102,15 @@ public struct HilbertRTree: Sendable {
                 for child in first..<min(first + Self.nodeSize, levelStarts[level]) { stack.append((level - 1, child)) }
             }
         }
+    }
+
+    /// A position 0…1 along the extent as a cell 0…65535. Anything else (NaN
+    /// from a zero-width extent, rounding just past an end) lands in range.
+    @inline(__always)
+    static func gridCell(_ t: Double) -> UInt32 {
+        guard t > 0 else { return 0 }
+        guard t < 1 else { return 65535 }
+        return UInt32(t * 65535)
     }
 
     public var byteSize: Int { order.count * 4 + nodeBoxes.count * 8 }

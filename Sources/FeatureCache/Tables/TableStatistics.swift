@@ -27,6 +27,9 @@ public struct TableStatistics: Sendable, Equatable {
     /// Fetches whose `next` links dropped the query's parameters (MapServer 8
     /// drops `bbox`), continued with the library's own offsets instead.
     public var nextLinksRepaired = 0
+    /// Requests sent again after a transient failure (429, 502, 503, 504, a
+    /// reset connection), under the context's retry policy.
+    public var retries = 0
 
     public init() {}
 }

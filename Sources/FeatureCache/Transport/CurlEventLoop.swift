@@ -21,6 +21,8 @@ final class CurlEventLoop: @unchecked Sendable {
     private let multi: UnsafeMutableRawPointer
     /// Transfers added to the multi handle, by easy-handle address (loop thread only).
     private var active: [UInt: CurlTransfer] = [:]
+    /// Response bytes all active transfers hold (loop thread only).
+    private var bufferedBytes: Int64 = 0
 
     init(maxConnectionsPerHost: Int) {
         _ = CurlEventLoop.globalInit
@@ -146,8 +148,18 @@ final class CurlEventLoop: @unchecked Sendable {
         }
     }
 
+    /// Whether `count` more response bytes fit the transport-wide budget; takes
+    /// them if so (loop thread: called from a transfer's write callback).
+    func reserve(_ count: Int, limit: Int64) -> Bool {
+        guard limit <= 0 || bufferedBytes + Int64(count) <= limit else { return false }
+        bufferedBytes += Int64(count)
+        return true
+    }
+
     private func remove(_ key: UInt, result: Result<HTTPResponse, FeatureCacheError>) {
         guard let transfer = active.removeValue(forKey: key), let easy = transfer.easy else { return }
+        bufferedBytes -= Int64(transfer.body.count)
+        transfer.loop = nil
         curl_multi_remove_handle(multi, easy)
         curl_easy_cleanup(easy)
         transfer.easy = nil
@@ -159,9 +171,8 @@ final class CurlEventLoop: @unchecked Sendable {
         _ = fcsys_easy_setopt_pointer(easy, CURLOPT_URL, request.url)
         _ = fcsys_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         _ = fcsys_easy_setopt_pointer(easy, CURLOPT_PROTOCOLS_STR, "http,https")
-        _ = fcsys_easy_setopt_pointer(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        _ = fcsys_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1)
-        _ = fcsys_easy_setopt_long(easy, CURLOPT_MAXREDIRS, 5)
+        // Redirects are followed by `ClientContext.send`, hop by hop, so that each is checked.
+        _ = fcsys_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)
         _ = fcsys_easy_setopt_pointer(easy, CURLOPT_ACCEPT_ENCODING, "")  // every encoding libcurl decodes (gzip, deflate, br…)
         _ = fcsys_easy_setopt_long(easy, CURLOPT_TCP_KEEPALIVE, 1)
         _ = fcsys_easy_setopt_long(easy, CURLOPT_TCP_NODELAY, 1)
@@ -175,6 +186,14 @@ final class CurlEventLoop: @unchecked Sendable {
         if request.maxResponseBytes > 0 {
             _ = fcsys_easy_setopt_offset(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxResponseBytes))
         }
+        if request.lowSpeedBytesPerSecond > 0 {
+            _ = fcsys_easy_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, request.lowSpeedBytesPerSecond)
+            _ = fcsys_easy_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, max(1, Int(request.lowSpeedWindow.rounded(.up))))
+        }
+        // TLS: peer and host verification stay on (libcurl's defaults); only the
+        // trusted certificates can be changed. libcurl copies these strings.
+        if let caFile = request.caFile { _ = fcsys_easy_setopt_pointer(easy, CURLOPT_CAINFO, caFile) }
+        if let caPath = request.caPath { _ = fcsys_easy_setopt_pointer(easy, CURLOPT_CAPATH, caPath) }
         var list: UnsafeMutablePointer<curl_slist>? = nil
         for header in request.headers {
             if header.name.lowercased() == "user-agent" {
@@ -196,6 +215,7 @@ final class CurlEventLoop: @unchecked Sendable {
         transfer.headerList = list
         if let list { _ = fcsys_easy_setopt_pointer(easy, CURLOPT_HTTPHEADER, list) }
 
+        transfer.loop = self
         let context = Unmanaged.passUnretained(transfer).toOpaque()
         _ = fcsys_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION) { data, size, count, context in
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
@@ -225,10 +245,18 @@ final class CurlEventLoop: @unchecked Sendable {
             return .failure(FeatureCacheError(.timeout, "\(what) timed out: \(detail)"))
         case CURLE_WRITE_ERROR where transfer.exceededLimit, CURLE_FILESIZE_EXCEEDED:
             return .failure(FeatureCacheError(.limit, "\(what): the response is larger than the limit of \(request.maxResponseBytes) bytes"))
-        case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL:
-            return .failure(.invalidArgument("\(what): \(detail)"))
-        case CURLE_PARTIAL_FILE:
-            return .failure(FeatureCacheError(.network, "\(what): the response was truncated (\(detail))"))
+        case CURLE_WRITE_ERROR where transfer.exceededBuffers:
+            return .failure(FeatureCacheError(.limit, "\(what): the responses in flight would hold more than \(request.maxBufferedBytes) bytes (the context's buffer limit)"))
+        case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL, CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING, CURLE_TOO_MANY_REDIRECTS:
+            // Caller URLs are checked before they get here: this is the server's doing.
+            return .failure(.protocol("\(what): the server's answer breaks HTTP (\(detail))"))
+        case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_HTTP2, CURLE_HTTP2_STREAM:
+            // The connection broke mid-exchange: worth one more try.
+            var error = FeatureCacheError(.network, code == CURLE_PARTIAL_FILE ? "\(what): the response was truncated (\(detail))" : "\(what) failed: \(detail)")
+            error.isTransient = true
+            return .failure(error)
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CERTPROBLEM:
+            return .failure(FeatureCacheError(.network, "\(what): TLS failed (\(detail))"))
         default:
             return .failure(FeatureCacheError(.network, "\(what) failed: \(detail)"))
         }

@@ -17,6 +17,9 @@ final class CurlTransfer: @unchecked Sendable {
     var body: [UInt8] = []
     var headers: [(name: String, value: String)] = []
     var exceededLimit = false
+    var exceededBuffers = false
+    /// The loop running this transfer, for the transport-wide buffer budget.
+    weak var loop: CurlEventLoop?
 
     init(request: HTTPRequest) {
         self.request = request
@@ -56,9 +59,13 @@ final class CurlTransfer: @unchecked Sendable {
 
     func receive(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
         if isCancelRequested { return 0 }
-        if request.maxResponseBytes > 0, Int64(body.count + count) > request.maxResponseBytes {
+        if request.maxResponseBytes > 0, Int64(body.count) + Int64(count) > request.maxResponseBytes {
             exceededLimit = true
             return 0  // makes libcurl abort the transfer with CURLE_WRITE_ERROR
+        }
+        guard loop?.reserve(count, limit: request.maxBufferedBytes) ?? true else {
+            exceededBuffers = true
+            return 0
         }
         body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: count))
         return count

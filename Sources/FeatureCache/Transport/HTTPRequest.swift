@@ -13,6 +13,23 @@ public struct HTTPRequest: Sendable {
     public var totalTimeout: Double
     /// A response larger than this fails with `.limit`; 0 = no limit.
     public var maxResponseBytes: Int64
+    /// A transfer averaging fewer bytes per second than this over
+    /// `lowSpeedWindow` seconds fails with `.timeout` (a stalled server never
+    /// holds a request for ever, whatever the total timeout). 0 = off.
+    public var lowSpeedBytesPerSecond: Int = 0
+    public var lowSpeedWindow: Double = 30
+    /// Where the credentials in this request may be sent (the origin of the URL
+    /// the caller gave); hops to any other origin go without them. nil = no check.
+    var credentialOrigin: Origin?
+    /// Safe to send again after a transient failure (GET, and POSTed queries).
+    public var isIdempotent: Bool
+    /// Trusted CA certificates (PEM file, or a c_rehash'ed directory) instead
+    /// of the system's; nil = the system's.
+    public var caFile: String?
+    public var caPath: String?
+    /// The most response bytes all of a transport's transfers may hold at once
+    /// (each is also limited by `maxResponseBytes`); 0 = no limit.
+    public var maxBufferedBytes: Int64 = 0
 
     public init(method: Method = .get, url: String, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil,
                 connectTimeout: Double = 10, totalTimeout: Double = 60, maxResponseBytes: Int64 = 0) {
@@ -23,7 +40,12 @@ public struct HTTPRequest: Sendable {
         self.connectTimeout = connectTimeout
         self.totalTimeout = totalTimeout
         self.maxResponseBytes = maxResponseBytes
+        self.isIdempotent = true
+        self.credentialOrigin = Origin(url)
     }
+
+    /// The first header of that name, compared case-insensitively.
+    public func header(_ name: String) -> String? { firstHeader(name, in: headers) }
 
     /// The URL with secrets (token, api key) masked, for messages and logs.
     public var redactedURL: String { RequestURL.redacted(url) }
@@ -45,10 +67,7 @@ public struct HTTPResponse: Sendable {
     }
 
     /// The first header of that name, compared case-insensitively.
-    public func header(_ name: String) -> String? {
-        let wanted = name.lowercased()
-        return headers.first { $0.name.lowercased() == wanted }?.value
-    }
+    public func header(_ name: String) -> String? { firstHeader(name, in: headers) }
 
     /// The start of the body as text, for error messages about unexpected bodies.
     public var bodyPreview: String {
@@ -64,4 +83,10 @@ public struct HTTPResponse: Sendable {
 /// cancellation by really aborting the exchange.
 public protocol Transport: Sendable {
     func send(_ request: HTTPRequest) async throws(FeatureCacheError) -> HTTPResponse
+}
+
+/// The first header of that name in `headers`, compared case-insensitively.
+private func firstHeader(_ name: String, in headers: [(name: String, value: String)]) -> String? {
+    let wanted = name.lowercased()
+    return headers.first { $0.name.lowercased() == wanted }?.value
 }

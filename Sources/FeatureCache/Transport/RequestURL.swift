@@ -137,12 +137,19 @@ public struct RequestURL: Sendable, Equatable {
         }
     }
 
-    /// Masks the values of secret parameters in a URL string.
+    /// Masks secrets in a URL string: the values of secret parameters
+    /// (`token=***`) and user information (`http://***@host/`).
     public static func redacted(_ url: String) -> String {
+        var url = url
+        if let scheme = url.firstRange(of: "://") {
+            let authorityEnd = url[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
+            if let at = url[scheme.upperBound..<authorityEnd].lastIndex(of: "@") {
+                url.replaceSubrange(scheme.upperBound..<at, with: "***")
+            }
+        }
         guard let question = url.firstIndex(of: "?") else { return url }
-        let secrets: Set<String> = ["token", "apikey", "api_key", "key", "password", "access_token"]
         let pairs = url[url.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
-            guard let equals = pair.firstIndex(of: "="), secrets.contains(pair[..<equals].lowercased()) else { return String(pair) }
+            guard let equals = pair.firstIndex(of: "="), Credentials.secretParameters.contains(pair[..<equals].lowercased()) else { return String(pair) }
             return pair[..<equals] + "=***"
         }
         return url[..<question] + "?" + pairs.joined(separator: "&")

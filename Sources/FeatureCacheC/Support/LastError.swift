@@ -8,18 +8,32 @@ final class ErrorBox: @unchecked Sendable {
     let error: FeatureCacheError
     let message: UnsafeMutablePointer<CChar>
 
+    /// The addresses of every live box: a pointer the caller passes is looked up
+    /// here before it is read, so a table handle, a freed error or garbage given
+    /// to fc_error_* reads nothing (errors are rare: the set stays small).
+    private static let live = Locked(Set<UInt>())
+
     init(_ error: FeatureCacheError) {
         self.error = error
         message = strdup(error.message)!
+        let address = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
+        Self.live.withLock { _ = $0.insert(address) }
     }
 
-    deinit { free(message) }
+    deinit {
+        let address = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
+        Self.live.withLock { _ = $0.remove(address) }
+        free(message)
+    }
 
     var pointer: OpaquePointer { OpaquePointer(Unmanaged.passUnretained(self).toOpaque()) }
 
     static func from(_ pointer: OpaquePointer?) -> ErrorBox? {
         guard let pointer else { return nil }
-        return Unmanaged<ErrorBox>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+        let address = UInt(bitPattern: UnsafeRawPointer(pointer))
+        return live.withLock { live in
+            live.contains(address) ? Unmanaged<ErrorBox>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue() : nil
+        }
     }
 }
 

@@ -139,7 +139,7 @@ package enum EsriJSONReader {
             } else { try scanner.skipValue() }
         }
         switch type {
-        case .point?: geometry.appendPoint(x, y)
+        case .point?: try geometry.appendPoint(x, y)
         case let kind?:
             // An empty array is one level shallower than its type: treat as no geometry.
             if scratch.pointCount == 0 { return geometry.appendNull() }

@@ -16,9 +16,7 @@ public struct WhereEvaluator {
 
     public init(_ expression: WhereExpression, now: Int64? = nil) {
         self.expression = expression
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        self.now = now ?? (Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000)
+        self.now = now ?? DateText.now
     }
 
     /// Checks every field name against a schema (case-insensitively).

@@ -5,7 +5,7 @@ struct ArcGISLayerSource: FeatureSource {
     let context: ClientContext
     let statistics: StatisticsCounter
 
-    private var requester: ArcGISRequester { ArcGISRequester(context: context, statistics: statistics) }
+    private var requester: ArcGISRequester { ArcGISRequester(context: context, statistics: statistics, serviceURL: layerURL.string) }
 
     var kind: ServiceKind { .arcgis }
     var urlString: String { layerURL.string }

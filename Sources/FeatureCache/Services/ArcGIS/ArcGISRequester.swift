@@ -8,6 +8,8 @@ struct ArcGISRequester: Sendable {
     let context: ClientContext
     /// The table's counters: every request sent and the bytes received.
     var statistics: StatisticsCounter? = nil
+    /// The layer URL the caller gave: the token goes to its origin only.
+    let serviceURL: String
 
     func request(_ url: RequestURL) -> HTTPRequest {
         var url = url.setting("f", url.value(of: "f") ?? "json")
@@ -21,10 +23,10 @@ struct ArcGISRequester: Sendable {
         }
         let full = url.string
         guard full.utf8.count > Self.maxGetURLLength else {
-            return context.makeRequest(.get, url: full, headers: headers)
+            return context.makeRequest(.get, url: full, headers: headers, credentialsFor: serviceURL)
         }
         headers.append(("Content-Type", "application/x-www-form-urlencoded"))
-        return context.makeRequest(.post, url: url.base, headers: headers, body: Array(url.query.utf8))
+        return context.makeRequest(.post, url: url.base, headers: headers, body: Array(url.query.utf8), credentialsFor: serviceURL)
     }
 
     func getJSON(_ url: RequestURL) async throws(FeatureCacheError) -> JSONValue {

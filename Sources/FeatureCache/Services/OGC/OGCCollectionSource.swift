@@ -27,7 +27,7 @@ final class OGCCollectionSource: FeatureSource {
     var kind: ServiceKind { .ogcFeatures }
     var urlString: String { collectionURL.string }
     var collectionURL: RequestURL { service.collectionURL(collectionId) }
-    var requester: OGCRequester { OGCRequester(context: service.context, statistics: statistics) }
+    var requester: OGCRequester { OGCRequester(context: service.context, statistics: statistics, serviceURL: service.url) }
 
     var queryLanguage: QueryLanguage { state.withLock { $0.language } }
 

@@ -6,6 +6,9 @@
 struct OGCRequester: Sendable {
     let context: ClientContext
     var statistics: StatisticsCounter? = nil
+    /// The API URL the caller gave: the token goes to its origin only (not to
+    /// a `next` link or a redirect elsewhere).
+    let serviceURL: String
 
     static let acceptJSON = "application/geo+json, application/json;q=0.9"
 
@@ -13,9 +16,9 @@ struct OGCRequester: Sendable {
         let url = url.value(of: "f") == nil ? url.setting("f", "json") : url
         var headers: [(name: String, value: String)] = [("Accept", Self.acceptJSON)]
         if let token = context.settings.token, !token.isEmpty { headers.append(("Authorization", "Bearer \(token)")) }
-        guard let body else { return context.makeRequest(.get, url: url.string, headers: headers) }
+        guard let body else { return context.makeRequest(.get, url: url.string, headers: headers, credentialsFor: serviceURL) }
         headers.append(("Content-Type", body.contentType))
-        return context.makeRequest(.post, url: url.string, headers: headers, body: body.bytes)
+        return context.makeRequest(.post, url: url.string, headers: headers, body: body.bytes, credentialsFor: serviceURL)
     }
 
     /// A JSON document (landing page, conformance, collection, queryables).

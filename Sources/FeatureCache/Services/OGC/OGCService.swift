@@ -35,7 +35,7 @@ public final class OGCService: Loadable {
     public var url: String { apiURL.string }
 
     public func performLoad(retrying: Bool) async throws(FeatureCacheError) {
-        let requester = OGCRequester(context: context)
+        let requester = OGCRequester(context: context, serviceURL: apiURL.string)
         let landing = try await requester.getJSON(apiURL)
         guard landing.isObject, landing["links"]?.array != nil else {
             throw FeatureCacheError(.service, "\(RequestURL.redacted(apiURL.string)) is not an OGC API landing page (no 'links')")

@@ -37,7 +37,7 @@ final class WFSFeatureTypeSource: FeatureSource {
 
     var kind: ServiceKind { .wfs }
     var urlString: String { service.url }
-    var requester: WFSRequester { WFSRequester(context: service.context, statistics: statistics) }
+    var requester: WFSRequester { WFSRequester(context: service.context, statistics: statistics, serviceURL: service.url) }
 
     func loadMetadata(retrying: Bool) async throws(FeatureCacheError) -> TableMetadata {
         if retrying { try await service.retryLoad() } else { try await service.load() }
@@ -165,7 +165,7 @@ final class WFSFeatureTypeSource: FeatureSource {
             throw FeatureCacheError.invalidArgument(error.message)
         }
         let loaded = try loaded()
-        let request = requester.post(service.baseURL, xml: xml)
+        let request = requester.post(service.baseURL, xml: xml, idempotent: false)
         let page = try await WFSPageReader(source: self, state: loaded, metadata: metadata).read(request, askedWkid: nil)
         var fetched = FetchedFeatures()
         if page.batch.count > 0 { fetched.batches.append(page.batch) }

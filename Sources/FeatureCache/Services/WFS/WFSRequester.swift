@@ -4,13 +4,20 @@
 struct WFSRequester: Sendable {
     let context: ClientContext
     var statistics: StatisticsCounter? = nil
+    /// The service URL the caller gave: credentials go to its origin only.
+    let serviceURL: String
 
     func get(_ url: RequestURL) -> HTTPRequest {
-        context.makeRequest(.get, url: url.string, headers: [])
+        context.makeRequest(.get, url: url.string, headers: [], credentialsFor: serviceURL)
     }
 
-    func post(_ url: RequestURL, xml: String) -> HTTPRequest {
-        context.makeRequest(.post, url: url.string, headers: [("Content-Type", "text/xml; charset=UTF-8")], body: Array(xml.utf8))
+    /// A POSTed document; `idempotent` false for one the caller wrote (it may
+    /// be a transaction: never sent twice).
+    func post(_ url: RequestURL, xml: String, idempotent: Bool = true) -> HTTPRequest {
+        var request = context.makeRequest(.post, url: url.string, headers: [("Content-Type", "text/xml; charset=UTF-8")],
+                                          body: Array(xml.utf8), credentialsFor: serviceURL)
+        request.isIdempotent = idempotent
+        return request
     }
 
     /// Sends and checks; the body is the caller's to read.

@@ -41,7 +41,7 @@ public final class WFSService: Loadable {
     }
 
     public func performLoad(retrying: Bool) async throws(FeatureCacheError) {
-        let requester = WFSRequester(context: context)
+        let requester = WFSRequester(context: context, serviceURL: url)
         var failures: [String] = []
         for version in fixedVersion.map({ [$0] }) ?? WFSVersion.allCases {
             let request = requester.get(requestURL("GetCapabilities", version: version))

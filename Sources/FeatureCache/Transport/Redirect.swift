@@ -1,0 +1,67 @@
+/// Redirects, followed by the library itself rather than by libcurl, so that
+/// every hop is checked: only http and https, never from https down to http,
+/// at most `maxHops`, and credentials only while the request stays at the
+/// caller's origin (libcurl would forward custom headers such as
+/// X-Esri-Authorization, and a token parameter, to any host).
+enum Redirect {
+    static let maxHops = 5
+
+    /// The request to send after `response`; nil when it is no redirect.
+    static func next(after request: HTTPRequest, _ response: HTTPResponse) throws(FeatureCacheError) -> HTTPRequest? {
+        guard [301, 302, 303, 307, 308].contains(response.status) else { return nil }
+        guard let location = response.header("Location")?.trimmingCharacters(in: " \t"), !location.isEmpty else {
+            throw .protocol("\(request.methodAndURL) answered HTTP \(response.status) without a Location to follow")
+        }
+        let target = try resolve(location, against: request)
+        var next = request
+        next.url = target
+        if response.status == 303, request.method == .post {
+            // "See other": fetch the answer with GET. 301 and 302 keep a POST a
+            // POST (curl's POSTREDIR behaviour): a query form turned into a bare
+            // GET would ask the server something else.
+            next.method = .get
+            next.body = nil
+            next.headers.removeAll { $0.name.lowercased() == "content-type" }
+        }
+        if let trusted = request.credentialOrigin, let origin = Origin(target), !origin.mayReceiveCredentials(meantFor: trusted) {
+            next = Credentials.stripped(next)
+        }
+        return next
+    }
+
+    /// `location` made absolute against the request's URL, and checked.
+    static func resolve(_ location: String, against request: HTTPRequest) throws(FeatureCacheError) -> String {
+        let base = request.url
+        let absolute: String
+        let lower = location.lowercased()
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+            absolute = location
+        } else if location.contains(":"), let colon = location.firstIndex(of: ":"),
+                  !location[..<colon].contains(where: { $0 == "/" || $0 == "?" || $0 == "#" }) {
+            throw .protocol("\(request.methodAndURL) redirects to '\(RequestURL.redacted(location))': only http and https are followed")
+        } else if location.hasPrefix("//") {
+            absolute = String(base.prefix { $0 != ":" }) + ":" + location
+        } else if let origin = Origin(base) {
+            let root = "\(origin.scheme)://" + base[base.index(base.firstRange(of: "://")!.upperBound, offsetBy: 0)...]
+                .prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+            if location.hasPrefix("/") {
+                absolute = root + location
+            } else {
+                let path = base.prefix { $0 != "?" && $0 != "#" }
+                let directory = path.count > root.count ? String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) : root
+                absolute = location.hasPrefix("?") ? String(path) + location : directory + "/" + location
+            }
+        } else {
+            throw .protocol("\(request.methodAndURL) redirects to '\(RequestURL.redacted(location))', which cannot be resolved")
+        }
+        do {
+            _ = try RequestURL(parsing: absolute)
+        } catch {
+            throw .protocol("\(request.methodAndURL) redirects to an invalid URL: \(error.message)")
+        }
+        if Origin(base)?.scheme == "https", Origin(absolute)?.scheme == "http" {
+            throw .protocol("\(request.methodAndURL) redirects from https to http (\(RequestURL.redacted(absolute))): refused, it would send the request in clear text")
+        }
+        return absolute
+    }
+}
