@@ -180,8 +180,101 @@ FC_API fc_status fc_context_clear_headers(fc_context *ctx);
 
 /* Sets the ArcGIS token (or API key) sent with ArcGIS requests; NULL or ""
  * removes it. Services answer a missing token with service code 499 and a bad
- * or expired one with 498 (FC_E_SERVICE). @since 0.1 */
+ * or expired one with 498 (FC_E_SERVICE).
+ * The token goes only to the origin (scheme, host, port) of the URL the table
+ * or service was created with: see "Credentials and redirects". @since 0.1 */
 FC_API fc_status fc_context_set_token(fc_context *ctx, const char *token, int32_t placement);
+
+/* ---- Credentials and redirects --------------------------------------------
+ * Credentials are the token (header or parameter), any header set with
+ * fc_context_set_header whose name is Authorization, Proxy-Authorization,
+ * Cookie or contains auth, token, key, secret, session or password, user
+ * information in a URL, and token/apikey/api_key/key/password/access_token
+ * parameters. They are sent only to the origin of the URL the caller gave
+ * (or to the same host moved from http:80 to https:443). Redirects (301, 302,
+ * 303, 307, 308; at most 5) are followed by the library hop by hop: only to
+ * http and https, never from https to http (FC_E_PROTOCOL), and a hop to
+ * another origin is sent without any credential (as browsers do; refusing it
+ * would break public services moved behind another host, and the answer of a
+ * service that needs the token is then a clear 401/499 error). Links in server
+ * documents (OGC API `next`) to another origin are fetched the same way.
+ * 303 turns a POST into a GET; 301, 302, 307 and 308 keep the method and body.
+ * Messages never contain a token, a secret parameter or URL user information.
+ *
+ * ---- TLS --------------------------------------------------------------------
+ * https uses libcurl with peer and host name verification always on, against
+ * the system's CA certificates, or those set with fc_context_set_ca_file /
+ * fc_context_set_ca_path. There is no switch to turn verification off. A
+ * certificate that does not verify fails with FC_E_NETWORK ("TLS failed").
+ * From the environment, only libcurl's proxy variables are honoured
+ * (http_proxy, https_proxy, no_proxy, all_proxy); nothing else. */
+
+/* Trusted CA certificates: a PEM bundle (file) or an OpenSSL hashed directory
+ * (path) used instead of the system's; NULL returns to the system's. Applies
+ * to requests sent afterwards. Errors: FC_E_INVALID_ARGUMENT for a file or
+ * directory that cannot be read, or a non-UTF-8 path. @since 0.6 */
+FC_API fc_status fc_context_set_ca_file(fc_context *ctx, const char *pem_file);
+FC_API fc_status fc_context_set_ca_path(fc_context *ctx, const char *directory);
+
+/* ---- Retries ----------------------------------------------------------------
+ * Requests that are safe to repeat (GET, and the queries the library POSTs;
+ * never a document given to fc_table_populate_wfs_xml) are sent again after a
+ * transient failure: HTTP 429, 502, 503 or 504, or a connection reset or cut
+ * mid-response. The wait before retry n is base * 2^(n-1) seconds, at most
+ * max_delay, scaled at random by 0.5..1 (jitter); a Retry-After header
+ * (seconds or HTTP date) is waited for as given when it is at most max_delay,
+ * and otherwise not retried at all. A cancelled operation stops waiting at once.
+ * Retries are counted in fc_table_statistics.retries. When every attempt fails
+ * the last failure is reported (e.g. FC_E_HTTP with fc_error_http_status 503).
+ * Default: 4 attempts, base 0.5 s, max delay 30 s. */
+
+/* max_attempts counts the first try: 1 turns retries off (1..100); base and max
+ * delay in seconds (finite, >= 0, base <= max).
+ * Errors: FC_E_INVALID_ARGUMENT for a value out of range. @since 0.6 */
+FC_API fc_status fc_context_set_retry_policy(fc_context *ctx, int32_t max_attempts, double base_delay_seconds,
+                                             double max_delay_seconds);
+
+/* A transfer averaging fewer than bytes_per_second over a window of seconds
+ * fails with FC_E_TIMEOUT. It cannot be turned off: with a total timeout of 0
+ * ("no total limit") it is what ends a stalled connection. Default 1024 bytes/s
+ * over 30 s. Errors: FC_E_INVALID_ARGUMENT unless bytes_per_second >= 1 and
+ * seconds is finite and >= 1. @since 0.6 */
+FC_API fc_status fc_context_set_low_speed_limit(fc_context *ctx, int64_t bytes_per_second, double seconds);
+
+/* ---- Bounded work -------------------------------------------------------------
+ * What one view or one operation may cost, whatever the server answers or the
+ * caller asks. Versioned like fc_table_statistics: set struct_size to
+ * sizeof(fc_work_limits); fc_context_get_work_limits fills what fits. */
+typedef struct fc_work_limits {
+    uint32_t struct_size;
+    /* Tiles one on-interaction view may need (default 256): a scale that would
+     * need more is fetched at a coarser tile level until the view fits. */
+    int64_t max_tiles_per_view;
+    /* Requests one view may send, tile splits and pages included (default
+     * 1024); tiles beyond stay uncovered, counted in tile_failures with
+     * FC_E_LIMIT, and are asked for on the next view. */
+    int64_t max_requests_per_view;
+    /* Pages one populate, query, count or tile may read (default 10,000), and
+     * features it may receive (default 20,000,000); beyond, it fails with
+     * FC_E_LIMIT and the cache is left as it was (a server that sets
+     * exceededTransferLimit or a next link for ever). */
+    int64_t max_pages_per_operation;
+    int64_t max_features_per_operation;
+    /* Response bytes all requests of the context may hold at once (default
+     * 1 GiB; each response is also limited by fc_context_set_max_response_bytes);
+     * a response that would exceed it fails with FC_E_LIMIT. 0 = no limit. */
+    int64_t max_buffered_bytes;
+} fc_work_limits;
+
+/* Copies the context's limits into *out (set out->struct_size first).
+ * Errors: FC_E_INVALID_ARGUMENT for NULL out or struct_size < 4. @since 0.6 */
+FC_API fc_status fc_context_get_work_limits(const fc_context *ctx, fc_work_limits *out);
+
+/* Sets the limits: the fields limits->struct_size covers, every one >= 1
+ * (max_buffered_bytes >= 0). Get, change, set. Applies to views and operations
+ * started afterwards. Errors: FC_E_INVALID_ARGUMENT for NULL, a struct_size
+ * that is too small or larger than this library knows, or a value < 1. @since 0.6 */
+FC_API fc_status fc_context_set_work_limits(fc_context *ctx, const fc_work_limits *limits);
 
 /* ==== Loadable ============================================================= */
 
@@ -952,6 +1045,9 @@ typedef struct fc_table_statistics {
     int64_t next_links_repaired;    /* OGC API: fetches whose next links dropped the
                                        query (MapServer 8 drops bbox), continued with
                                        the library's own offsets */
+    /* @since 0.6 */
+    int64_t retries;                /* requests sent again after a transient failure
+                                       (429, 502, 503, 504, a reset connection) */
 } fc_table_statistics;
 
 /* Copies the table's statistics into *out (see fc_table_statistics).

@@ -41,7 +41,13 @@ class Envelope(ctypes.Structure):
 class TableStatistics(ctypes.Structure):
     _fields_ = [("struct_size", ctypes.c_uint32)] + [(name, c_int64) for name in (
         "requests", "bytes_received", "features_received", "queries_local", "queries_server", "tiles_covered",
-        "tiles_fetched", "tile_failures", "evictions", "server_filters_ignored", "next_links_repaired")]
+        "tiles_fetched", "tile_failures", "evictions", "server_filters_ignored", "next_links_repaired", "retries")]
+
+
+class WorkLimits(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_uint32)] + [(name, c_int64) for name in (
+        "max_tiles_per_view", "max_requests_per_view", "max_pages_per_operation", "max_features_per_operation",
+        "max_buffered_bytes")]
 
 
 LOAD_CALLBACK = CFUNCTYPE(None, c_void_p, c_void_p, c_void_p)
@@ -77,6 +83,12 @@ _SIGNATURES = {
     "fc_context_set_header": (_status, [_handle, c_char_p, c_char_p]),
     "fc_context_clear_headers": (_status, [_handle]),
     "fc_context_set_token": (_status, [_handle, c_char_p, c_int32]),
+    "fc_context_set_ca_file": (_status, [_handle, c_char_p]),
+    "fc_context_set_ca_path": (_status, [_handle, c_char_p]),
+    "fc_context_set_retry_policy": (_status, [_handle, c_int32, c_double, c_double]),
+    "fc_context_set_low_speed_limit": (_status, [_handle, c_int64, c_double]),
+    "fc_context_get_work_limits": (_status, [_handle, ctypes.POINTER(WorkLimits)]),
+    "fc_context_set_work_limits": (_status, [_handle, ctypes.POINTER(WorkLimits)]),
     # loadable
     "fc_loadable_load": (_status, [_handle, LOAD_CALLBACK, c_void_p]),
     "fc_loadable_retry_load": (_status, [_handle, LOAD_CALLBACK, c_void_p]),

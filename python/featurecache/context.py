@@ -57,6 +57,39 @@ class Context(Handle):
     def clear_headers(self):
         check(_ffi.lib.fc_context_clear_headers(self._ptr))
 
+    def set_ca(self, pem_file=None, directory=None):
+        """Trusted CA certificates instead of the system's: a PEM bundle and/or a
+        hashed directory; None returns to the system's."""
+        check(_ffi.lib.fc_context_set_ca_file(self._ptr, _ffi.encode(pem_file, "pem_file")))
+        check(_ffi.lib.fc_context_set_ca_path(self._ptr, _ffi.encode(directory, "directory")))
+
+    def set_retry_policy(self, max_attempts, base_delay=0.5, max_delay=30.0):
+        """Retries of transient failures (429, 502, 503, 504, reset connections);
+        max_attempts counts the first try (1 = no retries)."""
+        check(_ffi.lib.fc_context_set_retry_policy(self._ptr, int(max_attempts), float(base_delay), float(max_delay)))
+
+    def set_low_speed_limit(self, bytes_per_second, seconds):
+        """A transfer slower than this on average over the window fails with TimeoutError."""
+        check(_ffi.lib.fc_context_set_low_speed_limit(self._ptr, int(bytes_per_second), float(seconds)))
+
+    @property
+    def work_limits(self):
+        """The bounds on work per view and per operation, as a dict."""
+        limits = _ffi.WorkLimits(struct_size=ctypes.sizeof(_ffi.WorkLimits))
+        check(_ffi.lib.fc_context_get_work_limits(self._ptr, ctypes.byref(limits)))
+        return {name: getattr(limits, name) for name, _ in _ffi.WorkLimits._fields_[1:]}
+
+    def set_work_limits(self, **changes):
+        """Changes some limits (max_tiles_per_view, max_requests_per_view,
+        max_pages_per_operation, max_features_per_operation, max_buffered_bytes)."""
+        limits = _ffi.WorkLimits(struct_size=ctypes.sizeof(_ffi.WorkLimits))
+        check(_ffi.lib.fc_context_get_work_limits(self._ptr, ctypes.byref(limits)))
+        for name, value in changes.items():
+            if name not in dict(_ffi.WorkLimits._fields_) or name == "struct_size":
+                raise TypeError("unknown work limit %r" % name)
+            setattr(limits, name, int(value))
+        check(_ffi.lib.fc_context_set_work_limits(self._ptr, ctypes.byref(limits)))
+
     def set_token(self, token, as_parameter=False):
         """The ArcGIS token or API key; None removes it."""
         placement = TOKEN_AS_PARAMETER if as_parameter else TOKEN_AS_HEADER

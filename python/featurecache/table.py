@@ -28,7 +28,7 @@ Envelope = namedtuple("Envelope", "xmin ymin xmax ymax wkid")
 Envelope.__new__.__defaults__ = (4326,)
 Statistics = namedtuple("Statistics", "requests bytes_received features_received queries_local queries_server "
                                       "tiles_covered tiles_fetched tile_failures evictions "
-                                      "server_filters_ignored next_links_repaired")
+                                      "server_filters_ignored next_links_repaired retries")
 
 AXIS_ORDER_AUTO = 1
 AXIS_ORDER_SWAP = 2

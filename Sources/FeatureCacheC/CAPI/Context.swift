@@ -1,4 +1,8 @@
+import CFeatureCacheABI
 import FeatureCache
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The context behind a C pointer: NULL is the process-wide default.
 func context(_ pointer: OpaquePointer?) throws(FeatureCacheError) -> ClientContext {
@@ -103,6 +107,118 @@ public func fcContextSetToken(_ ctx: OpaquePointer?, _ token: UnsafePointer<CCha
         try context.updateSettings { settings throws(FeatureCacheError) in
             settings.token = (token?.isEmpty ?? true) ? nil : token
             settings.tokenPlacement = placement
+        }
+    }
+}
+
+// MARK: - TLS, retries, low speed, bounded work (issue 13)
+
+/// A readable file or directory given by the caller, or nil to reset.
+private func readablePath(_ pointer: UnsafePointer<CChar>?, _ name: String, directory: Bool) throws(FeatureCacheError) -> String? {
+    guard let path = try CArguments.optionalString(pointer, name) else { return nil }
+    var info = stat()
+    guard !path.isEmpty, stat(path, &info) == 0, access(path, R_OK) == 0,
+          (info.st_mode & S_IFMT == S_IFDIR) == directory else {
+        throw FeatureCacheError(.invalidArgument, "\(name) '\(path)' is not a readable \(directory ? "directory" : "file")")
+    }
+    return path
+}
+
+@_cdecl("fc_context_set_ca_file")
+public func fcContextSetCAFile(_ ctx: OpaquePointer?, _ file: UnsafePointer<CChar>?) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        let context = try context(ctx)
+        let path = try readablePath(file, "pem_file", directory: false)
+        try context.updateSettings { settings throws(FeatureCacheError) in settings.caFile = path }
+    }
+}
+
+@_cdecl("fc_context_set_ca_path")
+public func fcContextSetCAPath(_ ctx: OpaquePointer?, _ directory: UnsafePointer<CChar>?) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        let context = try context(ctx)
+        let path = try readablePath(directory, "directory", directory: true)
+        try context.updateSettings { settings throws(FeatureCacheError) in settings.caPath = path }
+    }
+}
+
+@_cdecl("fc_context_set_retry_policy")
+public func fcContextSetRetryPolicy(_ ctx: OpaquePointer?, _ attempts: Int32, _ base: Double, _ maximum: Double) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        let context = try context(ctx)
+        let base = try CArguments.finite(base, "base_delay_seconds")
+        let maximum = try CArguments.finite(maximum, "max_delay_seconds")
+        guard (1...100).contains(attempts) else { throw FeatureCacheError(.invalidArgument, "max_attempts must be 1..100 (got \(attempts))") }
+        guard base >= 0, maximum >= base else {
+            throw FeatureCacheError(.invalidArgument, "delays must satisfy 0 <= base_delay_seconds <= max_delay_seconds (got \(base), \(maximum))")
+        }
+        try context.updateSettings { settings throws(FeatureCacheError) in
+            settings.retry.maxAttempts = Int(attempts)
+            settings.retry.baseDelay = base
+            settings.retry.maxDelay = maximum
+        }
+    }
+}
+
+@_cdecl("fc_context_set_low_speed_limit")
+public func fcContextSetLowSpeedLimit(_ ctx: OpaquePointer?, _ bytesPerSecond: Int64, _ seconds: Double) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        let context = try context(ctx)
+        let seconds = try CArguments.finite(seconds, "seconds")
+        guard bytesPerSecond >= 1, bytesPerSecond <= Int64(Int32.max), seconds >= 1, seconds <= 86_400 else {
+            throw FeatureCacheError(.invalidArgument, "the low-speed limit needs bytes_per_second >= 1 and 1 <= seconds <= 86400 (got \(bytesPerSecond), \(seconds))")
+        }
+        try context.updateSettings { settings throws(FeatureCacheError) in
+            settings.lowSpeedBytesPerSecond = Int(bytesPerSecond)
+            settings.lowSpeedWindow = seconds
+        }
+    }
+}
+
+@_cdecl("fc_context_get_work_limits")
+public func fcContextGetWorkLimits(_ ctx: OpaquePointer?, _ out: UnsafeMutablePointer<fc_work_limits>?) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        let out = try CArguments.output(out)
+        let size = try CArguments.versionedSize(UnsafeRawPointer(out), fc_work_limits.self, "fc_work_limits")
+        let settings = try context(ctx).settings
+        var full = fc_work_limits(
+            struct_size: UInt32(size), max_tiles_per_view: Int64(settings.limits.maxTilesPerView),
+            max_requests_per_view: Int64(settings.limits.maxRequestsPerView),
+            max_pages_per_operation: Int64(settings.limits.maxPagesPerOperation),
+            max_features_per_operation: Int64(settings.limits.maxFeaturesPerOperation),
+            max_buffered_bytes: settings.maxBufferedBytes)
+        CArguments.copyVersioned(&full, to: UnsafeMutableRawPointer(out), size: size)
+    }
+}
+
+@_cdecl("fc_context_set_work_limits")
+public func fcContextSetWorkLimits(_ ctx: OpaquePointer?, _ limits: UnsafePointer<fc_work_limits>?) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        let context = try context(ctx)
+        guard let limits else { throw FeatureCacheError(.invalidArgument, "limits must not be NULL") }
+        let size = try CArguments.versionedSize(UnsafeRawPointer(limits), fc_work_limits.self, "fc_work_limits")
+        guard size <= MemoryLayout<fc_work_limits>.size else {
+            throw FeatureCacheError(.invalidArgument, "limits->struct_size \(size) is larger than this library's fc_work_limits (\(MemoryLayout<fc_work_limits>.size))")
+        }
+        // Fields past the caller's struct_size keep their current values.
+        let current = context.settings
+        var merged = fc_work_limits(
+            struct_size: UInt32(MemoryLayout<fc_work_limits>.size), max_tiles_per_view: Int64(current.limits.maxTilesPerView),
+            max_requests_per_view: Int64(current.limits.maxRequestsPerView),
+            max_pages_per_operation: Int64(current.limits.maxPagesPerOperation),
+            max_features_per_operation: Int64(current.limits.maxFeaturesPerOperation), max_buffered_bytes: current.maxBufferedBytes)
+        withUnsafeMutableBytes(of: &merged) { $0.baseAddress!.copyMemory(from: UnsafeRawPointer(limits), byteCount: size) }
+        guard merged.max_buffered_bytes >= 0 else { throw FeatureCacheError(.invalidArgument, "max_buffered_bytes must be >= 0") }
+        func count(_ value: Int64) -> Int { Int(clamping: value) }
+        var updated = WorkLimits()
+        updated.maxTilesPerView = count(merged.max_tiles_per_view)
+        updated.maxRequestsPerView = count(merged.max_requests_per_view)
+        updated.maxPagesPerOperation = count(merged.max_pages_per_operation)
+        updated.maxFeaturesPerOperation = count(merged.max_features_per_operation)
+        let validated = try updated.validated()
+        try context.updateSettings { settings throws(FeatureCacheError) in
+            settings.limits = validated
+            settings.maxBufferedBytes = merged.max_buffered_bytes
         }
     }
 }

@@ -32,21 +32,16 @@ public func fcTableCacheBudget(_ pointer: OpaquePointer?) -> Int64 {
 public func fcTableGetStatistics(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<fc_table_statistics>?) -> Int32 {
     status { () throws(FeatureCacheError) in
         let out = try CArguments.output(out)
-        let size = Int(UnsafeRawPointer(out).load(as: UInt32.self))
-        guard size >= MemoryLayout<UInt32>.size else {
-            throw FeatureCacheError(.invalidArgument, "set out->struct_size to sizeof(fc_table_statistics) first")
-        }
+        let size = try CArguments.versionedSize(UnsafeRawPointer(out), fc_table_statistics.self, "fc_table_statistics")
         let s = try table(pointer).1.statisticsSnapshot
         var full = fc_table_statistics(
             struct_size: UInt32(size), requests: Int64(s.requests), bytes_received: Int64(s.bytesReceived),
             features_received: Int64(s.featuresReceived), queries_local: Int64(s.queriesLocal),
             queries_server: Int64(s.queriesServer), tiles_covered: Int64(s.tilesCovered), tiles_fetched: Int64(s.tilesFetched),
             tile_failures: Int64(s.tileFailures), evictions: Int64(s.evictions),
-            server_filters_ignored: Int64(s.serverFiltersIgnored), next_links_repaired: Int64(s.nextLinksRepaired))
-        // Only what the caller's (possibly older, smaller) struct holds.
-        withUnsafeBytes(of: &full) { bytes in
-            UnsafeMutableRawPointer(out).copyMemory(from: bytes.baseAddress!, byteCount: min(size, bytes.count))
-        }
+            server_filters_ignored: Int64(s.serverFiltersIgnored), next_links_repaired: Int64(s.nextLinksRepaired),
+            retries: Int64(s.retries))
+        CArguments.copyVersioned(&full, to: UnsafeMutableRawPointer(out), size: size)
     }
 }
 

@@ -44,6 +44,23 @@ enum CArguments {
 
     /// Whether text holds a C0 control character or DEL (never valid in a header,
     /// user agent or token).
+    /// The `struct_size` a caller set in a versioned struct (its first field).
+    static func versionedSize<T>(_ pointer: UnsafeRawPointer, _ type: T.Type, _ name: String) throws(FeatureCacheError) -> Int {
+        let size = Int(pointer.load(as: UInt32.self))
+        guard size >= MemoryLayout<UInt32>.size else {
+            throw FeatureCacheError(.invalidArgument, "set struct_size to sizeof(\(name)) first")
+        }
+        return size
+    }
+
+    /// Copies the part of `full` that fits the caller's (possibly older,
+    /// smaller) struct of `size` bytes.
+    static func copyVersioned<T>(_ full: inout T, to out: UnsafeMutableRawPointer, size: Int) {
+        withUnsafeBytes(of: &full) { bytes in
+            out.copyMemory(from: bytes.baseAddress!, byteCount: min(size, bytes.count))
+        }
+    }
+
     static func hasControlCharacters(_ text: String) -> Bool {
         text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
     }
