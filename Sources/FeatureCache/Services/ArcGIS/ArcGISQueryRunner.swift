@@ -21,6 +21,7 @@ struct ArcGISQueryRunner {
     private let outFieldsParameter: String
     /// The layer's fields that were asked for, for pages that list none.
     private let expectedFields: [FieldInfo]
+    private let budget = PageBudget()
 
     /// - Parameter outFields: nil, empty or containing "*" = all fields.
     init(layerURL: RequestURL, requester: ArcGISRequester, metadata: TableMetadata, query: QueryParameters,
@@ -216,10 +217,12 @@ struct ArcGISQueryRunner {
     private func fetchPage(_ url: RequestURL) async throws(FeatureCacheError) -> EsriJSONPage {
         let fields = expectedFields
         let oid = objectIdField
-        return try await requester.fetch(url) { bytes throws(FeatureCacheError) in
+        let page = try await requester.fetch(url) { bytes throws(FeatureCacheError) in
             let page = try EsriJSONReader.read(bytes, fields: fields, objectIdField: oid)
             return (page, page.isServiceError)
         }
+        try budget.spend(features: page.batch.count, limits: requester.context.settings.limits, request: requester.request(url).methodAndURL)
+        return page
     }
 }
 

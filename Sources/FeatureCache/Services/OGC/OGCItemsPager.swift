@@ -14,6 +14,7 @@ struct OGCItemsPager {
     let source: OGCCollectionSource
     let progress: PopulateProgress?
     let maxPages: Int?
+    private let budget = PageBudget()
 
     private var requester: OGCRequester { source.requester }
     private var query: QueryParameters { plan.query }
@@ -44,6 +45,7 @@ struct OGCItemsPager {
             try GeoJSONReader.read(bytes, identity: identity)
         }
         source.statistics.update { $0.featuresReceived += page.batch.count }
+        try budget.spend(features: page.batch.count, limits: source.service.context.settings.limits, request: request.methodAndURL)
         if let returned = page.numberReturned, returned != Int64(page.batch.count) {
             throw FeatureCacheError(.parse, "\(request.methodAndURL): numberReturned is \(returned) but the page holds \(page.batch.count) features")
         }

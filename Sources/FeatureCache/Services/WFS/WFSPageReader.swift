@@ -4,12 +4,17 @@ struct WFSPageReader {
     let source: WFSFeatureTypeSource
     let state: WFSFeatureTypeSource.State
     let metadata: TableMetadata
+    /// The operation's page budget.
+    let budget: PageBudget
 
     struct Page {
         var batch: FeatureBatch
         var numberMatched: Int64?
         var numberReturned: Int64?
         var next: String?
+        /// The body was empty where GeoJSON was asked for: zero features only if
+        /// the server's own count confirms it (`WFSPager.confirmEmpty`).
+        var emptyBody = false
     }
 
     /// - Parameter askedWkid: the CRS the request asked for (SRSNAME), nil = the type's default.
@@ -22,7 +27,7 @@ struct WFSPageReader {
         var page: Page
         if response.body.allSatisfy(XMLBytes.isSpace), WFSFeatureTypeSource.isJSON(state.outputFormat) {
             // MapServer's OGR GeoJSON output writes nothing at all when nothing matches.
-            page = Page(batch: BatchBuilder(fields: fields, objectIdField: nil).finish())
+            page = Page(batch: BatchBuilder(fields: fields, objectIdField: nil).finish(), emptyBody: true)
         } else if ServiceResponse.looksLikeJSON(response.body) {
             let json = try readBody(response.body, of: request) { bytes throws(FeatureCacheError) in
                 try GeoJSONReader.read(bytes, fields: fields, identity: identity)
@@ -47,6 +52,7 @@ struct WFSPageReader {
             }
         }
         source.statistics.update { $0.featuresReceived += page.batch.count }
+        try budget.spend(features: page.batch.count, limits: source.service.context.settings.limits, request: request.methodAndURL)
         if let returned = page.numberReturned, returned != Int64(page.batch.count) {
             throw FeatureCacheError(.parse, "\(request.methodAndURL): the response says it holds \(returned) features but holds \(page.batch.count)")
         }

@@ -18,6 +18,7 @@ struct WFSPager {
     let progress: PopulateProgress?
     let maxPages: Int?
     let metadata: TableMetadata
+    private let budget = PageBudget()
 
     init(plan: WFSGetFeaturePlan, source: WFSFeatureTypeSource, progress: PopulateProgress?, maxPages: Int?, metadata: TableMetadata) {
         self.plan = plan
@@ -30,7 +31,7 @@ struct WFSPager {
     private var query: QueryParameters { plan.query }
 
     private func read(count: Int?, startIndex: Int) async throws(FeatureCacheError) -> WFSPageReader.Page {
-        let reader = WFSPageReader(source: source, state: plan.state, metadata: metadata)
+        let reader = WFSPageReader(source: source, state: plan.state, metadata: metadata, budget: budget)
         return try await reader.read(plan.request(source, count: count, startIndex: startIndex),
                                      askedWkid: plan.askedWkid, projection: plan.projection)
     }
@@ -67,6 +68,7 @@ struct WFSPager {
         while true {
             pages += 1
             let batch = current.batch
+            if current.emptyBody { try await confirmEmpty(startIndex: serverRows) }
             if pages == 2, let firstId, batch.count > 0, batch.objectId(0) == firstId {
                 // STARTINDEX ignored: every page would be the first one.
                 return try await everythingAtOnce()
@@ -117,6 +119,26 @@ struct WFSPager {
         try keeper.keep(try await read(count: nil, startIndex: 0).batch, into: &fetched)
         progress?(1, keeper.kept)
         return fetched
+    }
+
+    /// An empty body where a GeoJSON page was due (MapServer's OGR output writes
+    /// nothing at all when nothing matches) passes as "no features" only when the
+    /// server's own count says so: the same page asked with RESULTTYPE=hits and
+    /// COUNT=1 in the server's default GML (a 1.0 server ignores hits and sends
+    /// at most one feature). Otherwise a failure that emptied the response would
+    /// pass for an empty answer.
+    private func confirmEmpty(startIndex: Int) async throws(FeatureCacheError) {
+        let request = plan.request(source, count: 1, startIndex: startIndex, hits: true)
+        let response = try await source.requester.send(request)
+        let identity = source.identity
+        let page = try readBody(response.body, of: request) { bytes throws(FeatureCacheError) in
+            try GMLReader.read(bytes, fields: [], geometryProperty: nil, identity: identity, swapAxes: false)
+        }
+        // 2.0: numberMatched; 1.1: numberOfFeatures (read as returned); 1.0: the features themselves.
+        let counted = page.numberMatched ?? max(page.numberReturned ?? 0, Int64(page.batch.count))
+        guard counted <= Int64(startIndex) else {
+            throw FeatureCacheError.parse("\(RequestURL.redacted(source.service.url)): a GetFeature page came back as an empty body, but the server counts \(counted) matching features: the response was lost or cut")
+        }
     }
 
     /// `RESULTTYPE=hits` (2.0 only: 1.1 servers cap `numberOfFeatures`, MapServer at its maximum).
