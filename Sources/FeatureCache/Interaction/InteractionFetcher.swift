@@ -54,7 +54,12 @@ final class InteractionFetcher: Sendable {
     }
 
     private func fetchTiles(_ area: BoundingBox, scale: Double, grid: TileGrid, table: FeatureTable) {
-        let level = max(grid.level(scale: scale, viewWidth: area.xmax - area.xmin), state.withLock { $0.learnedLevel })
+        let limits = table.context.settings.limits
+        let wantedLevel = max(grid.level(scale: scale, viewWidth: area.xmax - area.xmin), state.withLock { $0.learnedLevel })
+        // A scale finer than the view can be fetched at tile by tile is fetched
+        // at the finest level whose tiles fit the cap (each tile bigger).
+        let level = grid.level(wantedLevel, coarsenedToFit: area, maxTiles: limits.maxTilesPerView)
+        let budget = ViewRequestBudget(limits.maxRequestsPerView)
         let cx = (area.xmin + area.xmax) / 2, cy = (area.ymin + area.ymax) / 2
         let keys = grid.tiles(overlapping: area, level: level).sorted { a, b in
             distance(grid.bounds(a), cx, cy) < distance(grid.bounds(b), cx, cy)
@@ -82,7 +87,7 @@ final class InteractionFetcher: Sendable {
                 let id = state.nextJobId
                 idle.begin()
                 let task = Task.detached { [self] in
-                    await fetchTile(key, splits: 0, grid: grid, signature: signature, generation: generation, table: table)
+                    await fetchTile(key, splits: 0, grid: grid, signature: signature, generation: generation, table: table, budget: budget)
                     self.state.withLock { state in
                         if state.jobs[key]?.id == id { state.jobs[key] = nil }
                     }
@@ -95,8 +100,9 @@ final class InteractionFetcher: Sendable {
     }
 
     private func fetchTile(_ key: TileKey, splits: Int, grid: TileGrid, signature: String, generation: UInt64,
-                           table: FeatureTable) async {
+                           table: FeatureTable, budget: ViewRequestBudget) async {
         do throws(FeatureCacheError) {
+            try budget.take()
             let fetched = try await table.fetchArea(grid.bounds(key), maxPages: splits < Self.maxSplits ? 1 : nil)
             guard fetched.complete else {
                 // Too many features for one answer: the four quarters instead,
@@ -106,7 +112,7 @@ final class InteractionFetcher: Sendable {
                 await withTaskGroup(of: Void.self) { group in
                     for child in key.children.sorted(by: { distance(grid.bounds($0), x, y) < distance(grid.bounds($1), x, y) }) {
                         group.addTask { [self] in
-                            await fetchTile(child, splits: splits + 1, grid: grid, signature: signature, generation: generation, table: table)
+                            await fetchTile(child, splits: splits + 1, grid: grid, signature: signature, generation: generation, table: table, budget: budget)
                         }
                     }
                 }
@@ -241,4 +247,28 @@ final class InteractionFetcher: Sendable {
 private func distance(_ box: BoundingBox, _ x: Double, _ y: Double) -> Double {
     let dx = (box.xmin + box.xmax) / 2 - x, dy = (box.ymin + box.ymax) / 2 - y
     return dx * dx + dy * dy
+}
+
+/// The tile requests one view may still send (its tiles and their splits),
+/// shared by the view's fetch tasks. Past it a tile fails with `.limit` and
+/// stays uncovered, asked for again on the next view.
+final class ViewRequestBudget: Sendable {
+    private let remaining: Locked<Int>
+    private let limit: Int
+
+    init(_ limit: Int) {
+        self.limit = limit
+        remaining = Locked(limit)
+    }
+
+    func take() throws(FeatureCacheError) {
+        let granted = remaining.withLock { remaining -> Bool in
+            guard remaining > 0 else { return false }
+            remaining -= 1
+            return true
+        }
+        guard granted else {
+            throw FeatureCacheError(.limit, "the view needs more than \(limit) tile requests (the context's max_requests_per_view); the rest are asked for on the next view")
+        }
+    }
 }

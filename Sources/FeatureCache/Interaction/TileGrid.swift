@@ -44,11 +44,15 @@ struct TileGrid: Sendable, Equatable {
 
     /// - Parameter extent: the table's full extent, in its spatial reference.
     init(extent: BoundingBox, geographic: Bool) {
+        // A server's extent may be anything: coordinates are clamped to ±1e300
+        // (no coordinate system comes near), so the grid's arithmetic stays finite.
+        func clamp(_ value: Double) -> Double { value.isNaN ? 0 : min(max(value, -1e300), 1e300) }
+        let (left, bottom, right, top) = (clamp(extent.xmin), clamp(extent.ymin), clamp(extent.xmax), clamp(extent.ymax))
         // A little margin so features on the extent's edge are inside the grid.
-        let side = max(extent.xmax - extent.xmin, extent.ymax - extent.ymin)
+        let side = max(right - left, top - bottom)
         let margin = side > 0 ? side * 0.001 : 1
-        xmin = extent.xmin - margin
-        ymin = extent.ymin - margin
+        xmin = left - margin
+        ymin = bottom - margin
         size = side + 2 * margin
         self.geographic = geographic
     }
@@ -73,24 +77,51 @@ struct TileGrid: Sendable, Equatable {
         } else {
             target = viewWidth / 2
         }
-        guard target > 0 else { return Self.maxLevel }
-        return min(max(Int(log2(size / target).rounded()), 0), Self.maxLevel)
+        let level = log2(size / target).rounded()
+        guard level > 0 else { return 0 }  // also NaN
+        return level < Double(Self.maxLevel) ? Int(level) : Self.maxLevel
     }
 
-    /// The tiles of `level` that overlap `area` (tiles it only touches are left out).
-    func tiles(overlapping area: BoundingBox, level: Int) -> [TileKey] {
+    /// The columns and rows of `level` that overlap `area` (tiles it only
+    /// touches are left out); nil when it misses the grid. Safe for any area:
+    /// positions are clamped to the grid before they become integers, so an
+    /// extent of ±1e300 (or a scale that asks for the finest level) cannot trap.
+    func tileRange(overlapping area: BoundingBox, level: Int) -> (x: ClosedRange<Int>, y: ClosedRange<Int>)? {
+        guard area.intersects(root) else { return nil }
         let side = tileSize(level), count = 1 << level
-        func range(_ low: Double, _ high: Double, _ origin: Double) -> ClosedRange<Int> {
-            let first = Int(((low - origin) / side).rounded(.down))
-            var last = Int(((high - origin) / side).rounded(.up)) - 1
-            last = max(last, first)
-            return max(first, 0)...max(min(last, count - 1), max(first, 0))
+        func index(_ position: Double, rounding: FloatingPointRoundingRule) -> Int {
+            let cell = position.rounded(rounding)
+            guard cell > 0 else { return 0 }  // also NaN
+            return cell < Double(count) ? Int(cell) : count
         }
-        guard area.intersects(root) else { return [] }
+        func range(_ low: Double, _ high: Double, _ origin: Double) -> ClosedRange<Int> {
+            let first = min(index((low - origin) / side, rounding: .down), count - 1)
+            let last = min(max(index((high - origin) / side, rounding: .up) - 1, first), count - 1)
+            return first...last
+        }
+        return (range(area.xmin, area.xmax, xmin), range(area.ymin, area.ymax, ymin))
+    }
+
+    /// How many tiles of `level` overlap `area`.
+    func tileCount(overlapping area: BoundingBox, level: Int) -> Int {
+        tileRange(overlapping: area, level: level).map { $0.x.count * $0.y.count } ?? 0
+    }
+
+    /// The tiles of `level` that overlap `area`.
+    func tiles(overlapping area: BoundingBox, level: Int) -> [TileKey] {
+        guard let (columns, rows) = tileRange(overlapping: area, level: level) else { return [] }
         var keys: [TileKey] = []
-        for y in range(area.ymin, area.ymax, ymin) {
-            for x in range(area.xmin, area.xmax, xmin) { keys.append(TileKey(level: level, x: x, y: y)) }
+        keys.reserveCapacity(columns.count * rows.count)
+        for y in rows {
+            for x in columns { keys.append(TileKey(level: level, x: x, y: y)) }
         }
         return keys
+    }
+
+    /// `level`, or the finest coarser one at which `area` needs at most `maxTiles` tiles.
+    func level(_ level: Int, coarsenedToFit area: BoundingBox, maxTiles: Int) -> Int {
+        var level = level
+        while level > 0, tileCount(overlapping: area, level: level) > maxTiles { level -= 1 }
+        return level
     }
 }

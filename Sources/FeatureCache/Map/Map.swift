@@ -41,19 +41,23 @@ public final class Map: Loadable {
         guard extent.isValid, extent.xmin.isFinite, extent.xmax.isFinite, extent.ymin.isFinite, extent.ymax.isFinite else {
             throw FeatureCacheError.invalidArgument("the visible extent must be finite with xmin <= xmax and ymin <= ymax")
         }
-        guard scale.isFinite, scale >= 0 else {
-            throw FeatureCacheError.invalidArgument("the scale must be a finite number >= 0 (got \(scale))")
+        guard scale.isFinite, scale == 0 || scale >= 1 else {
+            throw FeatureCacheError.invalidArgument("the scale must be a scale denominator >= 1 (1:1), or 0 for unknown (got \(scale); a ratio such as 0.0001 is 10000)")
         }
-        let (generation, factor) = view.withLock { view in
+        let factor = bufferFactor
+        let halfWidth = (extent.xmax - extent.xmin) * factor / 2, halfHeight = (extent.ymax - extent.ymin) * factor / 2
+        let cx = extent.xmin / 2 + extent.xmax / 2, cy = extent.ymin / 2 + extent.ymax / 2
+        let buffered = Envelope(xmin: cx - halfWidth, ymin: cy - halfHeight, xmax: cx + halfWidth, ymax: cy + halfHeight,
+                                spatialReference: extent.spatialReference)
+        guard [buffered.xmin, buffered.ymin, buffered.xmax, buffered.ymax].allSatisfy(\.isFinite) else {
+            throw FeatureCacheError.invalidArgument("the visible extent, buffered by \(factor), is not finite: coordinates near ±1.8e308 are no map's")
+        }
+        let generation = view.withLock { view in
             view.extent = extent
             view.scale = scale
             view.generation += 1
-            return (view.generation, view.bufferFactor)
+            return view.generation
         }
-        let halfWidth = (extent.xmax - extent.xmin) * factor / 2, halfHeight = (extent.ymax - extent.ymin) * factor / 2
-        let cx = (extent.xmin + extent.xmax) / 2, cy = (extent.ymin + extent.ymax) / 2
-        let buffered = Envelope(xmin: cx - halfWidth, ymin: cy - halfHeight, xmax: cx + halfWidth, ymax: cy + halfHeight,
-                                spatialReference: extent.spatialReference)
         for layer in layers where layer.isVisible(atScale: scale) {
             if layer.loadStatus == .loaded {
                 try show(buffered, scale: scale, on: layer, generation: generation)

@@ -116,7 +116,7 @@ package struct LocalQuery {
     }
 
     /// Offset + max features (or everything).
-    private var limitEnd: Int { query.maxFeatures > 0 ? query.resultOffset + query.maxFeatures : Int.max }
+    private var limitEnd: Int { query.rowsEnd }
 
     /// How many features match (offset and max features do not apply, as with
     /// ArcGIS `returnCountOnly`).

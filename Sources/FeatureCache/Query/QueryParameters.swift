@@ -79,6 +79,14 @@ public struct QueryParameters: Sendable, Equatable {
         }
     }
 
+    /// Where the rows asked for end: `resultOffset + maxFeatures`, saturating
+    /// (an offset with INT64_MAX as "no limit" is common); Int.max for no limit.
+    public var rowsEnd: Int {
+        guard maxFeatures > 0 else { return .max }
+        let (end, overflow) = resultOffset.addingReportingOverflow(maxFeatures)
+        return overflow ? .max : end
+    }
+
     /// The relation pattern sent for `.relation` and `.disjoint`.
     var effectiveRelationParameter: String? {
         switch spatialRelationship {

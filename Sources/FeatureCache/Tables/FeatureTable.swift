@@ -212,7 +212,8 @@ public final class FeatureTable: Loadable {
         let wkid = metadata.spatialReference?.effectiveWkid ?? metadata.extent?.spatialReference?.effectiveWkid ?? 0
         let geographic = WebMercator.isGeographic(wkid)
         if let extent = metadata.extent, extent.isValid,
-           let projected = try? extent.projected(to: wkid) {
+           let projected = try? extent.projected(to: wkid),
+           [projected.xmin, projected.ymin, projected.xmax, projected.ymax].allSatisfy(\.isFinite) {
             return TileGrid(extent: BoundingBox(projected.xmin, projected.ymin, projected.xmax, projected.ymax), geographic: geographic)
         }
         if geographic { return TileGrid(extent: BoundingBox(-180, -90, 180, 90), geographic: true) }

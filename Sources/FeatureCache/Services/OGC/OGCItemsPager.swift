@@ -70,7 +70,7 @@ struct OGCItemsPager {
     func run() async throws(FeatureCacheError) -> FetchedFeatures {
         var fetched = FetchedFeatures()
         var url = plan.itemsURL
-        let limit = plan.dropsRowsLocally || query.maxFeatures == 0 ? plan.pageSize : min(plan.pageSize, query.maxFeatures + query.resultOffset)
+        let limit = plan.dropsRowsLocally || query.maxFeatures == 0 ? plan.pageSize : min(plan.pageSize, query.rowsEnd)
         url.set("limit", String(limit))
         var (current, dialect) = try await first(url)
         let ownURL = url
@@ -96,7 +96,7 @@ struct OGCItemsPager {
             }
             try keeper.keep(batch, into: &fetched)
             progress?(pages, keeper.kept)
-            let next = current.page.nextLink.flatMap { try? RequestURL(parsing: OGCLinks.resolve($0, against: url)) }
+            let next = try current.page.nextLink.map { (href) throws(FeatureCacheError) in try Self.followable(href, from: url) }
             if keeper.isFull {
                 fetched.limitExceeded = fetched.limitExceeded || next != nil
                 return fetched
@@ -148,6 +148,17 @@ struct OGCItemsPager {
     }
 
     /// A comma-separated list of numbers, to compare `bbox` values written differently.
+    /// A `next` link as a URL to fetch. One that cannot be (another scheme, no
+    /// host, control characters) fails the fetch: ending the paging there would
+    /// pass a short answer for the whole one.
+    private static func followable(_ href: String, from page: RequestURL) throws(FeatureCacheError) -> RequestURL {
+        do {
+            return try RequestURL(parsing: OGCLinks.resolve(href, against: page))
+        } catch {
+            throw .protocol("\(RequestURL.redacted(page.string)): the next link '\(RequestURL.redacted(String(href.prefix(200))))' cannot be followed: \(error.message)")
+        }
+    }
+
     private static func numbers(_ text: String) -> [Double]? {
         let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: " ")) }
         return parts.contains(where: { $0 == nil }) ? nil : parts.map { $0! }

@@ -38,7 +38,7 @@ public final class OGCService: Loadable {
         let requester = OGCRequester(context: context, serviceURL: apiURL.string)
         let landing = try await requester.getJSON(apiURL)
         guard landing.isObject, landing["links"]?.array != nil else {
-            throw FeatureCacheError(.service, "\(RequestURL.redacted(apiURL.string)) is not an OGC API landing page (no 'links')")
+            throw FeatureCacheError(.parse, "\(RequestURL.redacted(apiURL.string)) is not an OGC API landing page (no 'links')")
         }
         var loaded = Info()
         loaded.title = landing["title"]?.string ?? ""
@@ -68,7 +68,7 @@ public final class OGCService: Loadable {
         while let page = next, seen.insert(page.string).inserted, seen.count <= 100 {
             let json = try await requester.getJSON(page)
             guard let list = json["collections"]?.array else {
-                throw FeatureCacheError(.service, "\(RequestURL.redacted(page.string)): no 'collections' array")
+                throw FeatureCacheError(.parse, "\(RequestURL.redacted(page.string)): no 'collections' array")
             }
             for entry in list {
                 guard let id = entry["id"]?.string ?? entry["id"]?.int.map(String.init) else { continue }

@@ -63,7 +63,7 @@ public struct WFSCapabilities: Sendable {
         let root = try XMLElement.parse(bytes, what: "WFS GetCapabilities")
         if let exception = WFSException(root) { throw exception.error(status: 200) }
         guard root.name == "WFS_Capabilities" else {
-            throw FeatureCacheError(.service, "not a WFS GetCapabilities document (root element '\(root.name)')")
+            throw FeatureCacheError(.parse, "not a WFS GetCapabilities document (root element '\(root.name)')")
         }
         let versionText = root.attribute("version") ?? ""
         guard let version = WFSVersion(rawValue: versionText) ?? (versionText.hasPrefix("2.") ? .v200 : versionText.hasPrefix("1.1") ? .v110 : versionText.hasPrefix("1.0") ? .v100 : nil) else {

@@ -51,7 +51,7 @@ struct WFSPager {
 
     mutating func run() async throws(FeatureCacheError) -> FetchedFeatures {
         var fetched = FetchedFeatures()
-        let count = plan.dropsRowsLocally || query.maxFeatures == 0 ? plan.pageSize : min(plan.pageSize, query.maxFeatures + query.resultOffset)
+        let count = plan.dropsRowsLocally || query.maxFeatures == 0 ? plan.pageSize : min(plan.pageSize, query.rowsEnd)
         var current = try await first(count: count)
         if let pushed = plan.pushed, current.batch.count > 0, try pushed.select(current.batch).count < current.batch.count {
             // The server ignored the filter: nothing is lost (everything is checked

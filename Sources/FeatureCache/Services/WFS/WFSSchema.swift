@@ -14,7 +14,7 @@ struct WFSSchema: Sendable {
         let root = try XMLElement.parse(bytes, what: "WFS DescribeFeatureType")
         if let exception = WFSException(root) { throw exception.error(status: 200) }
         guard root.name == "schema" else {
-            throw FeatureCacheError(.service, "DescribeFeatureType did not answer with an XML schema (root element '\(root.name)')")
+            throw FeatureCacheError(.parse, "DescribeFeatureType did not answer with an XML schema (root element '\(root.name)')")
         }
         let local = typeName.split(separator: ":").last.map(String.init) ?? typeName
         let elements = root.children("element")

@@ -42,7 +42,8 @@ public final class WFSService: Loadable {
 
     public func performLoad(retrying: Bool) async throws(FeatureCacheError) {
         let requester = WFSRequester(context: context, serviceURL: url)
-        var failures: [String] = []
+        var failures: [FeatureCacheError] = []
+        var labels: [String] = []
         for version in fixedVersion.map({ [$0] }) ?? WFSVersion.allCases {
             let request = requester.get(requestURL("GetCapabilities", version: version))
             do {
@@ -52,13 +53,19 @@ public final class WFSService: Loadable {
                 // an exception): take what it offers if FeatureCache speaks it.
                 loaded.withLock { $0 = capabilities }
                 return
-            } catch where error.code != .cancelled && error.code != .network && error.code != .timeout {
-                failures.append("\(version.rawValue): \(error.message)")
-                if fixedVersion != nil { throw error }
+            } catch where error.code != .cancelled && error.code != .network && error.code != .timeout && error.code != .protocol {
+                // Authentication, rate limits and server failures are the same in
+                // every version: no point asking again in another.
+                if fixedVersion != nil || [401, 403, 407, 429].contains(error.httpStatus) || error.httpStatus >= 500 { throw error }
+                failures.append(error)
+                labels.append("\(version.rawValue): \(error.message)")
             }
         }
-        throw FeatureCacheError(.service, "\(RequestURL.redacted(baseURL.string)) is not a WFS FeatureCache can read: "
-                                + failures.joined(separator: "; "))
+        // The failure that says most (an HTTP status, then a service answer, then
+        // an unreadable document), with what every version answered.
+        var error = failures.first { $0.httpStatus != 0 } ?? failures.first { $0.code == .service } ?? failures[0]
+        error.message = "\(RequestURL.redacted(baseURL.string)) is not a WFS FeatureCache can read: " + labels.joined(separator: "; ")
+        throw error
     }
 
     func capabilities() throws(FeatureCacheError) -> WFSCapabilities {
