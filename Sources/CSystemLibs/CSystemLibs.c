@@ -92,6 +92,57 @@ static void fcsys_xml_entity_declaration(void *user, const xmlChar *name, int ty
     fcsys_xml_stop(user, FCSYS_XML_ENTITIES);
 }
 
+/* libxml2 checks an element's attributes for duplicates pairwise: 50,000
+ * attributes on one element take 11 s, 200,000 take minutes. No real document
+ * comes near FCSYS_XML_MAX_ATTRIBUTES, so a linear pre-scan refuses an element
+ * with more before libxml2 sees it. Comments, CDATA, processing instructions and
+ * declarations are skipped; inside a start tag, '=' outside quoted values counts
+ * one attribute (namespace declarations included). Returns the 1-based line of
+ * the first such element, or 0 when there is none. */
+static long fcsys_xml_attribute_flood(const char *bytes, size_t length) {
+    long line = 1;
+    size_t i = 0;
+    while (i < length) {
+        char c = bytes[i];
+        if (c == '\n') { line++; i++; continue; }
+        if (c != '<') { i++; continue; }
+        if (i + 3 < length && memcmp(bytes + i, "<!--", 4) == 0) {
+            const char *end = NULL;
+            for (size_t j = i + 4; j + 2 < length; j++) {
+                if (bytes[j] == '\n') line++;
+                if (bytes[j] == '-' && bytes[j + 1] == '-' && bytes[j + 2] == '>') { end = bytes + j + 3; break; }
+            }
+            if (end == NULL) return 0;  /* unterminated: libxml2 reports it */
+            i = (size_t)(end - bytes);
+            continue;
+        }
+        if (i + 8 < length && memcmp(bytes + i, "<![CDATA[", 9) == 0) {
+            const char *end = NULL;
+            for (size_t j = i + 9; j + 2 < length; j++) {
+                if (bytes[j] == '\n') line++;
+                if (bytes[j] == ']' && bytes[j + 1] == ']' && bytes[j + 2] == '>') { end = bytes + j + 3; break; }
+            }
+            if (end == NULL) return 0;
+            i = (size_t)(end - bytes);
+            continue;
+        }
+        int start_tag = i + 1 < length && bytes[i + 1] != '/' && bytes[i + 1] != '!' && bytes[i + 1] != '?';
+        long attributes = 0;
+        char quote = 0;
+        long tag_line = line;
+        i++;
+        while (i < length) {
+            c = bytes[i++];
+            if (c == '\n') line++;
+            if (quote) { if (c == quote) quote = 0; continue; }
+            if (c == '"' || c == '\'') { quote = c; continue; }
+            if (c == '>') break;
+            if (c == '=' && start_tag && ++attributes > FCSYS_XML_MAX_ATTRIBUTES) return tag_line;
+        }
+    }
+    return 0;
+}
+
 /* Errors are read from the context afterwards; this keeps libxml2 from printing them. */
 static void fcsys_xml_quiet(void *user, void *error) { (void)user; (void)error; }
 
@@ -100,6 +151,12 @@ int fcsys_xml_parse(const char *bytes, size_t length, const fcsys_xml_callbacks 
     if (message_size > 0) message[0] = 0;
     if (length > 0x7fffffff) {
         snprintf(message, message_size, "the document is larger than 2 GB");
+        return FCSYS_XML_MALFORMED;
+    }
+    long flooded = fcsys_xml_attribute_flood(bytes, length);
+    if (flooded > 0) {
+        snprintf(message, message_size, "line %ld: an element has more than %d attributes (refused: parsing them costs "
+                 "time that grows with their square)", flooded, FCSYS_XML_MAX_ATTRIBUTES);
         return FCSYS_XML_MALFORMED;
     }
     xmlSAXHandler handler;

@@ -54,10 +54,14 @@ typedef struct fcsys_xml_callbacks {
 #define FCSYS_XML_TOO_DEEP 4      /* elements nested deeper than max_depth */
 #define FCSYS_XML_NO_MEMORY 5
 
+/* The most attributes (namespace declarations included) one element may have. */
+#define FCSYS_XML_MAX_ATTRIBUTES 1024
+
 /* Parses `length` bytes with the safe options above: no DTD is loaded, nothing is
  * fetched, a document declaring entities (the billion-laughs and external-entity
- * attacks both need declarations) is refused at the first declaration, and
- * nesting is limited to `max_depth`. On failure `message` gets a line-numbered
+ * attacks both need declarations) is refused at the first declaration,
+ * nesting is limited to `max_depth`, and an element with more than
+ * FCSYS_XML_MAX_ATTRIBUTES attributes is refused before parsing. On failure `message` gets a line-numbered
  * description. Thread-safe: each call has its own parser context. */
 int fcsys_xml_parse(const char *bytes, size_t length, const fcsys_xml_callbacks *callbacks, void *user,
                     int max_depth, char *message, size_t message_size);
