@@ -113,9 +113,15 @@ private func box(_ xmin: Double, _ xmax: Double) -> QueryParameters {
 
     @Test func linksResolveRelativeHrefs() throws {
         let base = try RequestURL(parsing: "http://h:1/a/b/items?f=json")
-        #expect(OGCLinks.resolve("http://x/y", against: base) == "http://x/y")
-        #expect(OGCLinks.resolve("/c/d?offset=1", against: base) == "http://h:1/c/d?offset=1")
-        #expect(OGCLinks.resolve("items?offset=1", against: base) == "http://h:1/a/b/items?offset=1")
+        #expect(try URLReference.resolve("http://x/y", against: base.string).string == "http://x/y")
+        #expect(try URLReference.resolve("/c/d?offset=1", against: base.string).string == "http://h:1/c/d?offset=1")
+        #expect(try URLReference.resolve("items?offset=1", against: base.string).string == "http://h:1/a/b/items?offset=1")
+        #expect(try URLReference.resolve("//x:2/y", against: base.string).string == "http://x:2/y")
+        for bad in ["ftp://h/x", "javascript:alert(1)", "file:///etc/passwd", "http://h/a b"] {
+            #expect {
+                _ = try URLReference.resolve(bad, against: base.string)
+            } throws: { ($0 as! FeatureCacheError).code == .protocol }
+        }
     }
 
     @Test func openAPILimitMaximum() throws {

@@ -70,22 +70,35 @@ int latch_calls(latch *l) {
 
 static char base_url[512];
 
+/* Reads the first line of a file into out; false if it cannot. */
+static int read_first_line(const char *file, char *out, size_t size) {
+    FILE *f = file ? fopen(file, "r") : NULL;
+    if (!f) return 0;
+    int ok = fgets(out, (int)size, f) != NULL;
+    fclose(f);
+    out[strcspn(out, "\r\n")] = 0;
+    return ok && out[0];
+}
+
 const char *emulator_base(void) {
     if (base_url[0]) return base_url;
     const char *env = getenv("FC_EMULATOR_URL");
     if (env && *env) {
         snprintf(base_url, sizeof base_url, "%s", env);
-    } else {
-        const char *file = getenv("FC_EMULATOR_URL_FILE");
-        FILE *f = file ? fopen(file, "r") : NULL;
-        if (!f || !fgets(base_url, sizeof base_url, f)) {
-            fprintf(stderr, "no emulator: set FC_EMULATOR_URL or FC_EMULATOR_URL_FILE (start Tests/servers/emulator-ctl.sh)\n");
-            exit(2);
-        }
-        fclose(f);
+    } else if (!read_first_line(getenv("FC_EMULATOR_URL_FILE"), base_url, sizeof base_url)) {
+        fprintf(stderr, "no emulator: set FC_EMULATOR_URL or FC_EMULATOR_URL_FILE (start Tests/servers/emulator-ctl.sh)\n");
+        exit(2);
     }
-    base_url[strcspn(base_url, "\r\n")] = 0;
     return base_url;
+}
+
+const char *url_from_file_env(const char *variable) {
+    static char url[512];
+    if (!read_first_line(getenv(variable), url, sizeof url)) {
+        fprintf(stderr, "no server: %s must name a file holding its URL\n", variable);
+        exit(2);
+    }
+    return url;
 }
 
 void emulator_layer_url(char *out, size_t size, const char *ns, const char *service, int layer) {
@@ -111,10 +124,8 @@ const char *emulator_namespace(const char *name) {
     return ns;
 }
 
-const char *emulator_control(const char *ns, const char *action, const char *query) {
+const char *http_get(const char *url) {
     static __thread buffer body;
-    char url[1024];
-    snprintf(url, sizeof url, "%s/_control/%s/%s%s%s", emulator_base(), ns, action, query ? "?" : "", query ? query : "");
     body.length = 0;
     body.data[0] = 0;
     CURL *curl = curl_easy_init();
@@ -125,10 +136,16 @@ const char *emulator_control(const char *ns, const char *action, const char *que
     CURLcode code = curl_easy_perform(curl);
     curl_easy_cleanup(curl);
     if (code != CURLE_OK) {
-        fprintf(stderr, "emulator control %s failed: %s\n", url, curl_easy_strerror(code));
+        fprintf(stderr, "GET %s failed: %s\n", url, curl_easy_strerror(code));
         exit(2);
     }
     return body.data;
+}
+
+const char *emulator_control(const char *ns, const char *action, const char *query) {
+    char url[1024];
+    snprintf(url, sizeof url, "%s/_control/%s/%s%s%s", emulator_base(), ns, action, query ? "?" : "", query ? query : "");
+    return http_get(url);
 }
 
 long emulator_stat(const char *ns, const char *key) {

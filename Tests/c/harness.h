@@ -89,4 +89,12 @@ long emulator_stat(const char *ns, const char *key);
 
 void sleep_ms(int ms);
 
+/* GET url with libcurl; the body (at most 64 KiB, static per thread). Exits the
+ * test with an error if the request fails. */
+const char *http_get(const char *url);
+
+/* The first line of the file named by environment variable `variable` (a
+ * server's URL written by its start script); exits the test if there is none. */
+const char *url_from_file_env(const char *variable);
+
 #endif

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Starts or stops the ArcGIS REST emulator, idempotently, with its state in DIR.
+# Starts or stops the ArcGIS REST emulator (server-ctl.sh with arcgis_emulator.py).
 #
 #   emulator-ctl.sh start DIR [emulator args…]   # prints the base URL; DIR/url holds it
 #   emulator-ctl.sh stop DIR
@@ -8,32 +8,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 action="${1:?start|stop}"
 dir="${2:?state directory}"
 shift 2
-mkdir -p "$dir"
-pidfile="$dir/pid"
-
-running() { [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; }
-
-case "$action" in
-start)
-    if running && [ -s "$dir/url" ]; then cat "$dir/url"; exit 0; fi
-    rm -f "$dir/url"
-    nohup python3 "$here/arcgis_emulator.py" --url-file "$dir/url" "$@" >"$dir/log" 2>&1 </dev/null &
-    echo $! >"$pidfile"
-    for _ in $(seq 1 300); do
-        if [ -s "$dir/url" ]; then cat "$dir/url"; exit 0; fi
-        if ! running; then break; fi
-        sleep 0.1
-    done
-    echo "the emulator did not start; its log:" >&2
-    cat "$dir/log" >&2
-    exit 1
-    ;;
-stop)
-    if running; then kill "$(cat "$pidfile")"; fi
-    rm -f "$pidfile" "$dir/url"
-    ;;
-*)
-    echo "usage: $0 start|stop DIR" >&2
-    exit 2
-    ;;
-esac
+if [ "$action" = start ]; then
+    exec "$here/server-ctl.sh" start "$dir" arcgis_emulator.py "$@"
+fi
+exec "$here/server-ctl.sh" "$action" "$dir"

@@ -29,37 +29,16 @@ enum Redirect {
         return next
     }
 
-    /// `location` made absolute against the request's URL, and checked.
+    /// `location` made absolute against the request's URL, and checked: only
+    /// http and https, never from https down to http.
     static func resolve(_ location: String, against request: HTTPRequest) throws(FeatureCacheError) -> String {
-        let base = request.url
         let absolute: String
-        let lower = location.lowercased()
-        if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
-            absolute = location
-        } else if location.contains(":"), let colon = location.firstIndex(of: ":"),
-                  !location[..<colon].contains(where: { $0 == "/" || $0 == "?" || $0 == "#" }) {
-            throw .protocol("\(request.methodAndURL) redirects to '\(RequestURL.redacted(location))': only http and https are followed")
-        } else if location.hasPrefix("//") {
-            absolute = String(base.prefix { $0 != ":" }) + ":" + location
-        } else if let origin = Origin(base) {
-            let root = "\(origin.scheme)://" + base[base.index(base.firstRange(of: "://")!.upperBound, offsetBy: 0)...]
-                .prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-            if location.hasPrefix("/") {
-                absolute = root + location
-            } else {
-                let path = base.prefix { $0 != "?" && $0 != "#" }
-                let directory = path.count > root.count ? String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) : root
-                absolute = location.hasPrefix("?") ? String(path) + location : directory + "/" + location
-            }
-        } else {
-            throw .protocol("\(request.methodAndURL) redirects to '\(RequestURL.redacted(location))', which cannot be resolved")
-        }
         do {
-            _ = try RequestURL(parsing: absolute)
+            absolute = try URLReference.resolve(location, against: request.url).string
         } catch {
-            throw .protocol("\(request.methodAndURL) redirects to an invalid URL: \(error.message)")
+            throw .protocol("\(request.methodAndURL) redirects to \(error.message)")
         }
-        if Origin(base)?.scheme == "https", Origin(absolute)?.scheme == "http" {
+        if Origin(request.url)?.scheme == "https", Origin(absolute)?.scheme == "http" {
             throw .protocol("\(request.methodAndURL) redirects from https to http (\(RequestURL.redacted(absolute))): refused, it would send the request in clear text")
         }
         return absolute

@@ -153,9 +153,9 @@ struct OGCItemsPager {
     /// pass a short answer for the whole one.
     private static func followable(_ href: String, from page: RequestURL) throws(FeatureCacheError) -> RequestURL {
         do {
-            return try RequestURL(parsing: OGCLinks.resolve(href, against: page))
+            return try URLReference.resolve(href, against: page.string)
         } catch {
-            throw .protocol("\(RequestURL.redacted(page.string)): the next link '\(RequestURL.redacted(String(href.prefix(200))))' cannot be followed: \(error.message)")
+            throw .protocol("\(RequestURL.redacted(page.string)): its next link cannot be followed: \(error.message)")
         }
     }
 

@@ -128,22 +128,7 @@ struct OGCLinks {
         let candidates = links.filter { $0.rel == rel || $0.rel.hasSuffix("/" + rel) }
         let json = candidates.first { $0.type.contains("json") }
         let chosen = requireJSONType ? json : json ?? candidates.first { $0.type.isEmpty } ?? candidates.first
-        return chosen.flatMap { try? RequestURL(parsing: Self.resolve($0.href, against: base)) }
-    }
-
-    /// `href` resolved against `base` (absolute, host-relative or path-relative).
-    static func resolve(_ href: String, against base: RequestURL) -> String {
-        let lower = href.lowercased()
-        if lower.hasPrefix("http://") || lower.hasPrefix("https://") { return href }
-        let root = base.base
-        let scheme = root.hasPrefix("https://") ? "https://" : "http://"
-        let origin = scheme + String(root.dropFirst(scheme.count).prefix { $0 != "/" })
-        if href.hasPrefix("/") { return origin + href }
-        var directory = root
-        if let slash = directory.lastIndex(of: "/"), directory.distance(from: directory.startIndex, to: slash) >= origin.count {
-            directory = String(directory[..<slash])
-        }
-        return directory + "/" + href
+        return chosen.flatMap { try? URLReference.resolve($0.href, against: base.string) }
     }
 }
 

@@ -116,7 +116,11 @@ struct WFSPager {
     private func everythingAtOnce() async throws(FeatureCacheError) -> FetchedFeatures {
         var fetched = FetchedFeatures()
         var keeper = plan.keeper
-        try keeper.keep(try await read(count: nil, startIndex: 0).batch, into: &fetched)
+        let page = try await read(count: nil, startIndex: 0)
+        if let matched = page.numberMatched, Int64(page.batch.count) < matched {
+            throw FeatureCacheError(.service, "\(RequestURL.redacted(source.service.url)): the WFS ignores STARTINDEX and its whole answer holds \(page.batch.count) of the \(matched) features it says match")
+        }
+        try keeper.keep(page.batch, into: &fetched)
         progress?(1, keeper.kept)
         return fetched
     }
