@@ -19,7 +19,7 @@ Test controls, GET or POST, per namespace:
   /_control/<ns>/reset                         counters and faults cleared
   /_control/<ns>/fail?count=N&mode=M[&match=S][&skip=K] the next N requests (whose path
         contains S, after letting K of them through)
-        fail: http500 | http404 | error (200 + error body) | token (498) | html |
+        fail: http500 | http404 | http503 (Retry-After: 0) | error (200 + error body) | token (498) | html |
               garbage | truncated (Content-Length longer than the body) |
               cut (valid HTTP, JSON cut in half) | reset (TCP RST) | empty |
               stuck (a query answered as if resultOffset were 0)
@@ -281,6 +281,15 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(500, "text/plain", b"Internal Server Error")
         if mode == "http404":
             return self.send(404, "text/html", b"<html><body><h1>404 Not Found</h1></body></html>")
+        if mode == "http503":  # "busy, come back now": a transient failure the client retries
+            body = b"Service Unavailable"
+            self.send_response(503)
+            self.send_header("Content-Type", "text/plain")
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Retry-After", "0")
+            self.end_headers()
+            self.wfile.write(body)
+            return
         if mode == "error":
             return self.send(200, "application/json", error_body(500, "Unable to complete operation.",
                                                                  ["Injected failure"]))
