@@ -65,3 +65,16 @@ let package = Package(
         ),
     ]
 )
+
+// libFuzzer targets (Tests/fuzz, run by scripts/fuzz.sh): declared only when
+// FEATURECACHE_FUZZ is set, since a fuzzer has no main of its own and links
+// only with --sanitize=fuzzer.
+if Context.environment["FEATURECACHE_FUZZ"] != nil {
+    package.targets.append(.executableTarget(
+        name: "fc-fuzz",
+        dependencies: ["FeatureCache"],
+        path: "Tests/fuzz/Sources",
+        swiftSettings: [.unsafeFlags(["-Xcc", "-I/usr/include/libxml2"])]
+    ))
+}
+

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: Swift unit tests (also under ThreadSanitizer), the C tests,
-# header, export and install checks (ctest, against the emulator the tests start),
-# the Python tests (pytest), and the C tests again under AddressSanitizer.
+# header, export and install checks (ctest, against the emulator, the bad server
+# and the geoservers the tests start), the Python tests (pytest), the C tests
+# again under AddressSanitizer and LeakSanitizer, and a short fuzz run.
 # Installs what it needs first. Exits non-zero if anything fails.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -34,6 +35,8 @@ step "cmake build" sh -c "cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/n
 step "ctest" sh -c "cd build && ctest --output-on-failure --timeout 600"
 step "pytest" env FEATURECACHE_LIBRARY="$root/build/lib/libfeaturecache.so.0" python3 -m pytest -q python/tests
 step "C tests under AddressSanitizer" scripts/test-asan.sh
+# A bounded libFuzzer run of every input path; a finding fails the suite.
+step "fuzz smoke (${FC_FUZZ_SECONDS:-30} s per target)" scripts/fuzz.sh "${FC_FUZZ_SECONDS:-30}"
 
 echo
 echo "suites: $passed passed, $failed failed"

@@ -1,6 +1,6 @@
 /// A feature type's schema from DescribeFeatureType (XML Schema): the attribute
 /// fields with types and nullability, and the geometry property with its type.
-struct WFSSchema: Sendable {
+package struct WFSSchema: Sendable {
     var fields: [FieldInfo] = []
     var geometryProperty: String?
     var geometryType: GeometryType = .none
@@ -10,7 +10,7 @@ struct WFSSchema: Sendable {
     /// Reads the schema of `typeName` (prefix optional). Servers answer with the
     /// element and its complex type, an inline anonymous type, several types at
     /// once (ArcGIS), or only the complex type (some GeoServers).
-    static func parse(_ bytes: [UInt8], typeName: String) throws(FeatureCacheError) -> WFSSchema {
+    package static func parse(_ bytes: [UInt8], typeName: String) throws(FeatureCacheError) -> WFSSchema {
         let root = try XMLElement.parse(bytes, what: "WFS DescribeFeatureType")
         if let exception = WFSException(root) { throw exception.error(status: 200) }
         guard root.name == "schema" else {

@@ -1,0 +1,92 @@
+import FeatureCache
+
+/// What each fuzz target feeds the library: every reader a server's bytes
+/// reach (with and without a schema), the whole read → store → index → query →
+/// GeoJSON path, the WFS documents loading reads, JSON values, and where
+/// clauses (parse, evaluate, translate) as callers write them.
+enum FuzzTarget: String, CaseIterable {
+    case esrijson, geojson, gml, pipeline, wfs, json, `where`
+
+    func run(_ bytes: UnsafeRawBufferPointer) {
+        switch self {
+        case .esrijson:
+            _ = try? EsriJSONReader.read(bytes, fields: Schema.fields, objectIdField: "OBJECTID")
+            _ = try? EsriJSONReader.read(bytes, fields: [], objectIdField: nil)
+        case .geojson:
+            _ = try? GeoJSONReader.read(bytes, identity: FeatureIdentity())
+            _ = try? GeoJSONReader.read(bytes, fields: Schema.fields, identity: FeatureIdentity())
+        case .gml:
+            for swap in [false, true] {
+                _ = try? GMLReader.read(bytes, fields: Schema.fields, geometryProperty: "geom", identity: FeatureIdentity(), swapAxes: swap)
+            }
+            _ = try? GMLReader.read(bytes, fields: [], geometryProperty: nil, identity: FeatureIdentity(), swapAxes: false)
+        case .pipeline:
+            pipeline(bytes)
+        case .wfs:
+            let array = Array(bytes)
+            _ = try? WFSCapabilities.parse(array)
+            _ = try? WFSSchema.parse(array, typeName: "ms:t")
+        case .json:
+            _ = try? JSONValue.parse(Array(bytes))
+        case .where:
+            whereClause(String(decoding: bytes, as: UTF8.self))
+        }
+    }
+
+    /// Reads a page (Esri JSON or GeoJSON, as the bytes say), caches it, and
+    /// answers a box query and a where query from the cache as GeoJSON.
+    private func pipeline(_ bytes: UnsafeRawBufferPointer) {
+        let batch: FeatureBatch
+        if let page = try? EsriJSONReader.read(bytes, fields: Schema.fields, objectIdField: "OBJECTID") {
+            batch = page.batch
+        } else if let page = try? GeoJSONReader.read(bytes, fields: Schema.fields, identity: FeatureIdentity()) {
+            batch = page.batch
+        } else {
+            return
+        }
+        let store = FeatureStore()
+        store.apply([batch, batch], clearingFirst: false)
+        var box = QueryParameters()
+        box.geometry = .envelope(Envelope(xmin: -10, ymin: -10, xmax: 10, ymax: 10))
+        box.spatialRelationship = .intersects
+        var filtered = QueryParameters()
+        filtered.whereClause = "Name LIKE 'a%' OR Value > 2"
+        filtered.orderBy = "Value DESC"
+        filtered.resultOffset = 1
+        filtered.maxFeatures = Int(Int64.max)
+        for query in [box, filtered] {
+            guard let local = try? LocalQuery(query, definitionExpression: "", fields: batch.fields, tableWkid: 4326),
+                  let result = try? local.run(store.queryableSnapshot(), spatialReference: nil) else { continue }
+            _ = result.geoJSON()
+        }
+    }
+
+    /// Parses a clause, evaluates it over the fixed rows, translates it for servers.
+    private func whereClause(_ text: String) {
+        guard let expression = try? WhereParser.parse(text) else { return }
+        _ = try? WhereEvaluator(expression, now: 0).select(Schema.rows)
+        _ = CQL2Text.translate(expression)
+        _ = CQL2JSON.translate(expression)
+        _ = FESFilter.translate(expression, version: .fes20)
+        _ = FESFilter.translate(expression, version: .filter11)
+        _ = WherePushdown(expression) { CQL2Text.translate($0) != nil }
+    }
+}
+
+/// The schema and rows the targets use.
+enum Schema {
+    static let fields = [FieldInfo(name: "OBJECTID", type: .oid), FieldInfo(name: "Name", type: .string),
+                         FieldInfo(name: "Value", type: .double), FieldInfo(name: "Count", type: .integer),
+                         FieldInfo(name: "Day", type: .date)]
+
+    static let rows: FeatureBatch = {
+        let json = """
+        {"features":[{"attributes":{"OBJECTID":1,"Name":"ash","Value":1.5,"Count":3,"Day":86400000},"geometry":{"x":1,"y":2}},
+        {"attributes":{"OBJECTID":2,"Name":null,"Value":-2,"Count":null,"Day":null},"geometry":{"x":-3,"y":4}},
+        {"attributes":{"OBJECTID":3,"Name":"Élan","Value":1e300,"Count":-7,"Day":0},"geometry":null}]}
+        """
+        return try! Array(json.utf8).withUnsafeBytes { bytes in
+            try EsriJSONReader.read(bytes, fields: fields, objectIdField: "OBJECTID").batch
+        }
+    }()
+}

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Fuzzes the library's input paths with libFuzzer (Tests/fuzz): the Esri JSON,
+# GeoJSON and GML readers, the read → cache → index → query → GeoJSON path,
+# WFS capabilities and schemas, JSON values and where clauses.
+#
+#   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET…]   # default 30 s, every target
+#
+# Builds fc-fuzz with --sanitize=fuzzer (every module instrumented: SwiftPM
+# leaves library targets uninstrumented unless -sanitize=fuzzer reaches them
+# through -Xswiftc/-Xcc) in .build-fuzz/, seeds each corpus from the project's
+# real fixtures (Tests/FeatureCacheTests/Fixtures, Tests/fuzz/seeds) and keeps
+# what libFuzzer learns in .build-fuzz/corpus/<target> between runs. Exits
+# non-zero on the first finding; the input is in .build-fuzz/findings/<target>/.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+seconds="${1:-30}"
+shift || true
+targets=("$@")
+[ "${#targets[@]}" -gt 0 ] || targets=(esrijson geojson gml pipeline wfs json where)
+
+scratch=.build-fuzz
+FEATURECACHE_FUZZ=1 swift build -c release --sanitize=fuzzer --scratch-path "$scratch" --product fc-fuzz \
+    -Xswiftc -sanitize=fuzzer -Xcc -fsanitize=fuzzer-no-link 2>&1 | grep -E "error|warning: |Compiling|complete" | tail -3
+binary="$scratch/release/fc-fuzz"
+fixtures=Tests/FeatureCacheTests/Fixtures
+
+seed() {
+    local target="$1" corpus="$2"
+    case "$target" in
+    esrijson|pipeline)
+        find "$fixtures/arcgis-rest" -name '*.json' -size -512k -exec cp {} "$corpus/" \;
+        cp "$fixtures/where/rows.json" "$corpus/"
+        [ "$target" = esrijson ] || cp Tests/fuzz/seeds/geojson/* "$corpus/" ;;
+    geojson)
+        find "$fixtures/arcgis-rest" -name '*.geojson' -size -512k -exec cp {} "$corpus/" \;
+        cp Tests/fuzz/seeds/geojson/* "$corpus/" ;;
+    gml)
+        cp Tests/fuzz/seeds/gml/* "$corpus/" ;;
+    wfs)
+        cp "$fixtures"/wfs/*.xml "$corpus/" ;;
+    json)
+        find "$fixtures/arcgis-rest" -name '*-metadata.json' -exec cp {} "$corpus/" \; ;;
+    where)
+        cp Tests/fuzz/seeds/where/* "$corpus/"
+        python3 - "$fixtures/where/cases.json" "$corpus" <<'PY'
+import json, sys, os
+for index, case in enumerate(json.load(open(sys.argv[1]))):
+    with open(os.path.join(sys.argv[2], "case-%03d.txt" % index), "w") as f:
+        f.write(case["where"])
+PY
+        ;;
+    esac
+}
+
+failed=0
+for target in "${targets[@]}"; do
+    corpus="$scratch/corpus/$target"
+    findings="$scratch/findings/$target"
+    mkdir -p "$corpus" "$findings"
+    [ -n "$(ls -A "$corpus")" ] || seed "$target" "$corpus"
+    echo "=== fuzz $target: ${seconds} s, $(ls "$corpus" | wc -l) corpus inputs"
+    log="$scratch/fuzz-$target.log"
+    # -rss_limit_mb: a target using more is a finding (input-controlled allocation);
+    # -timeout: one input taking longer is a finding (input-controlled work).
+    if FC_FUZZ_TARGET="$target" "$binary" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
+        -max_len=65536 -print_final_stats=1 -artifact_prefix="$findings/" "$corpus" >"$log" 2>&1; then
+        grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb" "$log" | tr '\n' ' '
+        grep -E "cov: " "$log" | tail -1 | sed 's/.*\(cov: [0-9]*\).*\(corp: [^ ]*\).*/  \1 \2/'
+        echo
+    else
+        failed=1
+        echo "FINDING in $target (input in $findings/):"
+        grep -E "ERROR|SUMMARY|==[0-9]+==|Fatal|Crash|timeout|out-of-memory" "$log" | head -20
+    fi
+done
+exit "$failed"
