@@ -24,7 +24,11 @@ swift build -c release --product featurecache --scratch-path "$scratch" \
 built="$scratch/release/libfeaturecache.so"
 mkdir -p "$out"
 cp -f "$built" "$out/libfeaturecache.so.$version"
-strip --strip-unneeded "$out/libfeaturecache.so.$version"
+# A sanitizer build keeps its symbols: its reports (and leak suppressions) name functions.
+case " $* " in
+*--sanitize*) ;;
+*) strip --strip-unneeded "$out/libfeaturecache.so.$version" ;;
+esac
 ln -sf "libfeaturecache.so.$version" "$out/libfeaturecache.so.0"
 ln -sf "libfeaturecache.so.0" "$out/libfeaturecache.so"
 echo "built $out/libfeaturecache.so.$version"

@@ -19,7 +19,9 @@ final class CurlTransfer: @unchecked Sendable {
     var exceededLimit = false
     var exceededBuffers = false
     /// The loop running this transfer, for the transport-wide buffer budget.
-    weak var loop: CurlEventLoop?
+    /// Set by the loop while the transfer is active on it (and so alive), then
+    /// cleared: no reference count or weak side table needed.
+    unowned(unsafe) var loop: CurlEventLoop?
 
     init(request: HTTPRequest) {
         self.request = request
