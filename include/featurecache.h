@@ -53,11 +53,11 @@ extern "C" {
 /* ==== Version ============================================================== */
 
 #define FC_VERSION_MAJOR 0
-#define FC_VERSION_MINOR 5
+#define FC_VERSION_MINOR 6
 #define FC_VERSION_PATCH 0
-#define FC_VERSION_STRING "0.5.0"
+#define FC_VERSION_STRING "0.6.0"
 /* MAJOR * 10000 + MINOR * 100 + PATCH */
-#define FC_VERSION_NUMBER 500
+#define FC_VERSION_NUMBER 600
 
 /* The version of the loaded library, e.g. "0.1.0". Static storage; never NULL.
  * Compare with FC_VERSION_STRING to detect a header/library mismatch.
@@ -763,12 +763,15 @@ FC_API void fc_query_free(fc_query *query);
 
 /* The where clause (SQL-92 as ArcGIS "standardized queries"); NULL or "" = all.
  * Sent to the service as one encoded parameter: it cannot add parameters.
- * Errors: FC_E_INVALID_ARGUMENT for control characters. @since 0.2 */
+ * Tab, CR and LF are white space (generated SQL spans lines); AND/OR chains may
+ * be any length; other nesting (parentheses, NOT, functions, arithmetic chains)
+ * is limited to 100 levels, checked when the clause is used.
+ * Errors: FC_E_INVALID_ARGUMENT for other control characters. @since 0.2 */
 FC_API fc_status fc_query_set_where(fc_query *query, const char *where_clause);
 
 /* Filters by an envelope (in envelope->wkid; 0 = the table's spatial
  * reference). NULL removes the geometry filter. Errors: FC_E_INVALID_ARGUMENT
- * for an empty or non-finite envelope. @since 0.2 */
+ * for an empty or non-finite envelope or a negative wkid. @since 0.2 */
 FC_API fc_status fc_query_set_envelope(fc_query *query, const fc_envelope *envelope);
 
 /* Filters by an ISO (or OGC/EWKB-without-SRID) WKB geometry: point, linestring,
@@ -791,8 +794,9 @@ FC_API fc_status fc_query_set_out_fields(fc_query *query, const char *out_fields
 /* Whether to return geometry (default true). @since 0.2 */
 FC_API fc_status fc_query_set_return_geometry(fc_query *query, bool return_geometry);
 
-/* At most n features (0 = no limit); when more match, the result says
- * fc_result_limit_exceeded. Errors: FC_E_INVALID_ARGUMENT for n < 0. @since 0.2 */
+/* At most n features (0 = no limit; INT64_MAX works as well, also with an
+ * offset); when more match, the result says fc_result_limit_exceeded.
+ * Errors: FC_E_INVALID_ARGUMENT for n < 0. @since 0.2 */
 FC_API fc_status fc_query_set_max_features(fc_query *query, int64_t n);
 
 /* Skips the first n matching features (in the query's order). @since 0.2 */
@@ -1146,9 +1150,14 @@ FC_API int32_t fc_map_layer_count(const fc_map *map);
  * view no longer wanted are cancelled. A layer not loaded yet loads first.
  * Returns at once; fc_map_wait_idle waits. Failures leave tiles uncovered
  * (counted in tile_failures) and are asked again on the next view.
- * Errors: FC_E_INVALID_ARGUMENT for NULL, an empty or non-finite extent, or a
- * negative or non-finite scale; FC_E_UNSUPPORTED for an extent in a spatial
- * reference that cannot be projected to a table's. @since 0.3 */
+ * Bounded work: a view needs at most the context's max_tiles_per_view tiles
+ * (a finer scale is fetched at a coarser tile level) and sends at most
+ * max_requests_per_view tile requests (see fc_work_limits).
+ * Errors: FC_E_INVALID_ARGUMENT for NULL, an empty or non-finite extent (also
+ * once buffered), a negative wkid, or a scale that is not 0 (unknown) or a
+ * finite denominator >= 1 (a ratio such as 0.0001 is refused: pass 10000);
+ * FC_E_UNSUPPORTED for an extent in a spatial reference that cannot be
+ * projected to a table's. @since 0.3 */
 FC_API fc_status fc_map_set_visible_extent(fc_map *map, const fc_envelope *extent, double scale);
 
 /* Blocks until the fetches triggered by fc_map_set_visible_extent have

@@ -185,7 +185,7 @@ def test_bad_arguments():
         table.request_mode
     with pytest.raises(fc.InvalidArgumentError):
         fc.Context().set_header("Bad Name", "x")
-    assert fc.__version__ == "0.5.0"
+    assert fc.__version__ == "0.6.0"
 
 
 def test_closing_a_handle_silences_its_observers(ns):

@@ -1,7 +1,7 @@
 /// The library version, also the C ABI's `fc_version()`.
 public enum FeatureCacheVersion {
     public static let major = 0
-    public static let minor = 5
+    public static let minor = 6
     public static let patch = 0
     public static var string: String { "\(major).\(minor).\(patch)" }
     /// major * 10000 + minor * 100 + patch, as `FC_VERSION_NUMBER`.

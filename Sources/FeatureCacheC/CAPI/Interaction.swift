@@ -87,6 +87,7 @@ public func fcMapSetVisibleExtent(_ pointer: OpaquePointer?, _ extent: UnsafePoi
     status { () throws(FeatureCacheError) in
         let map = try map(pointer)
         guard let e = extent?.pointee else { throw FeatureCacheError(.invalidArgument, "extent is NULL") }
+        guard e.wkid >= 0 else { throw FeatureCacheError(.invalidArgument, "the extent's wkid must be >= 0 (0 = the tables'), not \(e.wkid)") }
         try map.setVisibleExtent(Envelope(xmin: e.xmin, ymin: e.ymin, xmax: e.xmax, ymax: e.ymax,
                                           spatialReference: e.wkid == 0 ? nil : SpatialReference(wkid: e.wkid)), scale: scale)
     }

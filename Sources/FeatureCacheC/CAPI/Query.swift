@@ -65,6 +65,7 @@ public func fcQuerySetWhere(_ query: OpaquePointer?, _ whereClause: UnsafePointe
 public func fcQuerySetEnvelope(_ query: OpaquePointer?, _ envelope: UnsafePointer<fc_envelope>?) -> Int32 {
     update(query) { (parameters: inout QueryParameters) throws(FeatureCacheError) in
         guard let e = envelope?.pointee else { parameters.geometry = nil; return }
+        guard e.wkid >= 0 else { throw FeatureCacheError(.invalidArgument, "the envelope's wkid must be >= 0 (0 = the table's), not \(e.wkid)") }
         guard e.xmin.isFinite, e.ymin.isFinite, e.xmax.isFinite, e.ymax.isFinite, e.xmin <= e.xmax, e.ymin <= e.ymax else {
             throw FeatureCacheError(.invalidArgument, "the envelope is empty or not finite (\(e.xmin), \(e.ymin), \(e.xmax), \(e.ymax))")
         }
@@ -77,6 +78,7 @@ public func fcQuerySetEnvelope(_ query: OpaquePointer?, _ envelope: UnsafePointe
 public func fcQuerySetGeometryWKB(_ query: OpaquePointer?, _ wkb: UnsafePointer<UInt8>?, _ length: Int, _ wkid: Int32) -> Int32 {
     update(query) { (parameters: inout QueryParameters) throws(FeatureCacheError) in
         guard let wkb else { throw FeatureCacheError(.invalidArgument, "wkb is NULL") }
+        guard wkid >= 0 else { throw FeatureCacheError(.invalidArgument, "wkid must be >= 0 (0 = the table's), not \(wkid)") }
         let geometry = try WKBReader.parse(UnsafeRawBufferPointer(start: wkb, count: length))
         guard geometry.envelope != nil else { throw FeatureCacheError(.invalidArgument, "the WKB geometry is empty") }
         parameters.geometry = .geometry(geometry, wkid: wkid)
