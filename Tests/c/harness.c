@@ -117,6 +117,16 @@ static size_t collect(char *data, size_t size, size_t count, void *user_data) {
     return size * count;
 }
 
+fc_table *open_portland_table(fc_context *ctx, const char *ns, int32_t mode) {
+    char url[512];
+    emulator_layer_url(url, sizeof url, ns, "Portland", 0);
+    fc_table *table = NULL;
+    CHECK_STATUS(fc_table_create_arcgis(&table, ctx, url), FC_OK);
+    CHECK_STATUS(fc_table_set_request_mode(table, mode), FC_OK);
+    CHECK_STATUS(fc_loadable_wait(fc_table_as_loadable(table), 30), FC_OK);
+    return table;
+}
+
 const char *emulator_namespace(const char *name) {
     static char ns[128];
     snprintf(ns, sizeof ns, "%s-%d", name, (int)getpid());

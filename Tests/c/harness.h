@@ -79,6 +79,10 @@ int64_t populate_count(fc_table *table, const char *where, const fc_envelope *bo
 const char *emulator_base(void);
 /* A layer URL in namespace ns: <base>/ns/<ns>/arcgis/rest/services/<service>/FeatureServer/<layer> */
 void emulator_layer_url(char *out, size_t size, const char *ns, const char *service, int layer);
+/* A loaded table on the emulator's Portland trees (namespace ns) in request
+ * mode `mode`, made with ctx (NULL = the default context); checked. */
+fc_table *open_portland_table(fc_context *ctx, const char *ns, int32_t mode);
+
 /* A fresh namespace of the emulator, "<name>-<pid>", with its counters and faults
  * reset. Returns a static buffer (valid until the next call). */
 const char *emulator_namespace(const char *name);

@@ -8,16 +8,6 @@
 
 #include "harness.h"
 
-static fc_table *open_table(fc_context *ctx, const char *ns, int32_t mode) {
-    char url[512];
-    emulator_layer_url(url, sizeof url, ns, "Portland", 0);
-    fc_table *table = NULL;
-    CHECK_STATUS(fc_table_create_arcgis(&table, ctx, url), FC_OK);
-    CHECK_STATUS(fc_table_set_request_mode(table, mode), FC_OK);
-    CHECK_STATUS(fc_loadable_wait(fc_table_as_loadable(table), 30), FC_OK);
-    return table;
-}
-
 /* A local query's count, -1 on failure. */
 static int64_t local_count(fc_table *table, const char *where, int64_t offset, int64_t max_features) {
     fc_query *query = NULL;
@@ -47,7 +37,7 @@ static char *repeated(const char *prefix, const char *term, const char *separato
 }
 
 static void test_where_clauses_and_offsets(void) {
-    fc_table *table = open_table(NULL, emulator_namespace("hostile-where"), FC_REQUEST_MODE_MANUAL_CACHE);
+    fc_table *table = open_portland_table(NULL, emulator_namespace("hostile-where"), FC_REQUEST_MODE_MANUAL_CACHE);
     CHECK(populate_count(table, "OBJECTID <= 500", NULL, 0) == 500);
 
     /* D3: an offset with INT64_MAX as "no limit". */
@@ -99,7 +89,7 @@ static void test_views_are_bounded(void) {
     CHECK_STATUS(fc_context_set_work_limits(ctx, &limits), FC_OK);
 
     const char *ns = emulator_namespace("hostile-view");
-    fc_table *table = open_table(ctx, ns, FC_REQUEST_MODE_ON_INTERACTION_CACHE);
+    fc_table *table = open_portland_table(ctx, ns, FC_REQUEST_MODE_ON_INTERACTION_CACHE);
     fc_layer *layer = NULL;
     fc_map *map = NULL;
     CHECK_STATUS(fc_layer_create(&layer, table), FC_OK);

@@ -20,20 +20,10 @@ typedef struct setup {
     fc_map *map;
 } setup;
 
-static fc_table *open_table(const char *ns, int32_t mode) {
-    char url[512];
-    emulator_layer_url(url, sizeof url, ns, "Portland", 0);
-    fc_table *table = NULL;
-    CHECK_STATUS(fc_table_create_arcgis(&table, NULL, url), FC_OK);
-    CHECK_STATUS(fc_table_set_request_mode(table, mode), FC_OK);
-    CHECK_STATUS(fc_loadable_wait(fc_table_as_loadable(table), 30), FC_OK);
-    return table;
-}
-
 static setup open_map(const char *name, int32_t mode) {
     setup s;
     snprintf(s.ns, sizeof s.ns, "%s", emulator_namespace(name));
-    s.table = open_table(s.ns, mode);
+    s.table = open_portland_table(NULL, s.ns, mode);
     CHECK_STATUS(fc_layer_create(&s.layer, s.table), FC_OK);
     CHECK_STATUS(fc_map_create(&s.map), FC_OK);
     CHECK_STATUS(fc_map_add_layer(s.map, s.layer), FC_OK);
@@ -74,7 +64,7 @@ static int64_t count(fc_table *table, const fc_query *query) {
 /* The emulator's own answer for a count, through a no-cache table in its own namespace. */
 static int64_t truth(const fc_envelope *envelope, const char *where) {
     static fc_table *oracle = NULL;
-    if (!oracle) oracle = open_table(emulator_namespace("oracle"), FC_REQUEST_MODE_ON_INTERACTION_NO_CACHE);
+    if (!oracle) oracle = open_portland_table(NULL, emulator_namespace("oracle"), FC_REQUEST_MODE_ON_INTERACTION_NO_CACHE);
     fc_query *query = envelope_query(envelope, where);
     int64_t n = count(oracle, query);
     fc_query_free(query);
@@ -358,7 +348,7 @@ static void test_bad_arguments(void) {
     fc_map_free(map);
 
     /* Bad SQL in a local query: the error names the position. */
-    fc_table *table = open_table(emulator_namespace("badsql"), FC_REQUEST_MODE_MANUAL_CACHE);
+    fc_table *table = open_portland_table(NULL, emulator_namespace("badsql"), FC_REQUEST_MODE_MANUAL_CACHE);
     fc_query *query = envelope_query(NULL, "Condition <");
     CHECK_STATUS(fc_table_query_count(table, query, &n), FC_E_INVALID_ARGUMENT);
     CHECK_CONTAINS(fc_error_message(fc_last_error()), "position");

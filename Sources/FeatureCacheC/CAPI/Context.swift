@@ -126,19 +126,20 @@ private func readablePath(_ pointer: UnsafePointer<CChar>?, _ name: String, dire
 
 @_cdecl("fc_context_set_ca_file")
 public func fcContextSetCAFile(_ ctx: OpaquePointer?, _ file: UnsafePointer<CChar>?) -> Int32 {
-    status { () throws(FeatureCacheError) in
-        let context = try context(ctx)
-        let path = try readablePath(file, "pem_file", directory: false)
-        try context.updateSettings { settings throws(FeatureCacheError) in settings.caFile = path }
-    }
+    setTrustedCertificates(ctx, file, "pem_file", directory: false, \.caFile)
 }
 
 @_cdecl("fc_context_set_ca_path")
 public func fcContextSetCAPath(_ ctx: OpaquePointer?, _ directory: UnsafePointer<CChar>?) -> Int32 {
+    setTrustedCertificates(ctx, directory, "directory", directory: true, \.caPath)
+}
+
+private func setTrustedCertificates(_ ctx: OpaquePointer?, _ pointer: UnsafePointer<CChar>?, _ name: String, directory: Bool,
+                                    _ setting: WritableKeyPath<ClientSettings, String?>) -> Int32 {
     status { () throws(FeatureCacheError) in
         let context = try context(ctx)
-        let path = try readablePath(directory, "directory", directory: true)
-        try context.updateSettings { settings throws(FeatureCacheError) in settings.caPath = path }
+        let path = try readablePath(pointer, name, directory: directory)
+        try context.updateSettings { settings throws(FeatureCacheError) in settings[keyPath: setting] = path }
     }
 }
 

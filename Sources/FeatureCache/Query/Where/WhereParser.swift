@@ -79,23 +79,23 @@ public struct WhereParser {
     // MARK: - Boolean structure
 
     private mutating func orExpression() throws(FeatureCacheError) -> WhereExpression {
-        let first = try andExpression()
-        guard current.keyword == "OR" else { return first }
-        try descend()
-        defer { ascend() }
-        var terms = [first]
-        while take(keyword: "OR") { terms.append(try andExpression()) }
-        return .or(terms)
+        try chain("OR", WhereExpression.or) { (parser) throws(FeatureCacheError) in try parser.andExpression() }
     }
 
     private mutating func andExpression() throws(FeatureCacheError) -> WhereExpression {
-        let first = try notExpression()
-        guard current.keyword == "AND" else { return first }
+        try chain("AND", WhereExpression.and) { (parser) throws(FeatureCacheError) in try parser.notExpression() }
+    }
+
+    /// `term (keyword term)*` as one flat node of any length, one level deep.
+    private mutating func chain(_ keyword: String, _ node: ([WhereExpression]) -> WhereExpression,
+                                _ term: (inout WhereParser) throws(FeatureCacheError) -> WhereExpression) throws(FeatureCacheError) -> WhereExpression {
+        let first = try term(&self)
+        guard current.keyword == keyword else { return first }
         try descend()
         defer { ascend() }
         var terms = [first]
-        while take(keyword: "AND") { terms.append(try notExpression()) }
-        return .and(terms)
+        while take(keyword: keyword) { terms.append(try term(&self)) }
+        return node(terms)
     }
 
     private mutating func notExpression() throws(FeatureCacheError) -> WhereExpression {
