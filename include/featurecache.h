@@ -138,8 +138,11 @@ FC_API void fc_clear_last_error(void);
 typedef struct fc_context fc_context;
 
 /* Creates a context with the default settings: connect timeout 15 s, total
- * timeout 120 s, 6 connections per host, 512 MiB maximum response, user agent
- * "FeatureCache/<version>", no token. Release with fc_context_free.
+ * timeout 120 s, low-speed limit 1024 bytes/s over 30 s, 6 connections per
+ * host, 512 MiB maximum response and 1 GiB for all responses in flight, 4
+ * attempts for transient failures, the work limits of fc_work_limits, the
+ * system's CA certificates, user agent "FeatureCache/<version>", no token.
+ * Release with fc_context_free.
  * Errors: FC_E_INVALID_ARGUMENT if out is NULL. @since 0.1 */
 FC_API fc_status fc_context_create(fc_context **out);
 
@@ -148,7 +151,8 @@ FC_API fc_status fc_context_create(fc_context **out);
 FC_API void fc_context_free(fc_context *ctx);
 
 /* Connect timeout and total timeout of each request, in seconds. A total of 0
- * means no limit. A request that runs out fails with FC_E_TIMEOUT.
+ * means no total limit (the low-speed limit still ends a stalled connection:
+ * fc_context_set_low_speed_limit). A request that runs out fails with FC_E_TIMEOUT.
  * Errors: FC_E_INVALID_ARGUMENT for a negative or non-finite value, or a
  * connect timeout of 0. @since 0.1 */
 FC_API fc_status fc_context_set_timeouts(fc_context *ctx, double connect_seconds, double total_seconds);

@@ -21,7 +21,7 @@ extension ClientContext {
                 failure = error
             }
             guard failure.isTransient, request.isIdempotent,
-                  let delay = policy.delay(beforeRetry: retry + 1, retryAfter: failure.retryAfter) else { throw failure }
+                  let delay = policy.delay(beforeRetry: retry + 1, retryAfter: nil) else { throw failure }
             try await pause(delay, statistics: statistics)
             retry += 1
         }

@@ -22,17 +22,16 @@ public struct FeatureCacheError: Error, Sendable, Equatable, CustomStringConvert
     }
 
     public var code: Code
+    /// A failure that may pass if the same request is sent again (a reset or
+    /// cut connection): what the retry policy retries. Declared here, beside
+    /// `code`, so it fits the padding: every throwing call on the hot reading
+    /// paths carries this error, and it stays 32 bytes.
+    package var isTransient = false
     public var message: String
     /// HTTP status of the response that caused the error, 0 if none.
     public var httpStatus: Int32
     /// The service's own error code (ArcGIS `error.code`), 0 if none.
     public var serviceCode: Int32
-
-    /// A failure that may pass if the same request is sent again (a reset
-    /// connection, 429, 502, 503, 504): what the retry policy retries.
-    package var isTransient = false
-    /// Seconds the server asked to wait before trying again (`Retry-After`).
-    package var retryAfter: Double?
 
     public init(_ code: Code, _ message: String, httpStatus: Int32 = 0, serviceCode: Int32 = 0) {
         self.code = code

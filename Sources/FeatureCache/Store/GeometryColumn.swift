@@ -67,19 +67,27 @@ struct GeometryColumnBuilder {
     /// one that is not finite (a pole in Web Mercator) has no place, so no geometry.
     mutating func appendComputedPoint(_ x: Double, _ y: Double) {
         guard x.isFinite, y.isFinite else { return appendNull() }
+        writePoint(x, y)
+    }
+
+    /// A point; NaN in either coordinate is an empty point (Esri JSON writes
+    /// `"NaN"` or null for one). An infinite coordinate is an error.
+    @inline(__always)
+    mutating func appendPoint(_ x: Double, _ y: Double) throws(FeatureCacheError) {
+        guard x.isFinite, y.isFinite else {
+            if x.isNaN || y.isNaN { return appendNull() }
+            throw nonFinite()
+        }
+        writePoint(x, y)
+    }
+
+    @inline(__always)
+    private mutating func writePoint(_ x: Double, _ y: Double) {
         writer.header(.point)
         writer.point(x, y)
         var box = BoundingBox()
         box.add(x, y)
         endRow(box)
-    }
-
-    /// A point; NaN in either coordinate is an empty point (Esri JSON writes
-    /// `"NaN"` or null for one). An infinite coordinate is an error.
-    mutating func appendPoint(_ x: Double, _ y: Double) throws(FeatureCacheError) {
-        guard !x.isNaN, !y.isNaN else { return appendNull() }
-        guard x.isFinite, y.isFinite else { throw nonFinite() }
-        appendComputedPoint(x, y)
     }
 
     /// Writes the scratch coordinates as `type`, checking they have its shape.
