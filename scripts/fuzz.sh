@@ -63,7 +63,9 @@ for target in "${targets[@]}"; do
     log="$scratch/fuzz-$target.log"
     # -rss_limit_mb: a target using more is a finding (input-controlled allocation);
     # -timeout: one input taking longer is a finding (input-controlled work).
-    if FC_FUZZ_TARGET="$target" "$binary" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
+    # SWIFT_BACKTRACE=enable=no: the Swift runtime's crash handler would end the
+    # process before libFuzzer saves the input that trapped.
+    if SWIFT_BACKTRACE=enable=no FC_FUZZ_TARGET="$target" "$binary" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
         -max_len=65536 -print_final_stats=1 -artifact_prefix="$findings/" "$corpus" >"$log" 2>&1; then
         grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb" "$log" | tr '\n' ' '
         grep -E "cov: " "$log" | tail -1 | sed 's/.*\(cov: [0-9]*\).*\(corp: [^ ]*\).*/  \1 \2/'

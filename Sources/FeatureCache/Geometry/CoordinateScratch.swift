@@ -84,6 +84,12 @@ struct CoordinateScratch {
         (group == 0 ? 0 : groupEnds[group - 1])..<groupEnds[group]
     }
 
+    /// The lists of `lists` that hold points: empty rings and parts (`[]`, which
+    /// servers and fuzzers send) are left out of what is written.
+    func nonEmptyLists(_ lists: Range<Int>) -> [Int] {
+        lists.filter { !listRange($0).isEmpty }
+    }
+
     /// Whether a list ends where it starts.
     func isClosed(_ list: Int) -> Bool {
         let range = listRange(list)

@@ -130,13 +130,14 @@ struct GeometryColumnBuilder {
             writeList(scratch, 0)
         case .multiLineString:
             try shape(3)
-            if scratch.listEnds.count == 1 {
+            let parts = scratch.nonEmptyLists(scratch.listEnds.indices)
+            if parts.count == 1 {
                 writer.header(.lineString)
-                writeList(scratch, 0)
+                writeList(scratch, parts[0])
             } else {
                 writer.header(.multiLineString)
-                writer.uint32(UInt32(scratch.listEnds.count))
-                for list in scratch.listEnds.indices {
+                writer.uint32(UInt32(parts.count))
+                for list in parts {
                     writer.header(.lineString)
                     writeList(scratch, list)
                 }
@@ -146,16 +147,17 @@ struct GeometryColumnBuilder {
             guard writeEsriRings(scratch) else { return appendNull() }
         case .polygon:
             try shape(3)
+            let rings = scratch.nonEmptyLists(scratch.listEnds.indices)
             writer.header(.polygon)
-            writer.uint32(UInt32(scratch.listEnds.count))
-            for list in scratch.listEnds.indices { writeList(scratch, list, closing: true) }
+            writer.uint32(UInt32(rings.count))
+            for list in rings { writeList(scratch, list, closing: true) }
         case .multiPolygon:
             try shape(4)
+            let polygons = scratch.groupEnds.indices.map { scratch.nonEmptyLists(scratch.groupRange($0)) }.filter { !$0.isEmpty }
             writer.header(.multiPolygon)
-            writer.uint32(UInt32(scratch.groupEnds.count))
-            for group in scratch.groupEnds.indices {
+            writer.uint32(UInt32(polygons.count))
+            for rings in polygons {
                 writer.header(.polygon)
-                let rings = scratch.groupRange(group)
                 writer.uint32(UInt32(rings.count))
                 for list in rings { writeList(scratch, list, closing: true) }
             }
@@ -219,7 +221,7 @@ struct GeometryColumnBuilder {
     /// writer left it open.
     private mutating func writeList(_ scratch: CoordinateScratch, _ list: Int, closing: Bool = false) {
         let range = scratch.listRange(list)
-        let open = closing && !scratch.isClosed(list)
+        let open = closing && !range.isEmpty && !scratch.isClosed(list)
         writer.uint32(UInt32(range.count + (open ? 1 : 0)))
         for index in range { writer.point(scratch.xy[2 * index], scratch.xy[2 * index + 1]) }
         if open { writer.point(scratch.xy[2 * range.lowerBound], scratch.xy[2 * range.lowerBound + 1]) }

@@ -130,3 +130,22 @@ private func expectNonFinite(_ body: () throws -> Void) {
         #expect(throws: Never.self) { try map.setVisibleExtent(Envelope(xmin: -1e300, ymin: -1e300, xmax: 1e300, ymax: 1e300), scale: 0) }
     }
 }
+
+/// Geometry shapes a fuzzer found (issue 13): empty rings and parts.
+@Suite struct HostileGeometryTests {
+    private func read(_ type: String, _ coordinates: String) throws -> Geometry? {
+        let json = #"{"type":"FeatureCollection","features":[{"type":"Feature","id":1,"properties":{},"geometry":{"type":"\#(type)","coordinates":\#(coordinates)}}]}"#
+        let batch = try Array(json.utf8).withUnsafeBytes { try GeoJSONReader.read($0, identity: FeatureIdentity()).batch }
+        let wkb = batch.geometry.wkb(0)
+        return wkb.isEmpty ? nil : try WKBReader.parse(wkb)
+    }
+
+    @Test func emptyRingsAndPartsAreLeftOut() throws {
+        // An empty ring after a real one indexed one point past the end (a trap).
+        let square = "[[0,0],[0,1],[1,1],[1,0],[0,0]]"
+        #expect(try read("Polygon", "[\(square),[]]") == .polygon([[.init(0, 0), .init(0, 1), .init(1, 1), .init(1, 0), .init(0, 0)]]))
+        let multi = try read("MultiPolygon", "[[\(square),[]],[[]],[]]")
+        #expect(multi == .multiPolygon([[[.init(0, 0), .init(0, 1), .init(1, 1), .init(1, 0), .init(0, 0)]]]))
+        #expect(try read("MultiLineString", "[[[0,0],[1,1]],[],[]]") == .lineString([.init(0, 0), .init(1, 1)]))
+    }
+}
