@@ -166,8 +166,10 @@ import Testing
         let ran = Atomic<Int>(0)
         for _ in 0..<10 { table.load { _ in ran.add(1, ordering: .relaxed) } }
         // A blocking wait, as C callers make it: from a thread of their own, never
-        // from Swift's cooperative pool.
-        let error = await blockingOnAnotherThread { () throws(FeatureCacheError) in try table.loadAndWait(timeout: 10) }
+        // from Swift's cooperative pool. The timeout only bounds a broken run: on
+        // a 2-core machine under ThreadSanitizer, with CPU-bound tests holding the
+        // pool's threads, the load can take seconds to be scheduled.
+        let error = await blockingOnAnotherThread { () throws(FeatureCacheError) in try table.loadAndWait(timeout: 120) }
         #expect(error == nil)
         #expect(ran.load(ordering: .relaxed) == 10)
     }

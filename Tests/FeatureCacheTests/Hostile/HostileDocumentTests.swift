@@ -5,10 +5,15 @@ import Testing
 /// recursion bounds): refused fast, with an error that names the limit.
 @Suite struct HostileDocumentTests {
     private func gml(_ attributes: Int) -> [UInt8] {
-        var text = "<wfs:FeatureCollection \(GMLReaderTests.wfs20)><wfs:member><ms:t gml:id=\"t.1\""
-        for index in 0..<attributes { text += " a\(index)=\"1\"" }
-        text += "><ms:name>x</ms:name></ms:t></wfs:member></wfs:FeatureCollection>"
-        return Array(text.utf8)
+        var bytes = Array("<wfs:FeatureCollection \(GMLReaderTests.wfs20)><wfs:member><ms:t gml:id=\"t.1\"".utf8)
+        bytes.reserveCapacity(bytes.count + attributes * 12 + 100)
+        for index in 0..<attributes {
+            bytes += [0x20, UInt8(ascii: "a")]
+            bytes += Array(String(index).utf8)
+            bytes += Array("=\"1\"".utf8)
+        }
+        bytes += Array("><ms:name>x</ms:name></ms:t></wfs:member></wfs:FeatureCollection>".utf8)
+        return bytes
     }
 
     private func read(_ bytes: [UInt8]) throws(FeatureCacheError) -> GMLPage {
