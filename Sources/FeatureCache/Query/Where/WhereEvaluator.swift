@@ -105,19 +105,18 @@ public struct WhereEvaluator {
         for term in terms.dropFirst() {
             guard !open.isEmpty else { break }
             let right = try truths(term, batch, open.count == rows.count ? rows : open.map { rows[$0] })
-            var stillOpen: [Int] = []
+            var decidedAny = false
             for (j, i) in open.enumerated() {
                 let r = right[j]
                 if r == decided {
                     result[i] = decided
-                } else {
-                    // Neither side decides: the row is the undecided value if both
-                    // are, unknown if either is unknown.
-                    if r == .unknown || result[i] == .unknown { result[i] = .unknown }
-                    stillOpen.append(i)
+                    decidedAny = true
+                } else if r == .unknown {
+                    // Neither decides: unknown if either is unknown, else still undecided.
+                    result[i] = .unknown
                 }
             }
-            open = stillOpen
+            if decidedAny { open.removeAll { result[$0] == decided } }
         }
         return result
     }
