@@ -9,21 +9,27 @@ extension ClientContext {
         let policy = settings.retry
         var retry = 0
         while true {
-            let failure: FeatureCacheError
+            let outcome: Result<HTTPResponse, FeatureCacheError>
             do {
-                let response = try await followingRedirects(request, counting: statistics)
-                guard RetryPolicy.transientStatuses.contains(response.status), request.isIdempotent,
-                      let delay = policy.delay(beforeRetry: retry + 1, retryAfter: Self.retryAfter(response)) else { return response }
-                try await pause(delay, statistics: statistics)
-                retry += 1
-                continue
+                outcome = .success(try await followingRedirects(request, counting: statistics))
             } catch {
-                failure = error
+                outcome = .failure(error)
             }
-            guard failure.isTransient, request.isIdempotent,
-                  let delay = policy.delay(beforeRetry: retry + 1, retryAfter: nil) else { throw failure }
-            try await pause(delay, statistics: statistics)
             retry += 1
+            guard request.isIdempotent, let delay = Self.retryDelay(after: outcome, retry: retry, policy) else { return try outcome.get() }
+            try await pause(delay, statistics: statistics)
+        }
+    }
+
+    /// Seconds to wait before sending again after `outcome`, nil when it is
+    /// final: a success, a failure that is not transient, or the policy's end.
+    private static func retryDelay(after outcome: Result<HTTPResponse, FeatureCacheError>, retry: Int, _ policy: RetryPolicy) -> Double? {
+        switch outcome {
+        case let .success(response):
+            guard RetryPolicy.transientStatuses.contains(response.status) else { return nil }
+            return policy.delay(beforeRetry: retry, retryAfter: RetryPolicy.retryAfter(response.header("Retry-After"), now: DateText.now))
+        case let .failure(error):
+            return error.isTransient ? policy.delay(beforeRetry: retry, retryAfter: nil) : nil
         }
     }
 
@@ -51,10 +57,6 @@ extension ClientContext {
         } catch {
             throw .cancelled
         }
-    }
-
-    private static func retryAfter(_ response: HTTPResponse) -> Double? {
-        RetryPolicy.retryAfter(response.header("Retry-After"), now: DateText.now)
     }
 }
 
