@@ -61,7 +61,7 @@ public final class ClientContext: Sendable {
         request.caPath = settings.caPath
         request.maxBufferedBytes = settings.maxBufferedBytes
         if let serviceURL { request.credentialOrigin = Origin(serviceURL) }
-        if let origin = request.credentialOrigin, let target = Origin(url), !target.mayReceiveCredentials(meantFor: origin) {
+        if let origin = request.credentialOrigin, !(Origin(url)?.mayReceiveCredentials(meantFor: origin) ?? false) {
             request = Credentials.stripped(request)
         }
         return request

@@ -23,7 +23,8 @@ enum Redirect {
             next.body = nil
             next.headers.removeAll { $0.name.lowercased() == "content-type" }
         }
-        if let trusted = request.credentialOrigin, let origin = Origin(target), !origin.mayReceiveCredentials(meantFor: trusted) {
+        // A target whose origin cannot be told gets no credentials either.
+        if let trusted = request.credentialOrigin, !(Origin(target)?.mayReceiveCredentials(meantFor: trusted) ?? false) {
             next = Credentials.stripped(next)
         }
         return next
