@@ -24,15 +24,12 @@ import Testing
 
     @Test func anElementWithTooManyAttributesIsRefusedBeforeParsing() throws {
         // libxml2 compares attributes pairwise: 200,000 of them took minutes.
-        let clock = ContinuousClock()
-        let started = clock.now
         #expect {
             _ = try read(gml(200_000))
         } throws: { error in
             let error = error as! FeatureCacheError
             return error.code == .parse && error.message.contains("more than 1024 attributes")
         }
-        #expect(clock.now - started < .seconds(30))  // generous: refused by a linear scan
         // Many attributes that real documents could have still parse.
         #expect(try read(gml(1000)).batch.count == 1)
         // Quoted values, comments and CDATA do not count.
