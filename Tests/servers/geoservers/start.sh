@@ -2,14 +2,17 @@
 # Start real geospatial feature servers on loopback, all serving the same generated data:
 #   pygeoapi (OGC API - Features)            http://127.0.0.1:${PYGEOAPI_PORT:-5001}/
 #   MapServer 8 (WFS 1.0/1.1/2.0, OGC API)   http://127.0.0.1:${MAPSERVER_PORT:-5002}/cgi-bin/mapserv
+#   QGIS Server 3.22 (WFS 1.0/1.1, OGC API)  http://127.0.0.1:${QGIS_PORT:-5003}/qgis  (OGC API: /qgis/wfs3)
+#   tipg 1.6 (OGC API over PostGIS)          http://127.0.0.1:${TIPG_PORT:-5004}/
 #   PostgreSQL/PostGIS 15 (for pygeoapi's CQL-capable collections trees_pg, buildings_pg)
 #                                            127.0.0.1:${PGPORT:-5433} (user postgres, db geo)
 # Usage: start.sh [--big] [--regen] [--no-install] [--no-postgis]
 #   --big         200,000 trees instead of 20,000 (regenerates data if the count differs)
-#   --no-postgis  skip PostgreSQL/PostGIS and the *_pg pygeoapi collections
+#   --no-postgis  skip PostgreSQL/PostGIS, the *_pg pygeoapi collections and tipg
 #   --regen       regenerate the data even if present
 #   --no-install  fail instead of running apt-get / pip when something is missing
-# Env: GEOSERVERS_HOME (state dir, default /tmp/featurecache-geoservers), PYGEOAPI_PORT, MAPSERVER_PORT, PGPORT, TREES
+# Env: GEOSERVERS_HOME (state dir, default /tmp/featurecache-geoservers), PYGEOAPI_PORT, MAPSERVER_PORT,
+#      QGIS_PORT, TIPG_PORT, PGPORT, TREES
 # Idempotent: installs only what is missing, reuses data, and does nothing if already running.
 # Writes $GEOSERVERS_HOME/servers.pids (used by stop.sh) and $GEOSERVERS_HOME/servers.env.
 set -euo pipefail
@@ -18,6 +21,8 @@ GH="${GEOSERVERS_HOME:-/tmp/featurecache-geoservers}"
 HOST=127.0.0.1
 PYGEOAPI_PORT="${PYGEOAPI_PORT:-5001}"
 MAPSERVER_PORT="${MAPSERVER_PORT:-5002}"
+QGIS_PORT="${QGIS_PORT:-5003}"
+TIPG_PORT="${TIPG_PORT:-5004}"
 PGPORT="${PGPORT:-5433}"
 TREES="${TREES:-20000}"
 REGEN=0; INSTALL=1; POSTGIS=1
@@ -35,9 +40,12 @@ PIDS="$GH/servers.pids"
 ENVF="$GH/servers.env"
 DATA="$GH/data"
 VENV="$GH/venv"
+TIPG_VENV="$GH/tipg-venv"
 PYGEOAPI_URL="http://$HOST:$PYGEOAPI_PORT"
 MAPSERV_URL="http://$HOST:$MAPSERVER_PORT/cgi-bin/mapserv"
 MS_OGCAPI_URL="$MAPSERV_URL/features/ogcapi"
+QGIS_URL="http://$HOST:$QGIS_PORT/qgis"
+TIPG_URL="http://$HOST:$TIPG_PORT"
 T0=$(date +%s.%N)
 log() { echo "[start.sh $(date +%T)] $*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
@@ -47,6 +55,9 @@ print_urls() {
 pygeoapi (OGC API - Features):   $PYGEOAPI_URL/            collections: trees roads buildings trees_geojson$([ "$POSTGIS" = 1 ] && echo " trees_pg buildings_pg")
 MapServer WFS 1.0/1.1/2.0:       $MAPSERV_URL?SERVICE=WFS&REQUEST=GetCapabilities   typenames: ms:trees ms:roads ms:buildings
 MapServer OGC API - Features:    $MS_OGCAPI_URL/           collections: trees roads buildings
+QGIS Server WFS 1.0/1.1:         $QGIS_URL?SERVICE=WFS&REQUEST=GetCapabilities   typenames: trees roads buildings
+QGIS Server OGC API - Features:  $QGIS_URL/wfs3            collections: trees roads buildings
+$([ "$POSTGIS" = 1 ] && echo "tipg OGC API - Features:         $TIPG_URL/            collections: public.trees public.roads public.buildings")
 data:                            $DATA  (expected.json = ground-truth counts)
 env file:                        $ENVF
 URLS
@@ -64,7 +75,7 @@ if [ -s "$PIDS" ]; then
 fi
 
 # ---- 1. Debian packages -----------------------------------------------------------------
-APT_PKGS="cgi-mapserver mapserver-bin gdal-bin lighttpd libsqlite3-mod-spatialite python3-venv curl"
+APT_PKGS="cgi-mapserver mapserver-bin gdal-bin lighttpd libsqlite3-mod-spatialite python3-venv curl qgis-server python3-qgis"
 [ "$POSTGIS" = 1 ] && APT_PKGS="$APT_PKGS postgresql-15 postgresql-15-postgis-3"
 missing=""
 for p in $APT_PKGS; do
@@ -91,6 +102,14 @@ if ! "$VENV/bin/python" -c 'import pygeoapi, gunicorn, psycopg2, geoalchemy2' 2>
       -c "$HERE/pygeoapi/constraints.txt" pygeoapi gunicorn psycopg2-binary SQLAlchemy GeoAlchemy2
 fi
 log "venv ok ($(elapsed)s): pygeoapi $("$VENV/bin/python" -c 'import pygeoapi; print(pygeoapi.__version__)')"
+# tipg in a venv of its own: its FastAPI/pydantic pins are not pygeoapi's.
+if [ "$POSTGIS" = 1 ] && ! "$TIPG_VENV/bin/python" -c 'import tipg, uvicorn' 2>/dev/null; then
+  [ "$INSTALL" = 1 ] || die "tipg venv missing at $TIPG_VENV"
+  log "creating $TIPG_VENV and pip-installing tipg + uvicorn"
+  rm -rf "$TIPG_VENV"
+  /usr/bin/python3 -m venv "$TIPG_VENV"
+  "$TIPG_VENV/bin/pip" install -q --disable-pip-version-check -c "$HERE/tipg/constraints.txt" tipg uvicorn
+fi
 
 # ---- 3. data ------------------------------------------------------------------------------
 have_trees=$(/usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['trees']['count'])" \
@@ -107,7 +126,7 @@ log "data ok ($(elapsed)s)"
 render() {  # template output port
   sed -e "s|@DATA@|$DATA|g" -e "s|@HOME@|$GH|g" -e "s|@HOST@|$HOST|g" -e "s|@PORT@|$3|g" "$1" > "$2"
 }
-mkdir -p "$GH/pygeoapi" "$GH/mapserver/cgi-bin" "$GH/mapserver/www" "$GH/mapserver/ogcapi-templates"
+mkdir -p "$GH/pygeoapi" "$GH/mapserver/cgi-bin" "$GH/mapserver/www" "$GH/mapserver/ogcapi-templates" "$GH/qgis" "$GH/tipg"
 render "$HERE/pygeoapi/config.yml.in" "$GH/pygeoapi/config.yml" "$PYGEOAPI_PORT"
 [ "$POSTGIS" = 1 ] && sed -e "s|@PGPORT@|$PGPORT|g" "$HERE/pygeoapi/postgis.yml.in" >> "$GH/pygeoapi/config.yml"
 for f in features.map mapserver.conf lighttpd.conf; do
@@ -118,10 +137,18 @@ echo '<html><body><a href="/cgi-bin/mapserv?SERVICE=WFS&amp;REQUEST=GetCapabilit
   > "$GH/mapserver/www/index.html"
 export PYGEOAPI_CONFIG="$GH/pygeoapi/config.yml" PYGEOAPI_OPENAPI="$GH/pygeoapi/openapi.yml"
 lighttpd -tt -f "$GH/mapserver/lighttpd.conf" >/dev/null || die "bad lighttpd config"
+render "$HERE/qgis/lighttpd.conf.in" "$GH/qgis/lighttpd.conf" "$QGIS_PORT"
+lighttpd -tt -f "$GH/qgis/lighttpd.conf" >/dev/null || die "bad lighttpd config for QGIS Server"
+if [ ! -s "$GH/qgis/features.qgs" ] || [ "$DATA/features.gpkg" -nt "$GH/qgis/features.qgs" ]; then
+  /usr/bin/python3 "$HERE/qgis/make_project.py" "$DATA/features.gpkg" "$GH/qgis/features.qgs" "$QGIS_URL" \
+    > "$GH/qgis/make_project.log" 2>&1 || die "QGIS project not written (see $GH/qgis/make_project.log)"
+fi
 
 # ---- 5. start -----------------------------------------------------------------------------
 port_busy "$PYGEOAPI_PORT" && die "port $PYGEOAPI_PORT already in use"
 port_busy "$MAPSERVER_PORT" && die "port $MAPSERVER_PORT already in use"
+port_busy "$QGIS_PORT" && die "port $QGIS_PORT already in use"
+[ "$POSTGIS" = 1 ] && port_busy "$TIPG_PORT" && die "port $TIPG_PORT already in use"
 : > "$PIDS"
 if [ "$POSTGIS" = 1 ]; then
   # own cluster under $GH/pg (Debian's default 15/main cluster is left alone)
@@ -162,19 +189,31 @@ echo "pygeoapi $!" >> "$PIDS"
 rm -f "$GH/mapserver/ms_error.log"
 setsid lighttpd -D -f "$GH/mapserver/lighttpd.conf" > "$GH/mapserver/lighttpd.out" 2>&1 < /dev/null &
 echo "mapserver $!" >> "$PIDS"
+setsid lighttpd -D -f "$GH/qgis/lighttpd.conf" > "$GH/qgis/lighttpd.out" 2>&1 < /dev/null &
+echo "qgis $!" >> "$PIDS"
+if [ "$POSTGIS" = 1 ]; then
+  ( cd "$GH/tipg" && DATABASE_URL="postgresql://postgres@$HOST:$PGPORT/geo" TIPG_DB_SCHEMAS='["public"]' \
+      exec setsid "$TIPG_VENV/bin/uvicorn" tipg.main:app --host "$HOST" --port "$TIPG_PORT" --no-access-log ) \
+      > "$GH/tipg/uvicorn.out" 2>&1 < /dev/null &
+  echo "tipg $!" >> "$PIDS"
+fi
 
-# ---- 6. wait until both answer ------------------------------------------------------------
-ok_py=0; ok_ms=0
+# ---- 6. wait until all answer -------------------------------------------------------------
+ok_py=0; ok_ms=0; ok_qgis=0; ok_tipg=$((1 - POSTGIS))
 for _ in $(seq 1 300); do
   [ $ok_py = 1 ] || { curl -sf -o /dev/null "$PYGEOAPI_URL/collections?f=json" && ok_py=1; } || true
   [ $ok_ms = 1 ] || { curl -sf "$MAPSERV_URL?SERVICE=WFS&REQUEST=GetCapabilities&VERSION=2.0.0" 2>/dev/null \
                         | grep -q WFS_Capabilities && ok_ms=1; } || true
-  [ $ok_py = 1 ] && [ $ok_ms = 1 ] && break
+  [ $ok_qgis = 1 ] || { curl -sf "$QGIS_URL?SERVICE=WFS&REQUEST=GetCapabilities&VERSION=1.1.0" 2>/dev/null \
+                        | grep -q WFS_Capabilities && ok_qgis=1; } || true
+  [ $ok_tipg = 1 ] || { curl -sf -o /dev/null "$TIPG_URL/collections" && ok_tipg=1; } || true
+  [ $ok_py = 1 ] && [ $ok_ms = 1 ] && [ $ok_qgis = 1 ] && [ $ok_tipg = 1 ] && break
   sleep 0.2
 done
-if [ $ok_py != 1 ] || [ $ok_ms != 1 ]; then
-  log "pygeoapi up=$ok_py mapserver up=$ok_ms; logs in $GH/pygeoapi and $GH/mapserver"
-  tail -5 "$GH/pygeoapi/error.log" "$GH/mapserver/lighttpd-error.log" 2>/dev/null >&2 || true
+if [ $ok_py != 1 ] || [ $ok_ms != 1 ] || [ $ok_qgis != 1 ] || [ $ok_tipg != 1 ]; then
+  log "pygeoapi up=$ok_py mapserver up=$ok_ms qgis up=$ok_qgis tipg up=$ok_tipg; logs in $GH/*/"
+  tail -5 "$GH/pygeoapi/error.log" "$GH/mapserver/lighttpd-error.log" "$GH/qgis/lighttpd-error.log" \
+    "$GH/tipg/uvicorn.out" 2>/dev/null >&2 || true
   "$HERE/stop.sh" || true
   exit 1
 fi
@@ -182,6 +221,9 @@ cat > "$ENVF" <<ENV
 PYGEOAPI_URL=$PYGEOAPI_URL
 MAPSERVER_WFS_URL=$MAPSERV_URL
 MAPSERVER_OGCAPI_URL=$MS_OGCAPI_URL
+QGIS_WFS_URL=$QGIS_URL
+QGIS_OGCAPI_URL=$QGIS_URL/wfs3
+TIPG_URL=$TIPG_URL
 GEOSERVERS_DATA=$DATA
 GEOSERVERS_EXPECTED=$DATA/expected.json
 PYGEOAPI_POSTGIS=$POSTGIS

@@ -12,7 +12,7 @@ if [ -s "$PIDS" ]; then
     if kill -0 "$pid" 2>/dev/null; then
       cmd=$(tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null || true)
       case "$cmd" in
-        *gunicorn*|*lighttpd*|*postgres*) ;;
+        *gunicorn*|*lighttpd*|*postgres*|*uvicorn*) ;;
         *) echo "stop.sh: pid $pid ($name) is not ours any more ($cmd); skipping" >&2; continue ;;
       esac
       sig=TERM; [ "$name" = postgres ] && sig=INT     # INT = postgres "fast" shutdown
@@ -27,6 +27,6 @@ else
   echo "stop.sh: nothing recorded in $PIDS"
 fi
 case "${1:-}" in
-  --clean) rm -rf "$GH/data" "$GH/pygeoapi" "$GH/mapserver" "$GH/pg"; echo "removed data, configs and the PostGIS cluster under $GH" ;;
+  --clean) rm -rf "$GH/data" "$GH/pygeoapi" "$GH/mapserver" "$GH/qgis" "$GH/tipg" "$GH/pg"; echo "removed data, configs and the PostGIS cluster under $GH" ;;
   --purge) rm -rf "$GH"; echo "removed $GH" ;;
 esac

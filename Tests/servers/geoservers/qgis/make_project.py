@@ -1,0 +1,34 @@
+"""Writes the QGIS Server project of the geo test harness: the trees, roads and
+buildings layers of features.gpkg, published as WFS (1.0/1.1) and OGC API -
+Features, with QGIS's default settings otherwise (what a new user meets).
+
+    /usr/bin/python3 make_project.py DATA/features.gpkg OUT.qgs SERVICE_URL
+"""
+import os
+import sys
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+from qgis.core import QgsApplication, QgsCoordinateReferenceSystem, QgsProject, QgsVectorLayer  # noqa: E402
+
+gpkg, output, service_url = sys.argv[1:4]
+app = QgsApplication([], False)
+app.initQgis()
+project = QgsProject.instance()
+project.setCrs(QgsCoordinateReferenceSystem("EPSG:4326"))
+project.setTitle("Geo test harness (QGIS Server)")
+ids = []
+for name in ("trees", "roads", "buildings"):
+    layer = QgsVectorLayer("%s|layername=%s" % (gpkg, name), name, "ogr")
+    if not layer.isValid():
+        sys.exit("make_project.py: cannot open layer %s of %s" % (name, gpkg))
+    project.addMapLayer(layer)
+    ids.append(layer.id())
+project.writeEntry("WFSLayers", "/", ids)
+project.writeEntry("WMSServiceCapabilities", "/", True)
+project.writeEntry("WMSServiceTitle", "/", "Geo test harness (QGIS Server)")
+project.writeEntry("WFSUrl", "/", service_url)
+# The CRSs the services offer besides the layers' own.
+project.writeEntry("WMSCrsList", "/", ["EPSG:4326", "EPSG:3857"])
+if not project.write(output):
+    sys.exit("make_project.py: cannot write " + output)
+app.exitQgis()
