@@ -169,10 +169,14 @@ FC_API fc_status fc_context_set_max_response_bytes(fc_context *ctx, int64_t byte
  * or a string with control characters. @since 0.1 */
 FC_API fc_status fc_context_set_user_agent(fc_context *ctx, const char *user_agent);
 
-/* Adds a header sent with every request (e.g. "Referer"). A header of the same
- * name added before is replaced. Errors: FC_E_INVALID_ARGUMENT for a NULL or
- * empty name, a name with ':' or white space, or a value with CR or LF.
- * @since 0.1 */
+/* Adds a header sent with every request (e.g. "Referer"). It replaces a header
+ * of the same name (compared without case) added before, and the one the
+ * library would send itself: Accept, User-Agent, Authorization. Only the
+ * Content-Type of a request body the library writes (a POSTed filter) is never
+ * replaced. Replacing Accept can make a server answer in a format the library
+ * cannot read (a clear FC_E_PARSE, never a silent answer). Errors:
+ * FC_E_INVALID_ARGUMENT for a NULL or empty name, a name with ':' or white
+ * space, or a value with CR or LF. @since 0.1 */
 FC_API fc_status fc_context_set_header(fc_context *ctx, const char *name, const char *value);
 
 /* Removes every header added with fc_context_set_header. @since 0.1 */

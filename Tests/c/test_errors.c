@@ -190,6 +190,13 @@ static void test_headers_user_agent_and_gzip(void) {
     stats = emulator_control(ns, "stats", NULL);
     CHECK_CONTAINS(stats, "\"User-Agent\": \"MyApp/2.0\"");
     CHECK_CONTAINS(stats, "\"Referer\": \"https://example.org/other\"");
+    /* A caller's header replaces the library's own of that name: sent once. */
+    CHECK_STATUS(fc_context_set_header(ctx, "user-agent", "Other/3"), FC_OK);
+    CHECK_STATUS(fc_context_set_header(ctx, "Accept", "application/json"), FC_OK);
+    CHECK_STATUS(load_once(ctx, ns, "Portland", 0), FC_OK);
+    stats = emulator_control(ns, "stats", NULL);
+    CHECK_CONTAINS(stats, "\"User-Agent\": \"Other/3\"");
+    CHECK_CONTAINS(stats, "\"Accept\": \"application/json\"");
     CHECK_STATUS(fc_context_clear_headers(ctx), FC_OK);
     CHECK_STATUS(load_once(ctx, ns, "Portland", 0), FC_OK);
     CHECK(strstr(emulator_control(ns, "stats", NULL), "Referer") == NULL);

@@ -192,7 +192,9 @@ class Handler(BaseHTTPRequestHandler):
             segments = segments[2:]
         namespace = self.emulator.namespace(ns_name)
         kind = self.classify(segments)
-        headers = {k: v for k, v in self.headers.items()}
+        headers = {}
+        for name, value in self.headers.items():     # a repeated header shows as "a, b"
+            headers[name] = headers[name] + ", " + value if name in headers else value
         fault, delay_ms = namespace.record(self.command, "/" + "/".join(segments), kind, headers, params)
         if delay_ms and not self.wait(delay_ms):
             with namespace.lock:

@@ -49,9 +49,15 @@ public final class ClientContext: Sendable {
     public func makeRequest(_ method: HTTPRequest.Method = .get, url: String, headers: [(name: String, value: String)] = [],
                             body: [UInt8]? = nil, credentialsFor serviceURL: String? = nil) -> HTTPRequest {
         let settings = self.settings
-        var all: [(name: String, value: String)] = [("User-Agent", settings.userAgent)]
-        all += settings.headers
-        all += headers
+        var all: [(name: String, value: String)] = [("User-Agent", settings.userAgent)] + headers
+        // The caller's headers replace the library's of the same name (Accept
+        // included); only the Content-Type of a body the library wrote stays.
+        for header in settings.headers {
+            let name = header.name.lowercased()
+            if body != nil, name == "content-type" { continue }
+            all.removeAll { $0.name.lowercased() == name }
+            all.append(header)
+        }
         var request = HTTPRequest(method: method, url: url, headers: all, body: body,
                                   connectTimeout: settings.connectTimeout, totalTimeout: settings.totalTimeout,
                                   maxResponseBytes: settings.maxResponseBytes)

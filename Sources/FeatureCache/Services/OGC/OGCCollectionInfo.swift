@@ -4,9 +4,14 @@ struct OGCCollectionInfo: Sendable {
     /// The CRS URIs the items can be asked in (`crs`); CRS84 when not listed.
     var crs: [String]
     var storageCrs: String?
+    /// Where the collection's features are, as its `items` link advertises
+    /// them in GeoJSON (`…/items` when it has none).
+    var itemsURL: RequestURL
 
-    /// - Parameter limit: the OpenAPI `limit` maximum, when known.
-    static func parse(_ json: JSONValue, id: String, limit: Int?) throws(FeatureCacheError) -> OGCCollectionInfo {
+    /// - Parameters:
+    ///   - url: the collection's URL, which relative links resolve against.
+    ///   - limit: the OpenAPI `limit` maximum, when known.
+    static func parse(_ json: JSONValue, id: String, url: RequestURL, limit: Int?) throws(FeatureCacheError) -> OGCCollectionInfo {
         guard json.isObject else { throw FeatureCacheError.parse("collection '\(id)': not a JSON object") }
         var metadata = TableMetadata(name: json["title"]?.string ?? id)
         metadata.description = json["description"]?.string ?? ""
@@ -18,8 +23,9 @@ struct OGCCollectionInfo: Sendable {
         metadata.supportedQueryFormats = ["GeoJSON"]
         metadata.layerType = json["itemType"]?.string == "record" ? "Table" : "Feature Layer"
         let crs = (json["crs"]?.array ?? []).compactMap(\.string)
+        let items = OGCLinks(json["links"], base: url).features("items")?.url ?? url.appendingPath("items")
         return OGCCollectionInfo(metadata: metadata, crs: crs.isEmpty ? [OGCCRS.crs84] : crs,
-                                 storageCrs: json["storageCrs"]?.string)
+                                 storageCrs: json["storageCrs"]?.string, itemsURL: items)
     }
 
     /// The first spatial extent, in lon/lat (CRS84, or EPSG:4326 with its axes swapped back).
@@ -54,12 +60,18 @@ struct OGCCollectionInfo: Sendable {
         return true
     }
 
-    /// Fields from a page of items, for servers without queryables: every
-    /// number is a double (a first page of whole numbers says nothing about the rest).
+    /// Fields from a page of items, for servers without queryables: typed by
+    /// the values the page holds, as GDAL does — a number column written only
+    /// as whole numbers is an integer (32-bit when every value fits), any
+    /// fraction makes it a double. A later page may still hold a fraction: its
+    /// values keep their own type, only the declared type is a guess.
     mutating func applySample(_ batch: FeatureBatch, fields: Bool) {
-        if fields { metadata.fields = batch.fields.map { field in
-            var field = field
-            if field.type == .bigInteger || field.type == .integer { field.type = .double }
+        if fields { metadata.fields = batch.columns.map { column in
+            var field = column.field
+            if column.kind == .int64 {
+                let fits = (0..<batch.count).allSatisfy { column.isNull($0) || Int64(Int32(truncatingIfNeeded: column.int64($0))) == column.int64($0) }
+                field.type = fits ? .integer : .bigInteger
+            }
             return field
         } }
         for row in 0..<batch.count {

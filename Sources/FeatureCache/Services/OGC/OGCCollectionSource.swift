@@ -42,24 +42,25 @@ final class OGCCollectionSource: FeatureSource {
         if retrying { try await service.retryLoad() } else { try await service.load() }
         let json: JSONValue
         do {
-            json = try await requester.getJSON(collectionURL)
+            json = try await requester.getJSON(.init(url: collectionURL))
         } catch where error.httpStatus == 404 {
             let known = (try? service.collections().map(\.id).prefix(20).joined(separator: ", ")) ?? ""
             throw FeatureCacheError(.http, "the OGC API at \(RequestURL.redacted(service.url)) has no collection '\(collectionId)' (HTTP 404)"
                                     + (known.isEmpty ? "" : "; it lists: \(known)"), httpStatus: 404)
         }
-        var info = try OGCCollectionInfo.parse(json, id: collectionId, limit: service.limitMaximum(for: collectionId))
+        var info = try OGCCollectionInfo.parse(json, id: collectionId, url: collectionURL, limit: service.limitMaximum(for: collectionId))
         let links = OGCLinks(json["links"], base: collectionURL)
         var described = false
-        if let url = links.url("queryables") ?? (service.conforms("/conf/queryables") ? collectionURL.appendingPath("queryables") : nil),
-           let queryables = try? await requester.getJSON(url) {
+        if let link = links.link("queryables", types: ["application/schema+json", "application/json"])
+            ?? (service.conforms("/conf/queryables") ? .init(url: collectionURL.appendingPath("queryables")) : nil),
+           let queryables = try? await requester.getJSON(link) {
             described = info.applyQueryables(queryables)
         }
         try Task.checkCancellationTyped()
         if !described || info.metadata.geometryType == .unknown || info.metadata.geometryType == .none {
             // No usable schema (or "geometry-any"): the first items tell the
             // properties and the geometry type.
-            var sample = collectionURL.appendingPath("items")
+            var sample = info.itemsURL
             sample.set("limit", described ? "1" : "100")
             let (page, _) = try await requester.fetch(requester.request(sample)) { bytes throws(FeatureCacheError) in
                 try GeoJSONReader.read(bytes, identity: identity)

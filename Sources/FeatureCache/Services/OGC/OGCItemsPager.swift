@@ -196,7 +196,9 @@ struct OGCItemsPager {
         let identity = source.identity
         for id in ids {
             guard let text = identity.serviceId(for: id) else { continue }
+            // `items/{featureId}`, with the parameters the advertised items URL carries (such as `f`).
             var url = source.collectionURL.appendingPath("items").appendingPath(RequestURL.percentEncode(text))
+            for parameter in plan.itemsURL.parameters where parameter.name.lowercased() == "f" { url.set(parameter.name, parameter.value) }
             if let crs = plan.askedCRS { url.set("crs", crs) }
             let request = requester.request(url)
             let response: HTTPResponse

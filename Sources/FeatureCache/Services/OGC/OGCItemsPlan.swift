@@ -26,7 +26,7 @@ struct OGCItemsPlan {
         let info = try source.loadedInfo()
         self.query = query
         let wkid = metadata.spatialReference?.effectiveWkid ?? 4326
-        var url = source.collectionURL.appendingPath("items")
+        var url = info.itemsURL
         pageSize = max(1, metadata.maxRecordCount)
 
         // Output CRS: asked of the server when it lists it, else projected here.

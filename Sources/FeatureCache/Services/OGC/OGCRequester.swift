@@ -1,8 +1,9 @@
-/// Sends OGC API requests: JSON asked for both ways servers understand
-/// (`Accept` and `f=json`, which pygeoapi needs on the `next` links it writes
-/// without it), CQL2-JSON filters by POST, the context's token as a bearer
-/// token; HTTP errors carry the server's exception (`code`/`description`, or
-/// RFC 7807 `title`/`detail`).
+/// Sends OGC API requests: each resource asked for in its own media type by
+/// `Accept` — GeoJSON for features, the type a link declares (else
+/// `application/json`) for documents; no `f=` is added (the URLs come from the
+/// server's links, which carry one where the server wants it). CQL2-JSON
+/// filters by POST, the context's token as a bearer token; HTTP errors carry
+/// the server's exception (`code`/`description`, or RFC 7807 `title`/`detail`).
 struct OGCRequester: Sendable {
     let context: ClientContext
     var statistics: StatisticsCounter? = nil
@@ -10,20 +11,29 @@ struct OGCRequester: Sendable {
     /// a `next` link or a redirect elsewhere).
     let serviceURL: String
 
-    static let acceptJSON = "application/geo+json, application/json;q=0.9"
+    /// `Accept` of feature requests (`items`, `items/{id}`, their `next` pages).
+    static let acceptFeatures = "application/geo+json, application/json;q=0.9"
 
-    func request(_ url: RequestURL, post body: (contentType: String, bytes: [UInt8])? = nil) -> HTTPRequest {
-        let url = url.value(of: "f") == nil ? url.setting("f", "json") : url
-        var headers: [(name: String, value: String)] = [("Accept", Self.acceptJSON)]
+    /// `Accept` of a document whose link declares `type`: that type first when
+    /// it is a JSON type more specific than `application/json`.
+    static func acceptDocument(_ type: String) -> String {
+        let media = OGCLinks.mediaType(type)
+        return media != "application/json" && OGCLinks.isJSON(media) ? "\(type), application/json;q=0.9" : "application/json"
+    }
+
+    /// A request for features (`accept` defaults to GeoJSON).
+    func request(_ url: RequestURL, accept: String = acceptFeatures,
+                 post body: (contentType: String, bytes: [UInt8])? = nil) -> HTTPRequest {
+        var headers: [(name: String, value: String)] = [("Accept", accept)]
         if let token = context.settings.token, !token.isEmpty { headers.append(("Authorization", "Bearer \(token)")) }
         guard let body else { return context.makeRequest(.get, url: url.string, headers: headers, credentialsFor: serviceURL) }
         headers.append(("Content-Type", body.contentType))
         return context.makeRequest(.post, url: url.string, headers: headers, body: body.bytes, credentialsFor: serviceURL)
     }
 
-    /// A JSON document (landing page, conformance, collection, queryables).
-    func getJSON(_ url: RequestURL) async throws(FeatureCacheError) -> JSONValue {
-        let request = request(url)
+    /// A JSON document (landing page, conformance, collection, queryables, OpenAPI).
+    func getJSON(_ link: OGCLinks.Link) async throws(FeatureCacheError) -> JSONValue {
+        let request = request(link.url, accept: Self.acceptDocument(link.type))
         let response = try await context.send(request, counting: statistics)
         try Self.check(response, request: request)
         do {

@@ -36,7 +36,7 @@ public final class OGCService: Loadable {
 
     public func performLoad(retrying: Bool) async throws(FeatureCacheError) {
         let requester = OGCRequester(context: context, serviceURL: apiURL.string)
-        let landing = try await requester.getJSON(apiURL)
+        let landing = try await requester.getJSON(.init(url: apiURL))
         guard landing.isObject, landing["links"]?.array != nil else {
             throw FeatureCacheError(.parse, "\(RequestURL.redacted(apiURL.string)) is not an OGC API landing page (no 'links')")
         }
@@ -44,14 +44,14 @@ public final class OGCService: Loadable {
         loaded.title = landing["title"]?.string ?? ""
         loaded.description = landing["description"]?.string ?? ""
         let links = OGCLinks(landing["links"], base: apiURL)
-        let conformance = try await requester.getJSON(links.url("conformance") ?? apiURL.appendingPath("conformance"))
+        let conformance = try await requester.getJSON(links.document("conformance") ?? .init(url: apiURL.appendingPath("conformance")))
         loaded.conformance = (conformance["conformsTo"]?.array ?? []).compactMap(\.string)
         guard !loaded.conformance.isEmpty else {
             throw FeatureCacheError(.service, "\(RequestURL.redacted(apiURL.string)): /conformance lists no conformance classes")
         }
-        loaded.collections = try await readCollections(links.url("data") ?? apiURL.appendingPath("collections"), requester)
+        loaded.collections = try await readCollections(links.document("data") ?? .init(url: apiURL.appendingPath("collections")), requester)
         try Task.checkCancellationTyped()
-        if let openAPI = links.url("service-desc", requireJSONType: true) {
+        if let openAPI = links.link("service-desc", types: [], requireJSON: true) {
             // Optional: without it, pages are as large as the server's default allows.
             if let document = try? await requester.getJSON(openAPI) {
                 loaded.limitMaximum = OpenAPILimits.itemsLimitMaximum(document)
@@ -61,12 +61,13 @@ public final class OGCService: Loadable {
         info.withLock { $0 = loaded }
     }
 
-    private func readCollections(_ url: RequestURL, _ requester: OGCRequester) async throws(FeatureCacheError) -> [OGCCollectionSummary] {
+    private func readCollections(_ first: OGCLinks.Link, _ requester: OGCRequester) async throws(FeatureCacheError) -> [OGCCollectionSummary] {
         var result: [OGCCollectionSummary] = []
-        var next: RequestURL? = url
+        var next: OGCLinks.Link? = first
         var seen = Set<String>()
-        while let page = next, seen.insert(page.string).inserted, seen.count <= 100 {
-            let json = try await requester.getJSON(page)
+        while let link = next, seen.insert(link.url.string).inserted, seen.count <= 100 {
+            let page = link.url
+            let json = try await requester.getJSON(link)
             guard let list = json["collections"]?.array else {
                 throw FeatureCacheError(.parse, "\(RequestURL.redacted(page.string)): no 'collections' array")
             }
@@ -75,7 +76,7 @@ public final class OGCService: Loadable {
                 result.append(OGCCollectionSummary(id: id, title: entry["title"]?.string ?? id,
                                                    description: entry["description"]?.string ?? ""))
             }
-            next = OGCLinks(json["links"], base: page).url("next")
+            next = OGCLinks(json["links"], base: page).document("next")
         }
         return result
     }
@@ -106,29 +107,6 @@ public final class OGCService: Loadable {
     /// The URL of a collection's resource (`…/collections/{id}`).
     func collectionURL(_ id: String) -> RequestURL {
         apiURL.appendingPath("collections").appendingPath(RequestURL.percentEncode(id))
-    }
-}
-
-/// The `links` array of an OGC API document.
-struct OGCLinks {
-    private let links: [(rel: String, type: String, href: String)]
-    private let base: RequestURL
-
-    init(_ json: JSONValue?, base: RequestURL) {
-        self.base = base
-        links = (json?.array ?? []).compactMap { link in
-            guard let rel = link["rel"]?.string, let href = link["href"]?.string else { return nil }
-            return (rel, link["type"]?.string ?? "", href)
-        }
-    }
-
-    /// The first link of relation `rel` (JSON typed ones first, then untyped);
-    /// with `requireJSONType`, only one typed as JSON. Relative hrefs resolved.
-    func url(_ rel: String, requireJSONType: Bool = false) -> RequestURL? {
-        let candidates = links.filter { $0.rel == rel || $0.rel.hasSuffix("/" + rel) }
-        let json = candidates.first { $0.type.contains("json") }
-        let chosen = requireJSONType ? json : json ?? candidates.first { $0.type.isEmpty } ?? candidates.first
-        return chosen.flatMap { try? URLReference.resolve($0.href, against: base.string) }
     }
 }
 
