@@ -1,6 +1,7 @@
 """OGC API - Features collection tables against real servers (pygeoapi 0.21 with
-GeoPackage, GeoJSON and PostGIS providers; MapServer 8's OGC API), every populate
-compared with ground truth computed from the generated data files."""
+GeoPackage, GeoJSON and PostGIS providers; MapServer 8's OGC API; QGIS Server
+3.22's /wfs3; tipg 1.6 over PostGIS), every populate compared with ground truth
+computed from the generated data files."""
 import json
 import math
 
@@ -18,10 +19,12 @@ def servers(env):
         "pygeoapi-geojson": (pyg, "trees_geojson"),
         "pygeoapi-postgis": (pyg, "trees_pg"),
         "mapserver": (ms, "trees"),
+        "qgis": (env["QGIS_OGCAPI_URL"], "trees"),
+        "tipg": (env["TIPG_URL"], "public.trees"),
     }
 
 
-SERVERS = ["pygeoapi-gpkg", "pygeoapi-geojson", "pygeoapi-postgis", "mapserver"]
+SERVERS = ["pygeoapi-gpkg", "pygeoapi-geojson", "pygeoapi-postgis", "mapserver", "qgis", "tipg"]
 
 
 def open_table(geoservers, name, page_size=0, wkid=None, language=None):

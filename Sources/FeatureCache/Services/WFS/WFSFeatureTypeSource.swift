@@ -20,6 +20,8 @@ final class WFSFeatureTypeSource: FeatureSource {
         var offeredFormats: [String] = []
         var dataAxisOrder: AxisOrder = .auto
         var filterAxisOrder: AxisOrder = .auto
+        /// `auto` filter order as the server showed it at load (nil = no evidence).
+        var learnedFilterSwap: Bool?
         /// `auto` data order as decided from the first features, per srsName.
         var learnedSwap: [String: Bool] = [:]
         /// The server refused a filter once: where clauses stay local.
@@ -74,13 +76,24 @@ final class WFSFeatureTypeSource: FeatureSource {
         metadata.supportedQueryFormats = type.outputFormats.isEmpty ? capabilities.outputFormats : type.outputFormats
         metadata.serviceVersion = capabilities.version == .v200 ? 2 : capabilities.version == .v110 ? 1.1 : 1
         metadata.layerType = "WFS Feature Type"
+        let preferred = state.withLock { $0.preferredFormat }
+        var format = preferred ?? Self.chooseFormat(metadata.supportedQueryFormats)
+        let probes = WFSLoadProbes(source: self, type: type, version: capabilities.version, schema: schema)
+        if preferred == nil, let chosen = format,
+           let exact = await probes.moreExactFormat(than: chosen, offered: metadata.supportedQueryFormats) {
+            format = exact
+        }
+        let filterSwap = await probes.filterSwap(wkid: wkid, crs: WFSCRS.name(for: wkid, listed: [type.defaultCRS] + type.otherCRS,
+                                                                              version: capabilities.version))
+        try Task.checkCancellationTyped()
         state.withLock {
             $0.type = type
             $0.schema = schema
             $0.version = capabilities.version
             $0.offeredFormats = metadata.supportedQueryFormats
-            $0.outputFormat = $0.preferredFormat ?? Self.chooseFormat(metadata.supportedQueryFormats)
+            $0.outputFormat = $0.preferredFormat ?? format
             $0.learnedSwap = [:]
+            $0.learnedFilterSwap = filterSwap
             $0.filterRefused = false
         }
         return metadata

@@ -77,7 +77,9 @@ struct WFSGetFeaturePlan {
         }
         let swapFilter: Bool
         switch state.filterAxisOrder {
-        case .auto: swapFilter = version != .v100 && WFSCRS.isLatitudeFirst(filterWkid)
+        case .auto:
+            let standard = version != .v100 && WFSCRS.isLatitudeFirst(filterWkid)
+            swapFilter = filterWkid == defaultWkid ? state.learnedFilterSwap ?? standard : standard
         case .swap: swapFilter = true
         case .noSwap: swapFilter = false
         }

@@ -134,12 +134,7 @@ struct WFSPager {
     private func confirmEmpty(startIndex: Int) async throws(FeatureCacheError) {
         let request = plan.request(source, count: 1, startIndex: startIndex, hits: true)
         let response = try await source.requester.send(request)
-        let identity = source.identity
-        let page = try readBody(response.body, of: request) { bytes throws(FeatureCacheError) in
-            try GMLReader.read(bytes, fields: [], geometryProperty: nil, identity: identity, swapAxes: false)
-        }
-        // 2.0: numberMatched; 1.1: numberOfFeatures (read as returned); 1.0: the features themselves.
-        let counted = page.numberMatched ?? max(page.numberReturned ?? 0, Int64(page.batch.count))
+        let counted = try WFSHits.counted(response, of: request, identity: source.identity)
         guard counted <= Int64(startIndex) else {
             throw FeatureCacheError.parse("\(RequestURL.redacted(source.service.url)): a GetFeature page came back as an empty body, but the server counts \(counted) matching features: the response was lost or cut")
         }

@@ -12,6 +12,9 @@ public final class WFSService: Loadable {
     /// A version the URL asks for (no negotiation).
     let fixedVersion: WFSVersion?
     private let loaded = Locked<WFSCapabilities?>(nil)
+    /// Whether the server reads filter boxes latitude first, learned by a
+    /// table's load (`WFSLoadProbes`), by "version CRS-name".
+    let filterAxisEvidence = Locked<[String: Bool]>([:])
 
     /// The KVP parameters a GetCapabilities URL carries that the library sets itself.
     private static let ownParameters: Set<String> = ["service", "request", "version", "acceptversions", "typename", "typenames"]

@@ -24,6 +24,9 @@ for name in ("trees", "roads", "buildings"):
     project.addMapLayer(layer)
     ids.append(layer.id())
 project.writeEntry("WFSLayers", "/", ids)
+for layer_id in ids:
+    # What QGIS Desktop sets when a layer is ticked for WFS ("Published precision" 8).
+    project.writeEntry("WFSLayersPrecision", "/" + layer_id, 8)
 project.writeEntry("WMSServiceCapabilities", "/", True)
 project.writeEntry("WMSServiceTitle", "/", "Geo test harness (QGIS Server)")
 project.writeEntry("WFSUrl", "/", service_url)
