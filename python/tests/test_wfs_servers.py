@@ -292,3 +292,103 @@ def test_bad_get_feature_documents_leave_the_cache(geoservers):
 
 def test_request_modes(geoservers, truth):
     check_request_modes(lambda: fc.Table.wfs(wfs_url(geoservers), "ms:trees"), truth, "mapserver")
+
+
+# ---- QGIS Server 3.22 (WFS 1.1.0 and 1.0.0) --------------------------------------------------
+# The same data as MapServer's, with QGIS's defaults: boxes read lon/lat in every
+# version, GML 3 written lat/lon, GeoJSON with 6 decimals where GML has the
+# layer's 8, no counts in any answer, ids "trees.N" in both formats.
+
+QGIS_GEOJSON = "application/vnd.geo+json"
+QGIS_GML3 = "text/xml; subtype=gml/3.1.1"
+QGIS_GML2 = "text/xml; subtype=gml/2.1.2"
+QGIS_VERSIONS = ["1.1.0", "1.0.0"]
+
+
+def open_qgis(env, type_name="trees", version="1.1.0", fmt=None, page_size=0, wkid=None):
+    table = fc.Table.wfs(env["QGIS_WFS_URL"] + "?VERSION=" + version, type_name)
+    table.request_mode = fc.MANUAL_CACHE
+    if page_size:
+        table.set_page_size(page_size)
+    if wkid:
+        table.set_spatial_reference(wkid)
+    table.load()
+    assert table.wait(60), table.load_error
+    if fmt:
+        table.output_format = fmt
+    table.reset_statistics()
+    return table
+
+
+@pytest.mark.parametrize("version", QGIS_VERSIONS)
+def test_qgis_metadata_and_the_exact_format_chosen(geoservers, version):
+    table = open_qgis(geoservers, version=version)
+    fields = {field.name: field for field in table.fields}
+    assert {"id", "Condition", "Species", "DBH", "Planted"} <= set(fields)
+    assert fields["DBH"].type == "double" and fields["Species"].type == "string"
+    assert table.geometry_type == "point" and table.spatial_reference.wkid == 4326
+    # GeoJSON is offered but carries 6 decimals where GML carries 8: GML is read.
+    assert "json" not in table.output_format.lower()
+
+
+@pytest.mark.parametrize("version", QGIS_VERSIONS)
+def test_qgis_bbox_matches_ground_truth(geoservers, truth, version):
+    table = open_qgis(geoservers, version=version)
+    result = table.populate(fc.Query(geometry=BBOX, wkid=4326))
+    check_trees(result, expected_trees(truth, BBOX), "qgis")
+    assert table.statistics.features_received == 1221        # the server filtered by the box
+    assert all(f.object_id == int(f["id"]) for f in result)   # "trees.17" is 17
+
+
+@pytest.mark.parametrize("version,fmt", [("1.1.0", QGIS_GEOJSON), ("1.1.0", QGIS_GML2), ("1.0.0", QGIS_GML2)])
+def test_qgis_every_format_finds_the_same_features(geoservers, truth, version, fmt):
+    table = open_qgis(geoservers, version=version, fmt=fmt)
+    result = table.populate(fc.Query(geometry=BBOX, wkid=4326))
+    # The caller's format wins, with the precision it has (GeoJSON: 6 decimals).
+    check_trees(result, expected_trees(truth, BBOX), "qgis", decimals=6 if fmt == QGIS_GEOJSON else None)
+    assert all(f.object_id == int(f["id"]) for f in result)
+
+
+@pytest.mark.parametrize("version", QGIS_VERSIONS)
+def test_qgis_paging_without_counts_ends_on_a_short_page(geoservers, truth, version):
+    table = open_qgis(geoservers, version=version, page_size=3000)
+    result = table.populate(fc.Query())
+    check_trees(result, truth["trees"], "qgis")
+    assert table.statistics.requests == 7     # 6 full pages and the short one: no empty page asked for
+
+
+@pytest.mark.parametrize("version", QGIS_VERSIONS)
+def test_qgis_where_and_bbox(geoservers, truth, version):
+    table = open_qgis(geoservers, version=version)
+    result = table.populate(fc.Query(where="Condition < 4", geometry=BBOX, wkid=4326))
+    check_trees(result, expected_trees(truth, BBOX, lambda p: p["Condition"] < 4), "qgis")
+    assert table.statistics.features_received == 1160        # the filter went to the server
+
+
+def test_qgis_where_goes_to_a_1_0_server_as_a_filter(geoservers, truth):
+    table = open_qgis(geoservers, version="1.0.0")
+    result = table.populate(fc.Query(where="Condition = 4"))
+    check_trees(result, expected_trees(truth, predicate=lambda p: p["Condition"] == 4), "qgis")
+    assert table.statistics.requests == 1 and table.statistics.features_received == 995
+
+
+@pytest.mark.parametrize("fmt", [QGIS_GML3, QGIS_GEOJSON])
+def test_qgis_web_mercator(geoservers, truth, fmt):
+    """QGIS's GeoJSON ignores SRSNAME=EPSG:3857 and stays in degrees: seen and projected here."""
+    table = open_qgis(geoservers, fmt=fmt, wkid=3857)
+    low, high = mercator(BBOX[0], BBOX[1]), mercator(BBOX[2], BBOX[3])
+    result = table.populate(fc.Query(geometry=(low[0], low[1], high[0], high[1]), wkid=3857))
+    check_trees(result, expected_trees(truth, BBOX), "qgis", wkid=3857, decimals=6 if fmt == QGIS_GEOJSON else None)
+
+
+def test_qgis_polygons_with_holes_and_multipolygons(geoservers, truth):
+    table = open_qgis(geoservers, "buildings")
+    result = table.populate(fc.Query())
+    assert len(result) == 5000
+    holes, multis = compare_polygons(result, {i: f["geometry"] for i, f in truth["buildings"].items()},
+                                     reversed_rings_allowed=True)
+    assert holes > 300 and multis > 200
+
+
+def test_qgis_request_modes(geoservers, truth):
+    check_request_modes(lambda: fc.Table.wfs(geoservers["QGIS_WFS_URL"] + "?VERSION=1.1.0", "trees"), truth, "qgis")

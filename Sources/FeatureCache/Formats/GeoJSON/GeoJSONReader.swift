@@ -19,13 +19,24 @@ public final class FeatureIdentity: Sendable {
         var next: Int64 = 1 << 52  // far above the integer ids services send
     }
     private let state = Locked(State())
+    /// Ids of the WFS form `typename.N` are N (as `gml:id`s are in GML).
+    private let numericSuffixes: Bool
 
-    public init() {}
+    /// - Parameter numericSuffixes: read `prefix.N` ids as N — a WFS's GeoJSON
+    ///   writes the `gml:id` of its GML (`"id": "trees.17"`), so that both
+    ///   formats give a feature the same object id.
+    public init(numericSuffixes: Bool = false) {
+        self.numericSuffixes = numericSuffixes
+    }
 
     /// A string id that is a plain decimal number below 2^52 (MapServer writes
     /// `"id": "17"`) is that number, so both spellings of an id agree.
     func objectId(for text: String) -> Int64 {
         if let number = Self.plainNumber(text) { return number }
+        if numericSuffixes, let dot = text.utf8.lastIndex(of: UInt8(ascii: ".")),
+           let number = Self.plainNumber(String(text[text.utf8.index(after: dot)...])) {
+            return number
+        }
         return state.withLock { state in
             if let existing = state.ids[text] { return existing }
             state.next += 1

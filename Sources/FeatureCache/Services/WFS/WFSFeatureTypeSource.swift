@@ -4,8 +4,8 @@ final class WFSFeatureTypeSource: FeatureSource {
     let service: WFSService
     let typeName: String
     let statistics: StatisticsCounter
-    /// `gml:id`s (numeric suffixes as is) → stable object ids, for the table's life.
-    let identity = FeatureIdentity()
+    /// `gml:id`s and GeoJSON ids (numeric suffixes as is) → stable object ids, for the table's life.
+    let identity = FeatureIdentity(numericSuffixes: true)
 
     /// What loading read, the caller's choices, and what requests have learned.
     struct State {

@@ -56,8 +56,37 @@ struct WFSPageReader {
         if let returned = page.numberReturned, returned != Int64(page.batch.count) {
             throw FeatureCacheError(.parse, "\(request.methodAndURL): the response says it holds \(returned) features but holds \(page.batch.count)")
         }
+        if let askedWkid { page.batch = try inAskedCRS(page.batch, askedWkid: askedWkid, request: request) }
         if let projection { page.batch = page.batch.mappingCoordinates(projection) }
         return page
+    }
+
+    /// The page in the CRS its request asked for (SRSNAME). Some servers ignore
+    /// SRSNAME in one format (QGIS Server's GeoJSON stays in degrees when metres
+    /// are asked): coordinates that fit the type's WGS84 extent in degrees and
+    /// not in the asked CRS are projected here, or — when the library cannot
+    /// project them — fail the request instead of passing for metres.
+    private func inAskedCRS(_ batch: FeatureBatch, askedWkid: Int32, request: HTTPRequest) throws(FeatureCacheError) -> FeatureBatch {
+        let defaultWkid = state.type.flatMap { WFSCRS.wkid(of: $0.defaultCRS) } ?? 4326
+        guard askedWkid != defaultWkid, batch.count > 0, let wgs84 = state.type?.wgs84Box,
+              let toAsked = try? WebMercator.transform(from: 4326, to: askedWkid) else { return batch }
+        var box = BoundingBox()
+        for row in 0..<batch.count { batch.geometry.addBox(of: row, to: &box) }
+        guard !box.isEmpty else { return batch }
+        let low = toAsked(wgs84.xmin, wgs84.ymin), high = toAsked(wgs84.xmax, wgs84.ymax)
+        let asked = BoundingBox(low.0, low.1, high.0, high.1)
+        let degrees = BoundingBox(wgs84.xmin, wgs84.ymin, wgs84.xmax, wgs84.ymax)
+        guard Self.fits(box, in: degrees, margin: 0.01), !Self.fits(box, in: asked, margin: 1000) else { return batch }
+        guard defaultWkid == 4326 else {
+            throw FeatureCacheError(.service, "\(request.methodAndURL): asked for EPSG:\(askedWkid) but the coordinates are degrees (they fit the type's WGS84 extent only)")
+        }
+        return batch.mappingCoordinates(toAsked)
+    }
+
+    /// Whether `box` lies in `extent` grown by a tenth of its size (at least `margin`) on every side.
+    static func fits(_ box: BoundingBox, in extent: BoundingBox, margin: Double) -> Bool {
+        let dx = max(margin, (extent.xmax - extent.xmin) * 0.1), dy = max(margin, (extent.ymax - extent.ymin) * 0.1)
+        return box.xmin >= extent.xmin - dx && box.xmax <= extent.xmax + dx && box.ymin >= extent.ymin - dy && box.ymax <= extent.ymax + dy
     }
 
     /// The `auto` axis order of GML coordinates read as written: the rule for the
@@ -70,12 +99,9 @@ struct WFSPageReader {
         var box = BoundingBox()
         for row in 0..<gml.batch.count { gml.batch.geometry.addBox(of: row, to: &box) }
         guard !box.isEmpty else { return guess }
-        let marginX = max(0.01, (wgs84.xmax - wgs84.xmin) * 0.1), marginY = max(0.01, (wgs84.ymax - wgs84.ymin) * 0.1)
-        func fits(_ xmin: Double, _ ymin: Double, _ xmax: Double, _ ymax: Double) -> Bool {
-            xmin >= wgs84.xmin - marginX && xmax <= wgs84.xmax + marginX && ymin >= wgs84.ymin - marginY && ymax <= wgs84.ymax + marginY
-        }
-        let asWritten = fits(box.xmin, box.ymin, box.xmax, box.ymax)
-        let swapped = fits(box.ymin, box.xmin, box.ymax, box.xmax)
+        let extent = BoundingBox(wgs84.xmin, wgs84.ymin, wgs84.xmax, wgs84.ymax)
+        let asWritten = Self.fits(box, in: extent, margin: 0.01)
+        let swapped = Self.fits(BoundingBox(box.ymin, box.xmin, box.ymax, box.xmax), in: extent, margin: 0.01)
         if asWritten && !swapped { return false }
         if swapped && !asWritten { return true }
         return guess
