@@ -469,8 +469,12 @@ FC_API fc_status fc_table_set_spatial_reference(fc_table *table, int32_t wkid);
 
 /* The most features one request asks for, set before the table loads
  * (0 = the service's largest: ArcGIS maxRecordCount, the OGC API `limit`
- * maximum from the OpenAPI document). Smaller pages mean more requests but
- * less memory per response and earlier progress callbacks.
+ * maximum from the OpenAPI document, WFS CountDefault; 1000 where the service
+ * declares none). A size above a declared maximum is lowered to it; where none
+ * is declared it is used as given. Smaller pages mean more requests but less
+ * memory per response and earlier progress callbacks. A WFS that reports no
+ * totals (numberMatched, numberOfFeatures, next) is read as finished at the
+ * first page shorter than the size asked for.
  * Errors: FC_E_INVALID_ARGUMENT for NULL or size < 0; FC_E_INVALID_STATE once
  * loading began. @since 0.4 */
 FC_API fc_status fc_table_set_page_size(fc_table *table, int32_t size);

@@ -103,7 +103,7 @@ def compare_polygons(result, reference, reversed_rings_allowed):
     return holes, multis
 
 
-def check_request_modes(make_table, truth, server):
+def check_request_modes(make_table, truth, server, decimals=None):
     """The three request modes on a fresh table from make_table(), shown one view
     by a map: on-interaction cache and no cache find the view's trees; a covered
     count comes from the cache (no request) except without cache (the server);
@@ -122,7 +122,7 @@ def check_request_modes(make_table, truth, server):
         if mode == fc.MANUAL_CACHE:
             assert table.cached_feature_count == 0 and len(in_view) == 0
         else:
-            check_trees(in_view, expected, server)
+            check_trees(in_view, expected, server, decimals=decimals)
         requests = table.statistics.requests
         again = table.query_count(fc.Query(geometry=view, wkid=4326, where="Condition < 4"))
         if mode == fc.ON_INTERACTION_NO_CACHE:

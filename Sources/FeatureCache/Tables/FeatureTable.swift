@@ -66,7 +66,7 @@ public final class FeatureTable: Loadable {
         try Task.checkCancellationTyped()
         let (presetReference, pageSize) = settings.withLock { ($0.spatialReference, $0.pageSize) }
         if let presetReference { metadata.spatialReference = presetReference }
-        if pageSize > 0 { metadata.maxRecordCount = min(pageSize, metadata.maxRecordCount) }
+        if pageSize > 0 { metadata.maxRecordCount = metadata.maxRecordCountDeclared ? min(pageSize, metadata.maxRecordCount) : pageSize }
         let grid = Self.grid(for: metadata)
         settings.withLock {
             $0.metadata = metadata

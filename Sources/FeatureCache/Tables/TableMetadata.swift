@@ -12,6 +12,9 @@ public struct TableMetadata: Sendable, Equatable {
     public var displayField: String = ""
     /// The most features one response may hold (ArcGIS `maxRecordCount`).
     public var maxRecordCount: Int = 1000
+    /// Whether the service declared `maxRecordCount` (false: the library's default,
+    /// which a caller's page size may exceed).
+    public var maxRecordCountDeclared = true
     public var minScale: Double = 0
     public var maxScale: Double = 0
     public var hasZ = false

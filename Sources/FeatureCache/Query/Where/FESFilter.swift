@@ -1,11 +1,13 @@
 /// Where clauses as OGC Filter Encoding: FES 2.0 (WFS 2.0, `fes:` and
-/// `ValueReference`) or Filter 1.1 (WFS 1.1, `ogc:` and `PropertyName`, with the
-/// arithmetic FES 2.0 dropped). Returns the filter's body (without the
+/// `ValueReference`), Filter 1.1 (WFS 1.1, `ogc:` and `PropertyName`, with the
+/// arithmetic FES 2.0 dropped) or Filter 1.0 (WFS 1.0: as 1.1 without
+/// `matchCase`, `escape` for the LIKE escape character, boxes as `gml:Box`).
+/// Returns the filter's body (without the
 /// `<Filter>` element, so a spatial operator can join it under one `And`), or nil
 /// for what the version cannot say.
 public enum FESFilter {
     public enum Version: Sendable {
-        case fes20, filter11
+        case fes20, filter11, filter10
 
         var prefix: String { self == .fes20 ? "fes" : "ogc" }
         var namespace: String { self == .fes20 ? "http://www.opengis.net/fes/2.0" : "http://www.opengis.net/ogc" }
@@ -37,7 +39,7 @@ public enum FESFilter {
                 .lessOrEqual: "PropertyIsLessThanOrEqualTo", .greater: "PropertyIsGreaterThan",
                 .greaterOrEqual: "PropertyIsGreaterThanOrEqualTo",
             ]
-            return element(names[op]!, [a, b], attributes: " matchCase=\"true\"")
+            return element(names[op]!, [a, b], attributes: v == .filter10 ? "" : " matchCase=\"true\"")
         case let .and(terms): return element("And", terms)
         case let .or(terms): return element("Or", terms)
         case let .not(a): return element("Not", [a])
@@ -57,10 +59,11 @@ public enum FESFilter {
         case let .like(a, pattern, escapeCharacter, negated):
             guard let x = translate(a, version: v), case let .literal(.text(text)) = pattern,
                   let converted = LikeText.withBackslashEscape(text, escape: escapeCharacter) else { return nil }
-            let test = "<\(p):PropertyIsLike wildCard=\"%\" singleChar=\"_\" escape\(v == .fes20 ? "Char" : "")=\"\\\" matchCase=\"true\">\(x)<\(p):Literal>\(escape(converted))</\(p):Literal></\(p):PropertyIsLike>"
+            let attributes = v == .fes20 ? "escapeChar=\"\\\" matchCase=\"true\"" : v == .filter11 ? "escape=\"\\\" matchCase=\"true\"" : "escape=\"\\\""
+            let test = "<\(p):PropertyIsLike wildCard=\"%\" singleChar=\"_\" \(attributes)>\(x)<\(p):Literal>\(escape(converted))</\(p):Literal></\(p):PropertyIsLike>"
             return negated ? "<\(p):Not>\(test)</\(p):Not>" : test
         case let .arithmetic(op, a, b):
-            guard v == .filter11, op != .modulo else { return nil }
+            guard v != .fes20, op != .modulo else { return nil }
             let names: [WhereExpression.Arithmetic: String] = [.add: "Add", .subtract: "Sub", .multiply: "Mul", .divide: "Div"]
             return element(names[op]!, [a, b])
         case .negate, .concat, .function, .cast, .extract:

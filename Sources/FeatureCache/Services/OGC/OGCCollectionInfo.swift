@@ -18,6 +18,7 @@ struct OGCCollectionInfo: Sendable {
         metadata.spatialReference = SpatialReference(wkid: 4326)
         metadata.extent = extent(json["extent"]?["spatial"])
         metadata.maxRecordCount = limit ?? 1000
+        metadata.maxRecordCountDeclared = limit != nil
         metadata.supportsPagination = true
         metadata.capabilities = ["Query"]
         metadata.supportedQueryFormats = ["GeoJSON"]

@@ -9,7 +9,7 @@ public enum WFSVersion: String, Sendable, CaseIterable {
     /// The KVP name of the type parameter.
     var typeNamesParameter: String { isV2 ? "TYPENAMES" : "TYPENAME" }
     var countParameter: String { isV2 ? "COUNT" : "MAXFEATURES" }
-    var filterVersion: FESFilter.Version { isV2 ? .fes20 : .filter11 }
+    var filterVersion: FESFilter.Version { isV2 ? .fes20 : self == .v100 ? .filter10 : .filter11 }
 }
 
 /// A feature type as GetCapabilities lists it.

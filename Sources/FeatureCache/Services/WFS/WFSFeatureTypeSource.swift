@@ -72,6 +72,7 @@ final class WFSFeatureTypeSource: FeatureSource {
             metadata.extent = extent
         }
         metadata.maxRecordCount = capabilities.countDefault > 0 ? capabilities.countDefault : 1000
+        metadata.maxRecordCountDeclared = capabilities.countDefault > 0
         metadata.supportsPagination = capabilities.implementsResultPaging || capabilities.version != .v100
         metadata.supportedQueryFormats = type.outputFormats.isEmpty ? capabilities.outputFormats : type.outputFormats
         metadata.serviceVersion = capabilities.version == .v200 ? 2 : capabilities.version == .v110 ? 1.1 : 1

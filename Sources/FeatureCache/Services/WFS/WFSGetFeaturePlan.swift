@@ -13,8 +13,6 @@ struct WFSGetFeaturePlan {
     /// The filter is too long for a URL: POSTed in a GetFeature document.
     let filterXML: String?
     let pageSize: Int
-    /// The page size is the server's own maximum (`CountDefault`): a shorter page is the last.
-    let pageSizeIsServerMaximum: Bool
     /// The CRS asked for with SRSNAME (nil = the type's default).
     let askedWkid: Int32?
     let projection: ((Double, Double) -> (Double, Double))?
@@ -41,9 +39,7 @@ struct WFSGetFeaturePlan {
         url.set(version.typeNamesParameter, type.name)
         if let format = state.outputFormat { url.set("OUTPUTFORMAT", format) }
         let pageSize = max(1, metadata.maxRecordCount)
-        let serverMaximum = source.service.countDefault ?? 0
         self.pageSize = pageSize
-        pageSizeIsServerMaximum = serverMaximum > 0 && pageSize <= serverMaximum
 
         // Output CRS: SRSNAME when the type lists it, else projected here.
         var askedWkid: Int32? = nil
@@ -93,7 +89,7 @@ struct WFSGetFeaturePlan {
         if let expression, !metadata.fields.isEmpty { try WhereEvaluator.validate(expression, fields: metadata.fields) }
         let filterVersion = version.filterVersion
         let split = WherePushdown(expression) { FESFilter.translate($0, version: filterVersion) != nil }
-        let canFilter = pushWhere && version != .v100 && !state.filterRefused
+        let canFilter = pushWhere && !state.filterRefused
         let server = canFilter ? split.server : nil
         let geometryProperty = state.schema.geometryProperty
         var filterXML: String? = nil
@@ -179,6 +175,10 @@ struct WFSGetFeaturePlan {
     static func bboxElement(_ corners: [Double], crs: String, property: String, version: FESFilter.Version) -> String {
         let p = version.prefix
         let n = corners.map(OGCItemsPlan.number)
+        if version == .filter10 {
+            return "<\(p):BBOX><\(p):PropertyName>\(FESFilter.escape(property))</\(p):PropertyName>"
+                + "<gml:Box srsName=\"\(FESFilter.escape(crs))\"><gml:coordinates>\(n[0]),\(n[1]) \(n[2]),\(n[3])</gml:coordinates></gml:Box></\(p):BBOX>"
+        }
         return "<\(p):BBOX><\(p):\(version.propertyElement)>\(FESFilter.escape(property))</\(p):\(version.propertyElement)>"
             + "<gml:Envelope srsName=\"\(FESFilter.escape(crs))\"><gml:lowerCorner>\(n[0]) \(n[1])</gml:lowerCorner>"
             + "<gml:upperCorner>\(n[2]) \(n[3])</gml:upperCorner></gml:Envelope></\(p):BBOX>"

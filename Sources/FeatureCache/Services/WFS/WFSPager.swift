@@ -2,10 +2,12 @@
 /// MAXFEATURES/STARTINDEX).
 ///
 /// - More pages are asked for while the server says there are more: `numberMatched`
-///   not reached, or a `next` link. A server that says neither (WFS 1.1) is done
-///   with a page shorter than its `CountDefault`; without one it is asked again
-///   until a page comes back smaller than the largest so far (servers cut COUNT
-///   to their own maximum silently), which costs at most one extra request.
+///   not reached, or a `next` link. A server that says neither (WFS 1.0/1.1,
+///   QGIS Server in every version) is done with a page shorter than the count
+///   asked for: asking again until an empty page comes back would cost a
+///   request per populate and per on-interaction tile. (A server that cut COUNT
+///   to an undeclared maximum below the page size would look finished: page
+///   sizes come from `CountDefault` when the capabilities declare one.)
 /// - A server that ignores STARTINDEX (the second page starts like the first) is
 ///   asked once for everything instead.
 /// - The first page with a pushed filter is checked: features failing the filter
@@ -61,7 +63,6 @@ struct WFSPager {
         }
         var numberMatched = current.numberMatched
         var serverRows = 0
-        var largestPage = 0
         var firstId: Int64? = nil
         var keeper = plan.keeper
         var pages = 0
@@ -75,7 +76,6 @@ struct WFSPager {
             }
             if pages == 1, batch.count > 0 { firstId = batch.objectId(0) }
             serverRows += batch.count
-            largestPage = max(largestPage, batch.count)
             try keeper.keep(batch, into: &fetched)
             progress?(pages, keeper.kept)
 
@@ -86,12 +86,9 @@ struct WFSPager {
                 more = Int64(serverRows) < matched
             } else if current.next != nil {
                 more = true
-            } else if current.batch.count < count && plan.pageSizeIsServerMaximum {
-                more = false
             } else {
-                // Nothing says whether more exist: a page as large as the largest so
-                // far may have been cut by the server, so one more is asked for.
-                more = current.batch.count >= largestPage
+                // No totals: a full page may have more behind it, a short one is the last.
+                more = current.batch.count >= count
             }
             if keeper.isFull {
                 fetched.limitExceeded = fetched.limitExceeded || more
