@@ -69,6 +69,7 @@ enum FuzzTarget: String, CaseIterable {
         _ = CQL2JSON.translate(expression)
         _ = FESFilter.translate(expression, version: .fes20)
         _ = FESFilter.translate(expression, version: .filter11)
+        _ = FESFilter.translate(expression, version: .filter10)
         _ = WherePushdown(expression) { CQL2Text.translate($0) != nil }
     }
 }

@@ -52,9 +52,15 @@ enum WhereFunctions {
             return .double(name == "CEILING" ? v.rounded(.up) : v.rounded(.down))
         case "ROUND":
             guard let v = arguments[0].number else { return .null }
-            let digits = arguments.count > 1 ? Int(arguments[1].integer ?? 0) : 0
+            // Beyond ±330 digits every double rounds to itself or to 0: the clamp
+            // bounds the work a clause such as ROUND(x, -9223372036854775807) asks for.
+            let digits = max(-330, min(330, arguments.count > 1 ? Int(arguments[1].integer ?? 0) : 0))
             let scale = pow10(digits)
-            return .double((v * scale).rounded(.toNearestOrAwayFromZero) / scale)
+            guard scale > 0 else { return .double(0) }
+            let scaled = v * scale
+            // Too large to scale: v has no digit that far right, so it is its own rounding.
+            guard scaled.isFinite else { return .double(v) }
+            return .double(scaled.rounded(.toNearestOrAwayFromZero) / scale)
         case "MOD": return WhereEvaluator.arithmetic(.modulo, arguments[0], arguments[1])
         case "POWER":
             guard let base = arguments[0].number, let exponent = arguments[1].number else { return .null }
