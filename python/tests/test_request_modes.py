@@ -61,3 +61,37 @@ def test_manual_and_no_cache(ns):
         raise AssertionError("bad SQL accepted")
     except fc.InvalidArgumentError as error:
         assert "position" in str(error)
+
+
+def test_a_complete_query_answer_is_coverage(ns):
+    """On-interaction cache, a query outside any covered tile: the server answers
+    once; the identical query (and any inside its box, with the same where) is
+    answered from the cache after that, counted at the emulator."""
+    url, stats = ns.layer_url(), lambda: ns.stats
+    table, layer, map_ = open_map(url, fc.ON_INTERACTION_CACHE)   # no view: nothing covered
+    box = fc.Envelope(-122.70, 45.50, -122.66, 45.53, 4326)
+    inner = fc.Envelope(-122.69, 45.51, -122.67, 45.52, 4326)
+    first = table.query(fc.Query(geometry=box, where="Condition < 4"))
+    served = stats()["by_kind"].get("query", 0)
+    assert len(first) > 0 and served >= 1 and table.statistics.queries_server == 1
+    for _ in range(3):
+        again = table.query(fc.Query(geometry=box, where="Condition < 4"))
+        assert sorted(f.object_id for f in again) == sorted(f.object_id for f in first)
+    inside = table.query_count(fc.Query(geometry=inner, where="Condition < 4"))
+    assert 0 < inside < len(first)
+    assert stats()["by_kind"].get("query", 0) == served
+    assert table.statistics.queries_server == 1 and table.statistics.queries_local == 4
+    # Another where clause is another answer: the server again.
+    table.query_count(fc.Query(geometry=inner, where="Condition = 4"))
+    assert table.statistics.queries_server == 2
+    # A cut answer (max features) is no coverage.
+    table.query(fc.Query(geometry=box, where="DBH > 10", max_features=5))
+    table.query(fc.Query(geometry=box, where="DBH > 10", max_features=5))
+    assert table.statistics.queries_server == 4
+    # A new definition expression forgets the answers.
+    table.definition_expression = "Condition > 0"
+    table.query(fc.Query(geometry=box, where="Condition < 4"))
+    assert table.statistics.queries_server == 5
+    map_.close()
+    layer.close()
+    table.close()

@@ -146,7 +146,7 @@ final class InteractionFetcher: Sendable {
         var evicted = 0
         let viewTiles = state.viewTiles, viewAncestors = state.viewAncestors
         while table.store.byteSize > budget {
-            guard let (_, released) = state.coverage.evictLeastRecent(keeping: { key in
+            guard let released = state.coverage.evictLeastRecent(keeping: { key in
                 // The current view's tiles, their ancestors and their pieces stay.
                 if viewAncestors.contains(key) { return true }
                 var current: TileKey? = key
@@ -198,6 +198,28 @@ final class InteractionFetcher: Sendable {
     /// Whether `area` is covered for `signature` (and marks its tiles used).
     func covers(_ area: BoundingBox, grid: TileGrid, signature: String) -> Bool {
         state.withLock { $0.coverage.covers(area, grid: grid, signature: signature) }
+    }
+
+    /// Whether a table query's complete answer recorded for `signature` spans `area`.
+    func coversAnswered(_ area: BoundingBox, signature: String) -> Bool {
+        state.withLock { $0.coverage.coversAnswered(area, signature: signature) }
+    }
+
+    /// The fetches now in force: an answer fetched under an older generation
+    /// (the filter changed, the cache was cleared) is not recorded.
+    var generation: UInt64 { state.withLock { $0.generation } }
+
+    /// Records a table query's complete answer over `area`, merged into the
+    /// cache, when nothing changed meanwhile: the same generation, and every
+    /// feature still cached (an eviction between the merge and now would make
+    /// the area incomplete). Then keeps the cache within its budget.
+    func recordAnswered(_ area: BoundingBox, signature: String, ids: [Int64], generation: UInt64, table: FeatureTable) {
+        state.withLock { state in
+            guard state.generation == generation, table.store.containsAll(ids) else { return }
+            table.store.remove(state.coverage.coverArea(area, signature: signature, ids: ids))
+            let evicted = enforceBudget(&state, table: table)
+            table.statistics.update { $0.evictions += evicted }
+        }
     }
 
     /// Features a manual populate brought in stay whatever the budget.

@@ -2,13 +2,23 @@
 /// (definition expression + out fields), and what the memory budget needs:
 /// the features each tile brought, how many covered tiles hold each feature,
 /// which features are pinned (a manual populate brought them), and when each
-/// tile was last used.
+/// tile was last used. Besides tiles, the areas whose complete answer a table
+/// query brought (any box, per signature and where clause): the same query
+/// asked again is answered from the cache.
 struct TileCoverage {
     private struct Tile {
         var ids: [Int64]
         var lastUsed: UInt64
     }
+    private struct Area {
+        var box: BoundingBox
+        var ids: [Int64]
+        var lastUsed: UInt64
+    }
     private var tiles: [String: [TileKey: Tile]] = [:]
+    private var areas: [String: [Area]] = [:]
+    /// Answered areas kept per signature (the least recently used go first): bounds lookups.
+    static let maxAreasPerSignature = 32
     /// For every ancestor of a covered tile: how many covered tiles lie below it
     /// (so a coverage check descends only where something is covered).
     private var below: [String: [TileKey: Int]] = [:]
@@ -35,6 +45,28 @@ struct TileCoverage {
         }
         tiles[signature, default: [:]][key] = Tile(ids: ids, lastUsed: clock)
         for id in ids { references[id, default: 0] += 1 }
+    }
+
+    /// Records the complete answer of a query over `box` (signature: the filter
+    /// and the query's where clause); returns the features an area dropped for
+    /// room no longer holds (to drop from the cache).
+    mutating func coverArea(_ box: BoundingBox, signature: String, ids: [Int64]) -> [Int64] {
+        clock += 1
+        for id in ids { references[id, default: 0] += 1 }
+        areas[signature, default: []].append(Area(box: box, ids: ids, lastUsed: clock))
+        guard let list = areas[signature], list.count > Self.maxAreasPerSignature,
+              let oldest = list.indices.min(by: { list[$0].lastUsed < list[$1].lastUsed }) else { return [] }
+        return release(areas[signature]!.remove(at: oldest).ids)
+    }
+
+    /// Whether a recorded answer of `signature` spans `area` (and marks it used).
+    mutating func coversAnswered(_ area: BoundingBox, signature: String) -> Bool {
+        guard let index = areas[signature]?.firstIndex(where: { box in
+            box.box.xmin <= area.xmin && area.xmax <= box.box.xmax && box.box.ymin <= area.ymin && area.ymax <= box.box.ymax
+        }) else { return false }
+        clock += 1
+        areas[signature]![index].lastUsed = clock
+        return true
     }
 
     /// Features a manual populate brought in: never evicted.
@@ -93,14 +125,24 @@ struct TileCoverage {
         return x && y
     }
 
-    /// Removes the least recently used covered tile `keep` does not protect; returns it and
-    /// the features no covered tile or pin holds any more (to drop from the cache).
-    mutating func evictLeastRecent(keeping keep: (TileKey) -> Bool) -> (key: TileKey, released: [Int64])? {
+    /// Removes the least recently used covered tile `keep` does not protect, or
+    /// answered area if older; returns the features no covered tile, area or
+    /// pin holds any more (to drop from the cache).
+    mutating func evictLeastRecent(keeping keep: (TileKey) -> Bool) -> [Int64]? {
         var oldest: (signature: String, key: TileKey, used: UInt64)? = nil
         for (signature, byKey) in tiles {
             for (key, tile) in byKey where tile.lastUsed < (oldest?.used ?? .max) && !keep(key) {
                 oldest = (signature, key, tile.lastUsed)
             }
+        }
+        var oldestArea: (signature: String, index: Int, used: UInt64)? = nil
+        for (signature, list) in areas {
+            for (index, area) in list.enumerated() where area.lastUsed < (oldestArea?.used ?? .max) {
+                oldestArea = (signature, index, area.lastUsed)
+            }
+        }
+        if let area = oldestArea, area.used < (oldest?.used ?? .max) {
+            return release(areas[area.signature]!.remove(at: area.index).ids)
         }
         guard let oldest, let tile = tiles[oldest.signature]?.removeValue(forKey: oldest.key) else { return nil }
         var ancestor = oldest.key.parent
@@ -109,7 +151,7 @@ struct TileCoverage {
             if below[oldest.signature]![current] == 0 { below[oldest.signature]![current] = nil }
             ancestor = current.parent
         }
-        return (oldest.key, release(tile.ids))
+        return release(tile.ids)
     }
 
     /// Drops one reference to each id; returns those now unreferenced and unpinned.
@@ -129,7 +171,7 @@ struct TileCoverage {
     }
 
     /// Forgets coverage under other signatures (after the filter changed);
-    /// returns the features no tile or pin holds any more.
+    /// returns the features no tile, area or pin holds any more.
     mutating func keepOnly(signature: String) -> [Int64] {
         var released: [Int64] = []
         for other in tiles.keys where other != signature {
@@ -137,6 +179,19 @@ struct TileCoverage {
             tiles[other] = nil
             below[other] = nil
         }
+        for other in areas.keys where !Self.isAnswer(other, of: signature) {
+            for area in areas[other]! { released += release(area.ids) }
+            areas[other] = nil
+        }
         return released
+    }
+
+    /// The signature of the answers of queries with `whereClause` under the table's `signature`.
+    static func answerSignature(_ signature: String, whereClause: String) -> String {
+        signature + "\u{1}" + whereClause
+    }
+
+    private static func isAnswer(_ answer: String, of signature: String) -> Bool {
+        answer.hasPrefix(signature + "\u{1}")
     }
 }

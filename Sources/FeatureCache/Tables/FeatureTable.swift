@@ -326,7 +326,24 @@ public final class FeatureTable: Loadable {
                 return false  // cannot project it here: the service can
             }
             return interaction.covers(area, grid: grid, signature: filterSignature)
+                || interaction.coversAnswered(area, signature: answerSignature(query))
         }
+    }
+
+    /// Under which signature a query's complete answer is recorded.
+    private func answerSignature(_ query: QueryParameters) -> String {
+        TileCoverage.answerSignature(filterSignature, whereClause: query.whereClause.trimmingCharacters(in: " \t\n\r"))
+    }
+
+    /// The area a server answer to `query` is complete for, nil when it is not
+    /// a whole area's answer: ids, an offset or a limit, or a spatial relationship
+    /// that keeps part of what lies in the query's box.
+    private func answeredArea(_ query: QueryParameters) -> BoundingBox? {
+        guard query.objectIds.isEmpty, query.maxFeatures == 0, query.resultOffset == 0, let grid = tileGrid else { return nil }
+        guard query.geometry != nil else { return grid.root }
+        guard query.spatialRelationship == .intersects || query.spatialRelationship == .envelopeIntersects,
+              let filter = try? SpatialFilter(query, tableWkid: wkid), filter.isRectangle else { return nil }
+        return filter.box
     }
 
     /// Answers a query, count or extent by the request mode: `local` over the
@@ -369,10 +386,17 @@ public final class FeatureTable: Loadable {
         var whole = serverQuery(query)
         whole.outFields = nil
         whole.returnGeometry = true
+        let generation = interaction.generation
         let fetched = try await source.fetch(whole, outFields: nil, metadata: metadata, progress: nil)
         try Task.checkCancellationTyped()
-        return merge(fetched, clearingFirst: false, metadata: metadata, outFields: query.outFields,
-                     includesGeometry: query.returnGeometry)
+        let result = merge(fetched, clearingFirst: false, metadata: metadata, outFields: query.outFields,
+                           includesGeometry: query.returnGeometry)
+        // A complete answer for an area is coverage: the same query is answered here next time.
+        if requestMode == .onInteractionCache, fetched.complete, !fetched.limitExceeded, let area = answeredArea(query) {
+            interaction.recordAnswered(area, signature: answerSignature(query), ids: fetched.objectIds,
+                                       generation: generation, table: self)
+        }
+        return result
     }
 
     /// How many features match, by the same local/service rule.
