@@ -124,13 +124,40 @@ private func box(_ xmin: Double, _ xmax: Double) -> QueryParameters {
         }
     }
 
-    @Test func openAPILimitMaximum() throws {
+    @Test func openAPIItemsLimitMaximumAndPropertyParameters() throws {
         let document = try JSONValue.parse(Array(#"""
-            {"components":{"parameters":{"limit":{"name":"limit","schema":{"maximum":500}}}},
-             "paths":{"/collections/a/items":{"get":{"parameters":[{"name":"limit","schema":{"maximum":10000}}]}},
-                      "/collections/b/items":{"get":{"parameters":[{"$ref":"#/components/parameters/limit"}]}}}}
+            {"components":{"parameters":{"limit":{"name":"limit","in":"query","schema":{"maximum":500}},
+                                         "bbox":{"name":"bbox","in":"query"}}},
+             "paths":{"/collections/a/items":{"get":{"parameters":[{"name":"limit","in":"query","schema":{"maximum":10000}},
+                                                                   {"name":"Condition","in":"query"},{"name":"Species","in":"query"},
+                                                                   {"name":"properties","in":"query"},{"name":"X-Key","in":"header"}]}},
+                      "/api/v1/collections/b/items":{"get":{"parameters":[{"$ref":"#/components/parameters/limit"},
+                                                                   {"$ref":"#/components/parameters/bbox"}]}}}}
             """#.utf8))
-        #expect(OpenAPILimits.itemsLimitMaximum(document) == ["": 500, "a": 10000, "b": 500])
+        let items = OpenAPIItems(document)
+        #expect(items.limitMaximum == ["": 500, "a": 10000, "b": 500])
+        // Standard parameters and headers are no properties; b lists none.
+        #expect(items.propertyParameters == ["a": ["Condition", "Species"]])
+    }
+
+    @Test func linksChooseTheMediaTypeAsked() throws {
+        let base = try RequestURL(parsing: "http://h/c/trees")
+        let links = OGCLinks(try JSONValue.parse(Array(#"""
+            [{"rel":"items","type":"text/html","href":"items.html"},
+             {"rel":"items","type":"application/ld+json","href":"items?f=jsonld"},
+             {"rel":"items","type":"application/geo+json","href":"http://h/c/trees/items.json"},
+             {"rel":"http://www.opengis.net/def/rel/ogc/1.0/queryables","type":"application/schema+json","href":"q"},
+             {"rel":"service-desc","type":"application/vnd.oai.openapi+json;version=3.0","href":"/api"},
+             {"rel":"data","href":"/collections"}]
+            """#.utf8)), base: base)
+        #expect(links.features("items")?.url.string == "http://h/c/trees/items.json")
+        #expect(links.link("queryables", types: ["application/schema+json"])?.url.string == "http://h/c/q")
+        let openAPI = try #require(links.link("service-desc", types: [], requireJSON: true))
+        #expect(openAPI.url.string == "http://h/api")
+        #expect(OGCRequester.acceptDocument(openAPI.type) == "application/vnd.oai.openapi+json;version=3.0, application/json;q=0.9")
+        #expect(links.document("data")?.url.string == "http://h/collections")     // untyped: taken when nothing better
+        #expect(OGCRequester.acceptDocument("") == "application/json")
+        #expect(links.features("data") == nil)                                      // features need a JSON type
     }
 
     @Test func stringIdsThatAreNumbersKeepTheirValue() {

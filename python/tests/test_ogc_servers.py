@@ -242,3 +242,13 @@ def test_polygons_with_holes_and_multipolygons(geoservers, truth, server):
 def test_request_modes(geoservers, truth, server):
     url, collection = servers(geoservers)[server]
     check_request_modes(lambda: fc.Table.ogc(url, collection), truth, server, decimals=6 if server == "qgis" else None)
+
+
+@pytest.mark.parametrize("server", ["qgis"])
+def test_equalities_go_as_property_parameters_without_cql(geoservers, truth, server):
+    """No CQL declared: `Condition = 4` goes as ?Condition=4, which the OpenAPI
+    document lists for the items (Part 1 §7.15.5); the rest stays local."""
+    table = open_table(geoservers, server)
+    result = table.populate(fc.Query(where="Condition = 4 AND DBH > 10"))
+    check(result, expected_trees(truth, predicate=lambda p: p["Condition"] == 4 and (p["DBH"] or 0) > 10), server)
+    assert table.statistics.features_received == 995      # only Condition = 4 came

@@ -60,7 +60,6 @@ struct OGCItemsPlan {
             url.set("bbox", [box.xmin, box.ymin, box.xmax, box.ymax].map(Self.number).joined(separator: ","))
             exactOnServer = filter.isRectangle && (query.spatialRelationship == .intersects || query.spatialRelationship == .envelopeIntersects)
         }
-        itemsURL = url
 
         // Where: the translatable AND-terms go to the server when it may filter.
         let expression = try WhereParser.parse(query.whereClause)
@@ -71,11 +70,46 @@ struct OGCItemsPlan {
             pushed = (text, json, WhereEvaluator(server))
         } else {
             pushed = nil
+            // No CQL: equalities on properties the server filters by parameter go as
+            // `name=value` (unless the caller asked for local evaluation).
+            if let expression, source.queryLanguage == .auto {
+                for (name, value) in Self.propertyEqualities(expression, offered: source.service.propertyParameters(for: source.collectionId)) {
+                    url.set(name, value)
+                }
+            }
         }
         let whereFullyPushed = expression == nil || (pushed != nil && split.local == nil)
 
+        itemsURL = url
         keeper = try PageKeeper(query, fields: metadata.fields, tableWkid: wkid)
         dropsRowsLocally = !whereFullyPushed || !exactOnServer
+    }
+
+    /// The AND-terms `property = literal` whose property the server lists as a
+    /// query parameter, as `name=value` pairs. Only integers and text: their
+    /// text is the value itself, where a double or a date could be written
+    /// another way than the server compares and lose features (the whole
+    /// clause is checked here on every page either way).
+    static func propertyEqualities(_ expression: WhereExpression, offered: Set<String>) -> [(String, String)] {
+        guard !offered.isEmpty else { return [] }
+        let terms: [WhereExpression]
+        if case let .and(list) = expression { terms = list } else { terms = [expression] }
+        var pairs: [(String, String)] = []
+        for term in terms {
+            guard case let .compare(.equal, a, b) = term else { continue }
+            let sides: (String, WhereValue)?
+            switch (a, b) {
+            case let (.field(name), .literal(value)), let (.literal(value), .field(name)): sides = (name, value)
+            default: sides = nil
+            }
+            guard let (name, value) = sides, offered.contains(name), !pairs.contains(where: { $0.0 == name }) else { continue }
+            switch value {
+            case let .integer(number): pairs.append((name, String(number)))
+            case let .text(text) where !text.isEmpty: pairs.append((name, text))
+            default: continue
+            }
+        }
+        return pairs
     }
 
     /// The filter as `dialect` writes it.

@@ -20,8 +20,8 @@ public final class OGCService: Loadable {
         var description = ""
         var conformance: [String] = []
         var collections: [OGCCollectionSummary] = []
-        /// The OpenAPI `limit` maximum of a collection's items ("" = of any collection).
-        var limitMaximum: [String: Int] = [:]
+        /// What the OpenAPI document says of each collection's items.
+        var items = OpenAPIItems()
     }
     private let info = Locked<Info?>(nil)
 
@@ -54,7 +54,7 @@ public final class OGCService: Loadable {
         if let openAPI = links.link("service-desc", types: [], requireJSON: true) {
             // Optional: without it, pages are as large as the server's default allows.
             if let document = try? await requester.getJSON(openAPI) {
-                loaded.limitMaximum = OpenAPILimits.itemsLimitMaximum(document)
+                loaded.items = OpenAPIItems(document)
             }
         }
         try Task.checkCancellationTyped()
@@ -100,8 +100,16 @@ public final class OGCService: Loadable {
 
     /// The largest `limit` the items of `collection` accept, when the OpenAPI document says.
     func limitMaximum(for collection: String) -> Int? {
-        guard let limits = try? loadedInfo().limitMaximum else { return nil }
-        return limits[collection] ?? limits[""]
+        guard let items = try? loadedInfo().items else { return nil }
+        return items.limitMaximum[collection] ?? items.limitMaximum[""]
+    }
+
+    /// The feature properties a collection's items filter on by query
+    /// parameter (`?Condition=4`, OGC API - Features Part 1 §7.15.5), as its
+    /// OpenAPI document lists them.
+    func propertyParameters(for collection: String) -> Set<String> {
+        guard let items = try? loadedInfo().items else { return [] }
+        return items.propertyParameters[collection] ?? items.propertyParameters[""] ?? []
     }
 
     /// The URL of a collection's resource (`…/collections/{id}`).
@@ -110,34 +118,3 @@ public final class OGCService: Loadable {
     }
 }
 
-/// Reads the largest `limit` an OpenAPI 3 document allows on items paths.
-enum OpenAPILimits {
-    /// By collection id ("" = a `{collectionId}` template path or the shared parameter).
-    static func itemsLimitMaximum(_ document: JSONValue) -> [String: Int] {
-        var result: [String: Int] = [:]
-        let shared = document["components"]?["parameters"]
-        if let limit = shared?["limit"], let maximum = maximum(limit, shared: shared) { result[""] = maximum }
-        for (path, item) in document["paths"]?.members ?? [] {
-            guard path.hasPrefix("/collections/"), path.hasSuffix("/items") else { continue }
-            let id = String(path.dropFirst("/collections/".count).dropLast("/items".count))
-            guard !id.contains("/") else { continue }
-            for parameter in item["get"]?["parameters"]?.array ?? [] {
-                guard let resolved = resolve(parameter, shared: shared), resolved["name"]?.string == "limit",
-                      let maximum = maximum(resolved, shared: shared) else { continue }
-                result[id.hasPrefix("{") ? "" : RequestURL.percentDecode(id)] = maximum
-            }
-        }
-        return result
-    }
-
-    private static func resolve(_ parameter: JSONValue, shared: JSONValue?) -> JSONValue? {
-        guard let ref = parameter["$ref"]?.string else { return parameter }
-        guard ref.hasPrefix("#/components/parameters/") else { return nil }
-        return shared?[String(ref.dropFirst("#/components/parameters/".count))]
-    }
-
-    private static func maximum(_ parameter: JSONValue, shared: JSONValue?) -> Int? {
-        guard let value = parameter["schema"]?["maximum"]?.int, value > 0 else { return nil }
-        return Int(clamping: value)
-    }
-}

@@ -1,0 +1,51 @@
+/// What an OpenAPI 3 document says of the `items` paths of an OGC API -
+/// Features service: the largest `limit` each accepts, and the parameters that
+/// filter on a feature property (Part 1 §7.15.5: `?Condition=4`), which a
+/// server without CQL still takes.
+struct OpenAPIItems: Sendable {
+    /// By collection id ("" = a `{collectionId}` template path or the shared parameter).
+    var limitMaximum: [String: Int] = [:]
+    /// Property parameters by collection id ("" = a `{collectionId}` template path).
+    var propertyParameters: [String: Set<String>] = [:]
+
+    /// The parameters Part 1, 2 and 3 define, and common ones that select
+    /// rather than filter: none of them is a feature property.
+    static let standardParameters: Set<String> = [
+        "limit", "offset", "bbox", "bbox-crs", "crs", "datetime", "f", "filter", "filter-lang", "filter-crs",
+        "sortby", "sortdesc", "resulttype", "properties", "skipgeometry", "q", "ids", "startindex", "token",
+    ]
+
+    init() {}
+
+    init(_ document: JSONValue) {
+        let shared = document["components"]?["parameters"]
+        if let limit = shared?["limit"], let maximum = Self.maximum(limit) { limitMaximum[""] = maximum }
+        for (path, item) in document["paths"]?.members ?? [] {
+            // `…/collections/{id}/items`; paths may carry the API's base path (QGIS Server: `/wfs3/collections/…`).
+            let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count >= 3, parts[parts.count - 1] == "items", parts[parts.count - 3] == "collections" else { continue }
+            let id = String(parts[parts.count - 2])
+            let key = id.hasPrefix("{") ? "" : RequestURL.percentDecode(id)
+            var properties: Set<String> = []
+            for parameter in item["get"]?["parameters"]?.array ?? [] {
+                guard let resolved = Self.resolve(parameter, shared: shared), let name = resolved["name"]?.string else { continue }
+                if name == "limit", let maximum = Self.maximum(resolved) { limitMaximum[key] = maximum }
+                if resolved["in"]?.string == "query", !Self.standardParameters.contains(name.lowercased()) {
+                    properties.insert(name)
+                }
+            }
+            if !properties.isEmpty { propertyParameters[key] = properties }
+        }
+    }
+
+    private static func resolve(_ parameter: JSONValue, shared: JSONValue?) -> JSONValue? {
+        guard let ref = parameter["$ref"]?.string else { return parameter }
+        guard ref.hasPrefix("#/components/parameters/") else { return nil }
+        return shared?[String(ref.dropFirst("#/components/parameters/".count))]
+    }
+
+    private static func maximum(_ parameter: JSONValue) -> Int? {
+        guard let value = parameter["schema"]?["maximum"]?.int, value > 0 else { return nil }
+        return Int(clamping: value)
+    }
+}
