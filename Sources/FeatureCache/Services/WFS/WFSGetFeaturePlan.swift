@@ -22,6 +22,9 @@ struct WFSGetFeaturePlan {
     /// features (each run starts from a copy).
     let keeper: PageKeeper
     let dropsRowsLocally: Bool
+    /// The box as sent, when its axis order is the standard's guess and no
+    /// evidence backs it: an empty answer is then checked with the axes swapped.
+    let unprovenBox: (corners: [Double], crs: String)?
 
     /// Past this many characters a filter goes by POST.
     static let maxFilterInURL = 1800
@@ -83,6 +86,9 @@ struct WFSGetFeaturePlan {
         let corners = box.map { box in
             swapFilter ? [box.ymin, box.xmin, box.ymax, box.xmax] : [box.xmin, box.ymin, box.xmax, box.ymax]
         }
+        let unproven = state.filterAxisOrder == .auto && version != .v100 && WFSCRS.isLatitudeFirst(filterWkid)
+            && (filterWkid != defaultWkid || state.learnedFilterSwap == nil)
+        unprovenBox = unproven ? corners.map { ($0, crsName) } : nil
 
         // Where: the AND-terms the filter encoding can say go to the server.
         let expression = try WhereParser.parse(query.whereClause)

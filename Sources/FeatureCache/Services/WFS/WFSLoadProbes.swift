@@ -20,18 +20,8 @@ struct WFSLoadProbes {
 
     private var service: WFSService { source.service }
 
-    /// How many features the server counts for `corners` (as sent, x first) under
-    /// `crs`, nil when it fails to say. A server that ignores `RESULTTYPE=hits`
-    /// still sends at most one feature (COUNT=1): that one counts.
     private func hits(corners: [Double], crs: String) async -> Int64? {
-        var url = service.requestURL("GetFeature", version: version)
-        url.set(version.typeNamesParameter, type.name)
-        url.set(version.countParameter, "1")
-        url.set("RESULTTYPE", "hits")
-        url.set("BBOX", WFSGetFeaturePlan.bboxParameter(corners, crs: crs, version: version))
-        let request = source.requester.get(url)
-        guard let response = try? await source.requester.send(request) else { return nil }
-        return try? WFSHits.counted(response, of: request, identity: source.identity)
+        await WFSHits.inBox(corners, crs: crs, source: source, typeName: type.name, version: version)
     }
 
     /// Whether the server reads filter boxes in `crs` latitude first: true or
@@ -106,6 +96,21 @@ struct WFSLoadProbes {
 /// `numberOfFeatures` (1.1, read as returned), or — from a 1.0 server that
 /// ignores hits — the features it sent.
 enum WFSHits {
+    /// How many features the server counts for `corners` (as sent, first axis
+    /// first) under `crs`, nil when it fails to say. A server that ignores
+    /// `RESULTTYPE=hits` still sends at most one feature (COUNT=1): that one counts.
+    static func inBox(_ corners: [Double], crs: String, source: WFSFeatureTypeSource, typeName: String,
+                      version: WFSVersion) async -> Int64? {
+        var url = source.service.requestURL("GetFeature", version: version)
+        url.set(version.typeNamesParameter, typeName)
+        url.set(version.countParameter, "1")
+        url.set("RESULTTYPE", "hits")
+        url.set("BBOX", WFSGetFeaturePlan.bboxParameter(corners, crs: crs, version: version))
+        let request = source.requester.get(url)
+        guard let response = try? await source.requester.send(request) else { return nil }
+        return try? counted(response, of: request, identity: source.identity)
+    }
+
     static func counted(_ response: HTTPResponse, of request: HTTPRequest, identity: FeatureIdentity) throws(FeatureCacheError) -> Int64 {
         let page = try readBody(response.body, of: request) { bytes throws(FeatureCacheError) in
             try GMLReader.read(bytes, fields: [], geometryProperty: nil, identity: identity, swapAxes: false)

@@ -106,7 +106,19 @@ struct WFSPager {
         if let matched = numberMatched, Int64(serverRows) < matched {
             throw FeatureCacheError(.service, "\(RequestURL.redacted(source.service.url)): the WFS said \(matched) features match but its pages ended after \(serverRows)")
         }
+        if serverRows == 0 { try await checkSwappedBox() }
         return fetched
+    }
+
+    /// An empty answer to a box whose axis order nothing proved: when the same
+    /// box with its axes swapped holds features, the server reads boxes the
+    /// other way, and "nothing here" would be a silent wrong answer.
+    private func checkSwappedBox() async throws(FeatureCacheError) {
+        guard let (corners, crs) = plan.unprovenBox else { return }
+        let swapped = [corners[1], corners[0], corners[3], corners[2]]
+        guard let count = await WFSHits.inBox(swapped, crs: crs, source: source, typeName: plan.state.type!.name,
+                                              version: plan.version), count > 0 else { return }
+        throw FeatureCacheError(.service, "\(RequestURL.redacted(source.service.url)): the box \(corners.map(OGCItemsPlan.number).joined(separator: ",")) (\(crs)) found no features, but with its axes swapped the server counts \(count): it reads boxes in the other axis order. Set the filter axis order (fc_table_set_filter_axis_order) to say which.")
     }
 
     /// One request without COUNT/STARTINDEX, for servers that cannot page.
