@@ -1157,7 +1157,9 @@ FC_API int32_t fc_map_layer_count(const fc_map *map);
  * grid (from the table's full extent and the scale, so the same view always
  * asks for the same tiles) not yet covered, nearest the centre first, at most
  * the context's max connections per host at a time; a tile whose answer hit
- * the service's transfer limit is split into four (three times, then paged);
+ * the service's transfer limit (a full page with more said or possible; never
+ * a page shorter than the count asked for) is split into four (three times,
+ * then paged);
  * ON_INTERACTION_NO_CACHE the whole buffered view again. Tiles of an earlier
  * view no longer wanted are cancelled. A layer not loaded yet loads first.
  * Returns at once; fc_map_wait_idle waits. Failures leave tiles uncovered
