@@ -173,12 +173,17 @@ static void test_tokens(void) {
     fc_context_free(ctx);
 }
 
+/* Loads the Portland layer once with ctx; what the emulator saw of it. */
+static const char *sent_with(fc_context *ctx, const char *ns) {
+    CHECK_STATUS(load_once(ctx, ns, "Portland", 0), FC_OK);
+    return emulator_control(ns, "stats", NULL);
+}
+
 static void test_headers_user_agent_and_gzip(void) {
     const char *ns = emulator_namespace("headers");
     fc_context *ctx = NULL;
     CHECK_STATUS(fc_context_create(&ctx), FC_OK);
-    CHECK_STATUS(load_once(ctx, ns, "Portland", 0), FC_OK);
-    const char *stats = emulator_control(ns, "stats", NULL);
+    const char *stats = sent_with(ctx, ns);
     CHECK_CONTAINS(stats, "\"User-Agent\": \"FeatureCache/" FC_VERSION_STRING);
     CHECK_CONTAINS(stats, "gzip");  /* Accept-Encoding offers it; the emulator then compresses */
     CHECK_CONTAINS(stats, "\"f\": \"json\"");
@@ -186,15 +191,13 @@ static void test_headers_user_agent_and_gzip(void) {
     CHECK_STATUS(fc_context_set_user_agent(ctx, "MyApp/2.0"), FC_OK);
     CHECK_STATUS(fc_context_set_header(ctx, "Referer", "https://example.org/app"), FC_OK);
     CHECK_STATUS(fc_context_set_header(ctx, "Referer", "https://example.org/other"), FC_OK);
-    CHECK_STATUS(load_once(ctx, ns, "Portland", 0), FC_OK);
-    stats = emulator_control(ns, "stats", NULL);
+    stats = sent_with(ctx, ns);
     CHECK_CONTAINS(stats, "\"User-Agent\": \"MyApp/2.0\"");
     CHECK_CONTAINS(stats, "\"Referer\": \"https://example.org/other\"");
     /* A caller's header replaces the library's own of that name: sent once. */
     CHECK_STATUS(fc_context_set_header(ctx, "user-agent", "Other/3"), FC_OK);
     CHECK_STATUS(fc_context_set_header(ctx, "Accept", "application/json"), FC_OK);
-    CHECK_STATUS(load_once(ctx, ns, "Portland", 0), FC_OK);
-    stats = emulator_control(ns, "stats", NULL);
+    stats = sent_with(ctx, ns);
     CHECK_CONTAINS(stats, "\"User-Agent\": \"Other/3\"");
     CHECK_CONTAINS(stats, "\"Accept\": \"application/json\"");
     CHECK_STATUS(fc_context_clear_headers(ctx), FC_OK);

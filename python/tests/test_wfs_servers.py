@@ -25,8 +25,8 @@ def wfs_url(env, version=None):
 
 
 def open_table(env, type_name="ms:trees", version=None, fmt=None, page_size=0, wkid=None,
-               axis=None, filter_axis=None):
-    table = fc.Table.wfs(wfs_url(env, version), type_name)
+               axis=None, filter_axis=None, url=None):
+    table = fc.Table.wfs(url or wfs_url(env, version), type_name)
     table.request_mode = fc.MANUAL_CACHE
     if page_size:
         table.set_page_size(page_size)
@@ -305,19 +305,8 @@ QGIS_GML2 = "text/xml; subtype=gml/2.1.2"
 QGIS_VERSIONS = ["1.1.0", "1.0.0"]
 
 
-def open_qgis(env, type_name="trees", version="1.1.0", fmt=None, page_size=0, wkid=None):
-    table = fc.Table.wfs(env["QGIS_WFS_URL"] + "?VERSION=" + version, type_name)
-    table.request_mode = fc.MANUAL_CACHE
-    if page_size:
-        table.set_page_size(page_size)
-    if wkid:
-        table.set_spatial_reference(wkid)
-    table.load()
-    assert table.wait(60), table.load_error
-    if fmt:
-        table.output_format = fmt
-    table.reset_statistics()
-    return table
+def open_qgis(env, type_name="trees", version="1.1.0", **options):
+    return open_table(env, type_name, url=env["QGIS_WFS_URL"] + "?VERSION=" + version, **options)
 
 
 @pytest.mark.parametrize("version", QGIS_VERSIONS)
