@@ -78,9 +78,9 @@ def load_truth(geoservers):
     return {"trees": trees, "buildings": buildings, "expected": expected}
 
 
-def compare_polygons(result, reference, reversed_rings_allowed):
-    """Each feature's polygon(s) ring by ring against reference[id]; returns
-    (features with holes, multipolygons)."""
+def compare_polygons(result, reference, reversed_rings_allowed, tolerance=EPS):
+    """Each feature's polygon(s) ring by ring against reference[id], coordinates
+    within `tolerance`; returns (features with holes, multipolygons)."""
     holes = multis = 0
     for feature in result:
         want = reference[int(feature["id"])]
@@ -95,10 +95,10 @@ def compare_polygons(result, reference, reversed_rings_allowed):
             for ring, wanted_ring in zip(polygon, wanted_polygon):
                 assert len(ring) == len(wanted_ring)
                 # MapServer reads shapefiles: the same rings, opposite orientation.
-                if reversed_rings_allowed and abs(ring[1][0] - wanted_ring[1][0]) > EPS:
+                if reversed_rings_allowed and abs(ring[1][0] - wanted_ring[1][0]) > tolerance:
                     ring = ring[::-1]
                 for (x, y), (wx, wy) in zip(ring, wanted_ring):
-                    assert abs(x - wx) < EPS and abs(y - wy) < EPS
+                    assert abs(x - wx) < tolerance and abs(y - wy) < tolerance
         multis += got["type"] == "MultiPolygon"
     return holes, multis
 

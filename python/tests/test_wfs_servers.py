@@ -381,3 +381,30 @@ def test_qgis_polygons_with_holes_and_multipolygons(geoservers, truth):
 
 def test_qgis_request_modes(geoservers, truth):
     check_request_modes(lambda: fc.Table.wfs(geoservers["QGIS_WFS_URL"] + "?VERSION=1.1.0", "trees"), truth, "qgis")
+
+
+def test_qgis_max_features_across_pages(geoservers):
+    table = open_qgis(geoservers, page_size=1500)
+    result = table.populate(fc.Query(geometry=(-122.75, 45.43, -122.5, 45.6), wkid=4326, max_features=5000))
+    assert len(result) == 5000 and result.limit_exceeded
+    assert len({f.object_id for f in result}) == 5000
+    assert table.statistics.requests == 4
+
+
+def test_qgis_gml_and_geojson_give_the_same_features_and_ids(geoservers):
+    tables = {fmt: open_qgis(geoservers, "buildings", fmt=fmt) for fmt in (QGIS_GEOJSON, QGIS_GML3, QGIS_GML2)}
+    results = {fmt: {f.object_id: f for f in table.populate(fc.Query())} for fmt, table in tables.items()}
+    reference = results[QGIS_GML3]
+    assert len(reference) == 5000 and all(ident == int(f["id"]) for ident, f in reference.items())
+    for fmt, features in results.items():
+        assert set(features) == set(reference), fmt
+        for ident, feature in features.items():
+            for name in ("id", "height", "levels", "use", "built_year"):
+                assert feature[name] == reference[ident][name], (fmt, ident, name)
+
+
+def test_qgis_untranslatable_terms_stay_local(geoservers, truth):
+    table = open_qgis(geoservers)
+    result = table.populate(fc.Query(where="Condition < 4 AND Species || '!' = 'Acer rubrum!'", geometry=BBOX, wkid=4326))
+    check_trees(result, expected_trees(truth, BBOX, lambda p: p["Condition"] < 4 and p["Species"] == "Acer rubrum"), "qgis")
+    assert table.statistics.features_received == 1160      # the server took the rest
