@@ -50,6 +50,19 @@ import Testing
         #expect(try FESFilter.document(parse("DBH BETWEEN 1 AND 2"), version: .fes20)?.contains("<fes:LowerBoundary><fes:Literal>1</fes:Literal></fes:LowerBoundary>") == true)
     }
 
+    @Test func filter11And10LikeAndComparisons() throws {
+        let expression = try parse("Species LIKE 'A%' AND Condition = 4")
+        let v11 = try #require(FESFilter.document(expression, version: .filter11))
+        #expect(v11.contains(#"<ogc:PropertyIsLike wildCard="%" singleChar="_" escapeChar="\" matchCase="true">"#))
+        // Filter 1.0: `escape`, and no matchCase anywhere (its schema has none).
+        let v10 = try #require(FESFilter.document(expression, version: .filter10))
+        #expect(v10.contains(#"<ogc:PropertyIsLike wildCard="%" singleChar="_" escape="\">"#))
+        #expect(v10.contains("<ogc:PropertyIsEqualTo><ogc:PropertyName>Condition</ogc:PropertyName><ogc:Literal>4</ogc:Literal></ogc:PropertyIsEqualTo>"))
+        #expect(!v10.contains("matchCase"))
+        #expect(WFSGetFeaturePlan.bboxElement([1, 2, 3, 4], crs: "EPSG:4326", property: "geom", version: .filter10)
+                == #"<ogc:BBOX><ogc:PropertyName>geom</ogc:PropertyName><gml:Box srsName="EPSG:4326"><gml:coordinates>1,2 3,4</gml:coordinates></gml:Box></ogc:BBOX>"#)
+    }
+
     @Test func untranslatableTermsStayLocal() throws {
         let expression = try parse("Condition = 4 AND UPPER(Species) LIKE 'A%' AND (DBH > 3 OR CHAR_LENGTH(Species) > 4) AND Planted IS NULL")
         let plan = WherePushdown(expression) { CQL2Text.translate($0) != nil }

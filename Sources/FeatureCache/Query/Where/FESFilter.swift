@@ -59,7 +59,8 @@ public enum FESFilter {
         case let .like(a, pattern, escapeCharacter, negated):
             guard let x = translate(a, version: v), case let .literal(.text(text)) = pattern,
                   let converted = LikeText.withBackslashEscape(text, escape: escapeCharacter) else { return nil }
-            let attributes = v == .fes20 ? "escapeChar=\"\\\" matchCase=\"true\"" : v == .filter11 ? "escape=\"\\\" matchCase=\"true\"" : "escape=\"\\\""
+            // FES 2.0 and Filter 1.1 name the escape character `escapeChar`; Filter 1.0 `escape`, without `matchCase`.
+            let attributes = v == .filter10 ? "escape=\"\\\"" : "escapeChar=\"\\\" matchCase=\"true\""
             let test = "<\(p):PropertyIsLike wildCard=\"%\" singleChar=\"_\" \(attributes)>\(x)<\(p):Literal>\(escape(converted))</\(p):Literal></\(p):PropertyIsLike>"
             return negated ? "<\(p):Not>\(test)</\(p):Not>" : test
         case let .arithmetic(op, a, b):
