@@ -20,7 +20,8 @@ let package = Package(
         // The Swift core: pure Swift API, no C types in its public surface.
         .target(
             name: "FeatureCache",
-            dependencies: ["CSystemLibs"],
+            // CFeatureCacheABI only for the version, written once in the header.
+            dependencies: ["CSystemLibs", "CFeatureCacheABI"],
             // Readers and column builders mutate class-held arrays per value; the
             // dynamic exclusivity checks on those accesses cost ~20 % of reading.
             swiftSettings: [.unsafeFlags(["-Xcc", "-I/usr/include/libxml2", "-enforce-exclusivity=unchecked"])]

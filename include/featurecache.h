@@ -52,12 +52,19 @@ extern "C" {
 
 /* ==== Version ============================================================== */
 
+/* The one place the version is written: CMake reads these three lines and the
+ * Swift core imports them; everything else is derived from them. */
 #define FC_VERSION_MAJOR 0
 #define FC_VERSION_MINOR 6
 #define FC_VERSION_PATCH 0
-#define FC_VERSION_STRING "0.6.0"
+
+#define FC_VERSION_TEXT_(x) #x
+#define FC_VERSION_TEXT(x) FC_VERSION_TEXT_(x)
+/* "MAJOR.MINOR.PATCH" */
+#define FC_VERSION_STRING \
+    FC_VERSION_TEXT(FC_VERSION_MAJOR) "." FC_VERSION_TEXT(FC_VERSION_MINOR) "." FC_VERSION_TEXT(FC_VERSION_PATCH)
 /* MAJOR * 10000 + MINOR * 100 + PATCH */
-#define FC_VERSION_NUMBER 600
+#define FC_VERSION_NUMBER (FC_VERSION_MAJOR * 10000 + FC_VERSION_MINOR * 100 + FC_VERSION_PATCH)
 
 /* The version of the loaded library, e.g. "0.1.0". Static storage; never NULL.
  * Compare with FC_VERSION_STRING to detect a header/library mismatch.

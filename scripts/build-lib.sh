@@ -1,23 +1,27 @@
 #!/usr/bin/env bash
 # Builds the self-contained libfeaturecache.so: release, Swift runtime linked in
-# statically, only fc_* exported, SONAME libfeaturecache.so.0, RUNPATH $ORIGIN.
+# statically, only fc_* exported, SONAME libfeaturecache.so.<major>, RUNPATH $ORIGIN.
 #
 #   scripts/build-lib.sh [OUTPUT_DIR] [extra swift build args…]
 #
 # OUTPUT_DIR (default build/lib) receives libfeaturecache.so.<version>, with the
-# .so.0 and .so links. SwiftPM stays the single source of truth; CMake calls this.
+# .so.<major> and .so links. SwiftPM stays the single source of truth; CMake calls this.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="${1:-$root/build/lib}"
 shift || true
-version="$(sed -n 's/^#define FC_VERSION_STRING "\(.*\)"/\1/p' "$root/include/featurecache.h")"
+# The version is written once, in the header.
+part() { sed -n "s/^#define FC_VERSION_$1 \([0-9][0-9]*\)$/\1/p" "$root/include/featurecache.h"; }
+major="$(part MAJOR)" minor="$(part MINOR)" patch="$(part PATCH)"
+[ -n "$major" ] && [ -n "$minor" ] && [ -n "$patch" ] || { echo "no FC_VERSION_MAJOR/MINOR/PATCH in the header" >&2; exit 1; }
+version="$major.$minor.$patch"
 scratch="${FC_SCRATCH_PATH:-$root/.build-release}"
 
 cd "$root"
 swift build -c release --product featurecache --scratch-path "$scratch" \
     -Xswiftc -static-stdlib -Xswiftc -use-ld=lld \
     -Xlinker --version-script="$root/Sources/FeatureCacheC/exports.map" \
-    -Xlinker -soname=libfeaturecache.so.0 \
+    -Xlinker -soname="libfeaturecache.so.$major" \
     -Xlinker --gc-sections \
     "$@"
 
@@ -29,6 +33,6 @@ case " $* " in
 *--sanitize*) ;;
 *) strip --strip-unneeded "$out/libfeaturecache.so.$version" ;;
 esac
-ln -sf "libfeaturecache.so.$version" "$out/libfeaturecache.so.0"
-ln -sf "libfeaturecache.so.0" "$out/libfeaturecache.so"
+ln -sf "libfeaturecache.so.$version" "$out/libfeaturecache.so.$major"
+ln -sf "libfeaturecache.so.$major" "$out/libfeaturecache.so"
 echo "built $out/libfeaturecache.so.$version"

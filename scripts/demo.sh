@@ -23,7 +23,7 @@ run_c() {
 }
 run_python() {
     echo; echo "== Python: examples/python/$1.py"
-    FC_EMULATOR_URL="$url" FEATURECACHE_LIBRARY="$root/build/lib/libfeaturecache.so.0" python3 "examples/python/$1.py" "${@:2}"
+    FC_EMULATOR_URL="$url" FEATURECACHE_LIBRARY="$root/build/lib/libfeaturecache.so" python3 "examples/python/$1.py" "${@:2}"
 }
 for example in load_status populate_features; do
     run_c "$example"

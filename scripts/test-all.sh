@@ -33,7 +33,7 @@ step "swift test" swift test
 step "swift test (thread sanitizer)" swift test --sanitize=thread --scratch-path .build-tsan
 step "cmake build" sh -c "cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null && cmake --build build -j$jobs"
 step "ctest" sh -c "cd build && ctest --output-on-failure --timeout 600"
-step "pytest" env FEATURECACHE_LIBRARY="$root/build/lib/libfeaturecache.so.0" python3 -m pytest -q python/tests
+step "pytest" env FEATURECACHE_LIBRARY="$root/build/lib/libfeaturecache.so" python3 -m pytest -q python/tests
 step "C tests under AddressSanitizer" scripts/test-asan.sh
 # A bounded libFuzzer run of every input path; a finding fails the suite.
 step "fuzz smoke (${FC_FUZZ_SECONDS:-30} s per target)" scripts/fuzz.sh "${FC_FUZZ_SECONDS:-30}"

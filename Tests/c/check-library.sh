@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Checks the built library: only fc_* exported, SONAME, RUNPATH $ORIGIN, no Swift
-# toolchain library needed, and it runs a C program with LD_LIBRARY_PATH unset.
+# Checks the built library: only fc_* exported, exactly the functions the header
+# declares (scripts/check-abi.py), SONAME, RUNPATH $ORIGIN, no Swift toolchain
+# library needed, and it runs a C program with LD_LIBRARY_PATH unset.
 #   check-library.sh LIB_DIR EXAMPLE_BINARY
 set -euo pipefail
 lib="$1/libfeaturecache.so"
@@ -12,8 +13,12 @@ others=$(echo "$exports" | grep -v '^fc_' | grep -v '^FEATURECACHE_' || true)
 [ -z "$others" ] || fail "symbols other than fc_*: $(echo "$others" | head -5)"
 count=$(echo "$exports" | grep -c '^fc_')
 echo "exports: $count fc_* symbols"
+# Exactly the header's functions, each with a shim whose C type matches.
+python3 "$(dirname "$0")/../../scripts/check-abi.py" --library "$lib" || fail "the header and the library disagree"
 
-readelf -d "$lib" | grep -q 'SONAME.*\[libfeaturecache\.so\.0\]' || fail "SONAME is not libfeaturecache.so.0"
+header="$(dirname "$0")/../../include/featurecache.h"
+major=$(sed -n 's/^#define FC_VERSION_MAJOR \([0-9][0-9]*\)$/\1/p' "$header")
+readelf -d "$lib" | grep -q "SONAME.*\[libfeaturecache\.so\.$major\]" || fail "SONAME is not libfeaturecache.so.$major"
 readelf -d "$lib" | grep -q 'RUNPATH.*\[\$ORIGIN\]' || fail "RUNPATH is not \$ORIGIN"
 deps=$(env -u LD_LIBRARY_PATH ldd "$lib")
 if echo "$deps" | grep -E -q 'swift|not found'; then fail "ldd shows a toolchain or missing library: $deps"; fi

@@ -1,4 +1,6 @@
 """The loadable pattern through the Python binding, against the ArcGIS emulator."""
+import pathlib
+import re
 import threading
 import time
 
@@ -185,7 +187,15 @@ def test_bad_arguments():
         table.request_mode
     with pytest.raises(fc.InvalidArgumentError):
         fc.Context().set_header("Bad Name", "x")
-    assert fc.__version__ == "0.6.0"
+    assert fc.__version__ == header_version()
+
+
+def header_version():
+    """MAJOR.MINOR.PATCH as include/featurecache.h writes it (the one place)."""
+    header = (pathlib.Path(__file__).resolve().parents[2] / "include" / "featurecache.h").read_text()
+    parts = [re.search(rf"^#define FC_VERSION_{part} (\d+)$", header, re.M).group(1)
+             for part in ("MAJOR", "MINOR", "PATCH")]
+    return ".".join(parts)
 
 
 def test_closing_a_handle_silences_its_observers(ns):
