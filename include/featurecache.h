@@ -12,16 +12,31 @@
  *  - Names are fc_<noun>_<verb>; types fc_<noun> (opaque); constants FC_<NOUN>_<VALUE>.
  *  - Functions that can fail return fc_status: FC_OK (0) or a negative FC_E_* code.
  *    The details of the failure are in fc_last_error() on the calling thread.
- *    Creation functions put their result in their first argument and set it to
- *    NULL on failure; other outputs come last and are untouched on failure.
+ *    Values come back through out-parameters, always the last arguments; no
+ *    function signals failure through its return value in any other way (no -1,
+ *    NaN, NULL or false sentinels). A created handle's *out is NULL on failure;
+ *    other outputs are untouched on failure unless the comment says otherwise.
+ *    Functions that cannot fail return void or their value and say so (the
+ *    fc_*_free functions, fc_*_as_loadable casts, fc_version, the fc_error_*
+ *    readers).
  *  - Every handle given to the caller is owned by the caller and released with its
  *    fc_<noun>_free function, which accepts NULL. Using a handle after freeing it
  *    is a caller error; the library detects it (FC_E_INVALID_ARGUMENT) for every
  *    handle type it registers, but do not rely on that.
  *  - Strings passed in are UTF-8 and NUL-terminated; they are copied, never kept.
- *    Strings returned as `const char *` are borrowed: valid until the handle they
- *    came from is freed, unless the comment says otherwise. `char *` returns are
- *    owned by the caller and released with fc_string_free.
+ *    Strings returned as `const char *` are borrowed and never change: service
+ *    and table metadata fixed once loaded, field names, result values; they are
+ *    valid until the handle they came from is freed, so they cost at most what
+ *    the handle already holds. Strings that can change (a definition
+ *    expression, an output format, GeoJSON) come back as `char *` copies owned by
+ *    the caller and released with fc_string_free.
+ *  - Every call that may touch the network is fc_<noun>_<verb>_start(...,
+ *    callback, user_data, fc_operation **out), returning at once, plus a blocking
+ *    fc_<noun>_<verb>(...) with the same inputs; loading follows the loadable
+ *    pattern instead (fc_loadable_load / _wait).
+ *  - Structs the library reads or fills start with a uint32_t struct_size
+ *    (versioned): initialise them with their FC_*_INIT macro or fc_*_init
+ *    function, so fields added later take their defaults.
  *  - Threads: every function may be called from any thread, on any handle,
  *    concurrently. Callbacks run on a library thread, never while the library
  *    holds a lock, and may call back into the library. A blocking fc_*_wait call
@@ -32,6 +47,15 @@
  *
  * The header is C99 and C++-safe; it defines no C enum types (their size is the
  * compiler's choice): every enumeration is a set of #defined int32_t values.
+ *
+ * Stability. From 1.0 on, within one major version: no function, type, field or
+ * constant is removed or renamed; no signature or meaning changes; status codes
+ * are never renumbered; versioned structs only grow at the end; new functions
+ * and constants are marked @since with the version that added them. A change
+ * that cannot keep these promises gets a new name (fc_x_v2), and the old one
+ * stays. The exported symbols are exactly the functions declared here, checked
+ * on every build (scripts/check-abi.py). Error messages are for people and may
+ * change; codes, HTTP statuses and service codes are the contract.
  */
 #ifndef FEATURECACHE_H
 #define FEATURECACHE_H
@@ -233,7 +257,7 @@ FC_API fc_status fc_context_set_ca_path(fc_context *ctx, const char *directory);
 
 /* ---- Retries ----------------------------------------------------------------
  * Requests that are safe to repeat (GET, and the queries the library POSTs;
- * never a document given to fc_table_populate_wfs_xml) are sent again after a
+ * never a document given to fc_wfs_table_populate_xml) are sent again after a
  * transient failure: HTTP 429, 502, 503 or 504, or a connection reset or cut
  * mid-response. The wait before retry n is base * 2^(n-1) seconds, at most
  * max_delay, scaled at random by 0.5..1 (jitter); a Retry-After header
@@ -336,13 +360,13 @@ FC_API fc_status fc_loadable_retry_load(fc_loadable *obj, fc_load_callback callb
  * share. @since 0.1 */
 FC_API fc_status fc_loadable_cancel_load(fc_loadable *obj);
 
-/* The current FC_LOAD_STATUS_*; -1 (and fc_last_error) for a NULL or freed obj.
- * @since 0.1 */
-FC_API int32_t fc_loadable_load_status(const fc_loadable *obj);
+/* *out = the current FC_LOAD_STATUS_*. @since 1.0 */
+FC_API fc_status fc_loadable_load_status(const fc_loadable *obj, int32_t *out);
 
-/* The error of the failed load, or NULL unless FAILED_TO_LOAD. Borrowed: valid
- * until this thread calls fc_loadable_load_error again or exits. @since 0.1 */
-FC_API const fc_error *fc_loadable_load_error(const fc_loadable *obj);
+/* *out = the error of the failed load, or NULL unless FAILED_TO_LOAD.
+ * Borrowed: valid until this thread calls fc_loadable_load_error again or
+ * exits. @since 1.0 */
+FC_API fc_status fc_loadable_load_error(const fc_loadable *obj, const fc_error **out);
 
 /* Registers callback for every later status transition of obj. The token (for
  * removal) is written to out_token, which may be NULL. Observers registered
@@ -425,7 +449,7 @@ typedef struct fc_table fc_table;
  * ctx may be NULL (the default context).
  * Errors: FC_E_INVALID_ARGUMENT for NULL out or url, non-UTF-8, a scheme other
  * than http/https, no host, spaces or control characters. @since 0.1 */
-FC_API fc_status fc_table_create_arcgis(fc_table **out, fc_context *ctx, const char *layer_url);
+FC_API fc_status fc_table_create_arcgis(fc_context *ctx, const char *layer_url, fc_table **out);
 
 /* Creates a table on one collection of an OGC API - Features service:
  * api_url is the landing page ("https://host/ogcapi"), collection_id the
@@ -441,29 +465,8 @@ FC_API fc_status fc_table_create_arcgis(fc_table **out, fc_context *ctx, const c
  * ctx may be NULL (the default context).
  * Errors: FC_E_INVALID_ARGUMENT for NULL out, api_url or collection_id, an
  * empty id, a bad URL (as fc_table_create_arcgis). @since 0.4 */
-FC_API fc_status fc_table_create_ogc(fc_table **out, fc_context *ctx, const char *api_url, const char *collection_id);
-
-/* How a table's where clauses reach its server (fc_table_set_query_language). */
-#define FC_QUERY_LANGUAGE_AUTO       1  /* CQL2 when the server filters (Part 3 filter or
-                                           queryables declared): cql2-text, then cql-text,
-                                           then CQL2-JSON by GET, then by POST; the first
-                                           the server takes is kept. The default. */
-#define FC_QUERY_LANGUAGE_LOCAL      2  /* nothing sent: evaluated locally on what comes back */
-#define FC_QUERY_LANGUAGE_CQL2_TEXT  3  /* filter-lang=cql2-text only (a refusal is an error) */
-#define FC_QUERY_LANGUAGE_CQL2_JSON  4  /* CQL2-JSON only: filter-lang=cql2-json, or POST */
-
-/* Chooses how where clauses (the query's and the definition expression) reach
- * the server. Whatever is chosen, every page is also checked locally, so the
- * parts a dialect cannot express (string functions, CAST, ...) are evaluated
- * locally, and a server that ignores the filter (features failing it come
- * back) still gives the right answer and is counted in
- * fc_table_statistics.server_filters_ignored. Any thread, any time.
- * Errors: FC_E_INVALID_ARGUMENT for NULL or a bad value; FC_E_UNSUPPORTED for
- * anything but AUTO on ArcGIS tables (SQL goes to ArcGIS as it is). @since 0.4 */
-FC_API fc_status fc_table_set_query_language(fc_table *table, int32_t language);
-
-/* The query language (FC_QUERY_LANGUAGE_*), -1 for NULL. @since 0.4 */
-FC_API int32_t fc_table_query_language(const fc_table *table);
+FC_API fc_status fc_table_create_ogc(fc_context *ctx, const char *api_url, const char *collection_id,
+                                       fc_table **out);
 
 /* The spatial reference features are fetched and cached in, set before the
  * table loads; it wins over the service's. ArcGIS: sent as outSR. OGC API:
@@ -498,7 +501,7 @@ typedef struct fc_ogc_service fc_ogc_service;
 /* Creates a service object for api_url. Nothing is sent until it is loaded.
  * ctx may be NULL (the default context).
  * Errors: FC_E_INVALID_ARGUMENT for NULL out or api_url, a bad URL. @since 0.4 */
-FC_API fc_status fc_ogc_service_create(fc_ogc_service **out, fc_context *ctx, const char *api_url);
+FC_API fc_status fc_ogc_service_create(fc_context *ctx, const char *api_url, fc_ogc_service **out);
 
 /* Drops the caller's reference (tables created from it keep it alive). NULL is
  * a no-op. @since 0.4 */
@@ -546,7 +549,7 @@ FC_API fc_status fc_ogc_service_create_table(fc_ogc_service *service, const char
  * (fields with types and nullability, the geometry property and its type).
  * Requests go to service_url, not to the host names the capabilities
  * advertise. Features are read as GeoJSON when the server offers it, else as
- * GML 3.2, 3.1.1 or 2 (see fc_table_set_output_format); gml:id gives the
+ * GML 3.2, 3.1.1 or 2 (see fc_wfs_table_set_output_format); gml:id gives the
  * object id (its numeric suffix: "trees.17" is 17). Where clauses go to the
  * server as FES 2.0 (WFS 2.0) or OGC Filter 1.1 filters ANDed with the box;
  * what cannot be expressed is evaluated locally, and every page is checked
@@ -556,55 +559,8 @@ FC_API fc_status fc_ogc_service_create_table(fc_ogc_service *service, const char
  * Errors: FC_E_INVALID_ARGUMENT for NULL out, service_url or type_name, an
  * empty type name or one with spaces, a bad URL or an unsupported VERSION.
  * @since 0.5 */
-FC_API fc_status fc_table_create_wfs(fc_table **out, fc_context *ctx, const char *service_url, const char *type_name);
-
-/* Axis order of WFS coordinates (fc_table_set_axis_order, fc_table_set_filter_axis_order). */
-#define FC_AXIS_ORDER_AUTO     1  /* by the CRS spelling and WFS version: WFS 1.0 and
-                                     "http://www.opengis.net/gml/srs/epsg.xml#" are lon/lat;
-                                     URN and http://www.opengis.net/def/crs/EPSG/0/ forms
-                                     follow EPSG (lat/lon for geographic CRSs, 4326
-                                     included); "EPSG:4326" in 1.1/2.0 is taken as lat/lon
-                                     (MapServer) — and, for features received, checked
-                                     against the type's WGS84 bounding box, which wins
-                                     when only the other order fits it. The default. */
-#define FC_AXIS_ORDER_SWAP     2  /* the first ordinate is latitude (y): swap */
-#define FC_AXIS_ORDER_NO_SWAP  3  /* the first ordinate is longitude (x): keep */
-
-/* The axis order of the coordinates a WFS table receives (GML; GeoJSON is
- * lon/lat by definition and only SWAP changes it). Any time; applies to the
- * next request. What AUTO decided is learned from the first features.
- * Errors: FC_E_INVALID_ARGUMENT for NULL or a bad value; FC_E_UNSUPPORTED for
- * tables that are not WFS tables. @since 0.5 */
-FC_API fc_status fc_table_set_axis_order(fc_table *table, int32_t order);
-
-/* The data axis order (FC_AXIS_ORDER_*), -1 for NULL or a table that is not a
- * WFS table. @since 0.5 */
-FC_API int32_t fc_table_axis_order(const fc_table *table);
-
-/* The axis order of the boxes sent to the server (KVP BBOX and FES BBOX), set
- * apart from the data's as servers disagree on both. AUTO sends the CRS as a
- * URN with the EPSG order (lat,lon for EPSG:4326 in WFS 1.1/2.0; WFS 1.0 x,y).
- * MapServer 8 reads a 2.0 BBOX as lat,lon whatever the CRS spelling and
- * silently matches nothing when given lon,lat: NO_SWAP against it returns no
- * features. Errors as fc_table_set_axis_order. @since 0.5 */
-FC_API fc_status fc_table_set_filter_axis_order(fc_table *table, int32_t order);
-
-/* The filter axis order (FC_AXIS_ORDER_*), -1 for NULL or a non-WFS table. @since 0.5 */
-FC_API int32_t fc_table_filter_axis_order(const fc_table *table);
-
-/* The GetFeature OUTPUTFORMAT of a WFS table ("application/gml+xml;
- * version=3.2", "application/json; subtype=geojson", ...), as the server lists
- * it; NULL or "" chooses from the capabilities again (GeoJSON, else GML 3.2,
- * 3.1.1, 2). Both outputs give the same features. Any time; applies to the
- * next request. The string is copied.
- * Errors: FC_E_INVALID_ARGUMENT for NULL table; FC_E_UNSUPPORTED for tables
- * that are not WFS tables. @since 0.5 */
-FC_API fc_status fc_table_set_output_format(fc_table *table, const char *format);
-
-/* The output format requests use, borrowed (valid until the handle is freed);
- * "" for the server's default (GML) or before load when none was set.
- * Errors: FC_E_INVALID_ARGUMENT for NULL; FC_E_UNSUPPORTED for non-WFS tables. @since 0.5 */
-FC_API fc_status fc_table_output_format(const fc_table *table, const char **out);
+FC_API fc_status fc_table_create_wfs(fc_context *ctx, const char *service_url, const char *type_name,
+                                       fc_table **out);
 
 /* A WFS endpoint, loadable: loading negotiates the version and reads
  * GetCapabilities. Programs use it to discover feature types; tables created
@@ -616,7 +572,7 @@ typedef struct fc_wfs_service fc_wfs_service;
  * sent until it is loaded. ctx may be NULL (the default context).
  * Errors: FC_E_INVALID_ARGUMENT for NULL out or service_url, a bad URL or an
  * unsupported VERSION. @since 0.5 */
-FC_API fc_status fc_wfs_service_create(fc_wfs_service **out, fc_context *ctx, const char *service_url);
+FC_API fc_status fc_wfs_service_create(fc_context *ctx, const char *service_url, fc_wfs_service **out);
 
 /* Drops the caller's reference (tables created from it keep it alive). NULL is
  * a no-op. @since 0.5 */
@@ -657,12 +613,13 @@ FC_API void fc_table_free(fc_table *table);
  * @since 0.1 */
 FC_API fc_loadable *fc_table_as_loadable(fc_table *table);
 
-/* Which kind of service the table reads (FC_SERVICE_*), -1 for NULL. @since 0.1 */
-FC_API int32_t fc_table_service_kind(const fc_table *table);
+/* *out = which kind of service the table reads (FC_SERVICE_*); its protocol
+ * view is fc_table_as_arcgis, fc_table_as_ogc or fc_table_as_wfs. @since 1.0 */
+FC_API fc_status fc_table_service_kind(const fc_table *table, int32_t *out);
 
-/* The URL the table was created with. Borrowed. NULL (and fc_last_error) for a
- * NULL or freed table. @since 0.1 */
-FC_API const char *fc_table_url(const fc_table *table);
+/* *out = the URL the table was created with, borrowed: valid until the table
+ * handle is freed (it never changes). @since 1.0 */
+FC_API fc_status fc_table_url(const fc_table *table, const char **out);
 
 /* Sets how the table requests features (FC_REQUEST_MODE_*):
  *   ON_INTERACTION_CACHE     fc_map_set_visible_extent fetches the tiles of the
@@ -678,9 +635,8 @@ FC_API const char *fc_table_url(const fc_table *table);
  * Errors: FC_E_INVALID_ARGUMENT for an unknown mode. @since 0.1 */
 FC_API fc_status fc_table_set_request_mode(fc_table *table, int32_t mode);
 
-/* The table's FC_REQUEST_MODE_*; -1 (and fc_last_error) for a NULL table.
- * @since 0.1 */
-FC_API int32_t fc_table_request_mode(const fc_table *table);
+/* *out = the table's FC_REQUEST_MODE_*. @since 1.0 */
+FC_API fc_status fc_table_request_mode(const fc_table *table, int32_t *out);
 
 /* ---- Table metadata: each fails with FC_E_INVALID_STATE until the table is
  * LOADED, and with FC_E_INVALID_ARGUMENT for a NULL table or out. Strings are
@@ -727,27 +683,14 @@ FC_API fc_status fc_table_object_id_field(const fc_table *table, const char **ou
 /* The display field's name, "" if none. @since 0.1 */
 FC_API fc_status fc_table_display_field(const fc_table *table, const char **out);
 
-/* The most features the service returns in one response (ArcGIS
- * maxRecordCount; 1000 when the service does not say). @since 0.1 */
+/* The most features the service returns in one response: ArcGIS
+ * maxRecordCount, the OGC API `limit` maximum, WFS CountDefault; 1000 when the
+ * service does not say. @since 0.1 */
 FC_API fc_status fc_table_max_record_count(const fc_table *table, int64_t *out);
-
-/* Whether the service pages with resultOffset/resultRecordCount (ArcGIS
- * advancedQueryCapabilities.supportsPagination; false for pre-10.3 servers).
- * @since 0.1 */
-FC_API fc_status fc_table_supports_pagination(const fc_table *table, bool *out);
 
 /* The service's scale range of the layer; 0 = no limit. @since 0.1 */
 FC_API fc_status fc_table_min_scale(const fc_table *table, double *out);
 FC_API fc_status fc_table_max_scale(const fc_table *table, double *out);
-
-/* Comma-separated lists as the service gives them, e.g. capabilities
- * "Query,Create,Update", query formats "JSON,geoJSON,PBF". @since 0.1 */
-FC_API fc_status fc_table_capabilities(const fc_table *table, const char **out);
-FC_API fc_status fc_table_supported_query_formats(const fc_table *table, const char **out);
-
-/* The server's REST API version (ArcGIS currentVersion, e.g. 10.91), 0 if not
- * given. @since 0.1 */
-FC_API fc_status fc_table_service_version(const fc_table *table, double *out);
 
 /* ==== Query parameters ===================================================== */
 
@@ -775,7 +718,7 @@ typedef struct fc_query fc_query;
 FC_API fc_status fc_query_create(fc_query **out);
 
 /* Creates an independent copy of query. @since 0.2 */
-FC_API fc_status fc_query_copy(fc_query **out, const fc_query *query);
+FC_API fc_status fc_query_copy(const fc_query *query, fc_query **out);
 
 /* Releases a query. NULL is a no-op. @since 0.2 */
 FC_API void fc_query_free(fc_query *query);
@@ -840,143 +783,192 @@ typedef struct fc_result fc_result;
 /* Releases a result and everything borrowed from it. NULL is a no-op. @since 0.2 */
 FC_API void fc_result_free(fc_result *result);
 
-/* Rows in the result; -1 (and fc_last_error) for a NULL or freed result. @since 0.2 */
-FC_API int64_t fc_result_count(const fc_result *result);
+/* Every getter below fails with FC_E_INVALID_ARGUMENT for a NULL or freed
+ * result, a NULL out, or a row or column out of range, and then leaves *out as
+ * it was. Strings are borrowed from the result: valid until it is freed. */
 
-/* True when max features cut the result short (more matched than returned);
- * false also for NULL. @since 0.2 */
-FC_API bool fc_result_limit_exceeded(const fc_result *result);
+/* *out = the rows in the result. @since 1.0 */
+FC_API fc_status fc_result_count(const fc_result *result, int64_t *out);
 
-/* The spatial reference (wkid) of the result's geometries, 0 if unknown. @since 0.2 */
-FC_API int32_t fc_result_wkid(const fc_result *result);
+/* *out = whether max features cut the result short (more matched than
+ * returned). @since 1.0 */
+FC_API fc_status fc_result_limit_exceeded(const fc_result *result, bool *out);
 
-/* Fields: their number (-1 for NULL), name (borrowed; NULL when col is out of
- * range), FC_FIELD_TYPE_* (-1 when out of range), and the column of a name
- * (case-insensitive; -1 if absent). @since 0.2 */
-FC_API int32_t fc_result_field_count(const fc_result *result);
-FC_API const char *fc_result_field_name(const fc_result *result, int32_t col);
-FC_API int32_t fc_result_field_type(const fc_result *result, int32_t col);
-FC_API int32_t fc_result_field_index(const fc_result *result, const char *name);
+/* *out = the spatial reference (wkid) of the result's geometries, 0 if
+ * unknown. @since 1.0 */
+FC_API fc_status fc_result_wkid(const fc_result *result, int32_t *out);
 
-/* Whether a value is NULL. False (and fc_last_error) for a bad row or column.
- * @since 0.2 */
-FC_API bool fc_result_is_null(const fc_result *result, int64_t row, int32_t col);
+/* Fields: their number, a column's name and FC_FIELD_TYPE_*, and the column of
+ * a name (case-insensitive; -1 in *out when absent). @since 1.0 */
+FC_API fc_status fc_result_field_count(const fc_result *result, int32_t *out);
+FC_API fc_status fc_result_field_name(const fc_result *result, int32_t col, const char **out);
+FC_API fc_status fc_result_field_type(const fc_result *result, int32_t col, int32_t *out);
+FC_API fc_status fc_result_field_index(const fc_result *result, const char *name, int32_t *out);
 
-/* Typed values. A call that cannot answer returns 0 / NaN / NULL and sets
- * fc_last_error: FC_E_INVALID_STATE for a NULL value, FC_E_INVALID_ARGUMENT for a
- * bad row or column or the wrong type (see fc_clear_last_error).
+/* *out = whether the value is NULL. @since 1.0 */
+FC_API fc_status fc_result_is_null(const fc_result *result, int64_t row, int32_t col, bool *out);
+
+/* Typed values. FC_E_INVALID_STATE for a NULL value (check fc_result_is_null
+ * where a field is nullable), FC_E_INVALID_ARGUMENT for the wrong type.
  *  - get_int64: integer, object-id, boolean (0/1) and date fields (epoch ms);
  *  - get_double: any numeric field (integers converted);
  *  - get_string: text fields (string, GUID, global id, date-only "YYYY-MM-DD",
- *    time-only "hh:mm:ss", timestamp-offset as ISO 8601); borrowed from the
- *    result, NUL-terminated UTF-8. @since 0.2 */
-FC_API int64_t fc_result_get_int64(const fc_result *result, int64_t row, int32_t col);
-FC_API double fc_result_get_double(const fc_result *result, int64_t row, int32_t col);
-FC_API const char *fc_result_get_string(const fc_result *result, int64_t row, int32_t col);
+ *    time-only "hh:mm:ss", timestamp-offset as ISO 8601), NUL-terminated UTF-8.
+ * @since 1.0 */
+FC_API fc_status fc_result_get_int64(const fc_result *result, int64_t row, int32_t col, int64_t *out);
+FC_API fc_status fc_result_get_double(const fc_result *result, int64_t row, int32_t col, double *out);
+FC_API fc_status fc_result_get_string(const fc_result *result, int64_t row, int32_t col, const char **out);
 
-/* The row's object id; -1 (and fc_last_error) for a bad row. @since 0.2 */
-FC_API int64_t fc_result_object_id(const fc_result *result, int64_t row);
+/* *out = the row's object id. @since 1.0 */
+FC_API fc_status fc_result_object_id(const fc_result *result, int64_t row, int64_t *out);
 
 /* The row's geometry as little-endian ISO WKB, borrowed from the result: *out
  * and *length are set; a row without geometry gives *out = NULL, *length = 0.
  * @since 0.2 */
 FC_API fc_status fc_result_geometry_wkb(const fc_result *result, int64_t row, const uint8_t **out, size_t *length);
 
-/* The result as a GeoJSON FeatureCollection (RFC 7946; id = object id, dates as
- * epoch ms). Owned: release with fc_string_free. NULL (and fc_last_error) for a
- * NULL result. @since 0.2 */
-FC_API char *fc_result_to_geojson(const fc_result *result);
+/* *out = the result as a GeoJSON FeatureCollection (RFC 7946; id = object id,
+ * dates as epoch ms), owned by the caller: release with fc_string_free.
+ * @since 1.0 */
+FC_API fc_status fc_result_to_geojson(const fc_result *result, char **out);
+
+/* ==== Operations: every call that may touch the network ===================== */
+
+/* A running populate, query, count or extent. Every call that may touch the
+ * network (loading aside: see Loadable) comes in one shape: fc_*_start(...,
+ * callback, user_data, &operation) returns at once, and a blocking convenience
+ * of the same name without _start runs it to its end on the calling thread.
+ *
+ * Ownership: the caller owns the operation handle a _start call stores in *out
+ * and frees it with fc_operation_free, before or after it finishes (freeing
+ * does not cancel it). The library keeps the handle valid until the callback
+ * has returned, so the callback may use it even if the caller freed it first.
+ * Threading: any function on any thread; the callback runs once, on a library
+ * thread, outside every library lock, and may call any function except those
+ * that block (fc_operation_wait, the blocking conveniences, fc_loadable_wait,
+ * fc_map_wait_idle: FC_E_INVALID_STATE there). @since 1.0 */
+typedef struct fc_operation fc_operation;
+
+/* Runs once when the operation has finished (succeeded, failed or cancelled).
+ * operation is valid during the call; take what it produced with
+ * fc_operation_take_result / fc_operation_get_count / fc_operation_get_extent.
+ * @since 1.0 */
+typedef void (*fc_operation_callback)(fc_operation *operation, void *user_data);
+
+/* How far an operation has come. Versioned: the caller sets struct_size to
+ * sizeof(fc_progress); the library fills the fields that fit. @since 1.0 */
+typedef struct fc_progress {
+    uint32_t struct_size;
+    int64_t pages;          /* pages received so far */
+    int64_t features;       /* features kept so far */
+    int64_t total_features; /* the features it will keep in all, when the server's
+                               own count says so (OGC API numberMatched, WFS
+                               numberMatched, every row kept as sent); -1 when
+                               unknown */
+} fc_progress;
+
+/* Reports progress after each page, on a library thread, outside every lock.
+ * progress is valid during the call. @since 1.0 */
+typedef void (*fc_progress_callback)(const fc_progress *progress, void *user_data);
+
+/* Blocks until the operation's callback has returned. timeout_seconds < 0 =
+ * no limit. FC_OK when it has finished (whatever its outcome), FC_E_TIMEOUT
+ * when not yet; FC_E_INVALID_STATE from inside a library callback;
+ * FC_E_INVALID_ARGUMENT for a NULL or freed operation or a NaN timeout.
+ * @since 0.2 */
+FC_API fc_status fc_operation_wait(fc_operation *operation, double timeout_seconds);
+
+/* Asks the operation to stop: the HTTP transfer in flight is aborted, the
+ * cache is left as it was, and the operation finishes with FC_E_CANCELLED
+ * (unless it had already finished). Returns at once. @since 0.2 */
+FC_API fc_status fc_operation_cancel(fc_operation *operation);
+
+/* *out = whether the operation's callback has returned. @since 1.0 */
+FC_API fc_status fc_operation_is_finished(const fc_operation *operation, bool *out);
+
+/* Copies the operation's progress into *out (set out->struct_size first).
+ * Queries, counts and extents answered locally report 0 pages. @since 1.0 */
+FC_API fc_status fc_operation_get_progress(const fc_operation *operation, fc_progress *out);
+
+/* *out = the error the operation finished with, or NULL when it succeeded.
+ * Borrowed: valid until the operation handle is freed. FC_E_INVALID_STATE
+ * while it runs. @since 1.0 */
+FC_API fc_status fc_operation_get_error(const fc_operation *operation, const fc_error **out);
+
+/* Hands over the features a populate or query produced: *out is owned by the
+ * caller (fc_result_free); a second call gets FC_E_INVALID_STATE. When the
+ * operation failed, returns its status (fc_last_error is its error) and *out is
+ * NULL. FC_E_INVALID_STATE while it runs; FC_E_INVALID_ARGUMENT for an
+ * operation that produces no features (a count or an extent). @since 1.0 */
+FC_API fc_status fc_operation_take_result(fc_operation *operation, fc_result **out);
+
+/* *out = the count a fc_table_query_count_start operation produced; its
+ * status when it failed; as fc_operation_take_result otherwise. @since 1.0 */
+FC_API fc_status fc_operation_get_count(const fc_operation *operation, int64_t *out);
+
+/* *out = the envelope a fc_table_query_extent_start operation produced (all
+ * four coordinates NaN when nothing matched); its status when it failed; as
+ * fc_operation_take_result otherwise. @since 1.0 */
+FC_API fc_status fc_operation_get_extent(const fc_operation *operation, fc_envelope *out);
+
+/* Releases the caller's handle; the operation goes on (cancel it first to stop
+ * it). NULL is a no-op. @since 0.2 */
+FC_API void fc_operation_free(fc_operation *operation);
 
 /* ==== Populate: fetch from the service into the cache ====================== */
 
-/* A running asynchronous operation. Free it when done with it; freeing does
- * not cancel it. */
-typedef struct fc_operation fc_operation;
+/* What a populate fetches and how it lands in the cache. Versioned: initialise
+ * with FC_POPULATE_OPTIONS_INIT or fc_populate_options_init, then set what
+ * differs; fields added later take their defaults in programs built against
+ * this header. @since 1.0 */
+typedef struct fc_populate_options {
+    uint32_t struct_size;          /* sizeof(fc_populate_options) */
+    const fc_query *query;         /* what to fetch (its where, geometry, out fields,
+                                      ids, max features...); NULL = every feature.
+                                      Borrowed for the call: copied before it returns */
+    bool clear_cache;              /* true (the default): the fetched features replace
+                                      the cache; false: merged, a cached feature with
+                                      the same object id replaced by the new copy */
+    fc_progress_callback progress; /* NULL (the default): no progress calls */
+    void *progress_user_data;      /* handed to progress */
+} fc_populate_options;
 
-/* Receives the outcome of an asynchronous operation, exactly once: result
- * (owned by the callback's receiver: free it with fc_result_free) and NULL
- * error, or NULL result and the error (borrowed, valid during the call). */
-typedef void (*fc_result_callback)(fc_result *result, const fc_error *error, void *user_data);
+#define FC_POPULATE_OPTIONS_INIT { (uint32_t)sizeof(fc_populate_options), NULL, true, NULL, NULL }
 
-/* Progress of a populate: pages and features received so far. */
-typedef void (*fc_progress_callback)(int64_t pages, int64_t features, void *user_data);
+/* Sets *options to its defaults for a struct of struct_size bytes (pass
+ * sizeof(fc_populate_options)). FC_E_INVALID_ARGUMENT for NULL or a size
+ * smaller than struct_size's own field. @since 1.0 */
+FC_API fc_status fc_populate_options_init(fc_populate_options *options, size_t struct_size);
 
-/* Fetches every feature matching query (NULL = all) into the table's cache
- * (the ArcGIS SDK's populateFromService), loading the table first if needed.
- * Pages through the service's limit (ArcGIS exceededTransferLimit with
- * resultOffset; object-id batches on servers without pagination); long
+/* Fetches every feature matching options->query into the table's cache (the
+ * ArcGIS SDK's populateFromService), loading the table first if needed.
+ * options NULL = FC_POPULATE_OPTIONS_INIT. Pages through the service's limits
+ * (ArcGIS exceededTransferLimit with resultOffset, or object-id batches on
+ * servers without pagination; OGC API next links; WFS COUNT/STARTINDEX); long
  * requests go as POST. Atomic: every page is parsed before the cache changes,
  * so on any failure or cancellation the cache is exactly as it was.
- * clear_cache true replaces the cache; false merges, a feature already cached
- * (same object id) replaced by the new copy. out_fields ("a,b", "*" or NULL)
- * overrides the query's out fields when not NULL.
- * The callback (may be NULL) gets the features of this populate.
- * Errors returned at once: FC_E_INVALID_ARGUMENT (NULL or freed table, bad
- * query); everything else (network, HTTP, service, parse, a server that repeats
- * a page, FC_E_CANCELLED) goes to the callback. @since 0.2 */
-FC_API fc_status fc_table_populate(fc_table *table, const fc_query *query, bool clear_cache,
-                                   const char *out_fields, fc_result_callback callback, void *user_data);
+ * The operation's result (fc_operation_take_result) holds the features of this
+ * populate; fc_result_limit_exceeded says the query's max features cut it.
+ * Errors returned at once: FC_E_INVALID_ARGUMENT (NULL or freed table, NULL
+ * out, bad options or query). Everything later is the operation's outcome:
+ * FC_E_NETWORK, FC_E_TIMEOUT, FC_E_HTTP, FC_E_SERVICE, FC_E_PARSE,
+ * FC_E_PROTOCOL, FC_E_LIMIT, FC_E_CANCELLED, FC_E_INVALID_ARGUMENT for a where
+ * clause the table cannot take. @since 1.0 */
+FC_API fc_status fc_table_populate_start(fc_table *table, const fc_populate_options *options,
+                                         fc_operation_callback callback, void *user_data, fc_operation **out);
 
-/* fc_table_populate with a progress callback (may be NULL) and an operation
- * handle in *out_operation (may be NULL) to cancel or wait for it. Both
- * callbacks get user_data. @since 0.2 */
-FC_API fc_status fc_table_populate_start(fc_table *table, const fc_query *query, bool clear_cache,
-                                         const char *out_fields, fc_progress_callback progress,
-                                         fc_result_callback callback, void *user_data,
-                                         fc_operation **out_operation);
+/* fc_table_populate_start run to its end on the calling thread: returns the
+ * populate's status; *out (may be NULL when the features are not wanted) gets
+ * the result, owned by the caller (fc_result_free), NULL on error.
+ * FC_E_INVALID_STATE from inside a library callback. @since 1.0 */
+FC_API fc_status fc_table_populate(fc_table *table, const fc_populate_options *options, fc_result **out);
 
-/* fc_table_populate, blocking the calling thread; *out gets the result (owned:
- * fc_result_free). Returns the populate's status; FC_E_INVALID_STATE from
- * inside a library callback. @since 0.2 */
-FC_API fc_status fc_table_populate_wait(fc_table *table, const fc_query *query, bool clear_cache,
-                                        const char *out_fields, fc_result **out);
+/* The number of features in the table's cache. @since 1.0 */
+FC_API fc_status fc_table_cached_feature_count(const fc_table *table, int64_t *out);
 
-/* Sends request_xml, a complete wfs:GetFeature document, to the WFS as it is
- * (POST, text/xml) and puts the features of the one response into the cache
- * (the ArcGIS SDK's populateFromService(usingXMLRequest:)). Loads the table
- * first if needed. The answer is read as GeoJSON or GML by its content, in the
- * table's data axis order. The result's fc_result_limit_exceeded is true when
- * the server says more features match than the response holds. Atomic as
- * fc_table_populate: on failure the cache is exactly as it was.
- * The callback (may be NULL) gets the features; it runs on a library thread.
- * Errors returned at once: FC_E_INVALID_ARGUMENT (NULL table or request_xml);
- * FC_E_UNSUPPORTED for tables that are not WFS tables. Later errors go to the
- * callback: a document that is not well-formed XML or not a GetFeature:
- * FC_E_INVALID_ARGUMENT; an HTTP error: FC_E_HTTP, its message carrying the
- * server's exception code and text; an exception report sent with status 200:
- * FC_E_SERVICE; malformed GML or GeoJSON: FC_E_PARSE. @since 0.5 */
-FC_API fc_status fc_table_populate_wfs_xml(fc_table *table, const char *request_xml, bool clear_cache,
-                                           fc_result_callback callback, void *user_data);
-
-/* fc_table_populate_wfs_xml, blocking the calling thread; *out gets the result
- * (owned: fc_result_free). Returns the populate's status; FC_E_INVALID_STATE
- * from inside a library callback. @since 0.5 */
-FC_API fc_status fc_table_populate_wfs_xml_wait(fc_table *table, const char *request_xml, bool clear_cache,
-                                                fc_result **out);
-
-/* Cancels the operation: the HTTP transfer in flight is aborted, the cache is
- * untouched and the callback gets FC_E_CANCELLED (unless it already finished).
- * @since 0.2 */
-FC_API fc_status fc_operation_cancel(fc_operation *operation);
-
-/* Blocks until the operation's callback has returned. timeout_seconds < 0 =
- * no limit. FC_OK when finished, FC_E_TIMEOUT otherwise; FC_E_INVALID_STATE
- * from inside a library callback. @since 0.2 */
-FC_API fc_status fc_operation_wait(fc_operation *operation, double timeout_seconds);
-
-/* Whether the operation's callback has returned. @since 0.2 */
-FC_API bool fc_operation_is_finished(const fc_operation *operation);
-
-/* Releases the handle (the operation goes on). NULL is a no-op. @since 0.2 */
-FC_API void fc_operation_free(fc_operation *operation);
-
-/* The number of features in the table's cache; -1 (and fc_last_error) for a
- * NULL or freed table. @since 0.2 */
-FC_API int64_t fc_table_cached_feature_count(const fc_table *table);
-
-/* The heap bytes the table's cache holds (columns, geometry, indexes); -1 (and
- * fc_last_error) for a NULL or freed table. @since 0.2 */
-FC_API int64_t fc_table_cached_bytes(const fc_table *table);
+/* The heap bytes the table's cache holds (columns, geometry, indexes).
+ * @since 1.0 */
+FC_API fc_status fc_table_cached_bytes(const fc_table *table, int64_t *out);
 
 /* Empties the table's cache and forgets which tiles were covered. Fetches in
  * flight are cancelled. @since 0.2 */
@@ -989,40 +981,47 @@ FC_API fc_status fc_table_clear_cache(fc_table *table);
  * MANUAL_CACHE; the service in ON_INTERACTION_NO_CACHE (nothing is cached); in
  * ON_INTERACTION_CACHE the cache when every tile under the query's area (its
  * geometry's envelope, or the whole extent) is covered for the table's
- * definition expression, or when every object id asked for is cached -
- * otherwise the service, whose answer is merged into the cache.
+ * definition expression, when an earlier complete answer covers the same area
+ * and where clause, or when every object id asked for is cached - otherwise the
+ * service, whose answer is merged into the cache (and, when complete, recorded
+ * as covering its area).
  * Locally the whole query is honoured: where (SQL-92 subset, ANDed with the
  * definition expression), geometry + spatial relationship (exact DE-9IM
  * predicates; WGS84 <-> Web Mercator projected), object ids, order by, result
  * offset, max features (limit_exceeded set when more matched), out fields and
- * return geometry. query NULL = every feature.
- * The callback (may be NULL) receives the result, owned by the receiver.
- * Errors returned at once: FC_E_INVALID_ARGUMENT (NULL or freed table, bad
- * query). Later, to the callback: FC_E_INVALID_ARGUMENT for bad SQL (with the
- * position and what was expected) or unknown fields, FC_E_UNSUPPORTED for a
- * geometry in a spatial reference that cannot be projected locally, and every
- * service error of fc_table_populate. @since 0.3 */
-FC_API fc_status fc_table_query(fc_table *table, const fc_query *query, fc_result_callback callback, void *user_data);
+ * return geometry. query NULL = every feature; it is copied before the call
+ * returns.
+ * Errors returned at once: FC_E_INVALID_ARGUMENT (NULL or freed table, NULL
+ * out, bad query). The operation's outcome: FC_E_INVALID_ARGUMENT for bad SQL
+ * (with the position and what was expected) or unknown fields,
+ * FC_E_UNSUPPORTED for a geometry in a spatial reference that cannot be
+ * projected locally, and every service error of fc_table_populate_start.
+ * @since 1.0 */
+FC_API fc_status fc_table_query_start(fc_table *table, const fc_query *query, fc_operation_callback callback,
+                                      void *user_data, fc_operation **out);
 
-/* fc_table_query with an operation handle in *out_operation (may be NULL) to
- * cancel or wait for it. @since 0.3 */
-FC_API fc_status fc_table_query_start(fc_table *table, const fc_query *query, fc_result_callback callback,
-                                      void *user_data, fc_operation **out_operation);
-
-/* fc_table_query, blocking the calling thread; *out gets the result (owned:
- * fc_result_free), NULL on error. FC_E_INVALID_STATE from inside a library
- * callback. @since 0.3 */
-FC_API fc_status fc_table_query_wait(fc_table *table, const fc_query *query, fc_result **out);
+/* fc_table_query_start run to its end on the calling thread; *out gets the
+ * result (owned: fc_result_free), NULL on error. FC_E_INVALID_STATE from inside
+ * a library callback. @since 1.0 */
+FC_API fc_status fc_table_query(fc_table *table, const fc_query *query, fc_result **out);
 
 /* How many features match query (offset and max features do not apply), by
- * the same local/service rule as fc_table_query. Blocks the calling thread
- * (briefly when answered locally); FC_E_INVALID_STATE from inside a library
- * callback. *out is -1 on error. @since 0.3 */
+ * the same local/service rule as fc_table_query_start; the operation's count
+ * is read with fc_operation_get_count. @since 1.0 */
+FC_API fc_status fc_table_query_count_start(fc_table *table, const fc_query *query, fc_operation_callback callback,
+                                            void *user_data, fc_operation **out);
+
+/* fc_table_query_count_start run to its end on the calling thread; *out is -1
+ * on error. @since 0.3 */
 FC_API fc_status fc_table_query_count(fc_table *table, const fc_query *query, int64_t *out);
 
 /* The envelope of the features matching query, in the table's spatial
- * reference, by the same rule; all four coordinates NaN when nothing matches.
- * Blocks like fc_table_query_count. @since 0.3 */
+ * reference, by the same rule; read with fc_operation_get_extent. @since 1.0 */
+FC_API fc_status fc_table_query_extent_start(fc_table *table, const fc_query *query, fc_operation_callback callback,
+                                             void *user_data, fc_operation **out);
+
+/* fc_table_query_extent_start run to its end on the calling thread; all four
+ * coordinates NaN when nothing matches (wkid still the table's). @since 0.3 */
 FC_API fc_status fc_table_query_extent(fc_table *table, const fc_query *query, fc_envelope *out);
 
 /* The table's definition expression: a where clause applied to every fetch,
@@ -1032,9 +1031,9 @@ FC_API fc_status fc_table_query_extent(fc_table *table, const fc_query *query, f
  * expected) or, once loaded, an unknown field. @since 0.3 */
 FC_API fc_status fc_table_set_definition_expression(fc_table *table, const char *where);
 
-/* The definition expression ("" when none). Borrowed from the table handle.
- * NULL (and fc_last_error) for a NULL table. @since 0.3 */
-FC_API const char *fc_table_definition_expression(const fc_table *table);
+/* *out = the definition expression ("" when none), a copy the caller owns
+ * (fc_string_free). @since 1.0 */
+FC_API fc_status fc_table_definition_expression(const fc_table *table, char **out);
 
 /* A memory budget for the table's cache in bytes (as fc_table_cached_bytes
  * counts them); 0 = none (the default). Over budget, the least recently used
@@ -1044,8 +1043,8 @@ FC_API const char *fc_table_definition_expression(const fc_table *table);
  * @since 0.3 */
 FC_API fc_status fc_table_set_cache_budget(fc_table *table, int64_t bytes);
 
-/* The budget; -1 (and fc_last_error) for a NULL table. @since 0.3 */
-FC_API int64_t fc_table_cache_budget(const fc_table *table);
+/* *out = the budget in bytes (0: none). @since 1.0 */
+FC_API fc_status fc_table_cache_budget(const fc_table *table, int64_t *out);
 
 /* What a table has cost and saved. Versioned: set struct_size to
  * sizeof(fc_table_statistics) before the call; the library fills the fields it
@@ -1082,6 +1081,153 @@ FC_API fc_status fc_table_get_statistics(const fc_table *table, fc_table_statist
  * @since 0.3 */
 FC_API fc_status fc_table_reset_statistics(fc_table *table);
 
+/* ==== Protocol views: what only one kind of table has ======================= */
+
+/* fc_table is protocol-neutral: everything above works on every kind of table.
+ * What only one protocol has lives on that protocol's view of the table, the
+ * same handle under another type: fc_table_as_arcgis, fc_table_as_ogc and
+ * fc_table_as_wfs give it (FC_E_UNSUPPORTED for another kind), so a program
+ * that does not ask for a view never depends on a protocol. */
+
+/* What only ArcGIS tables have. An fc_arcgis_table is the table's own handle
+ * seen as an ArcGIS table: fc_table_as_arcgis gives it, it is never freed on
+ * its own, and it is valid as long as the table handle. The getters fail as
+ * the table metadata getters (FC_E_INVALID_STATE until loaded), and with
+ * FC_E_INVALID_ARGUMENT for a table of another kind. @since 1.0 */
+typedef struct fc_arcgis_table fc_arcgis_table;
+
+/* *out = the table as an ArcGIS table. FC_E_UNSUPPORTED for tables of other
+ * kinds; FC_E_INVALID_ARGUMENT for NULL. @since 1.0 */
+FC_API fc_status fc_table_as_arcgis(fc_table *table, fc_arcgis_table **out);
+
+/* Whether the layer pages with resultOffset/resultRecordCount
+ * (advancedQueryCapabilities.supportsPagination; false for pre-10.3 servers,
+ * which are read in object-id batches). @since 1.0 */
+FC_API fc_status fc_arcgis_table_supports_pagination(const fc_arcgis_table *table, bool *out);
+
+/* Comma-separated lists as the service gives them, e.g. capabilities
+ * "Query,Create,Update", query formats "JSON,geoJSON,PBF"; borrowed, valid
+ * until the table handle is freed. @since 1.0 */
+FC_API fc_status fc_arcgis_table_capabilities(const fc_arcgis_table *table, const char **out);
+FC_API fc_status fc_arcgis_table_supported_query_formats(const fc_arcgis_table *table, const char **out);
+
+/* The server's REST API version (currentVersion, e.g. 10.91), 0 if not given.
+ * @since 1.0 */
+FC_API fc_status fc_arcgis_table_service_version(const fc_arcgis_table *table, double *out);
+
+/* How an OGC API table's where clauses reach its server
+ * (fc_ogc_table_set_query_language). */
+#define FC_QUERY_LANGUAGE_AUTO       1  /* CQL2 when the server filters (Part 3 filter or
+                                           queryables declared): cql2-text, then cql-text,
+                                           then CQL2-JSON by GET, then by POST; the first
+                                           the server takes is kept. The default. */
+#define FC_QUERY_LANGUAGE_LOCAL      2  /* nothing sent: evaluated locally on what comes back */
+#define FC_QUERY_LANGUAGE_CQL2_TEXT  3  /* filter-lang=cql2-text only (a refusal is an error) */
+#define FC_QUERY_LANGUAGE_CQL2_JSON  4  /* CQL2-JSON only: filter-lang=cql2-json, or POST */
+
+/* What only OGC API tables have. An fc_ogc_table is the table's own handle seen
+ * as an OGC API table: fc_table_as_ogc gives it, it is never freed on its own,
+ * and it is valid as long as the table handle. @since 1.0 */
+typedef struct fc_ogc_table fc_ogc_table;
+
+/* *out = the table as an OGC API table. FC_E_UNSUPPORTED for tables of other
+ * kinds; FC_E_INVALID_ARGUMENT for NULL. @since 1.0 */
+FC_API fc_status fc_table_as_ogc(fc_table *table, fc_ogc_table **out);
+
+/* Chooses how where clauses (the query's and the definition expression) reach
+ * the server (FC_QUERY_LANGUAGE_*). Whatever is chosen, every page is also
+ * checked locally, so the parts a dialect cannot express (string functions,
+ * CAST, ...) are evaluated locally, and a server that ignores the filter
+ * (features failing it come back) still gives the right answer and is counted
+ * in fc_table_statistics.server_filters_ignored. Any thread, any time.
+ * Errors: FC_E_INVALID_ARGUMENT for NULL, a table of another kind or a bad
+ * value. @since 1.0 */
+FC_API fc_status fc_ogc_table_set_query_language(fc_ogc_table *table, int32_t language);
+
+/* *out = the query language (FC_QUERY_LANGUAGE_*). @since 1.0 */
+FC_API fc_status fc_ogc_table_query_language(const fc_ogc_table *table, int32_t *out);
+
+/* Axis order of WFS coordinates (fc_wfs_table_set_axis_order, _set_filter_axis_order). */
+#define FC_AXIS_ORDER_AUTO     1  /* by the CRS spelling and WFS version: WFS 1.0 and
+                                     "http://www.opengis.net/gml/srs/epsg.xml#" are lon/lat;
+                                     URN and http://www.opengis.net/def/crs/EPSG/0/ forms
+                                     follow EPSG (lat/lon for geographic CRSs, 4326
+                                     included); "EPSG:4326" in 1.1/2.0 is taken as lat/lon
+                                     (MapServer) — and, for features received, checked
+                                     against the type's WGS84 bounding box, which wins
+                                     when only the other order fits it. The default. */
+#define FC_AXIS_ORDER_SWAP     2  /* the first ordinate is latitude (y): swap */
+#define FC_AXIS_ORDER_NO_SWAP  3  /* the first ordinate is longitude (x): keep */
+
+/* What only WFS tables have. An fc_wfs_table is the table's own handle seen as
+ * a WFS table: fc_table_as_wfs gives it, it is never freed on its own, and it is
+ * valid as long as the table handle. Every fc_wfs_table_* function fails with
+ * FC_E_INVALID_ARGUMENT for NULL or a table of another kind. @since 1.0 */
+typedef struct fc_wfs_table fc_wfs_table;
+
+/* *out = the table as a WFS table. FC_E_UNSUPPORTED for tables of other kinds.
+ * @since 1.0 */
+FC_API fc_status fc_table_as_wfs(fc_table *table, fc_wfs_table **out);
+
+/* The axis order of the coordinates a WFS table receives (GML; GeoJSON is
+ * lon/lat by definition and only SWAP changes it). Any time; applies to the
+ * next request. What AUTO decided is learned from the first features.
+ * Errors: FC_E_INVALID_ARGUMENT for a bad value. @since 1.0 */
+FC_API fc_status fc_wfs_table_set_axis_order(fc_wfs_table *table, int32_t order);
+
+/* *out = the data axis order (FC_AXIS_ORDER_*). @since 1.0 */
+FC_API fc_status fc_wfs_table_axis_order(const fc_wfs_table *table, int32_t *out);
+
+/* The axis order of the boxes sent to the server (KVP BBOX and FES BBOX), set
+ * apart from the data's as servers disagree on both. AUTO decides from
+ * evidence at load: the type's WGS84 extent is counted (RESULTTYPE=hits) as a
+ * box in both orders, and the order that finds features where the other finds
+ * none is kept for the service; without evidence the EPSG order is sent (URN
+ * CRS; lat,lon for EPSG:4326 in WFS 1.1/2.0; WFS 1.0 x,y), and an empty answer
+ * whose swapped box has features fails with FC_E_SERVICE. Errors as
+ * fc_wfs_table_set_axis_order. @since 1.0 */
+FC_API fc_status fc_wfs_table_set_filter_axis_order(fc_wfs_table *table, int32_t order);
+
+/* *out = the filter axis order (FC_AXIS_ORDER_*). @since 1.0 */
+FC_API fc_status fc_wfs_table_filter_axis_order(const fc_wfs_table *table, int32_t *out);
+
+/* The GetFeature OUTPUTFORMAT ("application/gml+xml; version=3.2",
+ * "application/json; subtype=geojson", ...), as the server lists it; NULL or
+ * "" chooses from the capabilities again (GeoJSON when it carries as many
+ * decimals as the GML, else GML 3.2, 3.1.1, 2). Both outputs give the same
+ * features. Any time; applies to the next request. The string is copied.
+ * @since 1.0 */
+FC_API fc_status fc_wfs_table_set_output_format(fc_wfs_table *table, const char *format);
+
+/* *out = the output format requests use, a copy the caller owns
+ * (fc_string_free); "" for the server's default (GML) or before load when
+ * none was set. @since 1.0 */
+FC_API fc_status fc_wfs_table_output_format(const fc_wfs_table *table, char **out);
+
+/* Sends request_xml, a complete wfs:GetFeature document, to the WFS as it is
+ * (POST, text/xml) and puts the features of the one response into the cache
+ * (the ArcGIS SDK's populateFromService(usingXMLRequest:)). Loads the table
+ * first if needed. options as fc_table_populate_start (NULL = defaults), but
+ * options->query must be NULL: the document is the query. The answer is read
+ * as GeoJSON or GML by its content, in the table's data axis order. The
+ * result's fc_result_limit_exceeded is true when the server says more features
+ * match than the response holds. Atomic: on failure the cache is exactly as it
+ * was. Errors returned at once: FC_E_INVALID_ARGUMENT (NULL table, request_xml
+ * or out, a query in options). The operation's outcome: a document that is not
+ * well-formed XML or not a GetFeature: FC_E_INVALID_ARGUMENT; an HTTP error:
+ * FC_E_HTTP, its message carrying the server's exception code and text; an
+ * exception report sent with status 200: FC_E_SERVICE; malformed GML or
+ * GeoJSON: FC_E_PARSE. Never retried (the document is the caller's).
+ * @since 1.0 */
+FC_API fc_status fc_wfs_table_populate_xml_start(fc_wfs_table *table, const char *request_xml,
+                                                 const fc_populate_options *options, fc_operation_callback callback,
+                                                 void *user_data, fc_operation **out);
+
+/* fc_wfs_table_populate_xml_start run to its end on the calling thread; *out
+ * (may be NULL) gets the result, owned by the caller. @since 1.0 */
+FC_API fc_status fc_wfs_table_populate_xml(fc_wfs_table *table, const char *request_xml,
+                                           const fc_populate_options *options, fc_result **out);
+
 /* ==== Layers =============================================================== */
 
 /* A layer showing one table. Strong load dependency: loading the layer loads
@@ -1092,7 +1238,7 @@ typedef struct fc_layer fc_layer;
 /* Creates a layer on table (the layer keeps the table alive).
  * Errors: FC_E_INVALID_ARGUMENT for NULL out or a NULL or freed table.
  * @since 0.1 */
-FC_API fc_status fc_layer_create(fc_layer **out, fc_table *table);
+FC_API fc_status fc_layer_create(fc_table *table, fc_layer **out);
 
 /* Drops the caller's reference; removes status observers registered through
  * this handle. A map holding the layer keeps it alive. NULL is a no-op.
@@ -1110,10 +1256,10 @@ FC_API fc_loadable *fc_layer_as_loadable(fc_layer *layer);
 FC_API fc_status fc_layer_set_min_scale(fc_layer *layer, double scale);
 FC_API fc_status fc_layer_set_max_scale(fc_layer *layer, double scale);
 
-/* The layer's scale range: the value set, else the table's once loaded, else 0.
- * NaN (and fc_last_error) for a NULL or freed layer. @since 0.1 */
-FC_API double fc_layer_min_scale(const fc_layer *layer);
-FC_API double fc_layer_max_scale(const fc_layer *layer);
+/* *out = the layer's scale range: the value set, else the table's once
+ * loaded, else 0. @since 1.0 */
+FC_API fc_status fc_layer_min_scale(const fc_layer *layer, double *out);
+FC_API fc_status fc_layer_max_scale(const fc_layer *layer, double *out);
 
 /* Sets the definition expression of the layer's table (see
  * fc_table_set_definition_expression). @since 0.3 */
@@ -1152,9 +1298,8 @@ FC_API fc_loadable *fc_map_as_loadable(fc_map *map);
  * freed map or layer. @since 0.1 */
 FC_API fc_status fc_map_add_layer(fc_map *map, fc_layer *layer);
 
-/* The number of layers, -1 (and fc_last_error) for a NULL or freed map.
- * @since 0.1 */
-FC_API int32_t fc_map_layer_count(const fc_map *map);
+/* *out = the number of layers. @since 1.0 */
+FC_API fc_status fc_map_layer_count(const fc_map *map, int32_t *out);
 
 /* Navigation finished at extent (wkid 4326 or Web Mercator; 0 = the tables'
  * own reference) and scale (a scale denominator, e.g. 10000 for 1:10,000; 0 =
@@ -1193,8 +1338,8 @@ FC_API fc_status fc_map_wait_idle(fc_map *map, double timeout_seconds);
  * @since 0.3 */
 FC_API fc_status fc_map_set_buffer_factor(fc_map *map, double factor);
 
-/* The buffer factor; NaN (and fc_last_error) for a NULL map. @since 0.3 */
-FC_API double fc_map_buffer_factor(const fc_map *map);
+/* *out = the buffer factor. @since 1.0 */
+FC_API fc_status fc_map_buffer_factor(const fc_map *map, double *out);
 
 #ifdef __cplusplus
 } /* extern "C" */

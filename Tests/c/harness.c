@@ -121,7 +121,7 @@ fc_table *open_portland_table(fc_context *ctx, const char *ns, int32_t mode) {
     char url[512];
     emulator_layer_url(url, sizeof url, ns, "Portland", 0);
     fc_table *table = NULL;
-    CHECK_STATUS(fc_table_create_arcgis(&table, ctx, url), FC_OK);
+    CHECK_STATUS(fc_table_create_arcgis(ctx, url, &table), FC_OK);
     CHECK_STATUS(fc_table_set_request_mode(table, mode), FC_OK);
     CHECK_STATUS(fc_loadable_wait(fc_table_as_loadable(table), 30), FC_OK);
     return table;
@@ -181,13 +181,74 @@ int64_t populate_count(fc_table *table, const char *where, const fc_envelope *bo
     if (box) CHECK_STATUS(fc_query_set_envelope(query, box), FC_OK);
     CHECK_STATUS(fc_query_set_max_features(query, max_features), FC_OK);
     fc_result *result = NULL;
-    fc_status status = fc_table_populate_wait(table, query, true, NULL, &result);
+    fc_status status = populate(table, query, true, &result);
     fc_query_free(query);
     if (status != FC_OK) return -1;
-    int64_t count = fc_result_count(result);
+    int64_t count = result_count(result);
     fc_result_free(result);
     return count;
 }
+
+fc_status populate(fc_table *table, const fc_query *query, bool clear_cache, fc_result **out) {
+    fc_populate_options options = FC_POPULATE_OPTIONS_INIT;
+    options.query = query;
+    options.clear_cache = clear_cache;
+    return fc_table_populate(table, &options, out);
+}
+
+fc_wfs_table *as_wfs(fc_table *table) {
+    fc_wfs_table *view = NULL;
+    CHECK_STATUS(fc_table_as_wfs(table, &view), FC_OK);
+    return view;
+}
+
+fc_ogc_table *as_ogc(fc_table *table) {
+    fc_ogc_table *view = NULL;
+    CHECK_STATUS(fc_table_as_ogc(table, &view), FC_OK);
+    return view;
+}
+
+fc_arcgis_table *as_arcgis(fc_table *table) {
+    fc_arcgis_table *view = NULL;
+    CHECK_STATUS(fc_table_as_arcgis(table, &view), FC_OK);
+    return view;
+}
+
+fc_status populate_wfs_xml(fc_table *table, const char *request_xml, bool clear_cache, fc_result **out) {
+    fc_populate_options options = FC_POPULATE_OPTIONS_INIT;
+    options.clear_cache = clear_cache;
+    return fc_wfs_table_populate_xml(as_wfs(table), request_xml, &options, out);
+}
+
+/* One getter shorthand: declares the out, CHECKs FC_OK, returns the value. */
+#define GETTER(type, name, fallback, params, call) \
+    type name params { type out_ = fallback; CHECK_STATUS(call, FC_OK); return out_; }
+
+GETTER(int64_t, result_count, -1, (const fc_result *r), fc_result_count(r, &out_))
+GETTER(bool, result_limit_exceeded, false, (const fc_result *r), fc_result_limit_exceeded(r, &out_))
+GETTER(int32_t, result_wkid, -1, (const fc_result *r), fc_result_wkid(r, &out_))
+GETTER(int32_t, result_field_count, -1, (const fc_result *r), fc_result_field_count(r, &out_))
+GETTER(const char *, result_field_name, NULL, (const fc_result *r, int32_t col), fc_result_field_name(r, col, &out_))
+GETTER(int32_t, result_field_type, -1, (const fc_result *r, int32_t col), fc_result_field_type(r, col, &out_))
+GETTER(int32_t, result_field_index, -1, (const fc_result *r, const char *name), fc_result_field_index(r, name, &out_))
+GETTER(bool, result_is_null, false, (const fc_result *r, int64_t row, int32_t col), fc_result_is_null(r, row, col, &out_))
+GETTER(int64_t, result_int64, -1, (const fc_result *r, int64_t row, int32_t col), fc_result_get_int64(r, row, col, &out_))
+GETTER(double, result_double, NAN, (const fc_result *r, int64_t row, int32_t col), fc_result_get_double(r, row, col, &out_))
+GETTER(const char *, result_string, NULL, (const fc_result *r, int64_t row, int32_t col), fc_result_get_string(r, row, col, &out_))
+GETTER(int64_t, result_object_id, -1, (const fc_result *r, int64_t row), fc_result_object_id(r, row, &out_))
+GETTER(char *, result_geojson, NULL, (const fc_result *r), fc_result_to_geojson(r, &out_))
+GETTER(int32_t, load_status, -1, (const fc_loadable *obj), fc_loadable_load_status(obj, &out_))
+GETTER(const fc_error *, load_error, NULL, (const fc_loadable *obj), fc_loadable_load_error(obj, &out_))
+GETTER(int64_t, cached_count, -1, (const fc_table *t), fc_table_cached_feature_count(t, &out_))
+GETTER(int64_t, cached_bytes, -1, (const fc_table *t), fc_table_cached_bytes(t, &out_))
+GETTER(int32_t, request_mode, -1, (const fc_table *t), fc_table_request_mode(t, &out_))
+GETTER(int32_t, service_kind, -1, (const fc_table *t), fc_table_service_kind(t, &out_))
+GETTER(const char *, table_url, NULL, (const fc_table *t), fc_table_url(t, &out_))
+GETTER(int64_t, cache_budget, -1, (const fc_table *t), fc_table_cache_budget(t, &out_))
+GETTER(double, layer_min_scale, NAN, (const fc_layer *l), fc_layer_min_scale(l, &out_))
+GETTER(double, layer_max_scale, NAN, (const fc_layer *l), fc_layer_max_scale(l, &out_))
+GETTER(int32_t, map_layer_count, -1, (const fc_map *m), fc_map_layer_count(m, &out_))
+GETTER(double, map_buffer_factor, NAN, (const fc_map *m), fc_map_buffer_factor(m, &out_))
 
 void sleep_ms(int ms) {
     struct timespec t = { ms / 1000, (long)(ms % 1000) * 1000000L };

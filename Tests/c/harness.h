@@ -3,7 +3,9 @@
 #ifndef FC_TEST_HARNESS_H
 #define FC_TEST_HARNESS_H
 
+#include <math.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -71,6 +73,47 @@ fc_table_statistics table_statistics(fc_table *table);
  * NULL) and max features (0 = all); the number of features, -1 on failure
  * (fc_last_error says why). */
 int64_t populate_count(fc_table *table, const char *where, const fc_envelope *box, int64_t max_features);
+
+/* ---- Getters as values ---------------------------------------------------- */
+/* Test shorthands for the API's status + out getters: each CHECKs that the call
+ * returned FC_OK and gives the value (or -1 / NaN / NULL / false when it failed). */
+
+int64_t result_count(const fc_result *result);
+bool result_limit_exceeded(const fc_result *result);
+int32_t result_wkid(const fc_result *result);
+int32_t result_field_count(const fc_result *result);
+const char *result_field_name(const fc_result *result, int32_t col);
+int32_t result_field_type(const fc_result *result, int32_t col);
+int32_t result_field_index(const fc_result *result, const char *name);
+bool result_is_null(const fc_result *result, int64_t row, int32_t col);
+int64_t result_int64(const fc_result *result, int64_t row, int32_t col);
+double result_double(const fc_result *result, int64_t row, int32_t col);
+const char *result_string(const fc_result *result, int64_t row, int32_t col);
+int64_t result_object_id(const fc_result *result, int64_t row);
+/* Owned: fc_string_free. */
+char *result_geojson(const fc_result *result);
+int32_t load_status(const fc_loadable *obj);
+const fc_error *load_error(const fc_loadable *obj);
+int64_t cached_count(const fc_table *table);
+int64_t cached_bytes(const fc_table *table);
+int32_t request_mode(const fc_table *table);
+int32_t service_kind(const fc_table *table);
+const char *table_url(const fc_table *table);
+int64_t cache_budget(const fc_table *table);
+double layer_min_scale(const fc_layer *layer);
+double layer_max_scale(const fc_layer *layer);
+int32_t map_layer_count(const fc_map *map);
+double map_buffer_factor(const fc_map *map);
+
+/* fc_table_populate with a query and clear_cache (no progress). */
+fc_status populate(fc_table *table, const fc_query *query, bool clear_cache, fc_result **out);
+
+/* The table's protocol views (CHECKed). */
+fc_wfs_table *as_wfs(fc_table *table);
+fc_ogc_table *as_ogc(fc_table *table);
+fc_arcgis_table *as_arcgis(fc_table *table);
+/* fc_wfs_table_populate_xml with clear_cache (no progress). */
+fc_status populate_wfs_xml(fc_table *table, const char *request_xml, bool clear_cache, fc_result **out);
 
 /* ---- The ArcGIS emulator ------------------------------------------------ */
 

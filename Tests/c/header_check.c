@@ -10,6 +10,11 @@ int main(void) {
     fc_load_status_callback on_status = NULL;
     (void)on_load;
     (void)on_status;
+    /* The options initialiser and the library's init agree. */
+    fc_populate_options options = FC_POPULATE_OPTIONS_INIT, initialised;
+    if (fc_populate_options_init(&initialised, sizeof initialised) != FC_OK) return 1;
+    if (options.struct_size != initialised.struct_size || options.clear_cache != initialised.clear_cache ||
+        options.query != initialised.query || options.progress != initialised.progress) return 1;
     if (fc_version_number() != FC_VERSION_NUMBER || envelope.wkid != 4326) return 1;
     printf("header ok (C, %s)\n", fc_version());
     return 0;

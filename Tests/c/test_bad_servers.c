@@ -91,13 +91,13 @@ static fc_table *table_for(fc_context *ctx, const char *base, const bad_case *c)
     fc_status status;
     if (strcmp(c->protocol, "arcgis") == 0) {
         snprintf(url, sizeof url, "%s/arcgis/%s/FeatureServer/0", base, c->name);
-        status = fc_table_create_arcgis(&table, ctx, url);
+        status = fc_table_create_arcgis(ctx, url, &table);
     } else if (strcmp(c->protocol, "ogc") == 0) {
         snprintf(url, sizeof url, "%s/ogc/%s", base, c->name);
-        status = fc_table_create_ogc(&table, ctx, url, "c");
+        status = fc_table_create_ogc(ctx, url, "c", &table);
     } else {
         snprintf(url, sizeof url, "%s/%s/%s", base, c->protocol, c->name);
-        status = fc_table_create_wfs(&table, ctx, url, "bad:t");
+        status = fc_table_create_wfs(ctx, url, "bad:t", &table);
     }
     CHECK_STATUS(status, FC_OK);
     return table;
@@ -108,13 +108,13 @@ static char *fingerprint(fc_table *table) {
     fc_query *query = NULL;
     CHECK_STATUS(fc_query_create(&query), FC_OK);
     fc_result *result = NULL;
-    fc_status status = fc_table_query_wait(table, query, &result);
+    fc_status status = fc_table_query(table, query, &result);
     fc_query_free(query);
     if (status != FC_OK) {
         CHECK_STATUS(status, FC_OK);
         return strdup("(query failed)");
     }
-    char *json = fc_result_to_geojson(result);
+    char *json = result_geojson(result);
     char *copy = strdup(json ? json : "(null)");
     fc_string_free(json);
     fc_result_free(result);
@@ -127,9 +127,9 @@ static fc_status populate_box(fc_table *table, double low, double high, bool cle
     fc_envelope box = {low, low, high, high, 0};
     CHECK_STATUS(fc_query_set_envelope(query, &box), FC_OK);
     fc_result *result = NULL;
-    fc_status status = fc_table_populate_wait(table, query, clear_cache, NULL, &result);
+    fc_status status = populate(table, query, clear_cache, &result);
     fc_query_free(query);
-    *count = status == FC_OK ? fc_result_count(result) : -1;
+    *count = status == FC_OK ? result_count(result) : -1;
     fc_result_free(result);
     return status;
 }

@@ -10,7 +10,7 @@ static fc_status load_once(fc_context *ctx, const char *ns, const char *service,
     char url[512];
     emulator_layer_url(url, sizeof url, ns, service, layer);
     fc_table *table = NULL;
-    CHECK_STATUS(fc_table_create_arcgis(&table, ctx, url), FC_OK);
+    CHECK_STATUS(fc_table_create_arcgis(ctx, url, &table), FC_OK);
     fc_status status = fc_loadable_wait(fc_table_as_loadable(table), 30);
     fc_table_free(table);
     return status;
@@ -98,14 +98,14 @@ static void test_wrong_resources(void) {
     char url[512];
     snprintf(url, sizeof url, "%s/ns/%s/arcgis/rest/services/Portland/FeatureServer", emulator_base(), ns);
     fc_table *table = NULL;
-    CHECK_STATUS(fc_table_create_arcgis(&table, NULL, url), FC_OK);
+    CHECK_STATUS(fc_table_create_arcgis(NULL, url, &table), FC_OK);
     CHECK_STATUS(fc_loadable_wait(fc_table_as_loadable(table), 30), FC_E_INVALID_ARGUMENT);
     CHECK_CONTAINS(fc_error_message(fc_last_error()), "0 Trees");
     fc_table_free(table);
 
     /* nothing there: HTML 404 */
     snprintf(url, sizeof url, "%s/ns/%s/nothing/here", emulator_base(), ns);
-    CHECK_STATUS(fc_table_create_arcgis(&table, NULL, url), FC_OK);
+    CHECK_STATUS(fc_table_create_arcgis(NULL, url, &table), FC_OK);
     CHECK_STATUS(fc_loadable_wait(fc_table_as_loadable(table), 30), FC_E_HTTP);
     CHECK(fc_error_http_status(fc_last_error()) == 404);
     fc_table_free(table);
@@ -118,7 +118,7 @@ static void test_unreachable_and_timeouts(void) {
 
     /* nothing listens on port 1 */
     fc_table *table = NULL;
-    CHECK_STATUS(fc_table_create_arcgis(&table, ctx, "http://127.0.0.1:1/arcgis/rest/services/X/FeatureServer/0"), FC_OK);
+    CHECK_STATUS(fc_table_create_arcgis(ctx, "http://127.0.0.1:1/arcgis/rest/services/X/FeatureServer/0", &table), FC_OK);
     CHECK_STATUS(fc_loadable_wait(fc_table_as_loadable(table), 30), FC_E_NETWORK);
     CHECK_CONTAINS(fc_error_message(fc_last_error()), "127.0.0.1:1");
     fc_table_free(table);
@@ -217,36 +217,42 @@ static void test_headers_user_agent_and_gzip(void) {
 
 static void test_bad_arguments(void) {
     fc_table *table = (fc_table *)0x1;
-    CHECK_STATUS(fc_table_create_arcgis(&table, NULL, NULL), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_table_create_arcgis(NULL, NULL, &table), FC_E_INVALID_ARGUMENT);
     CHECK(table == NULL);
-    CHECK_STATUS(fc_table_create_arcgis(NULL, NULL, "http://x/y"), FC_E_INVALID_ARGUMENT);
-    CHECK_STATUS(fc_table_create_arcgis(&table, NULL, "ftp://host/layer/0"), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_table_create_arcgis(NULL, "http://x/y", NULL), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_table_create_arcgis(NULL, "ftp://host/layer/0", &table), FC_E_INVALID_ARGUMENT);
     CHECK_CONTAINS(fc_error_message(fc_last_error()), "http");
-    CHECK_STATUS(fc_table_create_arcgis(&table, NULL, "http://host/with space/0"), FC_E_INVALID_ARGUMENT);
-    CHECK_STATUS(fc_table_create_arcgis(&table, NULL, "http:///nohost"), FC_E_INVALID_ARGUMENT);
-    CHECK_STATUS(fc_table_create_arcgis(&table, NULL, "http://host/\xff\xfe/0"), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_table_create_arcgis(NULL, "http://host/with space/0", &table), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_table_create_arcgis(NULL, "http:///nohost", &table), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_table_create_arcgis(NULL, "http://host/\xff\xfe/0", &table), FC_E_INVALID_ARGUMENT);
     CHECK_CONTAINS(fc_error_message(fc_last_error()), "UTF-8");
 
     /* NULL handles everywhere */
     CHECK_STATUS(fc_loadable_load(NULL, NULL, NULL), FC_E_INVALID_ARGUMENT);
     CHECK_STATUS(fc_loadable_retry_load(NULL, NULL, NULL), FC_E_INVALID_ARGUMENT);
     CHECK_STATUS(fc_loadable_cancel_load(NULL), FC_E_INVALID_ARGUMENT);
-    CHECK(fc_loadable_load_status(NULL) == -1);
-    CHECK(fc_loadable_load_error(NULL) == NULL);
+    int32_t number = 7;
+    const fc_error *no_error = NULL;
+    CHECK_STATUS(fc_loadable_load_status(NULL, &number), FC_E_INVALID_ARGUMENT);
+    CHECK(number == 7);  /* out untouched on failure */
+    CHECK_STATUS(fc_loadable_load_error(NULL, &no_error), FC_E_INVALID_ARGUMENT);
     CHECK_STATUS(fc_loadable_wait(NULL, 1), FC_E_INVALID_ARGUMENT);
     CHECK_STATUS(fc_loadable_add_status_observer(NULL, latch_status_callback, NULL, NULL), FC_E_INVALID_ARGUMENT);
     CHECK_STATUS(fc_table_set_request_mode(NULL, FC_REQUEST_MODE_MANUAL_CACHE), FC_E_INVALID_ARGUMENT);
-    CHECK(fc_table_request_mode(NULL) == -1);
-    CHECK(fc_table_url(NULL) == NULL);
+    CHECK_STATUS(fc_table_request_mode(NULL, &number), FC_E_INVALID_ARGUMENT);
     const char *name = NULL;
+    CHECK_STATUS(fc_table_url(NULL, &name), FC_E_INVALID_ARGUMENT);
     CHECK_STATUS(fc_table_name(NULL, &name), FC_E_INVALID_ARGUMENT);
     CHECK_STATUS(fc_layer_create(NULL, NULL), FC_E_INVALID_ARGUMENT);
     fc_layer *layer = NULL;
-    CHECK_STATUS(fc_layer_create(&layer, NULL), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_layer_create(NULL, &layer), FC_E_INVALID_ARGUMENT);
     CHECK(layer == NULL);
-    CHECK(fc_layer_min_scale(NULL) != fc_layer_min_scale(NULL));  /* NaN */
+    double scale = 0;
+    CHECK_STATUS(fc_layer_min_scale(NULL, &scale), FC_E_INVALID_ARGUMENT);
     CHECK_STATUS(fc_map_add_layer(NULL, NULL), FC_E_INVALID_ARGUMENT);
-    CHECK(fc_map_layer_count(NULL) == -1);
+    CHECK_STATUS(fc_map_layer_count(NULL, &number), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_table_service_kind(NULL, &number), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_operation_is_finished(NULL, NULL), FC_E_INVALID_ARGUMENT);
     CHECK_STATUS(fc_context_set_timeouts((fc_context *)&table, 1, 1), FC_E_INVALID_ARGUMENT);  /* not a handle */
     fc_table_free(NULL);
     fc_layer_free(NULL);
@@ -255,13 +261,13 @@ static void test_bad_arguments(void) {
     fc_string_free(NULL);
 
     /* a real table: bad enums, bad outputs, freed handle */
-    CHECK_STATUS(fc_table_create_arcgis(&table, NULL, "http://127.0.0.1:1/arcgis/rest/services/X/FeatureServer/0"), FC_OK);
-    CHECK(fc_table_request_mode(table) == FC_REQUEST_MODE_ON_INTERACTION_CACHE);
+    CHECK_STATUS(fc_table_create_arcgis(NULL, "http://127.0.0.1:1/arcgis/rest/services/X/FeatureServer/0", &table), FC_OK);
+    CHECK(request_mode(table) == FC_REQUEST_MODE_ON_INTERACTION_CACHE);
     CHECK_STATUS(fc_table_set_request_mode(table, 0), FC_E_INVALID_ARGUMENT);
     CHECK_STATUS(fc_table_set_request_mode(table, 99), FC_E_INVALID_ARGUMENT);
     CHECK_CONTAINS(fc_error_message(fc_last_error()), "99");
     CHECK_STATUS(fc_table_set_request_mode(table, FC_REQUEST_MODE_MANUAL_CACHE), FC_OK);
-    CHECK(fc_table_request_mode(table) == FC_REQUEST_MODE_MANUAL_CACHE);
+    CHECK(request_mode(table) == FC_REQUEST_MODE_MANUAL_CACHE);
     CHECK_STATUS(fc_table_name(table, NULL), FC_E_INVALID_ARGUMENT);
     CHECK_STATUS(fc_loadable_add_status_observer(fc_table_as_loadable(table), NULL, NULL, NULL), FC_E_INVALID_ARGUMENT);
     fc_map *map = NULL;
@@ -270,7 +276,7 @@ static void test_bad_arguments(void) {
     CHECK_CONTAINS(fc_error_message(fc_last_error()), "table handle");
     fc_map_free(map);
     fc_table_free(table);
-    CHECK(fc_table_request_mode(table) == -1);  /* freed */
+    CHECK_STATUS(fc_table_request_mode(table, &number), FC_E_INVALID_ARGUMENT);  /* freed */
     CHECK_CONTAINS(fc_error_message(fc_last_error()), "not a live handle");
     fc_table_free(table);  /* a double free is detected, not a crash */
     CHECK(fc_error_code(fc_last_error()) == FC_E_INVALID_ARGUMENT);

@@ -16,9 +16,9 @@ static int64_t local_count(fc_table *table, const char *where, int64_t offset, i
     if (status == FC_OK) status = fc_query_set_result_offset(query, offset);
     if (status == FC_OK) status = fc_query_set_max_features(query, max_features);
     fc_result *result = NULL;
-    if (status == FC_OK) status = fc_table_query_wait(table, query, &result);
+    if (status == FC_OK) status = fc_table_query(table, query, &result);
     fc_query_free(query);
-    int64_t count = status == FC_OK ? fc_result_count(result) : -1;
+    int64_t count = status == FC_OK ? result_count(result) : -1;
     fc_result_free(result);
     return count;
 }
@@ -92,7 +92,7 @@ static void test_views_are_bounded(void) {
     fc_table *table = open_portland_table(ctx, ns, FC_REQUEST_MODE_ON_INTERACTION_CACHE);
     fc_layer *layer = NULL;
     fc_map *map = NULL;
-    CHECK_STATUS(fc_layer_create(&layer, table), FC_OK);
+    CHECK_STATUS(fc_layer_create(table, &layer), FC_OK);
     CHECK_STATUS(fc_map_create(&map), FC_OK);
     CHECK_STATUS(fc_map_add_layer(map, layer), FC_OK);
     CHECK_STATUS(fc_loadable_wait(fc_map_as_loadable(map), 30), FC_OK);
@@ -174,7 +174,7 @@ static void test_context_settings(void) {
 static void test_handles_that_are_not_errors(void) {
     /* D9: fc_error_* given anything but a live error reads nothing. */
     fc_table *table = NULL;
-    CHECK_STATUS(fc_table_create_arcgis(&table, NULL, "http://127.0.0.1:9/arcgis/rest/services/T/FeatureServer/0"), FC_OK);
+    CHECK_STATUS(fc_table_create_arcgis(NULL, "http://127.0.0.1:9/arcgis/rest/services/T/FeatureServer/0", &table), FC_OK);
     const fc_error *not_an_error = (const fc_error *)(void *)table;
     CHECK(fc_error_code(not_an_error) == FC_OK);
     CHECK(strcmp(fc_error_message(not_an_error), "") == 0);

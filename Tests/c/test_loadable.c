@@ -8,7 +8,7 @@ static fc_table *trees_table(const char *ns) {
     char url[512];
     emulator_layer_url(url, sizeof url, ns, "Portland", 0);
     fc_table *table = NULL;
-    CHECK_STATUS(fc_table_create_arcgis(&table, NULL, url), FC_OK);
+    CHECK_STATUS(fc_table_create_arcgis(NULL, url, &table), FC_OK);
     return table;
 }
 
@@ -17,12 +17,12 @@ static void test_metadata_after_load(void) {
     fc_table *table = trees_table(ns);
     fc_loadable *obj = fc_table_as_loadable(table);
     const char *name = NULL;
-    CHECK(fc_loadable_load_status(obj) == FC_LOAD_STATUS_NOT_LOADED);
+    CHECK(load_status(obj) == FC_LOAD_STATUS_NOT_LOADED);
     CHECK_STATUS(fc_table_name(table, &name), FC_E_INVALID_STATE);
     CHECK(name == NULL);
     CHECK_STATUS(fc_loadable_wait(obj, 30), FC_OK);
-    CHECK(fc_loadable_load_status(obj) == FC_LOAD_STATUS_LOADED);
-    CHECK(fc_loadable_load_error(obj) == NULL);
+    CHECK(load_status(obj) == FC_LOAD_STATUS_LOADED);
+    CHECK(load_error(obj) == NULL);
 
     CHECK_STATUS(fc_table_name(table, &name), FC_OK);
     CHECK(name && strcmp(name, "Trees") == 0);
@@ -69,19 +69,25 @@ static void test_metadata_after_load(void) {
     CHECK_STATUS(fc_table_max_record_count(table, &max_records), FC_OK);
     CHECK(max_records == 2000);
     bool paging = false;
-    CHECK_STATUS(fc_table_supports_pagination(table, &paging), FC_OK);
+    fc_arcgis_table *arcgis = as_arcgis(table);
+    CHECK_STATUS(fc_arcgis_table_supports_pagination(arcgis, &paging), FC_OK);
     CHECK(paging);
     double scale = 0, version = 0;
     CHECK_STATUS(fc_table_min_scale(table, &scale), FC_OK);
     CHECK(scale == 250000);
-    CHECK_STATUS(fc_table_service_version(table, &version), FC_OK);
+    CHECK_STATUS(fc_arcgis_table_service_version(arcgis, &version), FC_OK);
     CHECK(version == 11.1);
-    CHECK_STATUS(fc_table_capabilities(table, &field), FC_OK);
+    CHECK_STATUS(fc_arcgis_table_capabilities(arcgis, &field), FC_OK);
     CHECK(field && strcmp(field, "Query") == 0);
-    CHECK_STATUS(fc_table_supported_query_formats(table, &field), FC_OK);
+    CHECK_STATUS(fc_arcgis_table_supported_query_formats(arcgis, &field), FC_OK);
+    fc_wfs_table *not_wfs = NULL;
+    CHECK_STATUS(fc_table_as_wfs(table, &not_wfs), FC_E_UNSUPPORTED);
+    CHECK(not_wfs == NULL);
+    CHECK_STATUS(fc_wfs_table_set_axis_order((fc_wfs_table *)table, FC_AXIS_ORDER_SWAP), FC_E_INVALID_ARGUMENT);
+    CHECK_CONTAINS(fc_error_message(fc_last_error()), "not a WFS table");
     CHECK(field && strcmp(field, "JSON,geoJSON") == 0);
-    CHECK(fc_table_service_kind(table) == FC_SERVICE_ARCGIS);
-    CHECK_CONTAINS(fc_table_url(table), "/FeatureServer/0");
+    CHECK(service_kind(table) == FC_SERVICE_ARCGIS);
+    CHECK_CONTAINS(table_url(table), "/FeatureServer/0");
     CHECK(emulator_stat(ns, "layer") == 1);
     fc_table_free(table);
 }
@@ -91,11 +97,12 @@ static void test_legacy_server_without_pagination(void) {
     char url[512];
     emulator_layer_url(url, sizeof url, ns, "PortlandLegacy", 1);
     fc_table *table = NULL;
-    CHECK_STATUS(fc_table_create_arcgis(&table, NULL, url), FC_OK);
+    CHECK_STATUS(fc_table_create_arcgis(NULL, url, &table), FC_OK);
     CHECK_STATUS(fc_loadable_wait(fc_table_as_loadable(table), 30), FC_OK);
     bool paging = true;
     int32_t type = 0;
-    CHECK_STATUS(fc_table_supports_pagination(table, &paging), FC_OK);
+    fc_arcgis_table *arcgis = as_arcgis(table);
+    CHECK_STATUS(fc_arcgis_table_supports_pagination(arcgis, &paging), FC_OK);
     CHECK(!paging);
     CHECK_STATUS(fc_table_geometry_type(table, &type), FC_OK);
     CHECK(type == FC_GEOMETRY_TYPE_POLYGON);
@@ -148,7 +155,7 @@ static void test_load_when_loaded_sends_nothing(void) {
     CHECK(latch_wait(&l, 2, 10) == 2);
     CHECK(l.errors == 0);
     CHECK_STATUS(fc_loadable_cancel_load(obj), FC_OK);  /* not loading: nothing happens */
-    CHECK(fc_loadable_load_status(obj) == FC_LOAD_STATUS_LOADED);
+    CHECK(load_status(obj) == FC_LOAD_STATUS_LOADED);
     CHECK(emulator_stat(ns, "requests") == 1);
     latch_destroy(&l);
     fc_table_free(table);
@@ -166,8 +173,8 @@ static void test_failed_load_keeps_error_and_retry_recovers(void) {
 
     CHECK_STATUS(fc_loadable_wait(obj, 30), FC_E_HTTP);
     CHECK(fc_error_http_status(fc_last_error()) == 500);
-    CHECK(fc_loadable_load_status(obj) == FC_LOAD_STATUS_FAILED_TO_LOAD);
-    const fc_error *error = fc_loadable_load_error(obj);
+    CHECK(load_status(obj) == FC_LOAD_STATUS_FAILED_TO_LOAD);
+    const fc_error *error = load_error(obj);
     CHECK(error && fc_error_code(error) == FC_E_HTTP && fc_error_http_status(error) == 500);
 
     /* load on FAILED_TO_LOAD answers with the past error and sends nothing */
@@ -182,8 +189,8 @@ static void test_failed_load_keeps_error_and_retry_recovers(void) {
     CHECK_STATUS(fc_loadable_retry_load(obj, latch_load_callback, &l), FC_OK);
     CHECK(latch_wait(&l, 2, 30) == 2);
     CHECK(l.last_code == FC_OK);
-    CHECK(fc_loadable_load_status(obj) == FC_LOAD_STATUS_LOADED);
-    CHECK(fc_loadable_load_error(obj) == NULL);
+    CHECK(load_status(obj) == FC_LOAD_STATUS_LOADED);
+    CHECK(load_error(obj) == NULL);
     CHECK(emulator_stat(ns, "requests") == 2);
 
     /* observers saw every transition once, in order */
@@ -208,7 +215,7 @@ static void test_retry_while_loading_joins(void) {
     latch l;
     latch_init(&l);
     CHECK_STATUS(fc_loadable_load(obj, latch_load_callback, &l), FC_OK);
-    CHECK(fc_loadable_load_status(obj) == FC_LOAD_STATUS_LOADING);
+    CHECK(load_status(obj) == FC_LOAD_STATUS_LOADING);
     CHECK_STATUS(fc_loadable_retry_load(obj, latch_load_callback, &l), FC_OK);
     CHECK(latch_wait(&l, 2, 30) == 2);
     CHECK(l.errors == 0);
@@ -230,10 +237,10 @@ static void test_cancel_aborts_the_request(void) {
     /* wait until the request reached the server */
     for (int i = 0; i < 200 && emulator_stat(ns, "requests") < 1; i++) sleep_ms(10);
     CHECK_STATUS(fc_loadable_cancel_load(obj), FC_OK);
-    CHECK(fc_loadable_load_status(obj) == FC_LOAD_STATUS_FAILED_TO_LOAD);
+    CHECK(load_status(obj) == FC_LOAD_STATUS_FAILED_TO_LOAD);
     CHECK(latch_wait(&l, 3, 10) == 3);
     CHECK(l.errors == 3 && l.last_code == FC_E_CANCELLED);
-    CHECK(fc_error_code(fc_loadable_load_error(obj)) == FC_E_CANCELLED);
+    CHECK(fc_error_code(load_error(obj)) == FC_E_CANCELLED);
     /* the server sees the client go away long before its 10 s delay ends */
     long disconnects = 0;
     for (int i = 0; i < 300 && (disconnects = emulator_stat(ns, "disconnects")) < 1; i++) sleep_ms(10);
@@ -254,7 +261,7 @@ typedef struct { latch latch; fc_status wait_status; fc_status reload_status; in
 
 static void reentrant_callback(fc_loadable *obj, const fc_error *error, void *user_data) {
     reentrant_state *state = user_data;
-    state->status_seen = fc_loadable_load_status(obj);
+    state->status_seen = load_status(obj);
     state->wait_status = fc_loadable_wait(obj, 5);
     state->reload_status = fc_loadable_load(obj, latch_load_callback, &state->latch);
     latch_load_callback(obj, error, &state->latch);
@@ -282,7 +289,7 @@ static void test_wait_timeout(void) {
     fc_table *table = trees_table(ns);
     fc_loadable *obj = fc_table_as_loadable(table);
     CHECK_STATUS(fc_loadable_wait(obj, 0.1), FC_E_TIMEOUT);
-    CHECK(fc_loadable_load_status(obj) == FC_LOAD_STATUS_LOADING);  /* the load goes on */
+    CHECK(load_status(obj) == FC_LOAD_STATUS_LOADING);  /* the load goes on */
     CHECK_STATUS(fc_loadable_wait(obj, -1), FC_OK);
     CHECK(emulator_stat(ns, "requests") == 1);
     fc_table_free(table);
@@ -292,7 +299,7 @@ static void test_free_removes_observers(void) {
     const char *ns = emulator_namespace("freeobs");
     fc_table *table = trees_table(ns);
     fc_layer *layer = NULL;
-    CHECK_STATUS(fc_layer_create(&layer, table), FC_OK);
+    CHECK_STATUS(fc_layer_create(table, &layer), FC_OK);
     latch observed;
     latch_init(&observed);
     CHECK_STATUS(fc_loadable_add_status_observer(fc_table_as_loadable(table), latch_status_callback, &observed, NULL), FC_OK);

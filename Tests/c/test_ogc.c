@@ -21,7 +21,7 @@ static const char *mapserver(void) {
 
 static fc_table *open_table(const char *url, const char *collection, int32_t page_size, int32_t wkid) {
     fc_table *table = NULL;
-    CHECK_STATUS(fc_table_create_ogc(&table, NULL, url, collection), FC_OK);
+    CHECK_STATUS(fc_table_create_ogc(NULL, url, collection, &table), FC_OK);
     CHECK_STATUS(fc_table_set_request_mode(table, FC_REQUEST_MODE_MANUAL_CACHE), FC_OK);
     if (page_size) CHECK_STATUS(fc_table_set_page_size(table, page_size), FC_OK);
     if (wkid) CHECK_STATUS(fc_table_set_spatial_reference(table, wkid), FC_OK);
@@ -33,7 +33,7 @@ static fc_table *open_table(const char *url, const char *collection, int32_t pag
 
 static void test_service_object(void) {
     fc_ogc_service *service = NULL;
-    CHECK_STATUS(fc_ogc_service_create(&service, NULL, pygeoapi()), FC_OK);
+    CHECK_STATUS(fc_ogc_service_create(NULL, pygeoapi(), &service), FC_OK);
     int32_t count = -1;
     CHECK_STATUS(fc_ogc_service_collection_count(service, &count), FC_E_INVALID_STATE);  /* not loaded */
     fc_table *table = NULL;
@@ -41,10 +41,10 @@ static void test_service_object(void) {
     fc_ogc_service_free(service);  /* the table keeps it alive */
     CHECK_STATUS(fc_loadable_load(fc_table_as_loadable(table), NULL, NULL), FC_OK);
     CHECK_STATUS(fc_loadable_wait(fc_table_as_loadable(table), 60), FC_OK);
-    CHECK(fc_table_service_kind(table) == FC_SERVICE_OGC);
+    CHECK(service_kind(table) == FC_SERVICE_OGC);
     fc_table_free(table);
 
-    CHECK_STATUS(fc_ogc_service_create(&service, NULL, pygeoapi()), FC_OK);
+    CHECK_STATUS(fc_ogc_service_create(NULL, pygeoapi(), &service), FC_OK);
     CHECK_STATUS(fc_loadable_load(fc_ogc_service_as_loadable(service), NULL, NULL), FC_OK);
     CHECK_STATUS(fc_loadable_wait(fc_ogc_service_as_loadable(service), 60), FC_OK);
     CHECK_STATUS(fc_ogc_service_collection_count(service, &count), FC_OK);
@@ -72,10 +72,10 @@ static void test_service_object(void) {
 
 static void test_missing_collection(void) {
     fc_table *table = NULL;
-    CHECK_STATUS(fc_table_create_ogc(&table, NULL, mapserver(), "nope"), FC_OK);
+    CHECK_STATUS(fc_table_create_ogc(NULL, mapserver(), "nope", &table), FC_OK);
     CHECK_STATUS(fc_loadable_load(fc_table_as_loadable(table), NULL, NULL), FC_OK);
     CHECK_STATUS(fc_loadable_wait(fc_table_as_loadable(table), 60), FC_E_HTTP);
-    const fc_error *error = fc_loadable_load_error(fc_table_as_loadable(table));
+    const fc_error *error = load_error(fc_table_as_loadable(table));
     CHECK(error && fc_error_code(error) == FC_E_HTTP && fc_error_http_status(error) == 404);
     CHECK_CONTAINS(error ? fc_error_message(error) : NULL, "no collection 'nope'");
     fc_table_free(table);
@@ -88,7 +88,7 @@ static void test_populate_both_servers(void) {
         fc_table *table = open_table(urls[i], collections[i], 0, 0);
         CHECK(populate_count(table, NULL, &BBOX, 0) == 1221);
         CHECK(populate_count(table, "Condition < 4", &BBOX, 0) == 1160);
-        CHECK(fc_table_cached_feature_count(table) == 1160);   /* clear_cache true */
+        CHECK(cached_count(table) == 1160);   /* clear_cache true */
         CHECK(populate_count(table, "Condition = 4", NULL, 0) == 995);
         fc_table_statistics s = table_statistics(table);
         /* PostGIS filters on the server; the GeoPackage provider ignores filters (noticed). */
@@ -130,22 +130,27 @@ static void test_web_mercator(void) {
 
 static void test_arguments(void) {
     fc_table *table = NULL;
-    CHECK_STATUS(fc_table_create_ogc(NULL, NULL, pygeoapi(), "trees"), FC_E_INVALID_ARGUMENT);
-    CHECK_STATUS(fc_table_create_ogc(&table, NULL, NULL, "trees"), FC_E_INVALID_ARGUMENT);
-    CHECK_STATUS(fc_table_create_ogc(&table, NULL, pygeoapi(), NULL), FC_E_INVALID_ARGUMENT);
-    CHECK_STATUS(fc_table_create_ogc(&table, NULL, pygeoapi(), ""), FC_E_INVALID_ARGUMENT);
-    CHECK_STATUS(fc_table_create_ogc(&table, NULL, "ftp://x", "trees"), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_table_create_ogc(NULL, pygeoapi(), "trees", NULL), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_table_create_ogc(NULL, NULL, "trees", &table), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_table_create_ogc(NULL, pygeoapi(), NULL, &table), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_table_create_ogc(NULL, pygeoapi(), "", &table), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_table_create_ogc(NULL, "ftp://x", "trees", &table), FC_E_INVALID_ARGUMENT);
     CHECK(table == NULL);
-    CHECK_STATUS(fc_ogc_service_create(NULL, NULL, pygeoapi()), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_ogc_service_create(NULL, pygeoapi(), NULL), FC_E_INVALID_ARGUMENT);
     CHECK_STATUS(fc_ogc_service_collection_count(NULL, NULL), FC_E_INVALID_ARGUMENT);
-    CHECK_STATUS(fc_table_set_query_language(NULL, FC_QUERY_LANGUAGE_AUTO), FC_E_INVALID_ARGUMENT);
-    CHECK(fc_table_query_language(NULL) == -1);
+    CHECK_STATUS(fc_ogc_table_set_query_language(NULL, FC_QUERY_LANGUAGE_AUTO), FC_E_INVALID_ARGUMENT);
+    int32_t language = 0;
+    CHECK_STATUS(fc_ogc_table_query_language(NULL, &language), FC_E_INVALID_ARGUMENT);
+    fc_ogc_table *view = NULL;
+    CHECK_STATUS(fc_table_as_ogc(NULL, &view), FC_E_INVALID_ARGUMENT);
 
-    CHECK_STATUS(fc_table_create_ogc(&table, NULL, pygeoapi(), "trees"), FC_OK);
-    CHECK(fc_table_query_language(table) == FC_QUERY_LANGUAGE_AUTO);
-    CHECK_STATUS(fc_table_set_query_language(table, 99), FC_E_INVALID_ARGUMENT);
-    CHECK_STATUS(fc_table_set_query_language(table, FC_QUERY_LANGUAGE_CQL2_JSON), FC_OK);
-    CHECK(fc_table_query_language(table) == FC_QUERY_LANGUAGE_CQL2_JSON);
+    CHECK_STATUS(fc_table_create_ogc(NULL, pygeoapi(), "trees", &table), FC_OK);
+    CHECK_STATUS(fc_ogc_table_query_language(as_ogc(table), &language), FC_OK);
+    CHECK(language == FC_QUERY_LANGUAGE_AUTO);
+    CHECK_STATUS(fc_ogc_table_set_query_language(as_ogc(table), 99), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_ogc_table_set_query_language(as_ogc(table), FC_QUERY_LANGUAGE_CQL2_JSON), FC_OK);
+    CHECK_STATUS(fc_ogc_table_query_language(as_ogc(table), &language), FC_OK);
+    CHECK(language == FC_QUERY_LANGUAGE_CQL2_JSON);
     CHECK_STATUS(fc_table_set_spatial_reference(table, 0), FC_E_INVALID_ARGUMENT);
     CHECK_STATUS(fc_table_set_page_size(table, -1), FC_E_INVALID_ARGUMENT);
     CHECK_STATUS(fc_loadable_load(fc_table_as_loadable(table), NULL, NULL), FC_OK);
@@ -154,23 +159,25 @@ static void test_arguments(void) {
     CHECK_STATUS(fc_table_set_page_size(table, 100), FC_E_INVALID_STATE);
     fc_table_free(table);
 
-    /* ArcGIS takes SQL as it is: no other language. */
-    CHECK_STATUS(fc_table_create_arcgis(&table, NULL, "http://127.0.0.1:9/arcgis/rest/services/X/FeatureServer/0"), FC_OK);
-    CHECK_STATUS(fc_table_set_query_language(table, FC_QUERY_LANGUAGE_CQL2_TEXT), FC_E_UNSUPPORTED);
-    CHECK_STATUS(fc_table_set_query_language(table, FC_QUERY_LANGUAGE_AUTO), FC_OK);
+    /* ArcGIS takes SQL as it is: the query language is an OGC API table's only. */
+    CHECK_STATUS(fc_table_create_arcgis(NULL, "http://127.0.0.1:9/arcgis/rest/services/X/FeatureServer/0", &table), FC_OK);
+    CHECK_STATUS(fc_table_as_ogc(table, &view), FC_E_UNSUPPORTED);
+    CHECK(view == NULL);
+    CHECK_STATUS(fc_ogc_table_set_query_language((fc_ogc_table *)table, FC_QUERY_LANGUAGE_CQL2_TEXT), FC_E_INVALID_ARGUMENT);
+    CHECK_CONTAINS(fc_error_message(fc_last_error()), "not an OGC API table");
     fc_table_free(table);
 }
 
 static void test_forced_query_language_refused(void) {
     fc_table *table = NULL;
-    CHECK_STATUS(fc_table_create_ogc(&table, NULL, pygeoapi(), "trees_pg"), FC_OK);
+    CHECK_STATUS(fc_table_create_ogc(NULL, pygeoapi(), "trees_pg", &table), FC_OK);
     CHECK_STATUS(fc_table_set_request_mode(table, FC_REQUEST_MODE_MANUAL_CACHE), FC_OK);
-    CHECK_STATUS(fc_table_set_query_language(table, FC_QUERY_LANGUAGE_CQL2_TEXT), FC_OK);
+    CHECK_STATUS(fc_ogc_table_set_query_language(as_ogc(table), FC_QUERY_LANGUAGE_CQL2_TEXT), FC_OK);
     CHECK(populate_count(table, NULL, &BBOX, 0) == 1221);
     CHECK(populate_count(table, "Condition = 4", NULL, 0) == -1);   /* pygeoapi 0.21 refuses cql2-text */
     const fc_error *error = fc_last_error();
     CHECK(error && fc_error_code(error) == FC_E_HTTP && fc_error_http_status(error) == 400);
-    CHECK(fc_table_cached_feature_count(table) == 1221);       /* a failed populate changes nothing */
+    CHECK(cached_count(table) == 1221);       /* a failed populate changes nothing */
     fc_table_free(table);
 }
 

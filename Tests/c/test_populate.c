@@ -11,7 +11,7 @@ static fc_table *open_table(const char *ns, const char *service, int layer) {
     char url[512];
     emulator_layer_url(url, sizeof url, ns, service, layer);
     fc_table *table = NULL;
-    CHECK_STATUS(fc_table_create_arcgis(&table, NULL, url), FC_OK);
+    CHECK_STATUS(fc_table_create_arcgis(NULL, url, &table), FC_OK);
     return table;
 }
 
@@ -23,9 +23,9 @@ static fc_query *where_query(const char *where) {
 }
 
 /* Populates and returns the result (NULL on failure, the status in *status). */
-static fc_result *populate(fc_table *table, const fc_query *query, bool clear, fc_status *status) {
+static fc_result *populate_result(fc_table *table, const fc_query *query, bool clear, fc_status *status) {
     fc_result *result = NULL;
-    fc_status s = fc_table_populate_wait(table, query, clear, NULL, &result);
+    fc_status s = populate(table, query, clear, &result);
     if (status) *status = s;
     return result;
 }
@@ -37,9 +37,9 @@ static int compare_ids(const void *a, const void *b) {
 
 /* Sorted object ids of a result. */
 static int64_t *sorted_ids(const fc_result *result) {
-    int64_t n = fc_result_count(result);
+    int64_t n = result_count(result);
     int64_t *ids = malloc(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
-    for (int64_t row = 0; row < n; row++) ids[row] = fc_result_object_id(result, row);
+    for (int64_t row = 0; row < n; row++) ids[row] = result_object_id(result, row);
     qsort(ids, (size_t)n, sizeof(int64_t), compare_ids);
     return ids;
 }
@@ -50,14 +50,14 @@ static void test_paging_with_and_without_pagination(void) {
     fc_table *legacy = open_table(ns, "PortlandLegacy", 0);
     fc_query *query = where_query("Condition = 4");  /* about 5 % of 200,000: several pages */
 
-    fc_result *a = populate(modern, query, true, NULL);
-    fc_result *b = populate(legacy, query, true, NULL);
+    fc_result *a = populate_result(modern, query, true, NULL);
+    fc_result *b = populate_result(legacy, query, true, NULL);
     CHECK(a != NULL && b != NULL);
-    int64_t n = fc_result_count(a);
+    int64_t n = result_count(a);
     CHECK(n > 4000);
-    CHECK(fc_result_count(b) == n);
-    CHECK(!fc_result_limit_exceeded(a) && !fc_result_limit_exceeded(b));
-    CHECK(fc_table_cached_feature_count(modern) == n);
+    CHECK(result_count(b) == n);
+    CHECK(!result_limit_exceeded(a) && !result_limit_exceeded(b));
+    CHECK(cached_count(modern) == n);
 
     /* The same features either way, each exactly once. */
     int64_t *ia = sorted_ids(a), *ib = sorted_ids(b);
@@ -72,11 +72,11 @@ static void test_paging_with_and_without_pagination(void) {
     free(ib);
 
     /* Every row matches the where clause. */
-    int32_t condition = fc_result_field_index(a, "condition");
+    int32_t condition = result_field_index(a, "condition");
     CHECK(condition >= 0);
     int all_match = 1;
     for (int64_t row = 0; row < n; row++) {
-        if (fc_result_get_int64(a, row, condition) != 4) all_match = 0;
+        if (result_int64(a, row, condition) != 4) all_match = 0;
     }
     CHECK(all_match);
 
@@ -97,18 +97,18 @@ static void test_max_features(void) {
     fc_table *table = open_table(ns, "Portland", 0);
     fc_query *query = where_query(NULL);
     CHECK_STATUS(fc_query_set_max_features(query, 4500), FC_OK);
-    fc_result *result = populate(table, query, true, NULL);
-    CHECK(fc_result_count(result) == 4500);
-    CHECK(fc_result_limit_exceeded(result));
+    fc_result *result = populate_result(table, query, true, NULL);
+    CHECK(result_count(result) == 4500);
+    CHECK(result_limit_exceeded(result));
     CHECK(emulator_stat(ns, "query") == 3);  /* 2000 + 2000 + 500, nothing more */
     fc_result_free(result);
 
     /* Exactly as many as match: not exceeded. */
     fc_query *small = where_query("OBJECTID <= 10");
     CHECK_STATUS(fc_query_set_max_features(small, 10), FC_OK);
-    result = populate(table, small, true, NULL);
-    CHECK(fc_result_count(result) == 10);
-    CHECK(!fc_result_limit_exceeded(result));
+    result = populate_result(table, small, true, NULL);
+    CHECK(result_count(result) == 10);
+    CHECK(!result_limit_exceeded(result));
     fc_result_free(result);
 
     CHECK_STATUS(fc_query_set_max_features(small, -1), FC_E_INVALID_ARGUMENT);
@@ -124,20 +124,21 @@ static void test_merge_and_clear(void) {
     fc_query *second = where_query("OBJECTID > 2000 AND OBJECTID <= 5000");
     fc_query *third = where_query("OBJECTID <= 100");
 
-    fc_result *r = populate(table, first, true, NULL);
-    CHECK(fc_table_cached_feature_count(table) == 3000);
+    fc_result *r = populate_result(table, first, true, NULL);
+    CHECK(cached_count(table) == 3000);
     fc_result_free(r);
-    r = populate(table, second, false, NULL);
-    CHECK(fc_result_count(r) == 3000);
-    CHECK(fc_table_cached_feature_count(table) == 5000);  /* 1000 replaced, not duplicated */
-    CHECK(fc_table_cached_bytes(table) > 5000 * 21);
-    CHECK(fc_table_cached_bytes(NULL) == -1);
+    r = populate_result(table, second, false, NULL);
+    CHECK(result_count(r) == 3000);
+    CHECK(cached_count(table) == 5000);  /* 1000 replaced, not duplicated */
+    CHECK(cached_bytes(table) > 5000 * 21);
+    int64_t bytes = 0;
+    CHECK_STATUS(fc_table_cached_bytes(NULL, &bytes), FC_E_INVALID_ARGUMENT);
     fc_result_free(r);
-    r = populate(table, third, true, NULL);
-    CHECK(fc_table_cached_feature_count(table) == 100);
+    r = populate_result(table, third, true, NULL);
+    CHECK(cached_count(table) == 100);
     fc_result_free(r);
     CHECK_STATUS(fc_table_clear_cache(table), FC_OK);
-    CHECK(fc_table_cached_feature_count(table) == 0);
+    CHECK(cached_count(table) == 0);
 
     fc_query_free(first);
     fc_query_free(second);
@@ -152,9 +153,9 @@ static void test_atomic_under_faults(void) {
         const char *ns = emulator_namespace(modes[i]);
         fc_table *table = open_table(ns, "Portland", 0);
         fc_query *before = where_query("OBJECTID <= 1000");
-        fc_result *r = populate(table, before, true, NULL);
+        fc_result *r = populate_result(table, before, true, NULL);
         fc_result_free(r);
-        CHECK(fc_table_cached_feature_count(table) == 1000);
+        CHECK(cached_count(table) == 1000);
 
         /* A reset is transient: retried by the library (4 attempts) and by
          * libcurl on a reused connection, so it must keep coming to fail. */
@@ -165,11 +166,11 @@ static void test_atomic_under_faults(void) {
         for (int clear = 0; clear < 2; clear++) {
             emulator_control(ns, "reset", "");
             emulator_control(ns, "fail", fault);
-            r = populate(table, all, clear == 1, &status);
+            r = populate_result(table, all, clear == 1, &status);
             CHECK(r == NULL);
             CHECK(status != FC_OK);
             if (status == FC_OK) fprintf(stderr, "    fault mode %s did not fail the populate\n", modes[i]);
-            CHECK(fc_table_cached_feature_count(table) == 1000);
+            CHECK(cached_count(table) == 1000);
             /* it stopped at the failing page (tried again up to 4 times when transient) */
             CHECK(emulator_stat(ns, "query") <= (strcmp(modes[i], "reset") == 0 ? 12 : 4));
         }
@@ -186,20 +187,21 @@ typedef struct populate_latch {
     fc_result *result;
 } populate_latch;
 
-static void on_progress(int64_t pages, int64_t features, void *user_data) {
+static void on_progress(const fc_progress *progress, void *user_data) {
     populate_latch *l = user_data;
-    (void)features;
     pthread_mutex_lock(&l->base.mutex);
-    l->pages = pages;
+    l->pages = progress->pages;
     pthread_cond_broadcast(&l->base.cond);
     pthread_mutex_unlock(&l->base.mutex);
 }
 
-static void on_result(fc_result *result, const fc_error *error, void *user_data) {
+static void on_done(fc_operation *operation, void *user_data) {
     populate_latch *l = user_data;
+    fc_result *result = NULL;
+    fc_status status = fc_operation_take_result(operation, &result);
     pthread_mutex_lock(&l->base.mutex);
     l->base.calls++;
-    l->base.last_code = error ? fc_error_code(error) : FC_OK;
+    l->base.last_code = status;
     l->result = result;
     pthread_cond_broadcast(&l->base.cond);
     pthread_mutex_unlock(&l->base.mutex);
@@ -209,13 +211,16 @@ static void test_cancel_mid_populate(void) {
     const char *ns = emulator_namespace("cancel");
     fc_table *table = open_table(ns, "Portland", 0);
     fc_query *before = where_query("OBJECTID <= 500");
-    fc_result_free(populate(table, before, true, NULL));
+    fc_result_free(populate_result(table, before, true, NULL));
 
     emulator_control(ns, "delay", "ms=400&match=query");
     populate_latch l;
     memset(&l, 0, sizeof l);
     latch_init(&l.base);
-    CHECK_STATUS(fc_table_populate_start(table, NULL, true, NULL, on_progress, on_result, &l, &l.operation), FC_OK);
+    fc_populate_options options = FC_POPULATE_OPTIONS_INIT;
+    options.progress = on_progress;
+    options.progress_user_data = &l;
+    CHECK_STATUS(fc_table_populate_start(table, &options, on_done, &l, &l.operation), FC_OK);
     CHECK(l.operation != NULL);
     /* Wait for the first page, then cancel while the second is in flight. */
     pthread_mutex_lock(&l.base.mutex);
@@ -229,11 +234,20 @@ static void test_cancel_mid_populate(void) {
     sleep_ms(100);
     CHECK_STATUS(fc_operation_cancel(l.operation), FC_OK);
     CHECK_STATUS(fc_operation_wait(l.operation, 10), FC_OK);
-    CHECK(fc_operation_is_finished(l.operation));
+    bool finished = false;
+    CHECK_STATUS(fc_operation_is_finished(l.operation, &finished), FC_OK);
+    CHECK(finished);
+    const fc_error *error = NULL;
+    CHECK_STATUS(fc_operation_get_error(l.operation, &error), FC_OK);
+    CHECK(error && fc_error_code(error) == FC_E_CANCELLED);
+    fc_progress progress = { sizeof progress, -1, -1, -2 };
+    CHECK_STATUS(fc_operation_get_progress(l.operation, &progress), FC_OK);
+    CHECK(progress.pages >= 1 && progress.features >= progress.pages);
+    CHECK(progress.total_features == -1);  /* ArcGIS pages carry no count */
     CHECK(latch_calls(&l.base) == 1);
     CHECK(l.base.last_code == FC_E_CANCELLED);
     CHECK(l.result == NULL);
-    CHECK(fc_table_cached_feature_count(table) == 500);
+    CHECK(cached_count(table) == 500);
     sleep_ms(100);
     CHECK(emulator_stat(ns, "disconnects") >= 1);  /* the transfer really stopped */
     CHECK(emulator_stat(ns, "query") < 10);
@@ -248,7 +262,7 @@ static void test_loop_guard(void) {
     fc_table *table = open_table(ns, "Portland", 0);
     emulator_control(ns, "fail", "count=50&mode=stuck&match=query");
     fc_status status = FC_OK;
-    fc_result *r = populate(table, NULL, true, &status);
+    fc_result *r = populate_result(table, NULL, true, &status);
     CHECK(r == NULL);
     CHECK(status == FC_E_SERVICE);
     CHECK_CONTAINS(fc_error_message(fc_last_error()), "same page twice");
@@ -267,13 +281,13 @@ static void test_long_requests_go_as_post(void) {
     /* A where clause that tries to smuggle in a parameter stays one parameter. */
     CHECK_STATUS(fc_query_set_where(query, "Condition >= 1&returnCountOnly=true"), FC_OK);
     fc_status status = FC_OK;
-    fc_result *r = populate(table, query, true, &status);
+    fc_result *r = populate_result(table, query, true, &status);
     CHECK(status == FC_E_SERVICE || status == FC_OK);  /* the odd where is the server's to judge */
     fc_result_free(r);
     CHECK_STATUS(fc_query_set_where(query, "Condition >= 1"), FC_OK);
-    r = populate(table, query, true, &status);
+    r = populate_result(table, query, true, &status);
     CHECK(status == FC_OK);
-    CHECK(fc_result_count(r) == 900);
+    CHECK(result_count(r) == 900);
     CHECK_CONTAINS(emulator_control(ns, "stats", ""), "[\"POST\"");
     fc_result_free(r);
     fc_query_free(query);
@@ -287,19 +301,19 @@ static void test_token_required(void) {
     fc_context *ctx = NULL;
     CHECK_STATUS(fc_context_create(&ctx), FC_OK);
     fc_table *table = NULL;
-    CHECK_STATUS(fc_table_create_arcgis(&table, ctx, url), FC_OK);
+    CHECK_STATUS(fc_table_create_arcgis(ctx, url, &table), FC_OK);
     fc_query *query = where_query("OBJECTID <= 2500");
     fc_status status = FC_OK;
-    fc_result *r = populate(table, query, true, &status);
+    fc_result *r = populate_result(table, query, true, &status);
     CHECK(r == NULL && status == FC_E_SERVICE);
     CHECK(fc_error_service_code(fc_last_error()) == 499);
     fc_table_free(table);
 
     CHECK_STATUS(fc_context_set_token(ctx, "let-me-in", FC_TOKEN_AS_PARAMETER), FC_OK);
-    CHECK_STATUS(fc_table_create_arcgis(&table, ctx, url), FC_OK);
-    r = populate(table, query, true, &status);
+    CHECK_STATUS(fc_table_create_arcgis(ctx, url, &table), FC_OK);
+    r = populate_result(table, query, true, &status);
     CHECK(status == FC_OK);
-    CHECK(fc_result_count(r) == 2500);
+    CHECK(result_count(r) == 2500);
     fc_result_free(r);
     fc_query_free(query);
     fc_table_free(table);
@@ -311,34 +325,34 @@ static void test_result_accessors(void) {
     fc_table *table = open_table(ns, "Portland", 0);
     fc_query *query = where_query("OBJECTID <= 300");
     CHECK_STATUS(fc_query_set_order_by(query, "OBJECTID DESC"), FC_OK);
-    fc_result *r = populate(table, query, true, NULL);
+    fc_result *r = populate_result(table, query, true, NULL);
     fc_query_free(query);
     fc_table_free(table);  /* the result outlives its table */
-    CHECK(fc_result_count(r) == 300);
-    CHECK(fc_result_object_id(r, 0) == 300);  /* order by was sent */
-    CHECK(fc_result_wkid(r) == 4326);
-    CHECK(fc_result_field_count(r) == 5);
-    CHECK(strcmp(fc_result_field_name(r, 0), "OBJECTID") == 0);
-    int32_t species = fc_result_field_index(r, "SPECIES");
-    int32_t dbh = fc_result_field_index(r, "DBH");
-    int32_t planted = fc_result_field_index(r, "Planted");
-    CHECK(fc_result_field_type(r, species) == FC_FIELD_TYPE_STRING);
-    CHECK(fc_result_field_type(r, dbh) == FC_FIELD_TYPE_DOUBLE);
-    CHECK(fc_result_field_type(r, planted) == FC_FIELD_TYPE_DATE);
-    CHECK(fc_result_field_index(r, "nope") == -1);
+    CHECK(result_count(r) == 300);
+    CHECK(result_object_id(r, 0) == 300);  /* order by was sent */
+    CHECK(result_wkid(r) == 4326);
+    CHECK(result_field_count(r) == 5);
+    CHECK(strcmp(result_field_name(r, 0), "OBJECTID") == 0);
+    int32_t species = result_field_index(r, "SPECIES");
+    int32_t dbh = result_field_index(r, "DBH");
+    int32_t planted = result_field_index(r, "Planted");
+    CHECK(result_field_type(r, species) == FC_FIELD_TYPE_STRING);
+    CHECK(result_field_type(r, dbh) == FC_FIELD_TYPE_DOUBLE);
+    CHECK(result_field_type(r, planted) == FC_FIELD_TYPE_DATE);
+    CHECK(result_field_index(r, "nope") == -1);
 
     int nulls = 0, values = 0, dates = 0;
     for (int64_t row = 0; row < 300; row++) {
-        if (fc_result_is_null(r, row, species)) {
+        if (result_is_null(r, row, species)) {
             nulls++;
-            fc_clear_last_error();
-            CHECK(fc_result_get_string(r, row, species) == NULL);
-            CHECK(fc_error_code(fc_last_error()) == FC_E_INVALID_STATE);
+            const char *text = "unchanged";
+            CHECK_STATUS(fc_result_get_string(r, row, species, &text), FC_E_INVALID_STATE);
+            CHECK(text && strcmp(text, "unchanged") == 0);
         } else {
-            const char *text = fc_result_get_string(r, row, species);
+            const char *text = result_string(r, row, species);
             if (text && strlen(text) > 3) values++;
         }
-        if (!fc_result_is_null(r, row, planted) && fc_result_get_int64(r, row, planted) >= 946684800000LL) dates++;
+        if (!result_is_null(r, row, planted) && result_int64(r, row, planted) >= 946684800000LL) dates++;
         const uint8_t *wkb = NULL;
         size_t length = 0;
         CHECK_STATUS(fc_result_geometry_wkb(r, row, &wkb, &length), FC_OK);
@@ -349,21 +363,23 @@ static void test_result_accessors(void) {
     CHECK(dates > 250);
 
     /* Wrong type, bad row/column: an error code, not garbage. */
-    fc_clear_last_error();
-    CHECK(fc_result_get_int64(r, 0, species) == 0);
-    CHECK(fc_error_code(fc_last_error()) == FC_E_INVALID_ARGUMENT);
-    CHECK(isnan(fc_result_get_double(r, 0, species)));
-    CHECK(fc_result_get_string(r, 0, dbh) == NULL);
-    CHECK(fc_result_get_int64(r, 300, 0) == 0);
+    int64_t integer = 0;
+    double number = 0;
+    const char *text = NULL;
+    CHECK_STATUS(fc_result_get_int64(r, 0, species, &integer), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_result_get_double(r, 0, species, &number), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_result_get_string(r, 0, dbh, &text), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_result_get_int64(r, 300, 0, &integer), FC_E_INVALID_ARGUMENT);
     CHECK_CONTAINS(fc_error_message(fc_last_error()), "out of range");
-    CHECK(fc_result_get_int64(r, 0, 99) == 0);
-    CHECK(fc_result_object_id(r, -1) == -1);
+    CHECK_STATUS(fc_result_get_int64(r, 0, 99, &integer), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_result_object_id(r, -1, &integer), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_result_get_int64(r, 0, 0, NULL), FC_E_INVALID_ARGUMENT);
     const uint8_t *wkb = NULL;
     size_t length = 0;
     CHECK_STATUS(fc_result_geometry_wkb(r, 300, &wkb, &length), FC_E_INVALID_ARGUMENT);
-    CHECK(fc_result_count(NULL) == -1);
+    CHECK_STATUS(fc_result_count(NULL, &integer), FC_E_INVALID_ARGUMENT);
 
-    char *geojson = fc_result_to_geojson(r);
+    char *geojson = result_geojson(r);
     CHECK_CONTAINS(geojson, "{\"type\":\"FeatureCollection\",\"features\":[{\"type\":\"Feature\",\"id\":300,");
     CHECK_CONTAINS(geojson, "\"geometry\":{\"type\":\"Point\",\"coordinates\":[-122.");
     fc_string_free(geojson);
@@ -386,15 +402,23 @@ static void test_query_arguments(void) {
     CHECK_STATUS(fc_query_set_where(query, "a = 1\x01"), FC_E_INVALID_ARGUMENT);
     CHECK_STATUS(fc_query_set_object_ids(query, NULL, 3), FC_E_INVALID_ARGUMENT);
     fc_query *copy = NULL;
-    CHECK_STATUS(fc_query_copy(&copy, query), FC_OK);
-    CHECK_STATUS(fc_query_copy(&copy, NULL), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_query_copy(query, &copy), FC_OK);
+    CHECK_STATUS(fc_query_copy(NULL, &copy), FC_E_INVALID_ARGUMENT);
     CHECK(copy == NULL);
     fc_query_free(query);
     CHECK_STATUS(fc_query_set_where(query, "x"), FC_E_INVALID_ARGUMENT);  /* freed */
     fc_result *r = NULL;
-    CHECK_STATUS(fc_table_populate_wait(NULL, NULL, true, NULL, &r), FC_E_INVALID_ARGUMENT);
-    CHECK_STATUS(fc_table_populate(NULL, NULL, true, NULL, NULL, NULL), FC_E_INVALID_ARGUMENT);
-    CHECK(fc_table_cached_feature_count(NULL) == -1);
+    CHECK_STATUS(populate(NULL, NULL, true, &r), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_table_populate(NULL, NULL, NULL), FC_E_INVALID_ARGUMENT);
+    fc_operation *operation = NULL;
+    CHECK_STATUS(fc_table_populate_start(NULL, NULL, NULL, NULL, &operation), FC_E_INVALID_ARGUMENT);
+    CHECK(operation == NULL);
+    int64_t count = 0;
+    CHECK_STATUS(fc_table_cached_feature_count(NULL, &count), FC_E_INVALID_ARGUMENT);
+    fc_populate_options too_small = FC_POPULATE_OPTIONS_INIT;
+    too_small.struct_size = 2;
+    CHECK_STATUS(fc_populate_options_init(&too_small, 2), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_populate_options_init(NULL, sizeof too_small), FC_E_INVALID_ARGUMENT);
     CHECK_STATUS(fc_operation_cancel(NULL), FC_E_INVALID_ARGUMENT);
 }
 

@@ -24,7 +24,7 @@ static setup open_map(const char *name, int32_t mode) {
     setup s;
     snprintf(s.ns, sizeof s.ns, "%s", emulator_namespace(name));
     s.table = open_portland_table(NULL, s.ns, mode);
-    CHECK_STATUS(fc_layer_create(&s.layer, s.table), FC_OK);
+    CHECK_STATUS(fc_layer_create(s.table, &s.layer), FC_OK);
     CHECK_STATUS(fc_map_create(&s.map), FC_OK);
     CHECK_STATUS(fc_map_add_layer(s.map, s.layer), FC_OK);
     CHECK_STATUS(fc_loadable_wait(fc_map_as_loadable(s.map), 30), FC_OK);
@@ -100,8 +100,8 @@ static void test_cache_mode(void) {
     fc_query *query = envelope_query(&area, NULL);
     CHECK(count(s.table, query) == expected);
     fc_result *result = NULL;
-    CHECK_STATUS(fc_table_query_wait(s.table, query, &result), FC_OK);
-    CHECK(result && fc_result_count(result) == expected);
+    CHECK_STATUS(fc_table_query(s.table, query, &result), FC_OK);
+    CHECK(result && result_count(result) == expected);
     fc_result_free(result);
     fc_envelope extent;
     CHECK_STATUS(fc_table_query_extent(s.table, query, &extent), FC_OK);
@@ -121,13 +121,13 @@ static void test_cache_mode(void) {
     CHECK(st.tiles_covered >= 1 && st.tiles_fetched == st.tiles_covered);
     CHECK(st.requests >= first + 1 && st.bytes_received > 0 && st.features_received >= expected);
     /* A query outside the covered tiles goes to the server, and its answer is cached. */
-    int64_t cached = fc_table_cached_feature_count(s.table);
+    int64_t cached = cached_count(s.table);
     query = envelope_query(&VIEW_B, NULL);
     before = queries_at_server(s.ns);
-    CHECK_STATUS(fc_table_query_wait(s.table, query, &result), FC_OK);
+    CHECK_STATUS(fc_table_query(s.table, query, &result), FC_OK);
     CHECK(queries_at_server(s.ns) - before >= 1);
-    CHECK(result && fc_result_count(result) == truth(&VIEW_B, NULL));
-    CHECK(fc_table_cached_feature_count(s.table) == cached + fc_result_count(result));
+    CHECK(result && result_count(result) == truth(&VIEW_B, NULL));
+    CHECK(cached_count(s.table) == cached + result_count(result));
     fc_result_free(result);
     fc_query_free(query);
     CHECK(table_statistics(s.table).queries_server == 1);
@@ -135,10 +135,10 @@ static void test_cache_mode(void) {
     query = envelope_query(NULL, NULL);
     int64_t ids[2];
     fc_query *in_a = envelope_query(&VIEW_A, NULL);
-    CHECK_STATUS(fc_table_query_wait(s.table, in_a, &result), FC_OK);
+    CHECK_STATUS(fc_table_query(s.table, in_a, &result), FC_OK);
     fc_query_free(in_a);
-    ids[0] = fc_result_object_id(result, 0);
-    ids[1] = fc_result_object_id(result, 1);
+    ids[0] = result_object_id(result, 0);
+    ids[1] = result_object_id(result, 1);
     fc_result_free(result);
     CHECK_STATUS(fc_query_set_object_ids(query, ids, 2), FC_OK);
     before = queries_at_server(s.ns);
@@ -152,23 +152,23 @@ static void test_no_cache_mode(void) {
     setup s = open_map("nocache", FC_REQUEST_MODE_ON_INTERACTION_NO_CACHE);
     CHECK(show(&s, &VIEW_A, 10000) >= 1);
     fc_envelope area = buffered(&VIEW_A);
-    CHECK(fc_table_cached_feature_count(s.table) == truth(&area, NULL));
+    CHECK(cached_count(s.table) == truth(&area, NULL));
     /* Revisiting fetches again; the cache holds only the latest view. */
     CHECK(show(&s, &VIEW_A, 10000) >= 1);
     CHECK(show(&s, &VIEW_B, 10000) >= 1);
     fc_envelope area_b = buffered(&VIEW_B);
-    CHECK(fc_table_cached_feature_count(s.table) == truth(&area_b, NULL));
+    CHECK(cached_count(s.table) == truth(&area_b, NULL));
     /* Queries always ask the server and add nothing. */
-    int64_t cached = fc_table_cached_feature_count(s.table);
+    int64_t cached = cached_count(s.table);
     fc_query *query = envelope_query(&VIEW_B, "Condition = 4");
     long before = queries_at_server(s.ns);
     fc_result *result = NULL;
-    CHECK_STATUS(fc_table_query_wait(s.table, query, &result), FC_OK);
-    CHECK(result && fc_result_count(result) == truth(&VIEW_B, "Condition = 4"));
+    CHECK_STATUS(fc_table_query(s.table, query, &result), FC_OK);
+    CHECK(result && result_count(result) == truth(&VIEW_B, "Condition = 4"));
     fc_result_free(result);
     CHECK(count(s.table, query) == truth(&VIEW_B, "Condition = 4"));
     CHECK(queries_at_server(s.ns) - before == 2);
-    CHECK(fc_table_cached_feature_count(s.table) == cached);
+    CHECK(cached_count(s.table) == cached);
     fc_table_statistics st = table_statistics(s.table);
     CHECK(st.queries_server == 2 && st.queries_local == 0 && st.tiles_covered == 0);
     fc_query_free(query);
@@ -178,14 +178,14 @@ static void test_no_cache_mode(void) {
 static void test_manual_mode(void) {
     setup s = open_map("manual", FC_REQUEST_MODE_MANUAL_CACHE);
     CHECK(show(&s, &VIEW_A, 10000) == 0);
-    CHECK(fc_table_cached_feature_count(s.table) == 0);
+    CHECK(cached_count(s.table) == 0);
     fc_query *query = envelope_query(&VIEW_A, "Condition < '4'");
     long before = queries_at_server(s.ns);
     CHECK(count(s.table, query) == 0);  /* only the cache, empty */
     CHECK(queries_at_server(s.ns) == before);
     fc_result *result = NULL;
-    CHECK_STATUS(fc_table_populate_wait(s.table, query, true, NULL, &result), FC_OK);
-    int64_t populated = result ? fc_result_count(result) : -1;
+    CHECK_STATUS(populate(s.table, query, true, &result), FC_OK);
+    int64_t populated = result ? result_count(result) : -1;
     CHECK(populated == truth(&VIEW_A, "Condition < 4"));
     fc_result_free(result);
     before = queries_at_server(s.ns);
@@ -233,10 +233,10 @@ static void test_budget_eviction(void) {
     int64_t pinned_ids[3] = {11, 12, 13};
     CHECK_STATUS(fc_query_set_object_ids(pin, pinned_ids, 3), FC_OK);
     fc_result *result = NULL;
-    CHECK_STATUS(fc_table_populate_wait(s.table, pin, false, NULL, &result), FC_OK);
+    CHECK_STATUS(populate(s.table, pin, false, &result), FC_OK);
     fc_result_free(result);
     CHECK_STATUS(fc_table_set_cache_budget(s.table, 1), FC_OK);
-    CHECK(fc_table_cache_budget(s.table) == 1);
+    CHECK(cache_budget(s.table) == 1);
     long tiles_a = show(&s, &VIEW_A, 10000);
     CHECK(tiles_a >= 1 && table_statistics(s.table).evictions == 0);  /* the current view is never evicted */
     long tiles_b = show(&s, &VIEW_B, 10000);
@@ -263,21 +263,21 @@ static void test_mode_switch_while_fetching(void) {
     sleep_ms(50);
     CHECK_STATUS(fc_table_set_request_mode(s.table, FC_REQUEST_MODE_ON_INTERACTION_NO_CACHE), FC_OK);
     CHECK_STATUS(fc_map_wait_idle(s.map, 30), FC_OK);
-    CHECK(fc_table_cached_feature_count(s.table) == 0);  /* late answers dropped */
+    CHECK(cached_count(s.table) == 0);  /* late answers dropped */
     CHECK(table_statistics(s.table).tiles_covered == 0);
     emulator_control(s.ns, "reset", "");
     /* Manual <-> on-interaction cache keeps features and coverage. */
     CHECK_STATUS(fc_table_set_request_mode(s.table, FC_REQUEST_MODE_ON_INTERACTION_CACHE), FC_OK);
     long first = show(&s, &VIEW_A, 10000);
     CHECK(first >= 1);
-    int64_t cached = fc_table_cached_feature_count(s.table);
+    int64_t cached = cached_count(s.table);
     CHECK_STATUS(fc_table_set_request_mode(s.table, FC_REQUEST_MODE_MANUAL_CACHE), FC_OK);
     CHECK_STATUS(fc_table_set_request_mode(s.table, FC_REQUEST_MODE_ON_INTERACTION_CACHE), FC_OK);
-    CHECK(fc_table_cached_feature_count(s.table) == cached);
+    CHECK(cached_count(s.table) == cached);
     CHECK(show(&s, &VIEW_A, 10000) == 0);
     /* To no cache clears. */
     CHECK_STATUS(fc_table_set_request_mode(s.table, FC_REQUEST_MODE_ON_INTERACTION_NO_CACHE), FC_OK);
-    CHECK(fc_table_cached_feature_count(s.table) == 0);
+    CHECK(cached_count(s.table) == 0);
     close_map(&s);
 }
 
@@ -303,7 +303,10 @@ static void test_filter_scale_and_callbacks(void) {
     change_log log = {PTHREAD_MUTEX_INITIALIZER, 0, 0, s.layer, 0};
     CHECK_STATUS(fc_layer_set_features_changed_callback(s.layer, on_changed, &log), FC_OK);
     CHECK_STATUS(fc_layer_set_definition_expression(s.layer, "Condition = 4"), FC_OK);
-    CHECK(strcmp(fc_table_definition_expression(s.table), "Condition = 4") == 0);
+    char *expression = NULL;
+    CHECK_STATUS(fc_table_definition_expression(s.table, &expression), FC_OK);
+    CHECK(expression && strcmp(expression, "Condition = 4") == 0);
+    fc_string_free(expression);
     CHECK_STATUS(fc_layer_set_definition_expression(s.layer, "Condition = "), FC_E_INVALID_ARGUMENT);
     CHECK_CONTAINS(fc_error_message(fc_last_error()), "position");
     CHECK_STATUS(fc_layer_set_definition_expression(s.layer, "NoSuchField = 1"), FC_E_INVALID_ARGUMENT);
@@ -312,7 +315,7 @@ static void test_filter_scale_and_callbacks(void) {
     /* Tiles reach beyond the view: count the view's area, answered locally. */
     check_answered_locally(&s, &area, "Condition = 4");
     pthread_mutex_lock(&log.mutex);
-    CHECK(log.calls >= 1 && log.features >= fc_table_cached_feature_count(s.table) && log.wrong_layer == 0);
+    CHECK(log.calls >= 1 && log.features >= cached_count(s.table) && log.wrong_layer == 0);
     pthread_mutex_unlock(&log.mutex);
     /* Beyond the layer's min scale (1:250,000 from the service) nothing is fetched. */
     CHECK(show(&s, &VIEW_B, 500000) == 0);
@@ -326,7 +329,7 @@ static void test_filter_scale_and_callbacks(void) {
     /* Buffer factor 1: exactly the view. */
     CHECK_STATUS(fc_map_set_buffer_factor(s.map, 0.5), FC_E_INVALID_ARGUMENT);
     CHECK_STATUS(fc_map_set_buffer_factor(s.map, 1), FC_OK);
-    CHECK(fc_map_buffer_factor(s.map) == 1);
+    CHECK(map_buffer_factor(s.map) == 1);
     close_map(&s);
 }
 

@@ -24,7 +24,7 @@ static void on_load(fc_loadable *obj, const fc_error *error, void *user_data) {
 static void on_status(fc_loadable *obj, int32_t status, void *user_data) {
     (void)user_data;
     /* observers may call back into the library, and always see a live handle */
-    if (status < 0 || fc_loadable_load_status(obj) < 0) atomic_fetch_add(&unexpected, 1);
+    if (status < 0 || load_status(obj) < 0) atomic_fetch_add(&unexpected, 1);
     atomic_fetch_add(&observer_calls, 1);
 }
 
@@ -36,8 +36,8 @@ static void *worker(void *arg) {
         fc_table *table = NULL;
         fc_layer *layer = NULL;
         fc_map *map = NULL;
-        if (fc_table_create_arcgis(&table, NULL, url) != FC_OK) { atomic_fetch_add(&unexpected, 1); continue; }
-        fc_layer_create(&layer, table);
+        if (fc_table_create_arcgis(NULL, url, &table) != FC_OK) { atomic_fetch_add(&unexpected, 1); continue; }
+        fc_layer_create(table, &layer);
         fc_map_create(&map);
         fc_map_add_layer(map, layer);
         fc_loadable_add_status_observer(fc_table_as_loadable(table), on_status, NULL, NULL);
@@ -54,7 +54,7 @@ static void *worker(void *arg) {
             if (fc_loadable_wait(fc_map_as_loadable(map), 30) != FC_OK) atomic_fetch_add(&unexpected, 1);
             else {
                 const char *name = NULL;
-                if (fc_loadable_load_status(fc_layer_as_loadable(layer)) == FC_LOAD_STATUS_LOADED &&
+                if (load_status(fc_layer_as_loadable(layer)) == FC_LOAD_STATUS_LOADED &&
                     fc_table_name(table, &name) != FC_OK) atomic_fetch_add(&unexpected, 1);
             }
             break;

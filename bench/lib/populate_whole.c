@@ -21,17 +21,25 @@ int main(int argc, char **argv) {
     fc_table *table = NULL;
     fc_query *query = NULL;
     fc_result *result = NULL;
-    fc_status created = wfs ? fc_table_create_wfs(&table, NULL, argv[2], argv[3])
-                            : fc_table_create_ogc(&table, NULL, argv[2], argv[3]);
+    fc_status created = wfs ? fc_table_create_wfs(NULL, argv[2], argv[3], &table)
+                            : fc_table_create_ogc(NULL, argv[2], argv[3], &table);
     if (created != FC_OK || fc_query_create(&query) != FC_OK) return 1;
     fc_table_set_request_mode(table, FC_REQUEST_MODE_MANUAL_CACHE);
     if (argc > 5) fc_table_set_page_size(table, atoi(argv[5]));
-    if (argc > 4) fc_table_set_output_format(table, argv[4]);
-    if (fc_table_populate_wait(table, query, true, NULL, &result) != FC_OK) {
+    fc_wfs_table *wfs_table = NULL;
+    if (argc > 4 && (fc_table_as_wfs(table, &wfs_table) != FC_OK ||
+                     fc_wfs_table_set_output_format(wfs_table, argv[4]) != FC_OK)) {
+        fprintf(stderr, "output format: %s\n", fc_error_message(fc_last_error()));
+        return 1;
+    }
+    fc_populate_options options = FC_POPULATE_OPTIONS_INIT;
+    options.query = query;
+    int64_t count = 0;
+    if (fc_table_populate(table, &options, &result) != FC_OK || fc_result_count(result, &count) != FC_OK) {
         fprintf(stderr, "populate failed: %s\n", fc_error_message(fc_last_error()));
         return 1;
     }
-    printf("%lld\n", (long long)fc_result_count(result));
+    printf("%lld\n", (long long)count);
     fc_result_free(result);
     fc_query_free(query);
     fc_table_free(table);

@@ -34,13 +34,13 @@ int main(int argc, char **argv) {
     int64_t features = 0, cached = 0, bytes = 0;
     for (int run = 0; run < runs; run++) {
         fc_table *table = NULL;
-        if (fc_table_create_arcgis(&table, NULL, argv[1]) != FC_OK || fc_loadable_wait(fc_table_as_loadable(table), 60) != FC_OK) {
+        if (fc_table_create_arcgis(NULL, argv[1], &table) != FC_OK || fc_loadable_wait(fc_table_as_loadable(table), 60) != FC_OK) {
             fprintf(stderr, "load failed: %s\n", fc_error_message(fc_last_error()));
             return 1;
         }
         double start = now(), cpu = cpu_seconds();
         fc_result *result = NULL;
-        if (fc_table_populate_wait(table, NULL, true, NULL, &result) != FC_OK) {
+        if (fc_table_populate(table, NULL, &result) != FC_OK) {
             fprintf(stderr, "populate failed: %s\n", fc_error_message(fc_last_error()));
             return 1;
         }
@@ -49,9 +49,9 @@ int main(int argc, char **argv) {
             best = wall;
             best_cpu = cpu_seconds() - cpu;
         }
-        features = fc_result_count(result);
-        cached = fc_table_cached_feature_count(table);
-        bytes = fc_table_cached_bytes(table);
+        fc_result_count(result, &features);
+        fc_table_cached_feature_count(table, &cached);
+        fc_table_cached_bytes(table, &bytes);
         fc_result_free(result);
         fc_table_free(table);
     }

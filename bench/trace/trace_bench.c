@@ -70,9 +70,9 @@ static int run_mode(const char *url, const char *label, int32_t mode, const view
     fc_table *table = NULL;
     fc_layer *layer = NULL;
     fc_map *map = NULL;
-    if (fc_table_create_arcgis(&table, NULL, url) != FC_OK) return 1;
+    if (fc_table_create_arcgis(NULL, url, &table) != FC_OK) return 1;
     fc_table_set_request_mode(table, abs(mode));  /* negative: the same mode with buffer factor 1 */
-    fc_layer_create(&layer, table);
+    fc_layer_create(table, &layer);
     fc_map_create(&map);
     if (mode < 0) fc_map_set_buffer_factor(map, 1);
     fc_map_add_layer(map, layer);
@@ -101,7 +101,7 @@ static int inside(fc_envelope a, fc_envelope b) {
  * before contains it (ol/loadingstrategy.bbox with the source's loaded-extents tree). */
 static int run_bbox_strategy(const char *url, const view *trace, const int *revisit) {
     fc_table *table = NULL;
-    if (fc_table_create_arcgis(&table, NULL, url) != FC_OK) return 1;
+    if (fc_table_create_arcgis(NULL, url, &table) != FC_OK) return 1;
     fc_table_set_request_mode(table, FC_REQUEST_MODE_MANUAL_CACHE);
     if (fc_loadable_wait(fc_table_as_loadable(table), 30) != FC_OK) return 1;
     fc_table_reset_statistics(table);
@@ -117,9 +117,10 @@ static int run_bbox_strategy(const char *url, const view *trace, const int *revi
         fc_query *query = NULL;
         fc_query_create(&query);
         fc_query_set_envelope(query, &e);
-        fc_result *result = NULL;
-        if (fc_table_populate_wait(table, query, false, NULL, &result) != FC_OK) return 1;
-        fc_result_free(result);
+        fc_populate_options options = FC_POPULATE_OPTIONS_INIT;
+        options.query = query;
+        options.clear_cache = false;
+        if (fc_table_populate(table, &options, NULL) != FC_OK) return 1;
         fc_query_free(query);
         loaded[loaded_count++] = e;
         if (revisit[i]) revisit_requests += stats(table).requests - before;

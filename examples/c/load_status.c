@@ -33,8 +33,9 @@ static double elapsed_ms(void) {
 static void on_status(fc_loadable *obj, int32_t status, void *user_data) {
     printf("%8.1f ms  %-5s %s", elapsed_ms(), (const char *)user_data, status_name(status));
     if (status == FC_LOAD_STATUS_FAILED_TO_LOAD) {
-        const fc_error *error = fc_loadable_load_error(obj);
-        printf("  (%s: %s)", fc_status_name(fc_error_code(error)), fc_error_message(error));
+        const fc_error *error = NULL;
+        if (fc_loadable_load_error(obj, &error) == FC_OK && error)
+            printf("  (%s: %s)", fc_status_name(fc_error_code(error)), fc_error_message(error));
     }
     printf("\n");
     fflush(stdout);
@@ -62,8 +63,8 @@ int main(int argc, char **argv) {
     fc_table *table = NULL;
     fc_layer *layer = NULL;
     fc_map *map = NULL;
-    if (fc_table_create_arcgis(&table, NULL, url) != FC_OK) return fail("fc_table_create_arcgis");
-    if (fc_layer_create(&layer, table) != FC_OK) return fail("fc_layer_create");
+    if (fc_table_create_arcgis(NULL, url, &table) != FC_OK) return fail("fc_table_create_arcgis");
+    if (fc_layer_create(table, &layer) != FC_OK) return fail("fc_layer_create");
     if (fc_map_create(&map) != FC_OK) return fail("fc_map_create");
     fc_map_add_layer(map, layer);
 
@@ -74,10 +75,13 @@ int main(int argc, char **argv) {
     fc_status status = fc_loadable_wait(fc_map_as_loadable(map), 60);
     if (status != FC_OK) return fail("loading the map");
     int rc = 0;
-    if (fc_loadable_load_status(fc_layer_as_loadable(layer)) == FC_LOAD_STATUS_LOADED) {
+    int32_t layer_status = 0;
+    fc_loadable_load_status(fc_layer_as_loadable(layer), &layer_status);
+    if (layer_status == FC_LOAD_STATUS_LOADED) {
         const char *name = "", *oid = "";
         int32_t fields = 0, wkid = 0;
         int64_t page = 0;
+        double min_scale = 0, max_scale = 0;
         fc_envelope extent = {0, 0, 0, 0, 0};
         fc_table_name(table, &name);
         fc_table_object_id_field(table, &oid);
@@ -88,7 +92,9 @@ int main(int argc, char **argv) {
         printf("table '%s': %d fields, object ids in %s, wkid %d, %lld features per page\n",
                name, fields, oid, wkid, (long long)page);
         printf("extent: %.4f %.4f %.4f %.4f\n", extent.xmin, extent.ymin, extent.xmax, extent.ymax);
-        printf("layer scale range: 1:%.0f .. 1:%.0f\n", fc_layer_min_scale(layer), fc_layer_max_scale(layer));
+        fc_layer_min_scale(layer, &min_scale);
+        fc_layer_max_scale(layer, &max_scale);
+        printf("layer scale range: 1:%.0f .. 1:%.0f\n", min_scale, max_scale);
     } else {
         rc = 1;
     }

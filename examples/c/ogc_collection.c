@@ -35,11 +35,13 @@ int main(int argc, char **argv) {
     const char *collection = argc > 2 ? argv[2] : "trees";
 
     fc_table *table = NULL;
-    if (fc_table_create_ogc(&table, NULL, api_url, collection) != FC_OK) return fail("fc_table_create_ogc");
+    if (fc_table_create_ogc(NULL, api_url, collection, &table) != FC_OK) return fail("fc_table_create_ogc");
     fc_table_set_request_mode(table, FC_REQUEST_MODE_MANUAL_CACHE);
     if (fc_loadable_load(fc_table_as_loadable(table), NULL, NULL) != FC_OK ||
         fc_loadable_wait(fc_table_as_loadable(table), 60) != FC_OK) {
-        fprintf(stderr, "loading failed: %s\n", fc_error_message(fc_loadable_load_error(fc_table_as_loadable(table))));
+        const fc_error *error = NULL;
+        fc_loadable_load_error(fc_table_as_loadable(table), &error);
+        fprintf(stderr, "loading failed: %s\n", error ? fc_error_message(error) : fc_error_message(fc_last_error()));
         fc_table_free(table);
         return 1;
     }
@@ -54,17 +56,25 @@ int main(int argc, char **argv) {
     fc_query_set_spatial_relationship(query, FC_SPATIAL_REL_INTERSECTS);
     fc_query_set_max_features(query, 5000);
 
+    /* Each view is merged into what the earlier ones brought. */
+    fc_populate_options options = FC_POPULATE_OPTIONS_INIT;
+    options.query = query;
+    options.clear_cache = false;
     int status = 0;
     for (size_t i = 0; i < sizeof NAVIGATION / sizeof NAVIGATION[0]; i++) {
         fc_query_set_envelope(query, &NAVIGATION[i].extent);
         fc_result *result = NULL;
-        if (fc_table_populate_wait(table, query, false, NULL, &result) != FC_OK) {
-            status = fail("fc_table_populate_wait");
+        if (fc_table_populate(table, &options, &result) != FC_OK) {
+            status = fail("fc_table_populate");
             break;
         }
+        int64_t populated = 0, cached = 0;
+        bool cut = false;
+        fc_result_count(result, &populated);
+        fc_result_limit_exceeded(result, &cut);
+        fc_table_cached_feature_count(table, &cached);
         printf("%-22s populated %5lld features%s; %6lld in the cache\n", NAVIGATION[i].action,
-               (long long)fc_result_count(result), fc_result_limit_exceeded(result) ? " (max features reached)" : "",
-               (long long)fc_table_cached_feature_count(table));
+               (long long)populated, cut ? " (max features reached)" : "", (long long)cached);
         fc_result_free(result);
     }
     fc_query_free(query);

@@ -43,11 +43,12 @@ static void print_statistics(fc_table *table) {
     fc_table_statistics s;
     memset(&s, 0, sizeof s);
     s.struct_size = sizeof s;
-    if (fc_table_get_statistics(table, &s) != FC_OK) return;
+    int64_t cached = 0;
+    if (fc_table_get_statistics(table, &s) != FC_OK || fc_table_cached_feature_count(table, &cached) != FC_OK) return;
     printf("    requests %lld, %.1f kB, %lld features received; cached %lld; queries local %lld / server %lld; "
            "tiles covered %lld\n",
            (long long)s.requests, s.bytes_received / 1024.0, (long long)s.features_received,
-           (long long)fc_table_cached_feature_count(table), (long long)s.queries_local, (long long)s.queries_server,
+           (long long)cached, (long long)s.queries_local, (long long)s.queries_server,
            (long long)s.tiles_covered);
 }
 
@@ -74,9 +75,9 @@ int main(int argc, char **argv) {
     fc_table *table = NULL;
     fc_layer *layer = NULL;
     fc_map *map = NULL;
-    if (fc_table_create_arcgis(&table, NULL, url) != FC_OK) return fail("fc_table_create_arcgis");
+    if (fc_table_create_arcgis(NULL, url, &table) != FC_OK) return fail("fc_table_create_arcgis");
     if (fc_table_set_request_mode(table, mode) != FC_OK) return fail("fc_table_set_request_mode");
-    if (fc_layer_create(&layer, table) != FC_OK || fc_map_create(&map) != FC_OK) return fail("creating the map");
+    if (fc_layer_create(table, &layer) != FC_OK || fc_map_create(&map) != FC_OK) return fail("creating the map");
     if (fc_map_add_layer(map, layer) != FC_OK) return fail("fc_map_add_layer");
     if (fc_loadable_wait(fc_map_as_loadable(map), 30) != FC_OK) return fail("loading the map");
     printf("Mode: %s\n", mode_name);
@@ -95,9 +96,14 @@ int main(int argc, char **argv) {
             fc_query_create(&populate);
             fc_query_set_where(populate, "Condition < '4'");
             fc_query_set_envelope(populate, &view);
+            fc_populate_options options = FC_POPULATE_OPTIONS_INIT;
+            options.query = populate;
+            options.clear_cache = false;
             fc_result *result = NULL;
-            if (fc_table_populate_wait(table, populate, false, NULL, &result) != FC_OK) return fail("populate");
-            printf("    Populated %lld features.\n", (long long)fc_result_count(result));
+            int64_t populated = 0;
+            if (fc_table_populate(table, &options, &result) != FC_OK) return fail("populate");
+            fc_result_count(result, &populated);
+            printf("    Populated %lld features.\n", (long long)populated);
             fc_result_free(result);
             fc_query_free(populate);
         }

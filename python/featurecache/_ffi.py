@@ -50,10 +50,22 @@ class WorkLimits(ctypes.Structure):
         "max_buffered_bytes")]
 
 
+class Progress(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_uint32), ("pages", c_int64), ("features", c_int64),
+                ("total_features", c_int64)]
+
+
+PROGRESS_CALLBACK = CFUNCTYPE(None, POINTER(Progress), c_void_p)
+
+
+class PopulateOptions(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_uint32), ("query", c_void_p), ("clear_cache", c_bool),
+                ("progress", PROGRESS_CALLBACK), ("progress_user_data", c_void_p)]
+
+
 LOAD_CALLBACK = CFUNCTYPE(None, c_void_p, c_void_p, c_void_p)
 STATUS_CALLBACK = CFUNCTYPE(None, c_void_p, c_int32, c_void_p)
-RESULT_CALLBACK = CFUNCTYPE(None, c_void_p, c_void_p, c_void_p)
-PROGRESS_CALLBACK = CFUNCTYPE(None, c_int64, c_int64, c_void_p)
+OPERATION_CALLBACK = CFUNCTYPE(None, c_void_p, c_void_p)
 FEATURES_CHANGED_CALLBACK = CFUNCTYPE(None, c_void_p, c_int64, c_void_p)
 
 _status = c_int32
@@ -93,28 +105,31 @@ _SIGNATURES = {
     "fc_loadable_load": (_status, [_handle, LOAD_CALLBACK, c_void_p]),
     "fc_loadable_retry_load": (_status, [_handle, LOAD_CALLBACK, c_void_p]),
     "fc_loadable_cancel_load": (_status, [_handle]),
-    "fc_loadable_load_status": (c_int32, [_handle]),
-    "fc_loadable_load_error": (c_void_p, [_handle]),
+    "fc_loadable_load_status": (_status, [_handle, POINTER(c_int32)]),
+    "fc_loadable_load_error": (_status, [_handle, POINTER(c_void_p)]),
     "fc_loadable_add_status_observer": (_status, [_handle, STATUS_CALLBACK, c_void_p, POINTER(c_uint64)]),
     "fc_loadable_remove_status_observer": (_status, [_handle, c_uint64]),
     "fc_loadable_wait": (_status, [_handle, c_double]),
     # tables
-    "fc_table_create_arcgis": (_status, [_out_handle, _handle, c_char_p]),
-    "fc_table_create_ogc": (_status, [_out_handle, _handle, c_char_p, c_char_p]),
-    "fc_table_set_query_language": (_status, [_handle, c_int32]),
-    "fc_table_query_language": (c_int32, [_handle]),
+    "fc_table_create_arcgis": (_status, [_handle, c_char_p, _out_handle]),
+    "fc_table_create_ogc": (_status, [_handle, c_char_p, c_char_p, _out_handle]),
+    "fc_table_as_ogc": (_status, [_handle, _out_handle]),
+    "fc_ogc_table_set_query_language": (_status, [_handle, c_int32]),
+    "fc_ogc_table_query_language": (_status, [_handle, POINTER(c_int32)]),
     "fc_table_set_spatial_reference": (_status, [_handle, c_int32]),
     "fc_table_set_page_size": (_status, [_handle, c_int32]),
     # WFS
-    "fc_table_create_wfs": (_status, [_out_handle, _handle, c_char_p, c_char_p]),
-    "fc_table_set_axis_order": (_status, [_handle, c_int32]),
-    "fc_table_axis_order": (c_int32, [_handle]),
-    "fc_table_set_filter_axis_order": (_status, [_handle, c_int32]),
-    "fc_table_filter_axis_order": (c_int32, [_handle]),
-    "fc_table_set_output_format": (_status, [_handle, c_char_p]),
-    "fc_table_output_format": (_status, [_handle, _out_str]),
-    "fc_table_populate_wfs_xml_wait": (_status, [_handle, c_char_p, c_bool, _out_handle]),
-    "fc_wfs_service_create": (_status, [_out_handle, _handle, c_char_p]),
+    "fc_table_create_wfs": (_status, [_handle, c_char_p, c_char_p, _out_handle]),
+    "fc_table_as_wfs": (_status, [_handle, _out_handle]),
+    "fc_wfs_table_set_axis_order": (_status, [_handle, c_int32]),
+    "fc_wfs_table_axis_order": (_status, [_handle, POINTER(c_int32)]),
+    "fc_wfs_table_set_filter_axis_order": (_status, [_handle, c_int32]),
+    "fc_wfs_table_filter_axis_order": (_status, [_handle, POINTER(c_int32)]),
+    "fc_wfs_table_set_output_format": (_status, [_handle, c_char_p]),
+    "fc_wfs_table_output_format": (_status, [_handle, POINTER(c_void_p)]),
+    "fc_wfs_table_populate_xml_start": (_status, [_handle, c_char_p, POINTER(PopulateOptions), OPERATION_CALLBACK,
+                                                 c_void_p, _out_handle]),
+    "fc_wfs_service_create": (_status, [_handle, c_char_p, _out_handle]),
     "fc_wfs_service_free": (None, [_handle]),
     "fc_wfs_service_as_loadable": (c_void_p, [_handle]),
     "fc_wfs_service_title": (_status, [_handle, _out_str]),
@@ -124,7 +139,7 @@ _SIGNATURES = {
     "fc_wfs_service_feature_type_title": (_status, [_handle, c_int32, _out_str]),
     "fc_wfs_service_create_table": (_status, [_handle, c_char_p, _out_handle]),
     # OGC API services
-    "fc_ogc_service_create": (_status, [_out_handle, _handle, c_char_p]),
+    "fc_ogc_service_create": (_status, [_handle, c_char_p, _out_handle]),
     "fc_ogc_service_free": (None, [_handle]),
     "fc_ogc_service_as_loadable": (c_void_p, [_handle]),
     "fc_ogc_service_title": (_status, [_handle, _out_str]),
@@ -135,10 +150,10 @@ _SIGNATURES = {
     "fc_ogc_service_create_table": (_status, [_handle, c_char_p, _out_handle]),
     "fc_table_free": (None, [_handle]),
     "fc_table_as_loadable": (c_void_p, [_handle]),
-    "fc_table_service_kind": (c_int32, [_handle]),
-    "fc_table_url": (c_char_p, [_handle]),
+    "fc_table_service_kind": (_status, [_handle, POINTER(c_int32)]),
+    "fc_table_url": (_status, [_handle, _out_str]),
     "fc_table_set_request_mode": (_status, [_handle, c_int32]),
-    "fc_table_request_mode": (c_int32, [_handle]),
+    "fc_table_request_mode": (_status, [_handle, POINTER(c_int32)]),
     "fc_table_name": (_status, [_handle, _out_str]),
     "fc_table_description": (_status, [_handle, _out_str]),
     "fc_table_field_count": (_status, [_handle, POINTER(c_int32)]),
@@ -154,24 +169,25 @@ _SIGNATURES = {
     "fc_table_object_id_field": (_status, [_handle, _out_str]),
     "fc_table_display_field": (_status, [_handle, _out_str]),
     "fc_table_max_record_count": (_status, [_handle, POINTER(c_int64)]),
-    "fc_table_supports_pagination": (_status, [_handle, POINTER(c_bool)]),
+    "fc_table_as_arcgis": (_status, [_handle, _out_handle]),
+    "fc_arcgis_table_supports_pagination": (_status, [_handle, POINTER(c_bool)]),
     "fc_table_min_scale": (_status, [_handle, POINTER(c_double)]),
     "fc_table_max_scale": (_status, [_handle, POINTER(c_double)]),
-    "fc_table_capabilities": (_status, [_handle, _out_str]),
-    "fc_table_supported_query_formats": (_status, [_handle, _out_str]),
-    "fc_table_service_version": (_status, [_handle, POINTER(c_double)]),
-    "fc_table_populate_start": (_status, [_handle, _handle, c_bool, c_char_p, PROGRESS_CALLBACK, RESULT_CALLBACK,
-                                          c_void_p, _out_handle]),
-    "fc_table_cached_feature_count": (c_int64, [_handle]),
+    "fc_arcgis_table_capabilities": (_status, [_handle, _out_str]),
+    "fc_arcgis_table_supported_query_formats": (_status, [_handle, _out_str]),
+    "fc_arcgis_table_service_version": (_status, [_handle, POINTER(c_double)]),
+    "fc_populate_options_init": (_status, [POINTER(PopulateOptions), c_size_t]),
+    "fc_table_populate_start": (_status, [_handle, POINTER(PopulateOptions), OPERATION_CALLBACK, c_void_p, _out_handle]),
+    "fc_table_cached_feature_count": (_status, [_handle, POINTER(c_int64)]),
     "fc_table_clear_cache": (_status, [_handle]),
-    "fc_table_query_start": (_status, [_handle, _handle, RESULT_CALLBACK, c_void_p, _out_handle]),
-    "fc_table_query_count": (_status, [_handle, _handle, POINTER(c_int64)]),
-    "fc_table_query_extent": (_status, [_handle, _handle, POINTER(Envelope)]),
+    "fc_table_query_start": (_status, [_handle, _handle, OPERATION_CALLBACK, c_void_p, _out_handle]),
+    "fc_table_query_count_start": (_status, [_handle, _handle, OPERATION_CALLBACK, c_void_p, _out_handle]),
+    "fc_table_query_extent_start": (_status, [_handle, _handle, OPERATION_CALLBACK, c_void_p, _out_handle]),
     "fc_table_set_definition_expression": (_status, [_handle, c_char_p]),
-    "fc_table_definition_expression": (c_char_p, [_handle]),
+    "fc_table_definition_expression": (_status, [_handle, POINTER(c_void_p)]),
     "fc_table_set_cache_budget": (_status, [_handle, c_int64]),
-    "fc_table_cache_budget": (c_int64, [_handle]),
-    "fc_table_cached_bytes": (c_int64, [_handle]),
+    "fc_table_cache_budget": (_status, [_handle, POINTER(c_int64)]),
+    "fc_table_cached_bytes": (_status, [_handle, POINTER(c_int64)]),
     "fc_table_get_statistics": (_status, [_handle, POINTER(TableStatistics)]),
     "fc_table_reset_statistics": (_status, [_handle]),
     "fc_layer_set_definition_expression": (_status, [_handle, c_char_p]),
@@ -179,10 +195,10 @@ _SIGNATURES = {
     "fc_map_set_visible_extent": (_status, [_handle, POINTER(Envelope), c_double]),
     "fc_map_wait_idle": (_status, [_handle, c_double]),
     "fc_map_set_buffer_factor": (_status, [_handle, c_double]),
-    "fc_map_buffer_factor": (c_double, [_handle]),
+    "fc_map_buffer_factor": (_status, [_handle, POINTER(c_double)]),
     # queries
     "fc_query_create": (_status, [_out_handle]),
-    "fc_query_copy": (_status, [_out_handle, _handle]),
+    "fc_query_copy": (_status, [_handle, _out_handle]),
     "fc_query_free": (None, [_handle]),
     "fc_query_set_where": (_status, [_handle, c_char_p]),
     "fc_query_set_envelope": (_status, [_handle, POINTER(Envelope)]),
@@ -198,38 +214,43 @@ _SIGNATURES = {
     # operations
     "fc_operation_cancel": (_status, [_handle]),
     "fc_operation_wait": (_status, [_handle, c_double]),
-    "fc_operation_is_finished": (c_bool, [_handle]),
+    "fc_operation_is_finished": (_status, [_handle, POINTER(c_bool)]),
+    "fc_operation_get_progress": (_status, [_handle, POINTER(Progress)]),
+    "fc_operation_get_error": (_status, [_handle, POINTER(c_void_p)]),
+    "fc_operation_take_result": (_status, [_handle, _out_handle]),
+    "fc_operation_get_count": (_status, [_handle, POINTER(c_int64)]),
+    "fc_operation_get_extent": (_status, [_handle, POINTER(Envelope)]),
     "fc_operation_free": (None, [_handle]),
     # results
     "fc_result_free": (None, [_handle]),
-    "fc_result_count": (c_int64, [_handle]),
-    "fc_result_limit_exceeded": (c_bool, [_handle]),
-    "fc_result_wkid": (c_int32, [_handle]),
-    "fc_result_field_count": (c_int32, [_handle]),
-    "fc_result_field_name": (c_char_p, [_handle, c_int32]),
-    "fc_result_field_type": (c_int32, [_handle, c_int32]),
-    "fc_result_field_index": (c_int32, [_handle, c_char_p]),
-    "fc_result_is_null": (c_bool, [_handle, c_int64, c_int32]),
-    "fc_result_get_int64": (c_int64, [_handle, c_int64, c_int32]),
-    "fc_result_get_double": (c_double, [_handle, c_int64, c_int32]),
-    "fc_result_get_string": (c_char_p, [_handle, c_int64, c_int32]),
-    "fc_result_object_id": (c_int64, [_handle, c_int64]),
+    "fc_result_count": (_status, [_handle, POINTER(c_int64)]),
+    "fc_result_limit_exceeded": (_status, [_handle, POINTER(c_bool)]),
+    "fc_result_wkid": (_status, [_handle, POINTER(c_int32)]),
+    "fc_result_field_count": (_status, [_handle, POINTER(c_int32)]),
+    "fc_result_field_name": (_status, [_handle, c_int32, _out_str]),
+    "fc_result_field_type": (_status, [_handle, c_int32, POINTER(c_int32)]),
+    "fc_result_field_index": (_status, [_handle, c_char_p, POINTER(c_int32)]),
+    "fc_result_is_null": (_status, [_handle, c_int64, c_int32, POINTER(c_bool)]),
+    "fc_result_get_int64": (_status, [_handle, c_int64, c_int32, POINTER(c_int64)]),
+    "fc_result_get_double": (_status, [_handle, c_int64, c_int32, POINTER(c_double)]),
+    "fc_result_get_string": (_status, [_handle, c_int64, c_int32, _out_str]),
+    "fc_result_object_id": (_status, [_handle, c_int64, POINTER(c_int64)]),
     "fc_result_geometry_wkb": (_status, [_handle, c_int64, POINTER(POINTER(c_uint8)), POINTER(c_size_t)]),
-    "fc_result_to_geojson": (c_void_p, [_handle]),
+    "fc_result_to_geojson": (_status, [_handle, POINTER(c_void_p)]),
     # layers
-    "fc_layer_create": (_status, [_out_handle, _handle]),
+    "fc_layer_create": (_status, [_handle, _out_handle]),
     "fc_layer_free": (None, [_handle]),
     "fc_layer_as_loadable": (c_void_p, [_handle]),
     "fc_layer_set_min_scale": (_status, [_handle, c_double]),
     "fc_layer_set_max_scale": (_status, [_handle, c_double]),
-    "fc_layer_min_scale": (c_double, [_handle]),
-    "fc_layer_max_scale": (c_double, [_handle]),
+    "fc_layer_min_scale": (_status, [_handle, POINTER(c_double)]),
+    "fc_layer_max_scale": (_status, [_handle, POINTER(c_double)]),
     # maps
     "fc_map_create": (_status, [_out_handle]),
     "fc_map_free": (None, [_handle]),
     "fc_map_as_loadable": (c_void_p, [_handle]),
     "fc_map_add_layer": (_status, [_handle, _handle]),
-    "fc_map_layer_count": (c_int32, [_handle]),
+    "fc_map_layer_count": (_status, [_handle, POINTER(c_int32)]),
 }
 
 for _name, (_restype, _argtypes) in _SIGNATURES.items():
@@ -249,3 +270,16 @@ def encode(text, name):
 
 def decode(raw):
     return raw.decode("utf-8") if raw is not None else None
+
+
+def owned_string(function, *args):
+    """The string function(*args, &out) gives the caller, decoded; freed here."""
+    pointer = c_void_p()
+    status = function(*args, ctypes.byref(pointer))
+    if status != 0:
+        from .errors import check
+        check(status)
+    try:
+        return decode(ctypes.cast(pointer, c_char_p).value)
+    finally:
+        lib.fc_string_free(pointer)

@@ -1,11 +1,10 @@
 """Feature layers: a strong load dependency on their table."""
 import ctypes
-import math
 import threading
 
 from . import _ffi
 from ._handle import Handle
-from .errors import check, last_error
+from .errors import check
 from .loadable import Loadable
 
 
@@ -34,7 +33,7 @@ class Layer(Handle, Loadable):
 
     def __init__(self, table):
         out = ctypes.c_void_p()
-        check(_ffi.lib.fc_layer_create(ctypes.byref(out), table._ptr))
+        check(_ffi.lib.fc_layer_create(table._ptr, ctypes.byref(out)))
         super().__init__(out.value)
         self.table = table
 
@@ -42,10 +41,7 @@ class Layer(Handle, Loadable):
         return _ffi.lib.fc_layer_as_loadable(self._ptr)
 
     def _scale(self, function):
-        value = function(self._ptr)
-        if math.isnan(value):
-            raise last_error()
-        return value
+        return self._get(function, ctypes.c_double)
 
     @property
     def min_scale(self):

@@ -60,13 +60,16 @@ class Loadable:
 
     @property
     def load_status(self):
-        return _ffi.lib.fc_loadable_load_status(self._loadable_ptr())
+        value = ctypes.c_int32()
+        check(_ffi.lib.fc_loadable_load_status(self._loadable_ptr(), ctypes.byref(value)))
+        return value.value
 
     @property
     def load_error(self):
         """The error of a failed load (an exception instance), or None."""
-        pointer = _ffi.lib.fc_loadable_load_error(self._loadable_ptr())
-        return from_error(pointer) if pointer else None
+        pointer = ctypes.c_void_p()
+        check(_ffi.lib.fc_loadable_load_error(self._loadable_ptr(), ctypes.byref(pointer)))
+        return from_error(pointer.value) if pointer.value else None
 
     def _start(self, function, callback):
         if callback is None:

@@ -46,13 +46,11 @@ class Map(Handle, Loadable):
 
     @property
     def buffer_factor(self):
-        return _ffi.lib.fc_map_buffer_factor(self._ptr)
+        return self._get(_ffi.lib.fc_map_buffer_factor, ctypes.c_double)
 
     @buffer_factor.setter
     def buffer_factor(self, factor):
         check(_ffi.lib.fc_map_set_buffer_factor(self._ptr, float(factor)))
 
     def __len__(self):
-        count = _ffi.lib.fc_map_layer_count(self._ptr)
-        check(0 if count >= 0 else -1)
-        return count
+        return self._get(_ffi.lib.fc_map_layer_count, ctypes.c_int32)

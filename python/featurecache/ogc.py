@@ -15,8 +15,8 @@ class OGCService(Handle, Loadable):
 
     def __init__(self, api_url, context=None):
         out = ctypes.c_void_p()
-        check(_ffi.lib.fc_ogc_service_create(ctypes.byref(out), context._ptr if context else None,
-                                             _ffi.encode(api_url, "api_url")))
+        check(_ffi.lib.fc_ogc_service_create(context._ptr if context else None,
+                                             _ffi.encode(api_url, "api_url"), ctypes.byref(out)))
         super().__init__(out.value)
         self._context = context
 

@@ -53,3 +53,13 @@ class Query(Handle):
             check(lib.fc_query_set_object_ids(ptr, ids, len(object_ids)))
         if order_by is not None:
             check(lib.fc_query_set_order_by(ptr, _ffi.encode(order_by, "order_by")))
+
+    def with_out_fields(self, out_fields):
+        """A copy of this query whose out fields are out_fields (a list or "a,b")."""
+        out = ctypes.c_void_p()
+        check(_ffi.lib.fc_query_copy(self._ptr, ctypes.byref(out)))
+        copy = Query.__new__(Query)
+        Handle.__init__(copy, out.value)
+        text = out_fields if isinstance(out_fields, str) else ",".join(out_fields)
+        check(_ffi.lib.fc_query_set_out_fields(copy._ptr, _ffi.encode(text, "out_fields")))
+        return copy

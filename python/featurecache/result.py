@@ -8,7 +8,7 @@ from collections import namedtuple
 
 from . import _ffi
 from ._handle import Handle
-from .errors import check, last_error
+from .errors import check
 
 ResultField = namedtuple("ResultField", "name type")
 
@@ -48,25 +48,26 @@ class Result(Handle):
     _free_name = "fc_result_free"
 
     def __len__(self):
-        return _ffi.lib.fc_result_count(self._ptr)
+        count = self.__dict__.get("_count")
+        if count is None:  # immutable: asked once
+            count = self.__dict__["_count"] = self._get(_ffi.lib.fc_result_count, ctypes.c_int64)
+        return count
 
     @property
     def limit_exceeded(self):
         """True when max_features cut the result short."""
-        return bool(_ffi.lib.fc_result_limit_exceeded(self._ptr))
+        return self._get(_ffi.lib.fc_result_limit_exceeded, ctypes.c_bool)
 
     @property
     def wkid(self):
-        return _ffi.lib.fc_result_wkid(self._ptr)
+        return self._get(_ffi.lib.fc_result_wkid, ctypes.c_int32)
 
     @property
     def fields(self):
-        lib, ptr = _ffi.lib, self._ptr
-        return [ResultField(_ffi.decode(lib.fc_result_field_name(ptr, col)), _type_name(lib.fc_result_field_type(ptr, col)))
-                for col in range(lib.fc_result_field_count(ptr))]
+        return [ResultField(name, _type_name(kind)) for name, kind in self._columns()]
 
     def object_id(self, row):
-        return _ffi.lib.fc_result_object_id(self._ptr, self._row(row))
+        return self._get(_ffi.lib.fc_result_object_id, ctypes.c_int64, self._row(row))
 
     def wkb(self, row):
         """The geometry of a row as ISO WKB bytes, or None."""
@@ -77,19 +78,21 @@ class Result(Handle):
 
     def value(self, row, column):
         """One typed value (None for NULL); column is a name or an index."""
-        lib, ptr = _ffi.lib, self._ptr
         row = self._row(row)
-        col = column if isinstance(column, int) else lib.fc_result_field_index(ptr, _ffi.encode(column, "column"))
-        if col < 0 or col >= lib.fc_result_field_count(ptr):
+        columns = self._columns()
+        if isinstance(column, int):
+            col = column
+        else:
+            col = self._get(_ffi.lib.fc_result_field_index, ctypes.c_int32, _ffi.encode(column, "column"))
+        if col < 0 or col >= len(columns):
             raise KeyError(column)
-        return self._value(row, col, lib.fc_result_field_type(ptr, col))
+        return self._value(row, col, columns[col][1])
 
     def __getitem__(self, row):
-        lib, ptr = _ffi.lib, self._ptr
         row = self._row(row)
         columns = self._columns()
         attributes = {name: self._value(row, col, kind) for col, (name, kind) in enumerate(columns)}
-        return Feature(attributes, lib.fc_result_object_id(ptr, row), self.wkb(row))
+        return Feature(attributes, self._get(_ffi.lib.fc_result_object_id, ctypes.c_int64, row), self.wkb(row))
 
     def __iter__(self):
         for row in range(len(self)):
@@ -97,13 +100,7 @@ class Result(Handle):
 
     def to_geojson(self):
         """The result as a GeoJSON FeatureCollection string (dates as epoch ms)."""
-        pointer = _ffi.lib.fc_result_to_geojson(self._ptr)
-        if not pointer:
-            raise last_error()
-        try:
-            return ctypes.string_at(pointer).decode("utf-8")
-        finally:
-            _ffi.lib.fc_string_free(pointer)
+        return _ffi.owned_string(_ffi.lib.fc_result_to_geojson, self._ptr)
 
     @property
     def __geo_interface__(self):
@@ -114,9 +111,9 @@ class Result(Handle):
     def _columns(self):
         cached = self.__dict__.get("_column_cache")
         if cached is None:
-            lib, ptr = _ffi.lib, self._ptr
-            cached = [(_ffi.decode(lib.fc_result_field_name(ptr, col)), lib.fc_result_field_type(ptr, col))
-                      for col in range(lib.fc_result_field_count(ptr))]
+            count = self._get(_ffi.lib.fc_result_field_count, ctypes.c_int32)
+            cached = [(self._string(_ffi.lib.fc_result_field_name, col),
+                       self._get(_ffi.lib.fc_result_field_type, ctypes.c_int32, col)) for col in range(count)]
             self.__dict__["_column_cache"] = cached
         return cached
 
@@ -129,18 +126,18 @@ class Result(Handle):
         return row
 
     def _value(self, row, col, kind):
-        lib, ptr = _ffi.lib, self._ptr
-        if lib.fc_result_is_null(ptr, row, col):
+        if self._get(_ffi.lib.fc_result_is_null, ctypes.c_bool, row, col):
             return None
         if kind in _INTEGER_TYPES:
-            return lib.fc_result_get_int64(ptr, row, col)
+            return self._get(_ffi.lib.fc_result_get_int64, ctypes.c_int64, row, col)
         if kind in _NUMBER_TYPES:
-            return lib.fc_result_get_double(ptr, row, col)
+            return self._get(_ffi.lib.fc_result_get_double, ctypes.c_double, row, col)
         if kind == _BOOLEAN:
-            return lib.fc_result_get_int64(ptr, row, col) != 0
+            return self._get(_ffi.lib.fc_result_get_int64, ctypes.c_int64, row, col) != 0
         if kind == _DATE:
-            return _EPOCH + datetime.timedelta(milliseconds=lib.fc_result_get_int64(ptr, row, col))
-        text = _ffi.decode(lib.fc_result_get_string(ptr, row, col))
+            milliseconds = self._get(_ffi.lib.fc_result_get_int64, ctypes.c_int64, row, col)
+            return _EPOCH + datetime.timedelta(milliseconds=milliseconds)
+        text = self._string(_ffi.lib.fc_result_get_string, row, col)
         try:
             if kind == _DATE_ONLY:
                 return datetime.date.fromisoformat(text)

@@ -6,7 +6,7 @@ from . import _ffi
 from ._handle import Handle
 from .errors import check
 from .loadable import Loadable
-from .operation import Operation
+from .operation import Operation, _take_count, _take_extent, _take_result
 from .query import Query
 
 ON_INTERACTION_CACHE = 1
@@ -51,8 +51,8 @@ class Table(Handle, Loadable):
     def arcgis(cls, layer_url, context=None):
         """A table on an ArcGIS REST feature-service layer, e.g. …/FeatureServer/0."""
         out = ctypes.c_void_p()
-        check(_ffi.lib.fc_table_create_arcgis(ctypes.byref(out), context._ptr if context else None,
-                                              _ffi.encode(layer_url, "layer_url")))
+        check(_ffi.lib.fc_table_create_arcgis(context._ptr if context else None,
+                                              _ffi.encode(layer_url, "layer_url"), ctypes.byref(out)))
         table = cls(out.value)
         table._context = context  # the C side holds it too; this keeps the Python wrapper
         return table
@@ -61,8 +61,8 @@ class Table(Handle, Loadable):
     def ogc(cls, api_url, collection_id, context=None):
         """A table on one collection of an OGC API - Features service (its landing page URL)."""
         out = ctypes.c_void_p()
-        check(_ffi.lib.fc_table_create_ogc(ctypes.byref(out), context._ptr if context else None,
-                                           _ffi.encode(api_url, "api_url"), _ffi.encode(collection_id, "collection_id")))
+        check(_ffi.lib.fc_table_create_ogc(context._ptr if context else None, _ffi.encode(api_url, "api_url"),
+                                           _ffi.encode(collection_id, "collection_id"), ctypes.byref(out)))
         table = cls(out.value)
         table._context = context
         return table
@@ -72,8 +72,8 @@ class Table(Handle, Loadable):
         """A table on one feature type of a WFS (service_url may carry the
         GetCapabilities parameters; a VERSION in it fixes the version)."""
         out = ctypes.c_void_p()
-        check(_ffi.lib.fc_table_create_wfs(ctypes.byref(out), context._ptr if context else None,
-                                           _ffi.encode(service_url, "service_url"), _ffi.encode(type_name, "type_name")))
+        check(_ffi.lib.fc_table_create_wfs(context._ptr if context else None, _ffi.encode(service_url, "service_url"),
+                                           _ffi.encode(type_name, "type_name"), ctypes.byref(out)))
         table = cls(out.value)
         table._context = context
         return table
@@ -81,50 +81,70 @@ class Table(Handle, Loadable):
     def _loadable_ptr(self):
         return _ffi.lib.fc_table_as_loadable(self._ptr)
 
+    # ---- protocol views (fc_table_as_ogc / _as_wfs / _as_arcgis): the same
+    # handle; a table of another kind raises UnsupportedError ----------------
+
+    def _view(self, as_view):
+        return self._get(as_view, ctypes.c_void_p)
+
     @property
     def query_language(self):
-        """How where clauses reach the server: QUERY_LANGUAGE_AUTO, _LOCAL, _CQL2_TEXT, _CQL2_JSON."""
-        return _ffi.lib.fc_table_query_language(self._ptr)
+        """OGC API: how where clauses reach the server (QUERY_LANGUAGE_AUTO, _LOCAL, _CQL2_TEXT, _CQL2_JSON)."""
+        value = ctypes.c_int32()
+        check(_ffi.lib.fc_ogc_table_query_language(self._view(_ffi.lib.fc_table_as_ogc), ctypes.byref(value)))
+        return value.value
 
     @query_language.setter
     def query_language(self, language):
-        check(_ffi.lib.fc_table_set_query_language(self._ptr, int(language)))
+        check(_ffi.lib.fc_ogc_table_set_query_language(self._view(_ffi.lib.fc_table_as_ogc), int(language)))
+
+    def _wfs_get(self, function):
+        value = ctypes.c_int32()
+        check(function(self._view(_ffi.lib.fc_table_as_wfs), ctypes.byref(value)))
+        return value.value
 
     @property
     def axis_order(self):
         """WFS: the axis order of received coordinates (AXIS_ORDER_AUTO, _SWAP, _NO_SWAP)."""
-        return _ffi.lib.fc_table_axis_order(self._ptr)
+        return self._wfs_get(_ffi.lib.fc_wfs_table_axis_order)
 
     @axis_order.setter
     def axis_order(self, order):
-        check(_ffi.lib.fc_table_set_axis_order(self._ptr, int(order)))
+        check(_ffi.lib.fc_wfs_table_set_axis_order(self._view(_ffi.lib.fc_table_as_wfs), int(order)))
 
     @property
     def filter_axis_order(self):
         """WFS: the axis order of boxes sent to the server (AXIS_ORDER_*)."""
-        return _ffi.lib.fc_table_filter_axis_order(self._ptr)
+        return self._wfs_get(_ffi.lib.fc_wfs_table_filter_axis_order)
 
     @filter_axis_order.setter
     def filter_axis_order(self, order):
-        check(_ffi.lib.fc_table_set_filter_axis_order(self._ptr, int(order)))
+        check(_ffi.lib.fc_wfs_table_set_filter_axis_order(self._view(_ffi.lib.fc_table_as_wfs), int(order)))
 
     @property
     def output_format(self):
         """WFS: the GetFeature OUTPUTFORMAT ("" = the server's default); None chooses again."""
-        return self._string(_ffi.lib.fc_table_output_format)
+        return _ffi.owned_string(_ffi.lib.fc_wfs_table_output_format, self._view(_ffi.lib.fc_table_as_wfs))
 
     @output_format.setter
     def output_format(self, format):
-        check(_ffi.lib.fc_table_set_output_format(self._ptr, _ffi.encode(format, "format")))
+        check(_ffi.lib.fc_wfs_table_set_output_format(self._view(_ffi.lib.fc_table_as_wfs),
+                                                      _ffi.encode(format, "format")))
 
-    def populate_wfs_xml(self, request_xml, clear_cache=True):
+    def populate_wfs_xml_async(self, request_xml, clear_cache=True, callback=None):
+        """WFS: starts sending a complete wfs:GetFeature document; returns an Operation."""
+        view, document = self._view(_ffi.lib.fc_table_as_wfs), _ffi.encode(request_xml, "request_xml")
+
+        def start(done, key, out):
+            options = Operation._options(None, clear_cache, None, key)
+            return _ffi.lib.fc_wfs_table_populate_xml_start(view, document, ctypes.byref(options), done, key, out)
+        return Operation(None, callback)._start(start)
+
+    def populate_wfs_xml(self, request_xml, clear_cache=True, timeout=None):
         """WFS: sends a complete wfs:GetFeature document as it is and caches the
         features of the answer; returns them (a Result). Atomic as populate."""
-        from .result import Result
-        out = ctypes.c_void_p()
-        check(_ffi.lib.fc_table_populate_wfs_xml_wait(self._ptr, _ffi.encode(request_xml, "request_xml"),
-                                                      bool(clear_cache), ctypes.byref(out)))
-        return Result(out.value)
+        with self.populate_wfs_xml_async(request_xml, clear_cache) as operation:
+            return operation.result(timeout)
 
     def set_page_size(self, size):
         """The most features one request asks for (0 = the service's largest); before load only."""
@@ -136,15 +156,15 @@ class Table(Handle, Loadable):
 
     @property
     def url(self):
-        return _ffi.decode(_ffi.lib.fc_table_url(self._ptr))
+        return self._string(_ffi.lib.fc_table_url)
 
     @property
     def service_kind(self):
-        return _ffi.lib.fc_table_service_kind(self._ptr)
+        return self._get(_ffi.lib.fc_table_service_kind, ctypes.c_int32)
 
     @property
     def request_mode(self):
-        return _ffi.lib.fc_table_request_mode(self._ptr)
+        return self._get(_ffi.lib.fc_table_request_mode, ctypes.c_int32)
 
     @request_mode.setter
     def request_mode(self, mode):
@@ -204,7 +224,7 @@ class Table(Handle, Loadable):
 
     @property
     def supports_pagination(self):
-        return self._get(_ffi.lib.fc_table_supports_pagination, ctypes.c_bool)
+        return self._arcgis_get(_ffi.lib.fc_arcgis_table_supports_pagination, ctypes.c_bool)
 
     @property
     def min_scale(self):
@@ -216,36 +236,43 @@ class Table(Handle, Loadable):
 
     @property
     def capabilities(self):
-        text = self._string(_ffi.lib.fc_table_capabilities)
+        text = _ffi.decode(self._arcgis_get(_ffi.lib.fc_arcgis_table_capabilities, ctypes.c_char_p))
         return [item for item in text.split(",") if item]
 
     @property
     def supported_query_formats(self):
-        text = self._string(_ffi.lib.fc_table_supported_query_formats)
+        text = _ffi.decode(self._arcgis_get(_ffi.lib.fc_arcgis_table_supported_query_formats, ctypes.c_char_p))
         return [item for item in text.split(",") if item]
 
     @property
     def service_version(self):
-        return self._get(_ffi.lib.fc_table_service_version, ctypes.c_double)
+        return self._arcgis_get(_ffi.lib.fc_arcgis_table_service_version, ctypes.c_double)
+
+    def _arcgis_get(self, function, ctype):
+        value = ctype()
+        check(function(self._view(_ffi.lib.fc_table_as_arcgis), ctypes.byref(value)))
+        return value.value
 
 
     # ---- populate ----------------------------------------------------------
 
     def populate_async(self, query=None, clear_cache=True, out_fields=None, progress=None, callback=None):
         """Starts fetching the features matching query (a Query, or None for all)
-        into the cache; returns an Operation. progress(pages, features) and
-        callback(result, error) run on a library thread."""
+        into the cache; returns an Operation. out_fields (a list or "a,b")
+        overrides the query's. progress(pages, features) and callback(result,
+        error) run on a library thread."""
         if query is not None and not isinstance(query, Query):
             raise TypeError("query must be a Query or None")
-        fields = out_fields if out_fields is None or isinstance(out_fields, str) else ",".join(out_fields)
+        if out_fields is not None:
+            query = (query if query is not None else Query()).with_out_fields(out_fields)
         table, query_ptr = self._ptr, query._ptr if query is not None else None
-        operation = Operation(progress, callback)
 
-        def start(progress_trampoline, result_trampoline, key, out):
-            return _ffi.lib.fc_table_populate_start(table, query_ptr, bool(clear_cache),
-                                                    _ffi.encode(fields, "out_fields"), progress_trampoline,
-                                                    result_trampoline, key, out)
-        return operation._start(start)
+        def start(done, key, out):
+            options = Operation._options(query_ptr, clear_cache, progress, key)
+            return _ffi.lib.fc_table_populate_start(table, ctypes.byref(options), done, key, out)
+        operation = Operation(progress, callback)._start(start)
+        operation._query = query  # alive until the library has copied it (it has, once started)
+        return operation
 
     def populate(self, query=None, clear_cache=True, out_fields=None, progress=None, timeout=None):
         """Fetches the features matching query into the cache and returns them (a
@@ -256,33 +283,29 @@ class Table(Handle, Loadable):
 
     @property
     def cached_feature_count(self):
-        count = _ffi.lib.fc_table_cached_feature_count(self._ptr)
-        if count < 0:
-            check(-1)
-        return count
+        return self._get(_ffi.lib.fc_table_cached_feature_count, ctypes.c_int64)
 
     def clear_cache(self):
         check(_ffi.lib.fc_table_clear_cache(self._ptr))
 
     @property
     def cached_bytes(self):
-        size = _ffi.lib.fc_table_cached_bytes(self._ptr)
-        if size < 0:
-            check(-1)
-        return size
+        return self._get(_ffi.lib.fc_table_cached_bytes, ctypes.c_int64)
 
     # ---- queries: the cache or the service, by request mode -------------------
 
-    def query_async(self, query=None, callback=None):
-        """Starts a query (see query); returns an Operation."""
+    def _query_operation(self, start_function, query, callback, take):
         if query is not None and not isinstance(query, Query):
             raise TypeError("query must be a Query or None")
         table, query_ptr = self._ptr, query._ptr if query is not None else None
-        operation = Operation(None, callback)
 
-        def start(progress_trampoline, result_trampoline, key, out):
-            return _ffi.lib.fc_table_query_start(table, query_ptr, result_trampoline, key, out)
-        return operation._start(start)
+        def start(done, key, out):
+            return start_function(table, query_ptr, done, key, out)
+        return Operation(None, callback, take)._start(start)
+
+    def query_async(self, query=None, callback=None):
+        """Starts a query (see query); returns an Operation."""
+        return self._query_operation(_ffi.lib.fc_table_query_start, query, callback, _take_result)
 
     def query(self, query=None, timeout=None):
         """The features matching query (a Result): from the cache in manual mode,
@@ -292,27 +315,28 @@ class Table(Handle, Loadable):
         with self.query_async(query) as operation:
             return operation.result(timeout)
 
-    def query_count(self, query=None):
-        """How many features match (same local/service rule as query)."""
-        out = ctypes.c_int64()
-        check(_ffi.lib.fc_table_query_count(self._ptr, query._ptr if query is not None else None, ctypes.byref(out)))
-        return out.value
+    def query_count_async(self, query=None, callback=None):
+        """Starts a count (see query_count); returns an Operation whose result() is the count."""
+        return self._query_operation(_ffi.lib.fc_table_query_count_start, query, callback, _take_count)
 
-    def query_extent(self, query=None):
+    def query_count(self, query=None, timeout=None):
+        """How many features match (same local/service rule as query)."""
+        with self.query_count_async(query) as operation:
+            return operation.result(timeout)
+
+    def query_extent_async(self, query=None, callback=None):
+        """Starts an extent (see query_extent); returns an Operation."""
+        return self._query_operation(_ffi.lib.fc_table_query_extent_start, query, callback, _take_extent)
+
+    def query_extent(self, query=None, timeout=None):
         """The Envelope of the matching features, None when nothing matches."""
-        out = _ffi.Envelope()
-        check(_ffi.lib.fc_table_query_extent(self._ptr, query._ptr if query is not None else None, ctypes.byref(out)))
-        if out.xmin != out.xmin:  # NaN: nothing matched
-            return None
-        return Envelope(out.xmin, out.ymin, out.xmax, out.ymax, out.wkid)
+        with self.query_extent_async(query) as operation:
+            return operation.result(timeout)
 
     @property
     def definition_expression(self):
         """A where clause applied to every fetch, populate and query of the table."""
-        value = _ffi.lib.fc_table_definition_expression(self._ptr)
-        if value is None:
-            check(-1)
-        return _ffi.decode(value)
+        return _ffi.owned_string(_ffi.lib.fc_table_definition_expression, self._ptr)
 
     @definition_expression.setter
     def definition_expression(self, where):
@@ -321,10 +345,7 @@ class Table(Handle, Loadable):
     @property
     def cache_budget(self):
         """The cache's memory budget in bytes (0 = none); LRU tiles go beyond it."""
-        value = _ffi.lib.fc_table_cache_budget(self._ptr)
-        if value < 0:
-            check(-1)
-        return value
+        return self._get(_ffi.lib.fc_table_cache_budget, ctypes.c_int64)
 
     @cache_budget.setter
     def cache_budget(self, size):

@@ -15,8 +15,8 @@ class WFSService(Handle, Loadable):
 
     def __init__(self, service_url, context=None):
         out = ctypes.c_void_p()
-        check(_ffi.lib.fc_wfs_service_create(ctypes.byref(out), context._ptr if context else None,
-                                             _ffi.encode(service_url, "service_url")))
+        check(_ffi.lib.fc_wfs_service_create(context._ptr if context else None,
+                                             _ffi.encode(service_url, "service_url"), ctypes.byref(out)))
         super().__init__(out.value)
         self._context = context
 

@@ -1,6 +1,32 @@
-/// Progress of a running populate: pages and features received so far. Called on
-/// a library thread, never under a library lock.
-public typealias PopulateProgress = @Sendable (_ pages: Int, _ features: Int) -> Void
+/// How far a running populate has come.
+public struct FetchProgress: Sendable, Equatable {
+    /// Pages received so far.
+    public var pages: Int
+    /// Features kept so far.
+    public var features: Int
+    /// How many features the populate will keep in all, when the server's own
+    /// count says it (`numberMatched` with every row kept as sent); nil otherwise.
+    public var totalFeatures: Int?
+
+    public init(pages: Int, features: Int, totalFeatures: Int? = nil) {
+        self.pages = pages
+        self.features = features
+        self.totalFeatures = totalFeatures
+    }
+
+    /// The total a server count promises for `query`: the rows matched after the
+    /// offset, up to the maximum; nil when rows are dropped locally (the count then
+    /// includes rows that will not be kept) or the server gave no count.
+    static func total(matched: Int64?, dropsRowsLocally: Bool, query: QueryParameters) -> Int? {
+        guard let matched, !dropsRowsLocally, matched >= 0 else { return nil }
+        let afterOffset = max(0, Int(clamping: matched) - query.resultOffset)
+        return query.maxFeatures > 0 ? min(afterOffset, query.maxFeatures) : afterOffset
+    }
+}
+
+/// Reports progress of a running populate. Called on a library thread, never
+/// under a library lock.
+public typealias PopulateProgress = @Sendable (FetchProgress) -> Void
 
 /// Everything a protocol adapter fetched for one populate, parsed but not yet in
 /// the cache: the table applies it in one step, or not at all.

@@ -16,6 +16,9 @@ protocol FeatureSource: Sendable {
     /// How where clauses reach the server (only OGC API tables have a choice).
     var queryLanguage: QueryLanguage { get }
     func setQueryLanguage(_ language: QueryLanguage) throws(FeatureCacheError)
+    /// The WFS feature type behind the table, for what only WFS has (axis
+    /// orders, output format, GetFeature documents); nil for other kinds.
+    var wfsFeatureType: WFSFeatureTypeSource? { get }
     /// Fetches and parses the pages matching the query (all of them, or at most
     /// `maxPages`, then `complete` says whether the service had more); changes nothing.
     func fetch(_ query: QueryParameters, outFields: [String]?, metadata: TableMetadata,
@@ -29,6 +32,7 @@ protocol FeatureSource: Sendable {
 
 extension FeatureSource {
     var queryLanguage: QueryLanguage { .auto }
+    var wfsFeatureType: WFSFeatureTypeSource? { nil }
 
     func setQueryLanguage(_ language: QueryLanguage) throws(FeatureCacheError) {
         guard language == .auto else {

@@ -20,7 +20,7 @@ extension FeatureTable {
     }
 
     private func wfsSource(_ what: String) throws(FeatureCacheError) -> WFSFeatureTypeSource {
-        guard let source = source as? WFSFeatureTypeSource else {
+        guard let source = source.wfsFeatureType else {
             throw FeatureCacheError(.unsupported, "\(what) applies to WFS tables only")
         }
         return source
@@ -53,24 +53,17 @@ extension FeatureTable {
     /// `populateFromService(usingXMLRequest:clearCache:)`). One request: a
     /// document that asks for more than one response holds sets `limitExceeded`.
     /// On failure the cache is exactly as it was.
-    public func populate(wfsXML xml: String, clearCache: Bool) async throws(FeatureCacheError) -> FeatureResult {
+    public func populate(wfsXML xml: String, clearCache: Bool,
+                         progress: PopulateProgress? = nil) async throws(FeatureCacheError) -> FeatureResult {
         let source = try wfsSource("populating with a GetFeature document")
         try await load()
         let metadata = try metadata()
         let fetched = try await source.fetchXML(xml, metadata: metadata)
+        progress?(FetchProgress(pages: 1, features: fetched.featureCount))
         try Task.checkCancellationTyped()
         if clearCache { interaction.restart(resetCoverage: true) }
         let result = merge(fetched, clearingFirst: clearCache, metadata: metadata)
         interaction.pin(fetched.objectIds)
         return result
-    }
-
-    public func startPopulate(wfsXML xml: String, clearCache: Bool,
-                              completion: @escaping @Sendable (Result<FeatureResult, FeatureCacheError>) -> Void) -> FeatureOperation {
-        FeatureOperation { () async throws(FeatureCacheError) -> FeatureResult in
-            try await self.populate(wfsXML: xml, clearCache: clearCache)
-        } completion: { outcome in
-            completion(outcome)
-        }
     }
 }

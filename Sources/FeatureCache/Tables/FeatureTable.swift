@@ -266,14 +266,13 @@ public final class FeatureTable: Loadable {
     /// `clearCache` replaces the cache, otherwise the features merge, a newer
     /// copy of a cached feature replacing the older. Allowed in every mode; the
     /// features are pinned (never evicted for the budget).
-    /// - Parameter outFields: overrides `query.outFields` when not nil.
     /// - Returns: the features of this populate.
-    public func populate(_ query: QueryParameters, clearCache: Bool, outFields: [String]? = nil,
+    public func populate(_ query: QueryParameters, clearCache: Bool,
                          progress: PopulateProgress? = nil) async throws(FeatureCacheError) -> FeatureResult {
         try query.validate()
         try await load()
         let metadata = try metadata()
-        let fetched = try await source.fetch(serverQuery(query), outFields: outFields ?? query.outFields, metadata: metadata, progress: progress)
+        let fetched = try await source.fetch(serverQuery(query), outFields: query.outFields, metadata: metadata, progress: progress)
         try Task.checkCancellationTyped()
         if clearCache { interaction.restart(resetCoverage: true) }
         let result = merge(fetched, clearingFirst: clearCache, metadata: metadata)
@@ -295,11 +294,10 @@ public final class FeatureTable: Loadable {
 
     /// Starts a populate; `completion` runs once, on a library thread, with the
     /// result or the error (`.cancelled` after `cancel()` on the operation).
-    public func startPopulate(_ query: QueryParameters, clearCache: Bool, outFields: [String]? = nil,
-                              progress: PopulateProgress? = nil,
+    public func startPopulate(_ query: QueryParameters, clearCache: Bool, progress: PopulateProgress? = nil,
                               completion: @escaping @Sendable (Result<FeatureResult, FeatureCacheError>) -> Void) -> FeatureOperation {
         FeatureOperation { () async throws(FeatureCacheError) -> FeatureResult in
-            try await self.populate(query, clearCache: clearCache, outFields: outFields, progress: progress)
+            try await self.populate(query, clearCache: clearCache, progress: progress)
         } completion: { outcome in
             completion(outcome)
         }
@@ -424,6 +422,9 @@ public final class FeatureTable: Loadable {
 
     /// The number of features in the cache.
     public var cachedFeatureCount: Int { store.count }
+
+    /// The heap bytes the cache holds (columns, geometry, indexes).
+    public var cachedByteSize: Int { store.byteSize }
 
     /// Empties the cache and forgets every covered tile.
     public func clearCache() {

@@ -11,10 +11,10 @@ public func fcTableSetDefinitionExpression(_ pointer: OpaquePointer?, _ text: Un
 }
 
 @_cdecl("fc_table_definition_expression")
-public func fcTableDefinitionExpression(_ pointer: OpaquePointer?) -> UnsafePointer<CChar>? {
-    value(or: nil) { () throws(FeatureCacheError) in
-        let (handle, table) = try table(pointer)
-        return handle.borrowedCString(table.definitionExpression)
+public func fcTableDefinitionExpression(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    out?.pointee = nil
+    return output(out) { () throws(FeatureCacheError) in
+        try CArguments.ownedString(try table(pointer).1.definitionExpression)
     }
 }
 
@@ -24,8 +24,8 @@ public func fcTableSetCacheBudget(_ pointer: OpaquePointer?, _ bytes: Int64) -> 
 }
 
 @_cdecl("fc_table_cache_budget")
-public func fcTableCacheBudget(_ pointer: OpaquePointer?) -> Int64 {
-    value(or: -1) { () throws(FeatureCacheError) in Int64(try table(pointer).1.cacheBudget) }
+public func fcTableCacheBudget(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
+    output(out) { () throws(FeatureCacheError) in Int64(try table(pointer).1.cacheBudget) }
 }
 
 @_cdecl("fc_table_get_statistics")
@@ -109,6 +109,6 @@ public func fcMapSetBufferFactor(_ pointer: OpaquePointer?, _ factor: Double) ->
 }
 
 @_cdecl("fc_map_buffer_factor")
-public func fcMapBufferFactor(_ pointer: OpaquePointer?) -> Double {
-    value(or: .nan) { () throws(FeatureCacheError) in try map(pointer).bufferFactor }
+public func fcMapBufferFactor(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<Double>?) -> Int32 {
+    output(out) { () throws(FeatureCacheError) in try map(pointer).bufferFactor }
 }

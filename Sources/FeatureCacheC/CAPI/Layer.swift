@@ -6,7 +6,7 @@ func layer(_ pointer: OpaquePointer?) throws(FeatureCacheError) -> FeatureLayer 
 }
 
 @_cdecl("fc_layer_create")
-public func fcLayerCreate(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ tablePointer: OpaquePointer?) -> Int32 {
+public func fcLayerCreate(_ tablePointer: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     out?.pointee = nil
     return status { () throws(FeatureCacheError) in
         let out = try CArguments.output(out)
@@ -38,11 +38,11 @@ public func fcLayerSetMaxScale(_ pointer: OpaquePointer?, _ scale: Double) -> In
 }
 
 @_cdecl("fc_layer_min_scale")
-public func fcLayerMinScale(_ pointer: OpaquePointer?) -> Double {
-    value(or: .nan) { () throws(FeatureCacheError) in try layer(pointer).minScale }
+public func fcLayerMinScale(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<Double>?) -> Int32 {
+    output(out) { () throws(FeatureCacheError) in try layer(pointer).minScale }
 }
 
 @_cdecl("fc_layer_max_scale")
-public func fcLayerMaxScale(_ pointer: OpaquePointer?) -> Double {
-    value(or: .nan) { () throws(FeatureCacheError) in try layer(pointer).maxScale }
+public func fcLayerMaxScale(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<Double>?) -> Int32 {
+    output(out) { () throws(FeatureCacheError) in try layer(pointer).maxScale }
 }

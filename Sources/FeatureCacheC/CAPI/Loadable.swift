@@ -64,13 +64,14 @@ public func fcLoadableCancelLoad(_ obj: OpaquePointer?) -> Int32 {
 }
 
 @_cdecl("fc_loadable_load_status")
-public func fcLoadableLoadStatus(_ obj: OpaquePointer?) -> Int32 {
-    value(or: -1) { () throws(FeatureCacheError) in try loadable(obj).1.loadStatus.rawValue }
+public func fcLoadableLoadStatus(_ obj: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?) -> Int32 {
+    output(out) { () throws(FeatureCacheError) in try loadable(obj).1.loadStatus.rawValue }
 }
 
 @_cdecl("fc_loadable_load_error")
-public func fcLoadableLoadError(_ obj: OpaquePointer?) -> OpaquePointer? {
-    value(or: nil) { () throws(FeatureCacheError) -> OpaquePointer? in
+public func fcLoadableLoadError(_ obj: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    out?.pointee = nil
+    return output(out) { () throws(FeatureCacheError) -> OpaquePointer? in
         guard let error = try loadable(obj).1.loadError else { return nil }
         let box = ErrorBox(error)
         LastError.loadErrorSlot.value = box  // keeps it valid until the next call on this thread

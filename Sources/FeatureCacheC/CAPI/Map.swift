@@ -32,6 +32,6 @@ public func fcMapAddLayer(_ mapPointer: OpaquePointer?, _ layerPointer: OpaquePo
 }
 
 @_cdecl("fc_map_layer_count")
-public func fcMapLayerCount(_ mapPointer: OpaquePointer?) -> Int32 {
-    value(or: -1) { () throws(FeatureCacheError) in Int32(try map(mapPointer).layers.count) }
+public func fcMapLayerCount(_ mapPointer: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?) -> Int32 {
+    output(out) { () throws(FeatureCacheError) in Int32(try map(mapPointer).layers.count) }
 }

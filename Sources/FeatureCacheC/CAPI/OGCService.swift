@@ -13,8 +13,8 @@ private func collection(_ service: OGCService, _ index: Int32) throws(FeatureCac
 }
 
 @_cdecl("fc_ogc_service_create")
-public func fcOGCServiceCreate(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ ctx: OpaquePointer?,
-                               _ url: UnsafePointer<CChar>?) -> Int32 {
+public func fcOGCServiceCreate(_ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?,
+                               _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     out?.pointee = nil
     return status { () throws(FeatureCacheError) in
         let out = try CArguments.output(out)

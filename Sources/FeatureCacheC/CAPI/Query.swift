@@ -37,7 +37,7 @@ public func fcQueryCreate(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32
 }
 
 @_cdecl("fc_query_copy")
-public func fcQueryCopy(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ query: OpaquePointer?) -> Int32 {
+public func fcQueryCopy(_ query: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     out?.pointee = nil
     return status { () throws(FeatureCacheError) in
         let out = try CArguments.output(out)

@@ -20,23 +20,23 @@ public func fcResultFree(_ pointer: OpaquePointer?) {
 }
 
 @_cdecl("fc_result_count")
-public func fcResultCount(_ pointer: OpaquePointer?) -> Int64 {
-    value(or: -1) { () throws(FeatureCacheError) in Int64(try result(pointer).1.count) }
+public func fcResultCount(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
+    output(out) { () throws(FeatureCacheError) in Int64(try result(pointer).1.count) }
 }
 
 @_cdecl("fc_result_limit_exceeded")
-public func fcResultLimitExceeded(_ pointer: OpaquePointer?) -> Bool {
-    value(or: false) { () throws(FeatureCacheError) in try result(pointer).1.limitExceeded }
+public func fcResultLimitExceeded(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<Bool>?) -> Int32 {
+    output(out) { () throws(FeatureCacheError) in try result(pointer).1.limitExceeded }
 }
 
 @_cdecl("fc_result_wkid")
-public func fcResultWkid(_ pointer: OpaquePointer?) -> Int32 {
-    value(or: 0) { () throws(FeatureCacheError) in try result(pointer).1.spatialReference?.effectiveWkid ?? 0 }
+public func fcResultWkid(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?) -> Int32 {
+    output(out) { () throws(FeatureCacheError) in try result(pointer).1.spatialReference?.effectiveWkid ?? 0 }
 }
 
 @_cdecl("fc_result_field_count")
-public func fcResultFieldCount(_ pointer: OpaquePointer?) -> Int32 {
-    value(or: -1) { () throws(FeatureCacheError) in Int32(try result(pointer).1.fields.count) }
+public func fcResultFieldCount(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?) -> Int32 {
+    output(out) { () throws(FeatureCacheError) in Int32(try result(pointer).1.fields.count) }
 }
 
 private func field(_ result: FeatureResult, _ col: Int32) throws(FeatureCacheError) -> FieldInfo {
@@ -44,49 +44,50 @@ private func field(_ result: FeatureResult, _ col: Int32) throws(FeatureCacheErr
 }
 
 @_cdecl("fc_result_field_name")
-public func fcResultFieldName(_ pointer: OpaquePointer?, _ col: Int32) -> UnsafePointer<CChar>? {
-    value(or: nil) { () throws(FeatureCacheError) in
+public func fcResultFieldName(_ pointer: OpaquePointer?, _ col: Int32, _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32 {
+    output(out) { () throws(FeatureCacheError) in
         let (handle, result) = try result(pointer)
         return handle.borrowedCString(try field(result, col).name)
     }
 }
 
 @_cdecl("fc_result_field_type")
-public func fcResultFieldType(_ pointer: OpaquePointer?, _ col: Int32) -> Int32 {
-    value(or: -1) { () throws(FeatureCacheError) in try field(try result(pointer).1, col).type.rawValue }
+public func fcResultFieldType(_ pointer: OpaquePointer?, _ col: Int32, _ out: UnsafeMutablePointer<Int32>?) -> Int32 {
+    output(out) { () throws(FeatureCacheError) in try field(try result(pointer).1, col).type.rawValue }
 }
 
 @_cdecl("fc_result_field_index")
-public func fcResultFieldIndex(_ pointer: OpaquePointer?, _ name: UnsafePointer<CChar>?) -> Int32 {
-    value(or: -1) { () throws(FeatureCacheError) in
+public func fcResultFieldIndex(_ pointer: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<Int32>?) -> Int32 {
+    output(out) { () throws(FeatureCacheError) in
         let result = try result(pointer).1
         return Int32(result.fieldIndex(named: try CArguments.string(name, "name")) ?? -1)
     }
 }
 
 @_cdecl("fc_result_is_null")
-public func fcResultIsNull(_ pointer: OpaquePointer?, _ row: Int64, _ col: Int32) -> Bool {
-    value(or: false) { () throws(FeatureCacheError) in try result(pointer).1.isNull(Int(row), Int(col)) }
+public func fcResultIsNull(_ pointer: OpaquePointer?, _ row: Int64, _ col: Int32, _ out: UnsafeMutablePointer<Bool>?) -> Int32 {
+    output(out) { () throws(FeatureCacheError) in try result(pointer).1.isNull(Int(row), Int(col)) }
 }
 
 @_cdecl("fc_result_get_int64")
-public func fcResultGetInt64(_ pointer: OpaquePointer?, _ row: Int64, _ col: Int32) -> Int64 {
-    value(or: 0) { () throws(FeatureCacheError) in try result(pointer).1.int64(Int(row), Int(col)) }
+public func fcResultGetInt64(_ pointer: OpaquePointer?, _ row: Int64, _ col: Int32, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
+    output(out) { () throws(FeatureCacheError) in try result(pointer).1.int64(Int(row), Int(col)) }
 }
 
 @_cdecl("fc_result_get_double")
-public func fcResultGetDouble(_ pointer: OpaquePointer?, _ row: Int64, _ col: Int32) -> Double {
-    value(or: .nan) { () throws(FeatureCacheError) in try result(pointer).1.double(Int(row), Int(col)) }
+public func fcResultGetDouble(_ pointer: OpaquePointer?, _ row: Int64, _ col: Int32, _ out: UnsafeMutablePointer<Double>?) -> Int32 {
+    output(out) { () throws(FeatureCacheError) in try result(pointer).1.double(Int(row), Int(col)) }
 }
 
 @_cdecl("fc_result_get_string")
-public func fcResultGetString(_ pointer: OpaquePointer?, _ row: Int64, _ col: Int32) -> UnsafePointer<CChar>? {
-    value(or: nil) { () throws(FeatureCacheError) in try result(pointer).1.cString(Int(row), Int(col)) }
+public func fcResultGetString(_ pointer: OpaquePointer?, _ row: Int64, _ col: Int32,
+                              _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32 {
+    output(out) { () throws(FeatureCacheError) in try result(pointer).1.cString(Int(row), Int(col)) }
 }
 
 @_cdecl("fc_result_object_id")
-public func fcResultObjectId(_ pointer: OpaquePointer?, _ row: Int64) -> Int64 {
-    value(or: -1) { () throws(FeatureCacheError) in try result(pointer).1.objectId(Int(row)) }
+public func fcResultObjectId(_ pointer: OpaquePointer?, _ row: Int64, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
+    output(out) { () throws(FeatureCacheError) in try result(pointer).1.objectId(Int(row)) }
 }
 
 @_cdecl("fc_result_geometry_wkb")
@@ -102,6 +103,7 @@ public func fcResultGeometryWKB(_ pointer: OpaquePointer?, _ row: Int64, _ out: 
 }
 
 @_cdecl("fc_result_to_geojson")
-public func fcResultToGeoJSON(_ pointer: OpaquePointer?) -> UnsafeMutablePointer<CChar>? {
-    value(or: nil) { () throws(FeatureCacheError) in strdup(try result(pointer).1.geoJSON()) }
+public func fcResultToGeoJSON(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    out?.pointee = nil
+    return output(out) { () throws(FeatureCacheError) in try CArguments.ownedString(try result(pointer).1.geoJSON()) }
 }

@@ -8,13 +8,46 @@ func table(_ pointer: OpaquePointer?) throws(FeatureCacheError) -> (Handle, Feat
     return (handle, table)
 }
 
-/// Runs a metadata getter: checks the table and `out`, requires LOADED.
-private func metadataGetter<T>(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<T>?,
-                               _ body: (Handle, TableMetadata) throws(FeatureCacheError) -> T) -> Int32 {
-    status { () throws(FeatureCacheError) in
-        let (handle, table) = try table(pointer)
+/// The names C gives each kind of table's protocol view.
+private func viewName(_ kind: ServiceKind) -> String {
+    switch kind {
+    case .arcgis: "an ArcGIS table (fc_arcgis_table)"
+    case .ogcFeatures: "an OGC API table (fc_ogc_table)"
+    case .wfs: "a WFS table (fc_wfs_table)"
+    }
+}
+
+/// A protocol view of a table (`fc_wfs_table *` and friends are the table's own
+/// handle): the table, checked to be of `kind`.
+func table(_ pointer: OpaquePointer?, of kind: ServiceKind) throws(FeatureCacheError) -> (Handle, FeatureTable) {
+    let (handle, table) = try table(pointer)
+    guard table.serviceKind == kind else {
+        throw FeatureCacheError(.invalidArgument, "the table is not \(viewName(kind)): it reads \(viewName(table.serviceKind))")
+    }
+    return (handle, table)
+}
+
+/// `fc_table_as_*`: the table's protocol view, or FC_E_UNSUPPORTED for another kind.
+func tableView(_ pointer: OpaquePointer?, _ kind: ServiceKind, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    out?.pointee = nil
+    return status { () throws(FeatureCacheError) in
         let out = try CArguments.output(out)
-        let metadata = try table.metadata()
+        let table = try table(pointer).1
+        guard table.serviceKind == kind else {
+            throw FeatureCacheError(.unsupported, "the table is not \(viewName(kind)): it reads \(viewName(table.serviceKind))")
+        }
+        out.pointee = pointer
+    }
+}
+
+/// Runs a metadata getter: checks the table (of `kind`, when given) and `out`,
+/// requires LOADED.
+func metadataGetter<T>(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<T>?, of kind: ServiceKind? = nil,
+                       _ body: (Handle, TableMetadata) throws(FeatureCacheError) -> T) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        let (handle, checked) = if let kind { try table(pointer, of: kind) } else { try table(pointer) }
+        let out = try CArguments.output(out)
+        let metadata = try checked.metadata()
         out.pointee = try body(handle, metadata)
     }
 }
@@ -24,8 +57,8 @@ private func field(_ metadata: TableMetadata, _ index: Int32) throws(FeatureCach
 }
 
 @_cdecl("fc_table_create_arcgis")
-public func fcTableCreateArcGIS(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ ctx: OpaquePointer?,
-                                _ url: UnsafePointer<CChar>?) -> Int32 {
+public func fcTableCreateArcGIS(_ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?,
+                                _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     out?.pointee = nil
     return status { () throws(FeatureCacheError) in
         let out = try CArguments.output(out)
@@ -36,8 +69,8 @@ public func fcTableCreateArcGIS(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ 
 }
 
 @_cdecl("fc_table_create_ogc")
-public func fcTableCreateOGC(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ ctx: OpaquePointer?,
-                             _ url: UnsafePointer<CChar>?, _ collectionId: UnsafePointer<CChar>?) -> Int32 {
+public func fcTableCreateOGC(_ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ collectionId: UnsafePointer<CChar>?,
+                             _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     out?.pointee = nil
     return status { () throws(FeatureCacheError) in
         let out = try CArguments.output(out)
@@ -56,30 +89,12 @@ public func fcTableFree(_ table: OpaquePointer?) {
 @_cdecl("fc_table_as_loadable")
 public func fcTableAsLoadable(_ table: OpaquePointer?) -> OpaquePointer? { table }
 
-@_cdecl("fc_table_service_kind")
-public func fcTableServiceKind(_ pointer: OpaquePointer?) -> Int32 {
-    value(or: -1) { () throws(FeatureCacheError) in try table(pointer).1.serviceKind.rawValue }
-}
-
-@_cdecl("fc_table_url")
-public func fcTableURL(_ pointer: OpaquePointer?) -> UnsafePointer<CChar>? {
-    value(or: nil) { () throws(FeatureCacheError) in
-        let (handle, table) = try table(pointer)
-        return handle.borrowedCString(table.url)
-    }
-}
-
 @_cdecl("fc_table_set_request_mode")
 public func fcTableSetRequestMode(_ pointer: OpaquePointer?, _ mode: Int32) -> Int32 {
     status { () throws(FeatureCacheError) in
         let table = try table(pointer).1
         table.setRequestMode(try CArguments.enumValue(mode, FeatureRequestMode.self, "request mode (FC_REQUEST_MODE_*)"))
     }
-}
-
-@_cdecl("fc_table_request_mode")
-public func fcTableRequestMode(_ pointer: OpaquePointer?) -> Int32 {
-    value(or: -1) { () throws(FeatureCacheError) in try table(pointer).1.requestMode.rawValue }
 }
 
 @_cdecl("fc_table_name")
@@ -171,11 +186,6 @@ public func fcTableMaxRecordCount(_ pointer: OpaquePointer?, _ out: UnsafeMutabl
     metadataGetter(pointer, out) { _, metadata in Int64(metadata.maxRecordCount) }
 }
 
-@_cdecl("fc_table_supports_pagination")
-public func fcTableSupportsPagination(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<Bool>?) -> Int32 {
-    metadataGetter(pointer, out) { _, metadata in metadata.supportsPagination }
-}
-
 @_cdecl("fc_table_min_scale")
 public func fcTableMinScale(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<Double>?) -> Int32 {
     metadataGetter(pointer, out) { _, metadata in metadata.minScale }
@@ -186,34 +196,6 @@ public func fcTableMaxScale(_ pointer: OpaquePointer?, _ out: UnsafeMutablePoint
     metadataGetter(pointer, out) { _, metadata in metadata.maxScale }
 }
 
-@_cdecl("fc_table_capabilities")
-public func fcTableCapabilities(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32 {
-    metadataGetter(pointer, out) { handle, metadata in handle.borrowedCString(metadata.capabilities.joined(separator: ",")) }
-}
-
-@_cdecl("fc_table_supported_query_formats")
-public func fcTableSupportedQueryFormats(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32 {
-    metadataGetter(pointer, out) { handle, metadata in handle.borrowedCString(metadata.supportedQueryFormats.joined(separator: ",")) }
-}
-
-@_cdecl("fc_table_service_version")
-public func fcTableServiceVersion(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<Double>?) -> Int32 {
-    metadataGetter(pointer, out) { _, metadata in metadata.serviceVersion }
-}
-
-@_cdecl("fc_table_set_query_language")
-public func fcTableSetQueryLanguage(_ pointer: OpaquePointer?, _ language: Int32) -> Int32 {
-    status { () throws(FeatureCacheError) in
-        let table = try table(pointer).1
-        try table.setQueryLanguage(try CArguments.enumValue(language, QueryLanguage.self, "query language (FC_QUERY_LANGUAGE_*)"))
-    }
-}
-
-@_cdecl("fc_table_query_language")
-public func fcTableQueryLanguage(_ pointer: OpaquePointer?) -> Int32 {
-    value(or: -1) { () throws(FeatureCacheError) in try table(pointer).1.queryLanguage.rawValue }
-}
-
 @_cdecl("fc_table_set_spatial_reference")
 public func fcTableSetSpatialReference(_ pointer: OpaquePointer?, _ wkid: Int32) -> Int32 {
     status { () throws(FeatureCacheError) in try table(pointer).1.setSpatialReference(wkid) }
@@ -222,4 +204,30 @@ public func fcTableSetSpatialReference(_ pointer: OpaquePointer?, _ wkid: Int32)
 @_cdecl("fc_table_set_page_size")
 public func fcTableSetPageSize(_ pointer: OpaquePointer?, _ size: Int32) -> Int32 {
     status { () throws(FeatureCacheError) in try table(pointer).1.setPageSize(Int(size)) }
+}
+
+@_cdecl("fc_table_service_kind")
+public func fcTableServiceKind(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        let out = try CArguments.output(out)
+        out.pointee = try table(pointer).1.serviceKind.rawValue
+    }
+}
+
+@_cdecl("fc_table_url")
+public func fcTableURL(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32 {
+    out?.pointee = nil
+    return status { () throws(FeatureCacheError) in
+        let out = try CArguments.output(out)
+        let (handle, table) = try table(pointer)
+        out.pointee = handle.borrowedCString(table.url)
+    }
+}
+
+@_cdecl("fc_table_request_mode")
+public func fcTableRequestMode(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        let out = try CArguments.output(out)
+        out.pointee = try table(pointer).1.requestMode.rawValue
+    }
 }

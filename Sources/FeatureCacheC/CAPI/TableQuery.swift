@@ -1,80 +1,72 @@
 import CFeatureCacheABI
 import FeatureCache
 
-// Queries of a table, answered by the cache or the service by its request mode.
+// Queries of a table, answered by the cache or the service by its request mode:
+// features, counts and extents, each as a _start operation and a blocking call.
 
-private func startQuery(_ pointer: OpaquePointer?, _ query: OpaquePointer?,
-                        completion: @escaping @Sendable (Result<FeatureResult, FeatureCacheError>) -> Void) throws(FeatureCacheError) -> FeatureOperation {
+/// Checks the table and query and returns the work `answer` does with them.
+private func queryWork(_ pointer: OpaquePointer?, _ query: OpaquePointer?,
+                       _ answer: @escaping @Sendable (FeatureTable, QueryParameters) async throws(FeatureCacheError) -> OperationValue) throws(FeatureCacheError) -> @Sendable (COperation) async throws(FeatureCacheError) -> OperationValue {
     let table = try table(pointer).1
     let parameters = try queryParameters(query)
     try parameters.validate()
-    return FeatureOperation({ () async throws(FeatureCacheError) -> FeatureResult in try await table.query(parameters) },
-                            completion: completion)
+    return { (_) async throws(FeatureCacheError) -> OperationValue in try await answer(table, parameters) }
 }
 
-@_cdecl("fc_table_query")
-public func fcTableQuery(_ table: OpaquePointer?, _ query: OpaquePointer?, _ callback: fc_result_callback?,
-                         _ userData: UnsafeMutableRawPointer?) -> Int32 {
-    fcTableQueryStart(table, query, callback, userData, nil)
+private let features: @Sendable (FeatureTable, QueryParameters) async throws(FeatureCacheError) -> OperationValue = { (table, query) async throws(FeatureCacheError) in
+    .features(try await table.query(query))
+}
+private let count: @Sendable (FeatureTable, QueryParameters) async throws(FeatureCacheError) -> OperationValue = { (table, query) async throws(FeatureCacheError) in
+    .count(try await table.queryCount(query))
+}
+private let extent: @Sendable (FeatureTable, QueryParameters) async throws(FeatureCacheError) -> OperationValue = { (table, query) async throws(FeatureCacheError) in
+    .extent(try await table.queryExtent(query), wkid: table.loadedMetadata?.spatialReference?.effectiveWkid ?? 0)
 }
 
 @_cdecl("fc_table_query_start")
-public func fcTableQueryStart(_ table: OpaquePointer?, _ query: OpaquePointer?, _ callback: fc_result_callback?,
-                              _ userData: UnsafeMutableRawPointer?, _ outOperation: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
-    outOperation?.pointee = nil
-    let callbacks = ResultCallbacks(progress: nil, result: callback, userData: userData)
+public func fcTableQueryStart(_ table: OpaquePointer?, _ query: OpaquePointer?, _ callback: fc_operation_callback?,
+                              _ userData: UnsafeMutableRawPointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    startOperation(out, callback, userData) { () throws(FeatureCacheError) in try queryWork(table, query, features) }
+}
+
+@_cdecl("fc_table_query")
+public func fcTableQuery(_ table: OpaquePointer?, _ query: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    out?.pointee = nil
     return status { () throws(FeatureCacheError) in
-        let operation = try startQuery(table, query) { outcome in callbacks.deliver(outcome) }
-        outOperation?.pointee = Handles.export(Handle(.operation, operation))
+        let out = try CArguments.output(out)
+        let value = try runOperation("fc_table_query") { () throws(FeatureCacheError) in try queryWork(table, query, features) }
+        if case let .features(result) = value { out.pointee = exportResult(result) }
     }
 }
 
-@_cdecl("fc_table_query_wait")
-public func fcTableQueryWait(_ table: OpaquePointer?, _ query: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
-    waitForResult(out, "fc_table_query_wait") { completion throws(FeatureCacheError) in
-        try startQuery(table, query, completion: completion)
-    }
-}
-
-/// Runs `work` on a library thread and blocks for its value.
-private func blocking<T: Sendable>(_ name: String, _ work: @escaping @Sendable () async throws(FeatureCacheError) -> T) throws(FeatureCacheError) -> T {
-    try CallbackScope.checkMayBlock(name)
-    let outcome = Locked<Result<T, FeatureCacheError>?>(nil)
-    let operation = FeatureOperation(work) { result in outcome.withLock { $0 = result } }
-    _ = try operation.wait()
-    return try outcome.withLock { $0 }!.get()
+@_cdecl("fc_table_query_count_start")
+public func fcTableQueryCountStart(_ table: OpaquePointer?, _ query: OpaquePointer?, _ callback: fc_operation_callback?,
+                                   _ userData: UnsafeMutableRawPointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    startOperation(out, callback, userData) { () throws(FeatureCacheError) in try queryWork(table, query, count) }
 }
 
 @_cdecl("fc_table_query_count")
-public func fcTableQueryCount(_ pointer: OpaquePointer?, _ query: OpaquePointer?, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
+public func fcTableQueryCount(_ table: OpaquePointer?, _ query: OpaquePointer?, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
     out?.pointee = -1
     return status { () throws(FeatureCacheError) in
         let out = try CArguments.output(out)
-        let table = try table(pointer).1
-        let parameters = try queryParameters(query)
-        try parameters.validate()
-        out.pointee = Int64(try blocking("fc_table_query_count") { () async throws(FeatureCacheError) -> Int in
-            try await table.queryCount(parameters)
-        })
+        let value = try runOperation("fc_table_query_count") { () throws(FeatureCacheError) in try queryWork(table, query, count) }
+        if case let .count(n) = value { out.pointee = Int64(n) }
     }
 }
 
+@_cdecl("fc_table_query_extent_start")
+public func fcTableQueryExtentStart(_ table: OpaquePointer?, _ query: OpaquePointer?, _ callback: fc_operation_callback?,
+                                    _ userData: UnsafeMutableRawPointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    startOperation(out, callback, userData) { () throws(FeatureCacheError) in try queryWork(table, query, extent) }
+}
+
 @_cdecl("fc_table_query_extent")
-public func fcTableQueryExtent(_ pointer: OpaquePointer?, _ query: OpaquePointer?, _ out: UnsafeMutablePointer<fc_envelope>?) -> Int32 {
+public func fcTableQueryExtent(_ table: OpaquePointer?, _ query: OpaquePointer?, _ out: UnsafeMutablePointer<fc_envelope>?) -> Int32 {
     status { () throws(FeatureCacheError) in
         let out = try CArguments.output(out)
-        out.pointee = fc_envelope(xmin: .nan, ymin: .nan, xmax: .nan, ymax: .nan, wkid: 0)
-        let table = try table(pointer).1
-        let parameters = try queryParameters(query)
-        try parameters.validate()
-        let extent = try blocking("fc_table_query_extent") { () async throws(FeatureCacheError) -> Envelope? in
-            try await table.queryExtent(parameters)
-        }
-        if let extent {
-            out.pointee = fc_envelope(xmin: extent.xmin, ymin: extent.ymin, xmax: extent.xmax, ymax: extent.ymax,
-                                      wkid: extent.spatialReference?.effectiveWkid ?? 0)
-        } else {
-            out.pointee.wkid = table.loadedMetadata?.spatialReference?.effectiveWkid ?? 0
-        }
+        out.pointee = fc_envelope(nil, wkid: 0)
+        let value = try runOperation("fc_table_query_extent") { () throws(FeatureCacheError) in try queryWork(table, query, extent) }
+        if case let .extent(envelope, wkid) = value { out.pointee = fc_envelope(envelope, wkid: wkid) }
     }
 }

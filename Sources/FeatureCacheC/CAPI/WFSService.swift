@@ -13,8 +13,8 @@ private func featureType(_ service: WFSService, _ index: Int32) throws(FeatureCa
 }
 
 @_cdecl("fc_wfs_service_create")
-public func fcWFSServiceCreate(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ ctx: OpaquePointer?,
-                               _ url: UnsafePointer<CChar>?) -> Int32 {
+public func fcWFSServiceCreate(_ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?,
+                               _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     out?.pointee = nil
     return status { () throws(FeatureCacheError) in
         let out = try CArguments.output(out)
@@ -94,8 +94,8 @@ public func fcWFSServiceCreateTable(_ pointer: OpaquePointer?, _ typeName: Unsaf
 // MARK: - WFS tables
 
 @_cdecl("fc_table_create_wfs")
-public func fcTableCreateWFS(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ ctx: OpaquePointer?,
-                             _ url: UnsafePointer<CChar>?, _ typeName: UnsafePointer<CChar>?) -> Int32 {
+public func fcTableCreateWFS(_ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ typeName: UnsafePointer<CChar>?,
+                             _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     out?.pointee = nil
     return status { () throws(FeatureCacheError) in
         let out = try CArguments.output(out)
@@ -103,72 +103,5 @@ public func fcTableCreateWFS(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ ctx
         let url = try CArguments.string(url, "service_url")
         let name = try CArguments.string(typeName, "type_name")
         out.pointee = Handles.export(Handle(.table, try FeatureTable.wfs(url: url, typeName: name, context: context)))
-    }
-}
-
-@_cdecl("fc_table_set_axis_order")
-public func fcTableSetAxisOrder(_ pointer: OpaquePointer?, _ order: Int32) -> Int32 {
-    status { () throws(FeatureCacheError) in
-        try table(pointer).1.setAxisOrder(try CArguments.enumValue(order, AxisOrder.self, "axis order (FC_AXIS_ORDER_*)"), forFilters: false)
-    }
-}
-
-@_cdecl("fc_table_axis_order")
-public func fcTableAxisOrder(_ pointer: OpaquePointer?) -> Int32 {
-    value(or: -1) { () throws(FeatureCacheError) in try table(pointer).1.axisOrder(forFilters: false).rawValue }
-}
-
-@_cdecl("fc_table_set_filter_axis_order")
-public func fcTableSetFilterAxisOrder(_ pointer: OpaquePointer?, _ order: Int32) -> Int32 {
-    status { () throws(FeatureCacheError) in
-        try table(pointer).1.setAxisOrder(try CArguments.enumValue(order, AxisOrder.self, "axis order (FC_AXIS_ORDER_*)"), forFilters: true)
-    }
-}
-
-@_cdecl("fc_table_filter_axis_order")
-public func fcTableFilterAxisOrder(_ pointer: OpaquePointer?) -> Int32 {
-    value(or: -1) { () throws(FeatureCacheError) in try table(pointer).1.axisOrder(forFilters: true).rawValue }
-}
-
-@_cdecl("fc_table_set_output_format")
-public func fcTableSetOutputFormat(_ pointer: OpaquePointer?, _ format: UnsafePointer<CChar>?) -> Int32 {
-    status { () throws(FeatureCacheError) in
-        try table(pointer).1.setOutputFormat(try CArguments.optionalString(format, "format"))
-    }
-}
-
-@_cdecl("fc_table_output_format")
-public func fcTableOutputFormat(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32 {
-    status { () throws(FeatureCacheError) in
-        let (handle, table) = try table(pointer)
-        let out = try CArguments.output(out)
-        out.pointee = handle.borrowedCString(try table.outputFormat() ?? "")
-    }
-}
-
-private func startXMLPopulate(_ pointer: OpaquePointer?, _ xml: UnsafePointer<CChar>?, _ clearCache: Bool,
-                              completion: @escaping @Sendable (Result<FeatureResult, FeatureCacheError>) -> Void) throws(FeatureCacheError) -> FeatureOperation {
-    let table = try table(pointer).1
-    let document = try CArguments.string(xml, "request_xml")
-    guard table.serviceKind == .wfs else {
-        throw FeatureCacheError(.unsupported, "populating with a GetFeature document applies to WFS tables only")
-    }
-    return table.startPopulate(wfsXML: document, clearCache: clearCache, completion: completion)
-}
-
-@_cdecl("fc_table_populate_wfs_xml")
-public func fcTablePopulateWFSXML(_ pointer: OpaquePointer?, _ xml: UnsafePointer<CChar>?, _ clearCache: Bool,
-                                  _ callback: fc_result_callback?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
-    let callbacks = ResultCallbacks(progress: nil, result: callback, userData: userData)
-    return status { () throws(FeatureCacheError) in
-        _ = try startXMLPopulate(pointer, xml, clearCache) { outcome in callbacks.deliver(outcome) }
-    }
-}
-
-@_cdecl("fc_table_populate_wfs_xml_wait")
-public func fcTablePopulateWFSXMLWait(_ pointer: OpaquePointer?, _ xml: UnsafePointer<CChar>?, _ clearCache: Bool,
-                                      _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
-    waitForResult(out, "fc_table_populate_wfs_xml_wait") { completion throws(FeatureCacheError) in
-        try startXMLPopulate(pointer, xml, clearCache, completion: completion)
     }
 }

@@ -1,4 +1,7 @@
 import FeatureCache
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Checks of C arguments, each failing with a message that names the argument.
 enum CArguments {
@@ -59,6 +62,14 @@ enum CArguments {
         withUnsafeBytes(of: &full) { bytes in
             out.copyMemory(from: bytes.baseAddress!, byteCount: min(size, bytes.count))
         }
+    }
+
+    /// A copy of `text` the caller owns and frees with `fc_string_free`.
+    static func ownedString(_ text: String) throws(FeatureCacheError) -> UnsafeMutablePointer<CChar> {
+        guard let copy = strdup(text) else {
+            throw FeatureCacheError(.limit, "out of memory copying a string of \(text.utf8.count) bytes")
+        }
+        return copy
     }
 
     static func hasControlCharacters(_ text: String) -> Bool {

@@ -57,13 +57,12 @@ func status(_ body: () throws(FeatureCacheError) -> Void) -> Int32 {
     }
 }
 
-/// Runs a shim body that returns a value; `fallback` (and `fc_last_error`) on failure.
+/// Runs a getter's body into `*out`: FC_OK, or the error's code with
+/// `fc_last_error` set (and `*out` left as it was).
 @inline(__always)
-func value<T>(or fallback: T, _ body: () throws(FeatureCacheError) -> T) -> T {
-    do {
-        return try body()
-    } catch {
-        LastError.set(error)
-        return fallback
+func output<T>(_ out: UnsafeMutablePointer<T>?, _ body: () throws(FeatureCacheError) -> T) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        let out = try CArguments.output(out)
+        out.pointee = try body()
     }
 }

@@ -87,7 +87,7 @@ struct ArcGISQueryRunner {
             } else {
                 fetched.batches.append(page.batch)
             }
-            progress?(fetched.batches.count, fetched.featureCount)
+            progress?(FetchProgress(pages: fetched.batches.count, features: fetched.featureCount))
             if query.maxFeatures > 0, fetched.featureCount >= query.maxFeatures {
                 fetched.limitExceeded = fetched.limitExceeded || page.exceededTransferLimit
                 return fetched
@@ -139,7 +139,7 @@ struct ArcGISQueryRunner {
                 let page = try await fetchPage(url)
                 fetched.spatialReference = fetched.spatialReference ?? page.spatialReference
                 fetched.batches.append(page.batch)
-                progress?(fetched.batches.count, fetched.featureCount)
+                progress?(FetchProgress(pages: fetched.batches.count, features: fetched.featureCount))
                 guard page.exceededTransferLimit else { break }
                 // A capped answer: ask again for the ids it left out.
                 var got = Set<Int64>()

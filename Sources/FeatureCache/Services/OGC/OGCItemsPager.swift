@@ -95,7 +95,8 @@ struct OGCItemsPager {
                 _ = try noticeIgnoredFilter(batch)
             }
             try keeper.keep(batch, into: &fetched)
-            progress?(pages, keeper.kept)
+            progress?(FetchProgress(pages: pages, features: keeper.kept,
+                                      totalFeatures: FetchProgress.total(matched: numberMatched, dropsRowsLocally: plan.dropsRowsLocally, query: query)))
             let next = try current.page.nextLink.map { (href) throws(FeatureCacheError) in try Self.followable(href, from: url) }
             if keeper.isFull {
                 fetched.limitExceeded = fetched.limitExceeded || next != nil
@@ -216,7 +217,7 @@ struct OGCItemsPager {
             batch = try toTableCRS(batch, contentCRS: response.header("Content-Crs"))
             batch = try plan.keeper.checked(batch)
             if batch.count > 0 { fetched.batches.append(batch) }
-            progress?(fetched.batches.count, fetched.featureCount)
+            progress?(FetchProgress(pages: fetched.batches.count, features: fetched.featureCount))
             try Task.checkCancellationTyped()
         }
         return fetched

@@ -77,7 +77,8 @@ struct WFSPager {
             if pages == 1, batch.count > 0 { firstId = batch.objectId(0) }
             serverRows += batch.count
             try keeper.keep(batch, into: &fetched)
-            progress?(pages, keeper.kept)
+            progress?(FetchProgress(pages: pages, features: keeper.kept,
+                                      totalFeatures: FetchProgress.total(matched: numberMatched, dropsRowsLocally: plan.dropsRowsLocally, query: query)))
 
             let more: Bool
             if current.batch.count == 0 {
@@ -130,7 +131,8 @@ struct WFSPager {
             throw FeatureCacheError(.service, "\(RequestURL.redacted(source.service.url)): the WFS ignores STARTINDEX and its whole answer holds \(page.batch.count) of the \(matched) features it says match")
         }
         try keeper.keep(page.batch, into: &fetched)
-        progress?(1, keeper.kept)
+        progress?(FetchProgress(pages: 1, features: keeper.kept,
+                                  totalFeatures: FetchProgress.total(matched: page.numberMatched, dropsRowsLocally: plan.dropsRowsLocally, query: query)))
         return fetched
     }
 

@@ -1,0 +1,259 @@
+import CFeatureCacheABI
+import FeatureCache
+
+/// What an operation produced, kept until the caller takes it.
+enum OperationValue: Sendable {
+    case features(FeatureResult)
+    case count(Int)
+    case extent(Envelope?, wkid: Int32)
+}
+
+/// An `fc_operation`: the core operation, its progress, and its outcome until
+/// taken. The handle stays registered until both the caller has freed it and the
+/// completion callback has returned, so the callback may use it after an early
+/// `fc_operation_free`.
+final class COperation: @unchecked Sendable {
+    private struct State {
+        var work: FeatureOperation?
+        var progress = FetchProgress(pages: 0, features: 0)
+        var outcome: Result<OperationValue, FeatureCacheError>?
+        var error: ErrorBox?
+        var resultTaken = false
+        var callerReleased = false
+        var callbackReturned = false
+    }
+
+    private let state = Locked(State())
+    private(set) var pointer: OpaquePointer?
+
+    /// Starts `work` and registers the handle. `out` NULL: the caller does not
+    /// hold the handle, and it goes when the callback has returned.
+    static func start(callback: fc_operation_callback?, userData: UnsafeMutableRawPointer?, callerHolds: Bool,
+                      _ work: @escaping @Sendable (COperation) async throws(FeatureCacheError) -> OperationValue) -> COperation {
+        let operation = COperation()
+        let pointer = Handles.export(Handle(.operation, operation))
+        operation.pointer = pointer
+        operation.state.withLock { $0.callerReleased = !callerHolds }
+        let userBox = UserData(userData)
+        let handle = UserData(UnsafeMutableRawPointer(pointer))
+        let running = FeatureOperation({ () async throws(FeatureCacheError) -> OperationValue in
+            try await work(operation)
+        }, completion: { outcome in
+            operation.finish(outcome)
+            if let callback { callback(OpaquePointer(handle.pointer), userBox.pointer) }
+            operation.callbackDidReturn()
+        })
+        operation.state.withLock { $0.work = running }
+        return operation
+    }
+
+    /// A progress report for the core, kept here and forwarded to `callback`.
+    func progressReporter(_ callback: fc_progress_callback?, _ userData: UnsafeMutableRawPointer?) -> PopulateProgress {
+        let userBox = UserData(userData)
+        return { [weak self] progress in
+            self?.state.withLock { $0.progress = progress }
+            guard let callback else { return }
+            var report = fc_progress(progress)
+            callback(&report, userBox.pointer)
+        }
+    }
+
+    private func finish(_ outcome: Result<OperationValue, FeatureCacheError>) {
+        state.withLock { state in
+            state.outcome = outcome
+            if case let .failure(error) = outcome { state.error = ErrorBox(error) }
+        }
+    }
+
+    private func callbackDidReturn() {
+        let unregister = state.withLock { state in
+            state.callbackReturned = true
+            return state.callerReleased
+        }
+        if unregister, let pointer { _ = Handles.take(pointer, .operation) }
+    }
+
+    /// `fc_operation_free`: the caller lets go; the handle goes now, or after the callback.
+    static func release(_ pointer: OpaquePointer?) {
+        guard let pointer else { return }
+        guard let operation = try? Handles.borrow(pointer, .operation, as: COperation.self, "operation") else {
+            _ = Handles.take(pointer, .operation)  // reports the double free
+            return
+        }
+        let unregister = operation.state.withLock { state in
+            guard !state.callerReleased else { return false }
+            state.callerReleased = true
+            return state.callbackReturned
+        }
+        if unregister { _ = Handles.take(pointer, .operation) }
+    }
+
+    var work: FeatureOperation? { state.withLock { $0.work } }
+    var isFinished: Bool { state.withLock { $0.callbackReturned } }
+    var progress: FetchProgress { state.withLock { $0.progress } }
+
+    /// The error the operation finished with (nil: succeeded); throws while it runs.
+    func error() throws(FeatureCacheError) -> ErrorBox? {
+        try state.withLock { (state) throws(FeatureCacheError) -> ErrorBox? in
+            guard state.outcome != nil else { throw Self.running }
+            return state.error
+        }
+    }
+
+    /// The value, or the operation's own error; `take` hands features over once.
+    func value(take: Bool) throws(FeatureCacheError) -> OperationValue {
+        try state.withLock { (state) throws(FeatureCacheError) -> OperationValue in
+            guard let outcome = state.outcome else { throw Self.running }
+            let value = try outcome.get()
+            if case .features = value, take {
+                guard !state.resultTaken else {
+                    throw FeatureCacheError(.invalidState, "the operation's result was taken already")
+                }
+                state.resultTaken = true
+            }
+            return value
+        }
+    }
+
+    private static let running = FeatureCacheError(.invalidState, "the operation has not finished yet (fc_operation_wait, or its callback)")
+}
+
+/// A C user-data pointer carried to a library thread.
+struct UserData: @unchecked Sendable {
+    let pointer: UnsafeMutableRawPointer?
+    init(_ pointer: UnsafeMutableRawPointer?) { self.pointer = pointer }
+}
+
+extension fc_progress {
+    init(_ progress: FetchProgress) {
+        self.init(struct_size: UInt32(MemoryLayout<fc_progress>.size), pages: Int64(progress.pages),
+                  features: Int64(progress.features), total_features: progress.totalFeatures.map(Int64.init) ?? -1)
+    }
+}
+
+func operation(_ pointer: OpaquePointer?) throws(FeatureCacheError) -> COperation {
+    try Handles.borrow(pointer, .operation, as: COperation.self, "operation")
+}
+
+/// Starts an operation for a `_start` function: checks `out`, starts, stores the handle.
+func startOperation(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ callback: fc_operation_callback?,
+                    _ userData: UnsafeMutableRawPointer?,
+                    _ prepare: () throws(FeatureCacheError) -> @Sendable (COperation) async throws(FeatureCacheError) -> OperationValue) -> Int32 {
+    out?.pointee = nil
+    return status { () throws(FeatureCacheError) in
+        let out = try CArguments.output(out)
+        let work = try prepare()
+        out.pointee = COperation.start(callback: callback, userData: userData, callerHolds: true, work).pointer
+    }
+}
+
+/// Runs an operation to its end on the calling thread (the blocking conveniences)
+/// and returns its value; its error is thrown.
+func runOperation(_ name: String,
+                  _ prepare: () throws(FeatureCacheError) -> @Sendable (COperation) async throws(FeatureCacheError) -> OperationValue) throws(FeatureCacheError) -> OperationValue {
+    try CallbackScope.checkMayBlock(name)
+    let work = try prepare()
+    let operation = COperation.start(callback: nil, userData: nil, callerHolds: true, work)
+    defer { COperation.release(operation.pointer) }
+    _ = try operation.work?.wait()
+    return try operation.value(take: true)
+}
+
+@_cdecl("fc_operation_cancel")
+public func fcOperationCancel(_ pointer: OpaquePointer?) -> Int32 {
+    status { () throws(FeatureCacheError) in try operation(pointer).work?.cancel() }
+}
+
+@_cdecl("fc_operation_wait")
+public func fcOperationWait(_ pointer: OpaquePointer?, _ timeout: Double) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        guard !timeout.isNaN else { throw FeatureCacheError(.invalidArgument, "timeout_seconds is NaN") }
+        let operation = try operation(pointer)
+        guard try operation.work?.wait(timeout: timeout) ?? false else {
+            throw FeatureCacheError(.timeout, "the operation did not finish within \(timeout) s")
+        }
+    }
+}
+
+@_cdecl("fc_operation_is_finished")
+public func fcOperationIsFinished(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<Bool>?) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        let out = try CArguments.output(out)
+        out.pointee = try operation(pointer).isFinished
+    }
+}
+
+@_cdecl("fc_operation_get_progress")
+public func fcOperationGetProgress(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<fc_progress>?) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        let out = try CArguments.output(out)
+        let size = try CArguments.versionedSize(out, fc_progress.self, "fc_progress")
+        var progress = fc_progress(try operation(pointer).progress)
+        progress.struct_size = UInt32(min(size, MemoryLayout<fc_progress>.size))
+        CArguments.copyVersioned(&progress, to: out, size: size)
+    }
+}
+
+@_cdecl("fc_operation_get_error")
+public func fcOperationGetError(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    out?.pointee = nil
+    return status { () throws(FeatureCacheError) in
+        let out = try CArguments.output(out)
+        out.pointee = try operation(pointer).error()?.pointer
+    }
+}
+
+@_cdecl("fc_operation_take_result")
+public func fcOperationTakeResult(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    out?.pointee = nil
+    return status { () throws(FeatureCacheError) in
+        let out = try CArguments.output(out)
+        let operation = try operation(pointer)
+        guard case .features = try operation.value(take: false) else {
+            throw FeatureCacheError(.invalidArgument, "the operation produces no features (fc_operation_get_count or _get_extent)")
+        }
+        guard case let .features(result) = try operation.value(take: true) else { return }
+        out.pointee = exportResult(result)
+    }
+}
+
+@_cdecl("fc_operation_get_count")
+public func fcOperationGetCount(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
+    out?.pointee = -1
+    return status { () throws(FeatureCacheError) in
+        let out = try CArguments.output(out)
+        guard case let .count(count) = try operation(pointer).value(take: false) else {
+            throw FeatureCacheError(.invalidArgument, "the operation is not a count (fc_table_query_count_start)")
+        }
+        out.pointee = Int64(count)
+    }
+}
+
+@_cdecl("fc_operation_get_extent")
+public func fcOperationGetExtent(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<fc_envelope>?) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        let out = try CArguments.output(out)
+        out.pointee = fc_envelope(xmin: .nan, ymin: .nan, xmax: .nan, ymax: .nan, wkid: 0)
+        guard case let .extent(extent, wkid) = try operation(pointer).value(take: false) else {
+            throw FeatureCacheError(.invalidArgument, "the operation is not an extent (fc_table_query_extent_start)")
+        }
+        out.pointee = fc_envelope(extent, wkid: wkid)
+    }
+}
+
+@_cdecl("fc_operation_free")
+public func fcOperationFree(_ pointer: OpaquePointer?) {
+    COperation.release(pointer)
+}
+
+extension fc_envelope {
+    /// The C envelope of `extent`; NaN coordinates (and the table's wkid) for none.
+    init(_ extent: Envelope?, wkid: Int32) {
+        if let extent {
+            self.init(xmin: extent.xmin, ymin: extent.ymin, xmax: extent.xmax, ymax: extent.ymax,
+                      wkid: extent.spatialReference?.effectiveWkid ?? wkid)
+        } else {
+            self.init(xmin: .nan, ymin: .nan, xmax: .nan, ymax: .nan, wkid: wkid)
+        }
+    }
+}
