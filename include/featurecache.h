@@ -158,6 +158,31 @@ FC_API void fc_string_free(char *string);
  * @since 0.2 */
 FC_API void fc_clear_last_error(void);
 
+/* ==== Handles ============================================================== */
+
+/* Every handle type, declared here so each section below can name the others.
+ * All are opaque; each section says who owns a handle and how it is freed. */
+typedef struct fc_context fc_context;               /* an HTTP client: timeouts, credentials, limits */
+typedef struct fc_loadable fc_loadable;             /* anything that loads: tables, layers, maps, services */
+typedef struct fc_arcgis_service fc_arcgis_service; /* an ArcGIS REST feature or map service */
+typedef struct fc_ogc_service fc_ogc_service;       /* an OGC API - Features landing page */
+typedef struct fc_wfs_service fc_wfs_service;       /* a WFS endpoint */
+typedef struct fc_table fc_table;                   /* a table of features from a service, and its cache */
+typedef struct fc_arcgis_table fc_arcgis_table;     /* the same table handle, as an ArcGIS table */
+typedef struct fc_ogc_table fc_ogc_table;           /* the same table handle, as an OGC API table */
+typedef struct fc_wfs_table fc_wfs_table;           /* the same table handle, as a WFS table */
+typedef struct fc_query fc_query;                   /* query parameters */
+typedef struct fc_result fc_result;                 /* features a populate or query returned */
+typedef struct fc_operation fc_operation;           /* a running populate, query, count, extent or open */
+typedef struct fc_layer fc_layer;                   /* a feature layer over a table */
+typedef struct fc_map fc_map;                       /* a map of layers and its visible extent */
+
+/* Runs once when the operation has finished (succeeded, failed or cancelled).
+ * operation is valid during the call; take what it produced with
+ * fc_operation_take_result, _take_table, _get_count or _get_extent.
+ * @since 1.0 */
+typedef void (*fc_operation_callback)(fc_operation *operation, void *user_data);
+
 /* ==== Context: HTTP client, limits, credentials ============================ */
 
 /* A client context: one HTTP connection pool (libcurl, with keep-alive and a
@@ -166,7 +191,6 @@ FC_API void fc_clear_last_error(void);
  * process-wide default context. Settings changed later apply to requests sent
  * after the change. A table keeps its context alive: freeing the context handle
  * while tables use it is allowed. */
-typedef struct fc_context fc_context;
 
 /* Creates a context with the default settings: connect timeout 15 s, total
  * timeout 120 s, low-speed limit 1024 bytes/s over 30 s, 6 connections per
@@ -320,7 +344,6 @@ FC_API fc_status fc_context_set_work_limits(fc_context *ctx, const fc_work_limit
 /* A table, layer or map seen as a loadable resource. Obtained from
  * fc_table_as_loadable, fc_layer_as_loadable or fc_map_as_loadable: it is the
  * same handle, borrowed, valid as long as that handle. Never freed on its own. */
-typedef struct fc_loadable fc_loadable;
 
 #define FC_LOAD_STATUS_NOT_LOADED      0
 #define FC_LOAD_STATUS_LOADING         1
@@ -413,7 +436,6 @@ typedef struct fc_envelope {
 
 /* A table of features from a remote service. Loadable: its metadata (fields,
  * geometry type, extent, page size…) is read by loading it. */
-typedef struct fc_table fc_table;
 
 #define FC_REQUEST_MODE_ON_INTERACTION_CACHE     1  /* default */
 #define FC_REQUEST_MODE_ON_INTERACTION_NO_CACHE  2
@@ -468,6 +490,35 @@ FC_API fc_status fc_table_create_arcgis(fc_context *ctx, const char *layer_url, 
 FC_API fc_status fc_table_create_ogc(fc_context *ctx, const char *api_url, const char *collection_id,
                                        fc_table **out);
 
+/* Opens a table from any of the three kinds of URL and the name of what to
+ * read in it, and loads it: an ArcGIS REST service ("…/FeatureServer" or
+ * "…/MapServer"; name is a layer or table id or name) or layer (name NULL), an
+ * OGC API - Features landing page (name is a collection id) or a WFS endpoint
+ * (name is a feature type, with or without its prefix). name NULL or "" takes
+ * the only item the service has. The kind is decided from what the server
+ * answers, never from the URL's spelling: the URL asked for JSON (f=json) —
+ * an ArcGIS service or layer document, or an ArcGIS error body, is ArcGIS; a
+ * document whose links lead to conformance or collections is OGC API —, else
+ * asked for WFS capabilities (the version negotiated as fc_table_create_wfs).
+ * Costs one to four requests before the table's own load. The table is
+ * created with a service object of its kind (a strong dependency, as from
+ * fc_arcgis_service_create_table, fc_ogc_service_create_table or
+ * fc_wfs_service_create_table).
+ * The operation's table is taken with fc_operation_take_table (owned by the
+ * caller: fc_table_free). ctx may be NULL (the default context).
+ * Errors returned at once: FC_E_INVALID_ARGUMENT for NULL url or out, a bad
+ * URL. The operation's outcome: FC_E_UNSUPPORTED when the URL is none of the
+ * three (the message says what each probe answered); FC_E_INVALID_ARGUMENT
+ * for a name the service does not have, or no name where it has several (the
+ * message lists them); every error of loading the table. @since 1.0 */
+FC_API fc_status fc_table_open_start(fc_context *ctx, const char *url, const char *name,
+                                     fc_operation_callback callback, void *user_data, fc_operation **out);
+
+/* fc_table_open_start run to its end on the calling thread: *out gets the
+ * loaded table, owned by the caller, NULL on error. FC_E_INVALID_STATE from
+ * inside a library callback. @since 1.0 */
+FC_API fc_status fc_table_open(fc_context *ctx, const char *url, const char *name, fc_table **out);
+
 /* The spatial reference features are fetched and cached in, set before the
  * table loads; it wins over the service's. ArcGIS: sent as outSR. OGC API:
  * asked for with `crs` when the collection lists it, else projected by the
@@ -489,6 +540,56 @@ FC_API fc_status fc_table_set_spatial_reference(fc_table *table, int32_t wkid);
  * loading began. @since 0.4 */
 FC_API fc_status fc_table_set_page_size(fc_table *table, int32_t size);
 
+/* ==== ArcGIS REST services =================================================== */
+
+/* An ArcGIS REST feature or map service ("…/FeatureServer", "…/MapServer"),
+ * loadable: loading reads the service resource (f=json): description, version,
+ * layers and tables. Programs use it to discover what a service holds; tables
+ * created from it depend on it (strong dependency: loading a table loads the
+ * service; retrying the table retries a failed service). Thread-safe like
+ * every handle. @since 1.0 */
+
+/* Creates a service object for service_url (parameters in it are kept, f is
+ * replaced). Nothing is sent until it is loaded. ctx may be NULL (the default
+ * context). Errors: FC_E_INVALID_ARGUMENT for NULL out or service_url, a bad
+ * URL. Loading a URL that is not a service fails with FC_E_PARSE, or
+ * FC_E_INVALID_ARGUMENT for a layer URL (open it with fc_table_create_arcgis).
+ * @since 1.0 */
+FC_API fc_status fc_arcgis_service_create(fc_context *ctx, const char *service_url, fc_arcgis_service **out);
+
+/* Drops the caller's reference (tables created from it keep it alive). NULL is
+ * a no-op. @since 1.0 */
+FC_API void fc_arcgis_service_free(fc_arcgis_service *service);
+
+/* The service as a loadable (the same handle, borrowed); NULL for NULL. @since 1.0 */
+FC_API fc_loadable *fc_arcgis_service_as_loadable(fc_arcgis_service *service);
+
+/* The service description (borrowed, "" when none) and REST API version
+ * (currentVersion, 0 when not given).
+ * Errors: FC_E_INVALID_ARGUMENT for NULL; FC_E_INVALID_STATE until loaded. @since 1.0 */
+FC_API fc_status fc_arcgis_service_description(const fc_arcgis_service *service, const char **out);
+FC_API fc_status fc_arcgis_service_version(const fc_arcgis_service *service, double *out);
+
+/* The layers, then the tables, as the service lists them (at most 10,000; a
+ * service listing more fails the load with FC_E_LIMIT): their number, and for
+ * entry `index` the id that addresses it ("…/FeatureServer/<id>"), its name
+ * (borrowed), its FC_GEOMETRY_TYPE_* (NONE for tables and group layers) and
+ * whether it is a table.
+ * Errors: FC_E_INVALID_ARGUMENT for NULL or an index out of range;
+ * FC_E_INVALID_STATE until loaded. @since 1.0 */
+FC_API fc_status fc_arcgis_service_layer_count(const fc_arcgis_service *service, int32_t *out);
+FC_API fc_status fc_arcgis_service_layer_id(const fc_arcgis_service *service, int32_t index, int32_t *out);
+FC_API fc_status fc_arcgis_service_layer_name(const fc_arcgis_service *service, int32_t index, const char **out);
+FC_API fc_status fc_arcgis_service_layer_geometry_type(const fc_arcgis_service *service, int32_t index, int32_t *out);
+FC_API fc_status fc_arcgis_service_layer_is_table(const fc_arcgis_service *service, int32_t index, bool *out);
+
+/* Creates a table on layer or table layer_id of service (loading the table
+ * loads the service first; an id the service does not list fails the table's
+ * load with FC_E_INVALID_ARGUMENT naming the ones it has). The table keeps the
+ * service alive. Errors: FC_E_INVALID_ARGUMENT for NULL arguments or a
+ * negative id. @since 1.0 */
+FC_API fc_status fc_arcgis_service_create_table(fc_arcgis_service *service, int32_t layer_id, fc_table **out);
+
 /* ==== OGC API - Features services ============================================= */
 
 /* An OGC API - Features service (its landing page), loadable: loading reads
@@ -496,7 +597,6 @@ FC_API fc_status fc_table_set_page_size(fc_table *table, int32_t size);
  * Programs use it to discover collections; tables created from it depend on it
  * (strong dependency: loading a table loads the service; retrying the table
  * retries a failed service). Thread-safe like every handle. */
-typedef struct fc_ogc_service fc_ogc_service;
 
 /* Creates a service object for api_url. Nothing is sent until it is loaded.
  * ctx may be NULL (the default context).
@@ -566,7 +666,6 @@ FC_API fc_status fc_table_create_wfs(fc_context *ctx, const char *service_url, c
  * GetCapabilities. Programs use it to discover feature types; tables created
  * from it depend on it (strong dependency, as fc_ogc_service). Thread-safe like
  * every handle. */
-typedef struct fc_wfs_service fc_wfs_service;
 
 /* Creates a service object for service_url (as fc_table_create_wfs). Nothing is
  * sent until it is loaded. ctx may be NULL (the default context).
@@ -699,7 +798,6 @@ FC_API fc_status fc_table_max_scale(const fc_table *table, double *out);
  * when it is used: changing or freeing it afterwards affects nothing running.
  * Reading it from several threads at once is safe; so is changing it, though
  * a use concurrent with a change sees the query before or after the change. */
-typedef struct fc_query fc_query;
 
 /* Spatial relationships, as ArcGIS esriSpatialRel*. DISJOINT is sent as the
  * relation pattern "FF*FF****"; RELATION needs fc_query_set_relation_parameter. */
@@ -778,7 +876,6 @@ FC_API fc_status fc_query_set_order_by(fc_query *query, const char *order_by);
  * geometry. Owned by whoever receives it; immutable, so any thread may read it
  * at the same time; it outlives the table it came from. Row and column numbers
  * start at 0. */
-typedef struct fc_result fc_result;
 
 /* Releases a result and everything borrowed from it. NULL is a no-op. @since 0.2 */
 FC_API void fc_result_free(fc_result *result);
@@ -847,13 +944,7 @@ FC_API fc_status fc_result_to_geojson(const fc_result *result, char **out);
  * thread, outside every library lock, and may call any function except those
  * that block (fc_operation_wait, the blocking conveniences, fc_loadable_wait,
  * fc_map_wait_idle: FC_E_INVALID_STATE there). @since 1.0 */
-typedef struct fc_operation fc_operation;
 
-/* Runs once when the operation has finished (succeeded, failed or cancelled).
- * operation is valid during the call; take what it produced with
- * fc_operation_take_result / fc_operation_get_count / fc_operation_get_extent.
- * @since 1.0 */
-typedef void (*fc_operation_callback)(fc_operation *operation, void *user_data);
 
 /* How far an operation has come. Versioned: the caller sets struct_size to
  * sizeof(fc_progress); the library fills the fields that fit. @since 1.0 */
@@ -894,6 +985,11 @@ FC_API fc_status fc_operation_get_progress(const fc_operation *operation, fc_pro
  * Borrowed: valid until the operation handle is freed. FC_E_INVALID_STATE
  * while it runs. @since 1.0 */
 FC_API fc_status fc_operation_get_error(const fc_operation *operation, const fc_error **out);
+
+/* Hands over the table a fc_table_open_start operation opened: *out is owned
+ * by the caller (fc_table_free); a second call gets FC_E_INVALID_STATE; its
+ * status when it failed; as fc_operation_take_result otherwise. @since 1.0 */
+FC_API fc_status fc_operation_take_table(fc_operation *operation, fc_table **out);
 
 /* Hands over the features a populate or query produced: *out is owned by the
  * caller (fc_result_free); a second call gets FC_E_INVALID_STATE. When the
@@ -1094,7 +1190,6 @@ FC_API fc_status fc_table_reset_statistics(fc_table *table);
  * its own, and it is valid as long as the table handle. The getters fail as
  * the table metadata getters (FC_E_INVALID_STATE until loaded), and with
  * FC_E_INVALID_ARGUMENT for a table of another kind. @since 1.0 */
-typedef struct fc_arcgis_table fc_arcgis_table;
 
 /* *out = the table as an ArcGIS table. FC_E_UNSUPPORTED for tables of other
  * kinds; FC_E_INVALID_ARGUMENT for NULL. @since 1.0 */
@@ -1128,7 +1223,6 @@ FC_API fc_status fc_arcgis_table_service_version(const fc_arcgis_table *table, d
 /* What only OGC API tables have. An fc_ogc_table is the table's own handle seen
  * as an OGC API table: fc_table_as_ogc gives it, it is never freed on its own,
  * and it is valid as long as the table handle. @since 1.0 */
-typedef struct fc_ogc_table fc_ogc_table;
 
 /* *out = the table as an OGC API table. FC_E_UNSUPPORTED for tables of other
  * kinds; FC_E_INVALID_ARGUMENT for NULL. @since 1.0 */
@@ -1163,7 +1257,6 @@ FC_API fc_status fc_ogc_table_query_language(const fc_ogc_table *table, int32_t 
  * a WFS table: fc_table_as_wfs gives it, it is never freed on its own, and it is
  * valid as long as the table handle. Every fc_wfs_table_* function fails with
  * FC_E_INVALID_ARGUMENT for NULL or a table of another kind. @since 1.0 */
-typedef struct fc_wfs_table fc_wfs_table;
 
 /* *out = the table as a WFS table. FC_E_UNSUPPORTED for tables of other kinds.
  * @since 1.0 */
@@ -1233,7 +1326,6 @@ FC_API fc_status fc_wfs_table_populate_xml(fc_wfs_table *table, const char *requ
 /* A layer showing one table. Strong load dependency: loading the layer loads
  * its table; a table that fails to load fails the layer with the table's error;
  * retrying the layer retries the table. */
-typedef struct fc_layer fc_layer;
 
 /* Creates a layer on table (the layer keeps the table alive).
  * Errors: FC_E_INVALID_ARGUMENT for NULL out or a NULL or freed table.
@@ -1280,7 +1372,6 @@ FC_API fc_status fc_layer_set_features_changed_callback(fc_layer *layer, fc_feat
 
 /* A map of layers. Weak load dependency: loading the map loads its layers and
  * waits for them to settle, but a layer that fails does not fail the map. */
-typedef struct fc_map fc_map;
 
 /* Creates an empty map. @since 0.1 */
 FC_API fc_status fc_map_create(fc_map **out);

@@ -11,6 +11,7 @@ from .map import Map
 from .operation import Operation
 from .query import SPATIAL_RELATIONSHIPS, Query
 from .result import Feature, Result, ResultField, wkb_to_geojson
+from .arcgis import ArcGISLayer, ArcGISService
 from .ogc import OGCService
 from .wfs import WFSService
 from .table import (AXIS_ORDER_AUTO, AXIS_ORDER_NO_SWAP, AXIS_ORDER_SWAP, MANUAL_CACHE, ON_INTERACTION_CACHE, ON_INTERACTION_NO_CACHE, QUERY_LANGUAGE_AUTO,
@@ -20,7 +21,7 @@ from .table import (AXIS_ORDER_AUTO, AXIS_ORDER_NO_SWAP, AXIS_ORDER_SWAP, MANUAL
 __version__ = _ffi.decode(_ffi.lib.fc_version())
 
 __all__ = [
-    "Context", "Table", "OGCService", "WFSService", "AXIS_ORDER_AUTO", "AXIS_ORDER_SWAP", "AXIS_ORDER_NO_SWAP",
+    "Context", "Table", "ArcGISService", "ArcGISLayer", "OGCService", "WFSService", "AXIS_ORDER_AUTO", "AXIS_ORDER_SWAP", "AXIS_ORDER_NO_SWAP",
     "QUERY_LANGUAGE_AUTO", "QUERY_LANGUAGE_LOCAL", "QUERY_LANGUAGE_CQL2_TEXT", "QUERY_LANGUAGE_CQL2_JSON", "Statistics", "Layer", "Map", "Field", "Envelope", "SpatialReference",
     "Query", "Result", "ResultField", "Feature", "Operation", "SPATIAL_RELATIONSHIPS", "wkb_to_geojson",
     "NOT_LOADED", "LOADING", "FAILED_TO_LOAD", "LOADED", "STATUS_NAMES",

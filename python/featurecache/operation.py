@@ -41,6 +41,13 @@ def _take_result(operation_ptr):
     return Result(out.value)
 
 
+def _take_table(operation_ptr):
+    from .table import Table
+    out = ctypes.c_void_p()
+    check(_ffi.lib.fc_operation_take_table(operation_ptr, ctypes.byref(out)))
+    return Table(out.value)
+
+
 def _take_count(operation_ptr):
     out = ctypes.c_int64()
     check(_ffi.lib.fc_operation_get_count(operation_ptr, ctypes.byref(out)))

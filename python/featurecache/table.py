@@ -6,7 +6,7 @@ from . import _ffi
 from ._handle import Handle
 from .errors import check
 from .loadable import Loadable
-from .operation import Operation, _take_count, _take_extent, _take_result
+from .operation import Operation, _take_count, _take_extent, _take_result, _take_table
 from .query import Query
 
 ON_INTERACTION_CACHE = 1
@@ -75,6 +75,28 @@ class Table(Handle, Loadable):
         check(_ffi.lib.fc_table_create_wfs(context._ptr if context else None, _ffi.encode(service_url, "service_url"),
                                            _ffi.encode(type_name, "type_name"), ctypes.byref(out)))
         table = cls(out.value)
+        table._context = context
+        return table
+
+    @classmethod
+    def open_async(cls, url, name=None, context=None, callback=None):
+        """Starts opening a table from any kind of URL (see open); returns an
+        Operation whose result() is the loaded Table."""
+        context_ptr = context._ptr if context else None
+        url_bytes, name_bytes = _ffi.encode(url, "url"), _ffi.encode(name, "name")
+
+        def start(done, key, out):
+            return _ffi.lib.fc_table_open_start(context_ptr, url_bytes, name_bytes, done, key, out)
+        return Operation(None, callback, _take_table)._start(start)
+
+    @classmethod
+    def open(cls, url, name=None, context=None, timeout=None):
+        """A loaded table from any of the three kinds of URL: an ArcGIS REST
+        service (name: a layer id or name) or layer, an OGC API landing page
+        (name: a collection id) or a WFS endpoint (name: a feature type). The kind
+        is decided from what the server answers; name None takes the only item."""
+        with cls.open_async(url, name, context) as operation:
+            table = operation.result(timeout)
         table._context = context
         return table
 

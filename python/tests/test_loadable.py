@@ -228,3 +228,23 @@ def test_many_callbacks_from_many_threads(ns):
     assert ns.stats["requests"] == 30
     for table in tables:
         table.close()
+
+
+def test_arcgis_service_lists_layers_and_opens_tables(ns):
+    service_url = ns.layer_url(0).rsplit("/", 1)[0]
+    with fc.ArcGISService(service_url) as service:
+        service.load()
+        assert service.wait(30), service.load_error
+        assert [(layer.id, layer.name, layer.is_table) for layer in service.layers] == [
+            (0, "Trees", False), (1, "Parcels", False), (2, "Roads", False)]
+        assert service.description == "FeatureCache test data"
+        with service.table(2) as roads:
+            roads.load()
+            assert roads.wait(30) and roads.name == "Roads"
+    with fc.Table.open(service_url, "parcels") as parcels:     # any URL: decided from the answer
+        assert parcels.name == "Parcels" and parcels.service_kind == fc.SERVICE_ARCGIS
+    with pytest.raises(fc.InvalidArgumentError, match="Trees, Parcels, Roads"):
+        fc.Table.open(service_url)                              # three layers: name one
+    operation = fc.Table.open_async(ns.layer_url(0))
+    with operation.result(30) as trees:
+        assert trees.name == "Trees" and trees.cached_feature_count == 0

@@ -257,3 +257,14 @@ def test_equalities_go_as_property_parameters_without_cql(geoservers, truth, ser
     result = table.populate(fc.Query(where="Condition = 4 AND DBH > 10"))
     check(result, expected_trees(truth, predicate=lambda p: p["Condition"] == 4 and (p["DBH"] or 0) > 10), server)
     assert table.statistics.features_received == 995      # only Condition = 4 came
+
+
+@pytest.mark.parametrize("server", SERVERS)
+def test_open_decides_ogc_api_from_the_landing_page(geoservers, truth, server):
+    """Table.open on the landing page finds an OGC API from what it answers and
+    reads the same features as a table made for OGC API."""
+    url, collection = servers(geoservers)[server]
+    with fc.Table.open(url, collection) as table:
+        assert table.service_kind == fc.SERVICE_OGC and table.load_status == fc.LOADED
+        table.request_mode = fc.MANUAL_CACHE
+        check(table.populate(fc.Query(geometry=BBOX, wkid=4326)), expected_trees(truth, BBOX), server)

@@ -408,3 +408,14 @@ def test_qgis_untranslatable_terms_stay_local(geoservers, truth):
     result = table.populate(fc.Query(where="Condition < 4 AND Species || '!' = 'Acer rubrum!'", geometry=BBOX, wkid=4326))
     check_trees(result, expected_trees(truth, BBOX, lambda p: p["Condition"] < 4 and p["Species"] == "Acer rubrum"), "qgis")
     assert table.statistics.features_received == 1160      # the server took the rest
+
+
+@pytest.mark.parametrize("endpoint, server", [("MAPSERVER_WFS_URL", "mapserver"), ("QGIS_WFS_URL", "qgis")])
+def test_open_decides_wfs_from_the_capabilities(geoservers, truth, endpoint, server):
+    """Table.open on the bare endpoint: the JSON probe gets no JSON, the
+    capabilities say WFS; the type is found without its prefix."""
+    with fc.Table.open(geoservers[endpoint], "trees") as table:
+        assert table.service_kind == fc.SERVICE_WFS and table.load_status == fc.LOADED
+        table.request_mode = fc.MANUAL_CACHE
+        result = table.populate(fc.Query(geometry=BBOX, wkid=4326))
+        check_trees(result, expected_trees(truth, BBOX), server)

@@ -40,6 +40,25 @@ public final class FeatureTable: Loadable {
                             context: context, statistics: statistics)
     }
 
+    /// Opens and loads a table from any of the three kinds of URL (an ArcGIS
+    /// REST service or layer, an OGC API landing page, a WFS endpoint) and the
+    /// name of a layer, collection or feature type in it (nil: the only one),
+    /// deciding the kind from what the server answers (see `ServiceOpener`).
+    public static func open(url: String, name: String?, context: ClientContext = .shared) async throws(FeatureCacheError) -> FeatureTable {
+        try await ServiceOpener.open(url: url, name: name, context: context)
+    }
+
+    /// A table on layer or table `layerId` of `service` (a strong dependency:
+    /// loading the table loads the service, and an id it does not list fails the
+    /// load naming the ones it has).
+    public static func arcgis(service: ArcGISService, layerId: Int) throws(FeatureCacheError) -> FeatureTable {
+        guard layerId >= 0 else { throw FeatureCacheError.invalidArgument("a layer id must be >= 0 (got \(layerId))") }
+        let statistics = StatisticsCounter()
+        let source = ArcGISLayerSource(layerURL: service.layerURL(layerId), context: service.context,
+                                       statistics: statistics, service: service, layerId: layerId)
+        return FeatureTable(source: source, context: service.context, statistics: statistics)
+    }
+
     /// A table on one collection of an OGC API - Features service, e.g.
     /// `https://host/ogcapi` and `buildings`. It makes its own service object,
     /// loaded with the table.

@@ -2,7 +2,7 @@ import CFeatureCacheABI
 import FeatureCache
 
 /// The handle kinds that are loadable.
-private let loadableKinds: Set<Handle.Kind> = [.table, .layer, .map, .ogcService, .wfsService]
+private let loadableKinds: Set<Handle.Kind> = [.table, .layer, .map, .arcgisService, .ogcService, .wfsService]
 
 private func loadable(_ pointer: OpaquePointer?) throws(FeatureCacheError) -> (Handle, any Loadable) {
     let handle = try Handles.borrow(pointer, loadableKinds, "obj")

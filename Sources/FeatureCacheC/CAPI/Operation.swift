@@ -6,6 +6,7 @@ enum OperationValue: Sendable {
     case features(FeatureResult)
     case count(Int)
     case extent(Envelope?, wkid: Int32)
+    case table(FeatureTable)
 }
 
 /// An `fc_operation`: the core operation, its progress, and its outcome until
@@ -105,7 +106,7 @@ final class COperation: @unchecked Sendable {
         try state.withLock { (state) throws(FeatureCacheError) -> OperationValue in
             guard let outcome = state.outcome else { throw Self.running }
             let value = try outcome.get()
-            if case .features = value, take {
+            if take, value.isHandedOver {
                 guard !state.resultTaken else {
                     throw FeatureCacheError(.invalidState, "the operation's result was taken already")
                 }
@@ -116,6 +117,16 @@ final class COperation: @unchecked Sendable {
     }
 
     private static let running = FeatureCacheError(.invalidState, "the operation has not finished yet (fc_operation_wait, or its callback)")
+}
+
+extension OperationValue {
+    /// Values that become a handle the caller owns: handed over once.
+    var isHandedOver: Bool {
+        switch self {
+        case .features, .table: true
+        case .count, .extent: false
+        }
+    }
 }
 
 /// A C user-data pointer carried to a library thread.
@@ -214,6 +225,20 @@ public func fcOperationTakeResult(_ pointer: OpaquePointer?, _ out: UnsafeMutabl
         }
         guard case let .features(result) = try operation.value(take: true) else { return }
         out.pointee = exportResult(result)
+    }
+}
+
+@_cdecl("fc_operation_take_table")
+public func fcOperationTakeTable(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    out?.pointee = nil
+    return status { () throws(FeatureCacheError) in
+        let out = try CArguments.output(out)
+        let operation = try operation(pointer)
+        guard case .table = try operation.value(take: false) else {
+            throw FeatureCacheError(.invalidArgument, "the operation does not open a table (fc_table_open_start)")
+        }
+        guard case let .table(table) = try operation.value(take: true) else { return }
+        out.pointee = Handles.export(Handle(.table, table))
     }
 }
 

@@ -4,6 +4,9 @@ struct ArcGISLayerSource: FeatureSource {
     let layerURL: RequestURL
     let context: ClientContext
     let statistics: StatisticsCounter
+    /// The service the table was created from (a strong dependency), if any.
+    var service: ArcGISService? = nil
+    var layerId: Int? = nil
 
     private var requester: ArcGISRequester { ArcGISRequester(context: context, statistics: statistics, serviceURL: layerURL.string) }
 
@@ -11,6 +14,14 @@ struct ArcGISLayerSource: FeatureSource {
     var urlString: String { layerURL.string }
 
     func loadMetadata(retrying: Bool) async throws(FeatureCacheError) -> TableMetadata {
+        if let service, let layerId {
+            if retrying { try await service.retryLoad() } else { try await service.load() }
+            let layers = try service.layers()
+            guard layers.contains(where: { $0.id == layerId }) else {
+                let known = layers.prefix(20).map { "\($0.id) \($0.name)" }.joined(separator: ", ")
+                throw FeatureCacheError.invalidArgument("the ArcGIS service at \(RequestURL.redacted(service.url)) has no layer or table \(layerId) (it has: \(known))")
+            }
+        }
         let json = try await requester.getJSON(layerURL)
         return try ArcGISLayerInfo.parse(json, url: RequestURL.redacted(layerURL.string))
     }

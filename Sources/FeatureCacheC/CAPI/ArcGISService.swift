@@ -1,0 +1,115 @@
+import CFeatureCacheABI
+import FeatureCache
+
+/// An ArcGIS service handle and its service (the handle lends strings to C).
+private func arcgisService(_ pointer: OpaquePointer?) throws(FeatureCacheError) -> (Handle, ArcGISService) {
+    let handle = try Handles.borrow(pointer, [.arcgisService], "service")
+    guard let service = handle.object as? ArcGISService else { throw FeatureCacheError(.invalidArgument, "service is not an ArcGIS service") }
+    return (handle, service)
+}
+
+private func layer(_ service: ArcGISService, _ index: Int32) throws(FeatureCacheError) -> ArcGISLayerSummary {
+    try CArguments.element(service.layers(), index, "layer index")
+}
+
+@_cdecl("fc_arcgis_service_create")
+public func fcArcGISServiceCreate(_ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?,
+                                  _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    out?.pointee = nil
+    return status { () throws(FeatureCacheError) in
+        let out = try CArguments.output(out)
+        let context = try context(ctx)
+        let url = try CArguments.string(url, "service_url")
+        out.pointee = Handles.export(Handle(.arcgisService, try ArcGISService(url: url, context: context)))
+    }
+}
+
+@_cdecl("fc_arcgis_service_free")
+public func fcArcGISServiceFree(_ pointer: OpaquePointer?) {
+    Handles.freeLoadable(pointer, .arcgisService)
+}
+
+@_cdecl("fc_arcgis_service_as_loadable")
+public func fcArcGISServiceAsLoadable(_ pointer: OpaquePointer?) -> OpaquePointer? { pointer }
+
+@_cdecl("fc_arcgis_service_description")
+public func fcArcGISServiceDescription(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32 {
+    output(out) { () throws(FeatureCacheError) in
+        let (handle, service) = try arcgisService(pointer)
+        return handle.borrowedCString(try service.serviceDescription())
+    }
+}
+
+@_cdecl("fc_arcgis_service_version")
+public func fcArcGISServiceVersion(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<Double>?) -> Int32 {
+    output(out) { () throws(FeatureCacheError) in try arcgisService(pointer).1.version() }
+}
+
+@_cdecl("fc_arcgis_service_layer_count")
+public func fcArcGISServiceLayerCount(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?) -> Int32 {
+    output(out) { () throws(FeatureCacheError) in Int32(clamping: try arcgisService(pointer).1.layers().count) }
+}
+
+@_cdecl("fc_arcgis_service_layer_id")
+public func fcArcGISServiceLayerId(_ pointer: OpaquePointer?, _ index: Int32, _ out: UnsafeMutablePointer<Int32>?) -> Int32 {
+    output(out) { () throws(FeatureCacheError) in Int32(clamping: try layer(arcgisService(pointer).1, index).id) }
+}
+
+@_cdecl("fc_arcgis_service_layer_name")
+public func fcArcGISServiceLayerName(_ pointer: OpaquePointer?, _ index: Int32, _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32 {
+    output(out) { () throws(FeatureCacheError) in
+        let (handle, service) = try arcgisService(pointer)
+        return handle.borrowedCString(try layer(service, index).name)
+    }
+}
+
+@_cdecl("fc_arcgis_service_layer_geometry_type")
+public func fcArcGISServiceLayerGeometryType(_ pointer: OpaquePointer?, _ index: Int32, _ out: UnsafeMutablePointer<Int32>?) -> Int32 {
+    output(out) { () throws(FeatureCacheError) in try layer(arcgisService(pointer).1, index).geometryType.rawValue }
+}
+
+@_cdecl("fc_arcgis_service_layer_is_table")
+public func fcArcGISServiceLayerIsTable(_ pointer: OpaquePointer?, _ index: Int32, _ out: UnsafeMutablePointer<Bool>?) -> Int32 {
+    output(out) { () throws(FeatureCacheError) in try layer(arcgisService(pointer).1, index).isTable }
+}
+
+@_cdecl("fc_arcgis_service_create_table")
+public func fcArcGISServiceCreateTable(_ pointer: OpaquePointer?, _ layerId: Int32, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    out?.pointee = nil
+    return status { () throws(FeatureCacheError) in
+        let out = try CArguments.output(out)
+        let service = try arcgisService(pointer).1
+        out.pointee = Handles.export(Handle(.table, try FeatureTable.arcgis(service: service, layerId: Int(layerId))))
+    }
+}
+
+// MARK: - Any kind of URL
+
+/// The work of opening a table from any URL, its arguments checked first.
+private func openWork(_ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ name: UnsafePointer<CChar>?) throws(FeatureCacheError) -> @Sendable (COperation) async throws(FeatureCacheError) -> OperationValue {
+    let context = try context(ctx)
+    let url = try CArguments.string(url, "url")
+    _ = try RequestURL(parsing: url)
+    let name = try CArguments.optionalString(name, "name")
+    return { (_) async throws(FeatureCacheError) -> OperationValue in
+        .table(try await FeatureTable.open(url: url, name: name, context: context))
+    }
+}
+
+@_cdecl("fc_table_open_start")
+public func fcTableOpenStart(_ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ name: UnsafePointer<CChar>?,
+                             _ callback: fc_operation_callback?, _ userData: UnsafeMutableRawPointer?,
+                             _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    startOperation(out, callback, userData) { () throws(FeatureCacheError) in try openWork(ctx, url, name) }
+}
+
+@_cdecl("fc_table_open")
+public func fcTableOpen(_ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ name: UnsafePointer<CChar>?,
+                        _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    out?.pointee = nil
+    return status { () throws(FeatureCacheError) in
+        let out = try CArguments.output(out)
+        let value = try runOperation("fc_table_open") { () throws(FeatureCacheError) in try openWork(ctx, url, name) }
+        if case let .table(table) = value { out.pointee = Handles.export(Handle(.table, table)) }
+    }
+}
