@@ -1,7 +1,7 @@
 /// A table's cache: batches of features, which rows of them are current, and an
 /// object-id index. A populate applies all its batches in one step under the
 /// lock, so readers see the cache before or after it, never half of it.
-public final class FeatureStore: Sendable {
+package final class FeatureStore: Sendable {
     fileprivate struct Entry {
         let base: Int          // row number of the batch's first row
         let batch: FeatureBatch
@@ -25,11 +25,11 @@ public final class FeatureStore: Sendable {
 
     private let state = Locked(State())
 
-    public init() {}
+    package init() {}
 
-    public var count: Int { state.withLock { $0.liveCount } }
+    package var count: Int { state.withLock { $0.liveCount } }
 
-    public func clear() {
+    package func clear() {
         state.withLock { $0 = State() }
     }
 
@@ -38,7 +38,7 @@ public final class FeatureStore: Sendable {
     /// Returns, per batch, the rows that are current after the merge (nil = all),
     /// the features of this populate.
     @discardableResult
-    public func apply(_ batches: [FeatureBatch], clearingFirst: Bool) -> [[UInt32]?] {
+    package func apply(_ batches: [FeatureBatch], clearingFirst: Bool) -> [[UInt32]?] {
         state.withLock { state in
             if clearingFirst { state = State() }
             state.spatialIndex = nil
@@ -65,7 +65,7 @@ public final class FeatureStore: Sendable {
     }
 
     /// The current rows of every batch, for results over the whole cache.
-    public func snapshot() -> [(batch: FeatureBatch, rows: [UInt32]?)] {
+    package func snapshot() -> [(batch: FeatureBatch, rows: [UInt32]?)] {
         state.withLock { state in
             state.entries.map { ($0.batch, $0.currentRows) }
         }
@@ -74,7 +74,7 @@ public final class FeatureStore: Sendable {
     /// Drops the features with these object ids (absent ids are ignored).
     /// Returns how many were dropped.
     @discardableResult
-    public func remove(_ ids: [Int64]) -> Int {
+    package func remove(_ ids: [Int64]) -> Int {
         guard !ids.isEmpty else { return 0 }
         return state.withLock { state in
             let before = state.liveCount
@@ -88,7 +88,7 @@ public final class FeatureStore: Sendable {
     }
 
     /// Whether every id is cached.
-    public func containsAll(_ ids: [Int64]) -> Bool {
+    package func containsAll(_ ids: [Int64]) -> Bool {
         state.withLock { state in ids.allSatisfy { state.index.find($0) != nil } }
     }
 
@@ -104,7 +104,7 @@ public final class FeatureStore: Sendable {
     }
 
     /// Heap bytes of the cache: batches, liveness bitmaps and the id index.
-    public var byteSize: Int {
+    package var byteSize: Int {
         state.withLock { state in
             state.entries.reduce(state.index.byteSize + (state.spatialIndex?.byteSize ?? 0)) { $0 + $1.batch.byteSize + $1.live.byteSize }
         }

@@ -6,7 +6,7 @@ public final class FeatureTable: Loadable {
     public let context: ClientContext
     let source: any FeatureSource
     /// The cached features.
-    public let store = FeatureStore()
+    let store = FeatureStore()
     let statistics: StatisticsCounter
     /// Sent after each change of the cache by a fetch: the number of features merged.
     let featuresChanged = EventChannel<Int>(label: "table-features")
