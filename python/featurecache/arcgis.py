@@ -3,29 +3,17 @@ import ctypes
 from collections import namedtuple
 
 from . import _ffi
-from ._handle import Handle
-from .errors import check
-from .loadable import Loadable
+from ._service import Service
 
 ArcGISLayer = namedtuple("ArcGISLayer", "id name geometry_type is_table")
 
 
-class ArcGISService(Handle, Loadable):
+class ArcGISService(Service):
     """An ArcGIS REST service (".../FeatureServer" or ".../MapServer"): loadable;
     lists its layers and tables and makes tables on them (each table loads the
     service first)."""
 
-    _free_name = "fc_arcgis_service_free"
-
-    def __init__(self, service_url, context=None):
-        out = ctypes.c_void_p()
-        check(_ffi.lib.fc_arcgis_service_create(context._ptr if context else None,
-                                                _ffi.encode(service_url, "service_url"), ctypes.byref(out)))
-        super().__init__(out.value)
-        self._context = context
-
-    def _loadable_ptr(self):
-        return _ffi.lib.fc_arcgis_service_as_loadable(self._ptr)
+    _prefix = "fc_arcgis_service"
 
     @property
     def description(self):
@@ -47,9 +35,4 @@ class ArcGISService(Handle, Loadable):
 
     def table(self, layer_id):
         """A table on one of the service's layers or tables (it keeps the service alive)."""
-        from .table import Table
-        out = ctypes.c_void_p()
-        check(_ffi.lib.fc_arcgis_service_create_table(self._ptr, int(layer_id), ctypes.byref(out)))
-        table = Table(out.value)
-        table._context = self._context
-        return table
+        return self._table(int(layer_id))

@@ -2,26 +2,16 @@
 import ctypes
 
 from . import _ffi
-from ._handle import Handle
+from ._service import Service
 from .errors import check
-from .loadable import Loadable
 
 
-class OGCService(Handle, Loadable):
+class OGCService(Service):
     """An OGC API - Features landing page: loadable; lists collections and makes
     tables on them (each table loads the service first)."""
 
-    _free_name = "fc_ogc_service_free"
-
-    def __init__(self, api_url, context=None):
-        out = ctypes.c_void_p()
-        check(_ffi.lib.fc_ogc_service_create(context._ptr if context else None,
-                                             _ffi.encode(api_url, "api_url"), ctypes.byref(out)))
-        super().__init__(out.value)
-        self._context = context
-
-    def _loadable_ptr(self):
-        return _ffi.lib.fc_ogc_service_as_loadable(self._ptr)
+    _prefix = "fc_ogc_service"
+    _url_name = "api_url"
 
     @property
     def title(self):
@@ -42,10 +32,4 @@ class OGCService(Handle, Loadable):
 
     def table(self, collection_id):
         """A table on one of the service's collections (it keeps the service alive)."""
-        from .table import Table
-        out = ctypes.c_void_p()
-        check(_ffi.lib.fc_ogc_service_create_table(self._ptr, _ffi.encode(collection_id, "collection_id"),
-                                                   ctypes.byref(out)))
-        table = Table(out.value)
-        table._context = self._context
-        return table
+        return self._table(_ffi.encode(collection_id, "collection_id"))

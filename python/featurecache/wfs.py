@@ -1,27 +1,13 @@
 """WFS services (fc_wfs_service)."""
-import ctypes
-
 from . import _ffi
-from ._handle import Handle
-from .errors import check
-from .loadable import Loadable
+from ._service import Service
 
 
-class WFSService(Handle, Loadable):
+class WFSService(Service):
     """A WFS endpoint: loadable (negotiates the version, reads GetCapabilities);
     lists feature types and makes tables on them (each loads the service first)."""
 
-    _free_name = "fc_wfs_service_free"
-
-    def __init__(self, service_url, context=None):
-        out = ctypes.c_void_p()
-        check(_ffi.lib.fc_wfs_service_create(context._ptr if context else None,
-                                             _ffi.encode(service_url, "service_url"), ctypes.byref(out)))
-        super().__init__(out.value)
-        self._context = context
-
-    def _loadable_ptr(self):
-        return _ffi.lib.fc_wfs_service_as_loadable(self._ptr)
+    _prefix = "fc_wfs_service"
 
     @property
     def title(self):
@@ -41,10 +27,4 @@ class WFSService(Handle, Loadable):
 
     def table(self, type_name):
         """A table on one of the service's feature types (it keeps the service alive)."""
-        from .table import Table
-        out = ctypes.c_void_p()
-        check(_ffi.lib.fc_wfs_service_create_table(self._ptr, _ffi.encode(type_name, "type_name"),
-                                                   ctypes.byref(out)))
-        table = Table(out.value)
-        table._context = self._context
-        return table
+        return self._table(_ffi.encode(type_name, "type_name"))

@@ -1,11 +1,8 @@
 import CFeatureCacheABI
 import FeatureCache
 
-/// An ArcGIS service handle and its service (the handle lends strings to C).
 private func arcgisService(_ pointer: OpaquePointer?) throws(FeatureCacheError) -> (Handle, ArcGISService) {
-    let handle = try Handles.borrow(pointer, [.arcgisService], "service")
-    guard let service = handle.object as? ArcGISService else { throw FeatureCacheError(.invalidArgument, "service is not an ArcGIS service") }
-    return (handle, service)
+    try ServiceHandles.borrow(pointer, .arcgisService, as: ArcGISService.self)
 }
 
 private func layer(_ service: ArcGISService, _ index: Int32) throws(FeatureCacheError) -> ArcGISLayerSummary {
@@ -15,12 +12,8 @@ private func layer(_ service: ArcGISService, _ index: Int32) throws(FeatureCache
 @_cdecl("fc_arcgis_service_create")
 public func fcArcGISServiceCreate(_ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?,
                                   _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
-    out?.pointee = nil
-    return status { () throws(FeatureCacheError) in
-        let out = try CArguments.output(out)
-        let context = try context(ctx)
-        let url = try CArguments.string(url, "service_url")
-        out.pointee = Handles.export(Handle(.arcgisService, try ArcGISService(url: url, context: context)))
+    ServiceHandles.create(ctx, url, "service_url", out, .arcgisService) { (url, context) throws(FeatureCacheError) in
+        try ArcGISService(url: url, context: context)
     }
 }
 

@@ -1,11 +1,8 @@
 import CFeatureCacheABI
 import FeatureCache
 
-/// An OGC service handle and its service (the handle lends strings to C).
 private func ogcService(_ pointer: OpaquePointer?) throws(FeatureCacheError) -> (Handle, OGCService) {
-    let handle = try Handles.borrow(pointer, [.ogcService], "service")
-    guard let service = handle.object as? OGCService else { throw FeatureCacheError(.invalidArgument, "service is not an OGC service") }
-    return (handle, service)
+    try ServiceHandles.borrow(pointer, .ogcService, as: OGCService.self)
 }
 
 private func collection(_ service: OGCService, _ index: Int32) throws(FeatureCacheError) -> OGCCollectionSummary {
@@ -15,12 +12,8 @@ private func collection(_ service: OGCService, _ index: Int32) throws(FeatureCac
 @_cdecl("fc_ogc_service_create")
 public func fcOGCServiceCreate(_ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?,
                                _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
-    out?.pointee = nil
-    return status { () throws(FeatureCacheError) in
-        let out = try CArguments.output(out)
-        let context = try context(ctx)
-        let url = try CArguments.string(url, "api_url")
-        out.pointee = Handles.export(Handle(.ogcService, try OGCService(url: url, context: context)))
+    ServiceHandles.create(ctx, url, "api_url", out, .ogcService) { (url, context) throws(FeatureCacheError) in
+        try OGCService(url: url, context: context)
     }
 }
 

@@ -1,11 +1,8 @@
 import CFeatureCacheABI
 import FeatureCache
 
-/// A WFS service handle and its service (the handle lends strings to C).
 private func wfsService(_ pointer: OpaquePointer?) throws(FeatureCacheError) -> (Handle, WFSService) {
-    let handle = try Handles.borrow(pointer, [.wfsService], "service")
-    guard let service = handle.object as? WFSService else { throw FeatureCacheError(.invalidArgument, "service is not a WFS service") }
-    return (handle, service)
+    try ServiceHandles.borrow(pointer, .wfsService, as: WFSService.self)
 }
 
 private func featureType(_ service: WFSService, _ index: Int32) throws(FeatureCacheError) -> WFSFeatureTypeInfo {
@@ -15,12 +12,8 @@ private func featureType(_ service: WFSService, _ index: Int32) throws(FeatureCa
 @_cdecl("fc_wfs_service_create")
 public func fcWFSServiceCreate(_ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?,
                                _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
-    out?.pointee = nil
-    return status { () throws(FeatureCacheError) in
-        let out = try CArguments.output(out)
-        let context = try context(ctx)
-        let url = try CArguments.string(url, "service_url")
-        out.pointee = Handles.export(Handle(.wfsService, try WFSService(url: url, context: context)))
+    ServiceHandles.create(ctx, url, "service_url", out, .wfsService) { (url, context) throws(FeatureCacheError) in
+        try WFSService(url: url, context: context)
     }
 }
 
