@@ -931,20 +931,20 @@ FC_API fc_status fc_result_to_geojson(const fc_result *result, char **out);
 
 /* ==== Operations: every call that may touch the network ===================== */
 
-/* A running populate, query, count or extent. Every call that may touch the
- * network (loading aside: see Loadable) comes in one shape: fc_*_start(...,
- * callback, user_data, &operation) returns at once, and a blocking convenience
- * of the same name without _start runs it to its end on the calling thread.
+/* fc_operation: a running populate, query, count, extent or open. Every call
+ * that may touch the network (loading aside: see Loadable) comes in one shape:
+ * fc_*_start(..., callback, user_data, &operation) returns at once, and a
+ * blocking convenience of the same name without _start runs it to its end on
+ * the calling thread. The callback may be NULL (poll or wait instead).
  *
- * Ownership: the caller owns the operation handle a _start call stores in *out
- * and frees it with fc_operation_free, before or after it finishes (freeing
- * does not cancel it). The library keeps the handle valid until the callback
+ * Ownership: out is required; the caller owns the operation handle a _start
+ * call stores in *out and frees it with fc_operation_free, before or after it
+ * finishes (freeing does not cancel it). The library keeps the handle valid until the callback
  * has returned, so the callback may use it even if the caller freed it first.
  * Threading: any function on any thread; the callback runs once, on a library
  * thread, outside every library lock, and may call any function except those
  * that block (fc_operation_wait, the blocking conveniences, fc_loadable_wait,
  * fc_map_wait_idle: FC_E_INVALID_STATE there). @since 1.0 */
-
 
 /* How far an operation has come. Versioned: the caller sets struct_size to
  * sizeof(fc_progress); the library fills the fields that fit. @since 1.0 */
