@@ -12,7 +12,8 @@ The header is the one specification of the C API. Three things must agree with i
 3. The library: the fc_* symbols libfeaturecache.so exports (with --library).
 4. The Python binding: every function python/featurecache/_ffi.py declares exists in
    the header with the same result and parameter kinds, in order (ctypes would
-   otherwise pass garbage).
+   otherwise pass garbage); with --library, its ctypes Structures have the header
+   structs' fields, names and kinds, in order.
 
   scripts/check-abi.py                      # check the header, shims and generated file
   scripts/check-abi.py --write              # regenerate HeaderConformance.swift
@@ -133,6 +134,46 @@ def python_declarations():
                 r'"(fc_[a-z0-9_]+)":\s*\(([^,\[]+),\s*\[(.*?)\]\)', block, flags=re.S)}
 
 
+def header_structs(text):
+    """{struct name: [(field, kind)]} of the header's typedef'd structs."""
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    structs = {}
+    for name, body, alias in re.findall(r"typedef struct (fc_\w+) \{(.*?)\} (fc_\w+);", text, flags=re.S):
+        fields = []
+        for declaration in body.split(";"):
+            declaration = " ".join(declaration.split())
+            if not declaration:
+                continue
+            match = re.match(r"(.*?)(\w+(?:\s*,\s*\w+)*)$", declaration)
+            base, names = match.group(1), [n.strip() for n in match.group(2).split(",")]
+            kind = c_kind(base)  # "double xmin, ymin": one type for every name
+            fields += [(field, kind) for field in names]
+        structs[alias] = fields
+    return structs
+
+
+def python_structs(library):
+    """{header struct name: [(field, kind)]} of the binding's ctypes Structures."""
+    import ctypes
+    import importlib
+    import os
+    os.environ["FEATURECACHE_LIBRARY"] = str(pathlib.Path(library).resolve())
+    sys.path.insert(0, str(ROOT / "python"))
+    ffi = importlib.import_module("featurecache._ffi")
+    simple = {ctypes.c_double: "double", ctypes.c_int32: "int32_t", ctypes.c_int64: "int64_t",
+              ctypes.c_uint32: "uint32_t", ctypes.c_bool: "bool", ctypes.c_void_p: "pointer"}
+    result = {}
+    for python_name, header_name in PY_STRUCTS.items():
+        fields = []
+        for field, ctype in getattr(ffi, python_name)._fields_:
+            kind = simple.get(ctype)
+            if kind is None and hasattr(ctype, "_flags_") and hasattr(ctype, "_restype_"):
+                kind = "callback"
+            fields.append((field, kind or "unknown:" + ctype.__name__))
+        result[header_name] = fields
+    return result
+
+
 def shim_functions():
     """(C name, Swift name, file) for every @_cdecl shim."""
     shims = []
@@ -212,6 +253,10 @@ def main():
         problems.append(f"{CONFORMANCE.relative_to(ROOT)} is out of date: run scripts/check-abi.py --write")
 
     if args.library:
+        structs = header_structs(HEADER.read_text())
+        for name, fields in sorted(python_structs(args.library).items()):
+            if structs.get(name) != fields:
+                problems.append(f"{name}: the Python binding's fields {fields} differ from the header's {structs.get(name)}")
         exported = library_exports(args.library)
         problems += difference("the header", declared, "the library's exports", exported)
         problems += difference("the library's exports", exported, "the header", declared)
@@ -222,7 +267,7 @@ def main():
             print(f"  {problem}")
         return 1
     what = f"{len(declared)} functions in the header, the shims, the Python binding"
-    what += " and the library's exports" if args.library else ""
+    what += " (with its structs) and the library's exports" if args.library else ""
     print(f"check-abi: {what} agree; their types are checked by compiling HeaderConformance.swift")
     return 0
 
