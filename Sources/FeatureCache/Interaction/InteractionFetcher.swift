@@ -118,19 +118,18 @@ final class InteractionFetcher: Sendable {
                 }
                 return
             }
-            let merged = state.withLock { state -> Int? in
+            let change = state.withLock { state -> FeatureTable.CacheChange? in
                 guard state.generation == generation, !Task.isCancelled else { return nil }
-                let ids = fetched.objectIds
-                table.store.apply(fetched.batches, clearingFirst: false)
-                state.coverage.cover(key, signature: signature, ids: ids)
+                let change = table.write(fetched, replacing: false)
+                state.coverage.cover(key, signature: signature, ids: fetched.objectIds)
                 let evicted = enforceBudget(&state, table: table)
                 table.statistics.update { stats in
                     stats.tilesFetched += 1
                     stats.evictions += evicted
                 }
-                return ids.count
+                return change
             }
-            if let merged { table.featuresChanged.send(merged) }
+            if let change { table.announce(change) }
         } catch {
             guard error.code != .cancelled else { return }
             state.withLock { $0.lastError = error }
@@ -171,13 +170,12 @@ final class InteractionFetcher: Sendable {
             let task = Task.detached { [self] in
                 do throws(FeatureCacheError) {
                     let fetched = try await table.fetchArea(area, maxPages: nil)
-                    let merged = self.state.withLock { state -> Int? in
+                    let change = self.state.withLock { state -> FeatureTable.CacheChange? in
                         // Only the latest view replaces the cache.
                         guard state.generation == generation, state.viewJob?.id == id, !Task.isCancelled else { return nil }
-                        table.store.apply(fetched.batches, clearingFirst: true)
-                        return fetched.featureCount
+                        return table.write(fetched, replacing: true)
                     }
-                    if let merged { table.featuresChanged.send(merged) }
+                    if let change { table.announce(change) }
                 } catch {
                     if error.code != .cancelled {
                         self.state.withLock { $0.lastError = error }

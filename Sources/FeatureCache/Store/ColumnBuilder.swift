@@ -2,6 +2,8 @@
 /// `fields`, a known schema) keeps its type and rejects values that do not fit it;
 /// an inferred column (GeoJSON `properties`) takes its type from the values it sees
 /// and widens as needed: integer → double → text, anything nested → its JSON text.
+/// It knows no wire format: the readers append through `Formats/JSON/ColumnBuilder+JSON.swift`
+/// and `Formats/XML/ColumnBuilder+XMLText.swift`.
 final class ColumnBuilder {
     private(set) var field: FieldInfo
     /// nil while an inferred column has seen only NULLs.
@@ -95,124 +97,19 @@ final class ColumnBuilder {
         markValid()
     }
 
-    /// Reads the next JSON string from the scanner straight into the column.
-    func appendString(from scanner: inout JSONScanner) throws(FeatureCacheError) {
-        if kind == nil { settle(.string) }
-        switch kind! {
-        case .string:
-            try scanner.readStringBytes(into: &bytes)
-            finishText()
-        case .int64, .double, .boolean:
-            let text = try scanner.readString()
-            if inferred {
-                widenToText()
-                appendText(text)
-            } else if kind == .double, let number = Double(text.trimmingCharacters(in: " ")) {
-                try appendDouble(number)
-            } else if kind == .int64, let number = Int64(text.trimmingCharacters(in: " ")) {
-                try appendInteger(number)
-            } else if field.type == .date, let milliseconds = DateText.epochMilliseconds(text) {
-                try appendInteger(milliseconds)  // older servers write dates as text
-            } else {
-                throw mismatch(kind == .double ? "a number" : "an integer", "\"\(text)\"")
-            }
-        }
-    }
-
-    /// Stores a nested object or array as its JSON text.
-    func appendJSONText(from scanner: inout JSONScanner) throws(FeatureCacheError) {
-        _ = scanner.peek()
-        let start = scanner.offset
-        try scanner.skipValue()
-        if kind == nil { settle(.string) }
-        guard kind == .string || inferred else {
-            throw mismatch("a scalar", "an object or array")
-        }
-        if kind != .string { widenToText() }
-        bytes.append(contentsOf: scanner.bytes[start..<scanner.offset])
+    /// Appends one text value whose bytes `write` adds straight from a reader's
+    /// buffer (no intermediate String), then ends it.
+    @inline(__always)
+    func appendTextBytes(_ write: (inout [UInt8]) throws(FeatureCacheError) -> Void) throws(FeatureCacheError) {
+        try write(&bytes)
         finishText()
     }
 
-    /// Appends any JSON value, by its kind (GeoJSON properties, unknown attributes).
-    func appendValue(from scanner: inout JSONScanner) throws(FeatureCacheError) {
-        guard let next = scanner.peekKind() else { throw scanner.error("expected a value") }
-        switch next {
-        case .null: _ = try scanner.readNull(); appendNull()
-        case .bool: try appendBoolean(try scanner.readBool())
-        case .string: try appendString(from: &scanner)
-        case .number:
-            let number = try scanner.readNumber()
-            if let integer = number.integer { try appendInteger(integer) } else { try appendDouble(number.double) }
-        case .object, .array: try appendJSONText(from: &scanner)
-        }
-    }
-
-    /// Appends a value written as XML text (GML properties): converted to the
-    /// column's type; an inferred column takes integers, numbers or text.
-    func appendText(_ text: UnsafeRawBufferPointer) throws(FeatureCacheError) {
-        let trimmed = XMLBytes.trimmed(text)
-        if inferred {
-            if let integer = Self.integer(trimmed) { return try appendInteger(integer) }
-            if let number = Self.double(trimmed) { return try appendDouble(number) }
-            if kind == nil { settle(.string) } else if kind != .string { widenToText() }
-        }
-        switch kind! {
-        case .string:
-            bytes.append(contentsOf: text)
-            finishText()
-        case .int64:
-            if field.type == .date {
-                guard let milliseconds = DateText.epochMilliseconds(String(decoding: trimmed, as: UTF8.self)) else {
-                    throw mismatch("a date", "'\(String(decoding: trimmed, as: UTF8.self))'")
-                }
-                return try appendInteger(milliseconds)
-            }
-            if let integer = Self.integer(trimmed) { return try appendInteger(integer) }
-            if let number = Self.double(trimmed) { return try appendDouble(number) }
-            throw mismatch("an integer", "'\(String(decoding: trimmed, as: UTF8.self))'")
-        case .double:
-            guard let number = Self.double(trimmed) else { throw mismatch("a number", "'\(String(decoding: trimmed, as: UTF8.self))'") }
-            try appendDouble(number)
-        case .boolean:
-            switch String(decoding: trimmed, as: UTF8.self) {
-            case "true", "1": try appendBoolean(true)
-            case "false", "0": try appendBoolean(false)
-            case let other: throw mismatch("a boolean", "'\(other)'")
-            }
-        }
-    }
-
-    /// The text as an integer when it is exactly one (an optional sign and digits).
-    static func integer(_ text: UnsafeRawBufferPointer) -> Int64? {
-        guard !text.isEmpty, text.count <= 20 else { return nil }
-        var index = 0
-        let negative = text[0] == UInt8(ascii: "-")
-        if negative || text[0] == UInt8(ascii: "+") { index = 1 }
-        guard index < text.count else { return nil }
-        var value: Int64 = 0
-        while index < text.count {
-            let digit = text[index] &- UInt8(ascii: "0")
-            guard digit < 10 else { return nil }
-            let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) = times.addingReportingOverflow(Int64(digit))
-            guard !overflow1, !overflow2 else { return nil }
-            value = sum
-            index += 1
-        }
-        return negative ? -value : value
-    }
-
-    /// The text as a number (XML Schema double: also INF, -INF, NaN).
-    static func double(_ text: UnsafeRawBufferPointer) -> Double? {
-        guard !text.isEmpty else { return nil }
-        var scanner = JSONScanner(text[0] == UInt8(ascii: "+") ? UnsafeRawBufferPointer(rebasing: text[1...]) : text)
-        if let number = try? scanner.readNumber(), scanner.offset == scanner.bytes.count { return number.double }
-        switch String(decoding: text, as: UTF8.self) {
-        case "INF", "+INF": return .infinity
-        case "-INF": return -.infinity
-        case "NaN": return .nan
-        default: return nil
-        }
+    /// Appends one text value of these UTF-8 bytes.
+    @inline(__always)
+    func appendTextBytes(_ text: UnsafeRawBufferPointer) {
+        bytes.append(contentsOf: text)
+        finishText()
     }
 
     // MARK: - Finishing
@@ -243,7 +140,7 @@ final class ColumnBuilder {
         count += 1
     }
 
-    private func appendText(_ text: String) {
+    func appendText(_ text: String) {
         bytes.append(contentsOf: text.utf8)
         finishText()
     }
@@ -256,7 +153,7 @@ final class ColumnBuilder {
     }
 
     /// First value of an inferred column: fix the kind and lay out the NULLs so far.
-    private func settle(_ newKind: ColumnKind) {
+    func settle(_ newKind: ColumnKind) {
         kind = newKind
         let nulls = count
         switch newKind {
@@ -275,7 +172,7 @@ final class ColumnBuilder {
     }
 
     /// Rewrites the values so far as text (an inferred column that met a string).
-    private func widenToText() {
+    func widenToText() {
         let previous = kind
         var texts: [String] = []
         for row in 0..<count {
@@ -299,7 +196,7 @@ final class ColumnBuilder {
         kind = .string
     }
 
-    private func mismatch(_ expected: String, _ got: String) -> FeatureCacheError {
+    func mismatch(_ expected: String, _ got: String) -> FeatureCacheError {
         .parse("field '\(field.name)' (\(field.type)) expects \(expected), got \(got)")
     }
 }

@@ -62,8 +62,6 @@ extension FeatureTable {
         progress?(FetchProgress(pages: 1, features: fetched.featureCount))
         try Task.checkCancellationTyped()
         if clearCache { interaction.restart(resetCoverage: true) }
-        let result = merge(fetched, clearingFirst: clearCache, metadata: metadata)
-        interaction.pin(fetched.objectIds)
-        return result
+        return merge(fetched, clearingFirst: clearCache, pinned: true, metadata: metadata)
     }
 }

@@ -288,25 +288,53 @@ public final class FeatureTable: Loadable {
     /// - Returns: the features of this populate.
     public func populate(_ query: QueryParameters, clearCache: Bool,
                          progress: PopulateProgress? = nil) async throws(FeatureCacheError) -> FeatureResult {
-        try query.validate()
+        try await populate(query, clearCache: clearCache, progress: progress, validated: false)
+    }
+
+    /// `populate` for a caller that validated `query` already (the C ABI reports a
+    /// bad query before it starts): the query is checked once per call.
+    package func populate(_ query: QueryParameters, clearCache: Bool, progress: PopulateProgress?,
+                          validated: Bool) async throws(FeatureCacheError) -> FeatureResult {
+        if !validated { try query.validate() }
         try await load()
         let metadata = try metadata()
         let fetched = try await source.fetch(serverQuery(query), outFields: query.outFields, metadata: metadata, progress: progress)
         try Task.checkCancellationTyped()
         if clearCache { interaction.restart(resetCoverage: true) }
-        let result = merge(fetched, clearingFirst: clearCache, metadata: metadata)
-        interaction.pin(fetched.objectIds)
-        return result
+        return merge(fetched, clearingFirst: clearCache, pinned: true, metadata: metadata)
     }
 
-    /// Puts fetched features into the cache in one step, tells the observers,
-    /// and returns them as they are cached (a later copy of a feature wins).
-    func merge(_ fetched: FetchedFeatures, clearingFirst: Bool, metadata: TableMetadata,
-                       outFields: [String]? = nil, includesGeometry: Bool = true) -> FeatureResult {
-        let rows = store.apply(fetched.batches, clearingFirst: clearingFirst)
-        featuresChanged.send(fetched.featureCount)
+    // MARK: - Writing the cache
+
+    /// What one write changed, to announce once the writer's locks are released.
+    struct CacheChange {
+        let rows: [[UInt32]?]
+        let features: Int
+    }
+
+    /// The one place fetched features enter the cache: `replacing` empties it
+    /// first, else they merge (a later copy of a feature wins). Runs under the
+    /// caller's lock where coverage must change with the store; the change is
+    /// `announce`d after that lock.
+    func write(_ fetched: FetchedFeatures, replacing: Bool) -> CacheChange {
+        CacheChange(rows: store.apply(fetched.batches, clearingFirst: replacing), features: fetched.featureCount)
+    }
+
+    /// Tells the observers (layers) what a write changed; never under a library lock.
+    func announce(_ change: CacheChange) {
+        featuresChanged.send(change.features)
+    }
+
+    /// Writes a populate's or a query's answer, announces it, pins it when a
+    /// populate brought it (pinned features are never evicted for the budget),
+    /// and returns the features as they are cached.
+    func merge(_ fetched: FetchedFeatures, clearingFirst: Bool, pinned: Bool, metadata: TableMetadata,
+               outFields: [String]? = nil, includesGeometry: Bool = true) -> FeatureResult {
+        let change = write(fetched, replacing: clearingFirst)
+        announce(change)
+        if pinned { interaction.pin(fetched.objectIds) }
         let nonEmpty = fetched.batches.filter { $0.count > 0 }
-        return FeatureResult(zip(nonEmpty, rows).map { (batch: $0, rows: $1) }, limitExceeded: fetched.limitExceeded,
+        return FeatureResult(zip(nonEmpty, change.rows).map { (batch: $0, rows: $1) }, limitExceeded: fetched.limitExceeded,
                              spatialReference: fetched.spatialReference ?? metadata.spatialReference,
                              outFields: outFields, includesGeometry: includesGeometry)
     }
@@ -366,10 +394,10 @@ public final class FeatureTable: Loadable {
     /// Answers a query, count or extent by the request mode: `local` over the
     /// cache when `answersLocally`, else `server` (each counted in the
     /// statistics); loads the table first if needed.
-    private func answer<T>(_ query: QueryParameters,
+    private func answer<T>(_ query: QueryParameters, validated: Bool,
                            local: (LocalQuery, StoreSnapshot, TableMetadata) throws(FeatureCacheError) -> T,
                            server: (TableMetadata) async throws(FeatureCacheError) -> T) async throws(FeatureCacheError) -> T {
-        try query.validate()
+        if !validated { try query.validate() }
         try await load()
         let metadata = try metadata()
         guard answersLocally(query) else {
@@ -384,7 +412,12 @@ public final class FeatureTable: Loadable {
     /// Queries features, locally or from the service by the request mode
     /// (`answersLocally`); loads the table first if needed.
     public func query(_ query: QueryParameters) async throws(FeatureCacheError) -> FeatureResult {
-        try await answer(query) { (local, snapshot, metadata) throws(FeatureCacheError) in
+        try await self.query(query, validated: false)
+    }
+
+    /// `query` for a caller that validated `query` already (the C ABI).
+    package func query(_ query: QueryParameters, validated: Bool) async throws(FeatureCacheError) -> FeatureResult {
+        try await answer(query, validated: validated) { (local, snapshot, metadata) throws(FeatureCacheError) in
             try local.run(snapshot, spatialReference: metadata.spatialReference)
         } server: { (metadata) async throws(FeatureCacheError) in
             try await fetchAnswer(query, metadata: metadata)
@@ -406,7 +439,7 @@ public final class FeatureTable: Loadable {
         let generation = interaction.generation
         let fetched = try await source.fetch(whole, outFields: nil, metadata: metadata, progress: nil)
         try Task.checkCancellationTyped()
-        let result = merge(fetched, clearingFirst: false, metadata: metadata, outFields: query.outFields,
+        let result = merge(fetched, clearingFirst: false, pinned: false, metadata: metadata, outFields: query.outFields,
                            includesGeometry: query.returnGeometry)
         // A complete answer for an area is coverage: the same query is answered here next time.
         if requestMode == .onInteractionCache, fetched.complete, !fetched.limitExceeded, let area = answeredArea(query) {
@@ -418,7 +451,12 @@ public final class FeatureTable: Loadable {
 
     /// How many features match, by the same local/service rule.
     public func queryCount(_ query: QueryParameters) async throws(FeatureCacheError) -> Int {
-        try await answer(query) { (local, snapshot, _) throws(FeatureCacheError) in
+        try await queryCount(query, validated: false)
+    }
+
+    /// `queryCount` for a caller that validated `query` already (the C ABI).
+    package func queryCount(_ query: QueryParameters, validated: Bool) async throws(FeatureCacheError) -> Int {
+        try await answer(query, validated: validated) { (local, snapshot, _) throws(FeatureCacheError) in
             try local.count(snapshot)
         } server: { (metadata) async throws(FeatureCacheError) in
             try await source.count(serverQuery(query), metadata: metadata)
@@ -428,7 +466,12 @@ public final class FeatureTable: Loadable {
     /// The envelope of the matching features (table spatial reference), by the
     /// same local/service rule; nil when nothing matches.
     public func queryExtent(_ query: QueryParameters) async throws(FeatureCacheError) -> Envelope? {
-        try await answer(query) { (local, snapshot, metadata) throws(FeatureCacheError) in
+        try await queryExtent(query, validated: false)
+    }
+
+    /// `queryExtent` for a caller that validated `query` already (the C ABI).
+    package func queryExtent(_ query: QueryParameters, validated: Bool) async throws(FeatureCacheError) -> Envelope? {
+        try await answer(query, validated: validated) { (local, snapshot, metadata) throws(FeatureCacheError) in
             try local.extent(snapshot).map {
                 Envelope(xmin: $0.xmin, ymin: $0.ymin, xmax: $0.xmax, ymax: $0.ymax, spatialReference: metadata.spatialReference)
             }

@@ -54,7 +54,7 @@ private func populateWork(_ pointer: OpaquePointer?, _ options: UnsafePointer<fc
     let userData = UserData(options.progressUserData)
     return { (operation) async throws(FeatureCacheError) -> OperationValue in
         let progress = operation.progressReporter(callback, userData.pointer)
-        return .features(try await table.populate(query, clearCache: clearCache, progress: progress))
+        return .features(try await table.populate(query, clearCache: clearCache, progress: progress, validated: true))
     }
 }
 

@@ -4,7 +4,8 @@ import FeatureCache
 // Queries of a table, answered by the cache or the service by its request mode:
 // features, counts and extents, each as a _start operation and a blocking call.
 
-/// Checks the table and query and returns the work `answer` does with them.
+/// Checks the table and query (the query once: the core is told it is valid)
+/// and returns the work `answer` does with them.
 private func queryWork(_ pointer: OpaquePointer?, _ query: OpaquePointer?,
                        _ answer: @escaping @Sendable (FeatureTable, QueryParameters) async throws(FeatureCacheError) -> OperationValue) throws(FeatureCacheError) -> @Sendable (COperation) async throws(FeatureCacheError) -> OperationValue {
     let table = try table(pointer).1
@@ -14,13 +15,13 @@ private func queryWork(_ pointer: OpaquePointer?, _ query: OpaquePointer?,
 }
 
 private let features: @Sendable (FeatureTable, QueryParameters) async throws(FeatureCacheError) -> OperationValue = { (table, query) async throws(FeatureCacheError) in
-    .features(try await table.query(query))
+    .features(try await table.query(query, validated: true))
 }
 private let count: @Sendable (FeatureTable, QueryParameters) async throws(FeatureCacheError) -> OperationValue = { (table, query) async throws(FeatureCacheError) in
-    .count(try await table.queryCount(query))
+    .count(try await table.queryCount(query, validated: true))
 }
 private let extent: @Sendable (FeatureTable, QueryParameters) async throws(FeatureCacheError) -> OperationValue = { (table, query) async throws(FeatureCacheError) in
-    .extent(try await table.queryExtent(query), wkid: table.loadedMetadata?.spatialReference?.effectiveWkid ?? 0)
+    .extent(try await table.queryExtent(query, validated: true), wkid: table.loadedMetadata?.spatialReference?.effectiveWkid ?? 0)
 }
 
 @_cdecl("fc_table_query_start")

@@ -50,7 +50,6 @@ struct ArcGISQueryRunner {
     private var objectIdField: String? { metadata.objectIdField }
 
     func run() async throws(FeatureCacheError) -> FetchedFeatures {
-        try query.validate()
         if !query.objectIds.isEmpty || !metadata.supportsPagination {
             return try await runByObjectIds()
         }

@@ -110,7 +110,6 @@ final class OGCCollectionSource: FeatureSource {
 
     func fetch(_ query: QueryParameters, outFields: [String]?, metadata: TableMetadata,
                progress: PopulateProgress?, maxPages: Int?) async throws(FeatureCacheError) -> FetchedFeatures {
-        try query.validate()
         let plan = try OGCItemsPlan(query, source: self, metadata: metadata)
         if !query.objectIds.isEmpty {
             return try await OGCItemsPager(plan: plan, source: self, progress: progress, maxPages: nil).fetchByIds(query.objectIds)

@@ -151,7 +151,6 @@ final class WFSFeatureTypeSource: FeatureSource {
 
     func fetch(_ query: QueryParameters, outFields: [String]?, metadata: TableMetadata,
                progress: PopulateProgress?, maxPages: Int?) async throws(FeatureCacheError) -> FetchedFeatures {
-        try query.validate()
         let plan = try WFSGetFeaturePlan(query, source: self, metadata: metadata)
         var pager = WFSPager(plan: plan, source: self, progress: progress, maxPages: maxPages, metadata: metadata)
         return try await pager.run()
