@@ -10,6 +10,7 @@ struct PageKeeper {
     private var toSkip: Int
     private(set) var kept = 0
 
+    /// `query` was validated where the call began (once per call).
     init(_ query: QueryParameters, fields: [FieldInfo], tableWkid: Int32) throws(FeatureCacheError) {
         var check = query
         check.maxFeatures = 0
@@ -17,7 +18,7 @@ struct PageKeeper {
         check.orderBy = ""
         check.outFields = nil
         let filters = try WhereParser.parse(query.whereClause) != nil || query.geometry != nil || !query.objectIds.isEmpty
-        local = filters ? try LocalQuery(check, definitionExpression: "", fields: fields, tableWkid: tableWkid) : nil
+        local = filters ? try LocalQuery(check, definitionExpression: "", fields: fields, tableWkid: tableWkid, validated: true) : nil
         maxFeatures = query.maxFeatures
         toSkip = query.resultOffset
     }

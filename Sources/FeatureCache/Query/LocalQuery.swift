@@ -14,8 +14,10 @@ package struct LocalQuery {
     ///   - definitionExpression: the table's own filter, always applied.
     ///   - fields: the table's fields, to check the where clause and order by.
     ///   - tableWkid: the spatial reference of cached geometries.
-    package init(_ query: QueryParameters, definitionExpression: String, fields: [FieldInfo], tableWkid: Int32) throws(FeatureCacheError) {
-        try query.validate()
+    ///   - validated: the caller checked `query` already (a table's query path checks it once).
+    package init(_ query: QueryParameters, definitionExpression: String, fields: [FieldInfo], tableWkid: Int32,
+                 validated: Bool = false) throws(FeatureCacheError) {
+        if !validated { try query.validate() }
         self.query = query
         var clauses: [WhereExpression] = []
         for text in [definitionExpression, query.whereClause] {

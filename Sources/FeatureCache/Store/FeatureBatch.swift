@@ -76,77 +76,27 @@ final class BatchBuilder {
         objectIdColumn = nil
     }
 
-    /// The column whose name is exactly the scanner's current key; `hint` is where
-    /// to look first (attributes usually come in field order).
+    /// The column whose name is `matches` (by `hint` first: attributes usually
+    /// come in field order). Some servers list a field name twice: the first copy
+    /// not yet filled in this row is taken.
     @inline(__always)
-    func column(forKeyOf scanner: JSONScanner, hint: Int) -> Int? {
-        if hint < names.count, scanner.keyEquals(bytes: names[hint]) { return hint }
-        // Some servers list a field name twice: take the first copy not yet filled in this row.
+    func column(hint: Int, _ matches: (_ name: [UInt8]) -> Bool) -> Int? {
+        if hint < names.count, matches(names[hint]) { return hint }
         var found: Int? = nil
-        for index in names.indices where scanner.keyEquals(bytes: names[index]) {
+        for index in names.indices where matches(names[index]) {
             if columns[index].count == count { return index }
             found = found ?? index
         }
         return found
     }
 
-    /// The column for a property, created (NULL for earlier rows) when new.
-    func inferredColumn(forKeyOf scanner: JSONScanner, hint: Int) -> Int {
-        if let existing = column(forKeyOf: scanner, hint: hint) { return existing }
-        let column = ColumnBuilder(inferredName: scanner.key)
+    /// A new inferred column named `name`, NULL for the rows so far.
+    func addInferredColumn(_ name: String) -> Int {
+        let column = ColumnBuilder(inferredName: name)
         column.padNulls(to: count)
         columns.append(column)
-        names.append(Array(scanner.key.utf8))
+        names.append(Array(name.utf8))
         return columns.count - 1
-    }
-
-    /// The column named by a NUL-terminated name (an XML element's local name);
-    /// with `inferring`, an unknown name gets a new column.
-    func column(named name: UnsafePointer<UInt8>, hint: Int, inferring: Bool) -> Int? {
-        func matches(_ index: Int) -> Bool {
-            names[index].withUnsafeBufferPointer { known in
-                for position in 0..<known.count where name[position] != known[position] { return false }
-                return name[known.count] == 0
-            }
-        }
-        if hint < names.count, matches(hint) { return hint }
-        var found: Int? = nil
-        for index in names.indices where matches(index) {
-            if columns[index].count == count { return index }
-            found = found ?? index
-        }
-        guard found == nil, inferring else { return found }
-        let text = String(cString: name)
-        let column = ColumnBuilder(inferredName: text)
-        column.padNulls(to: count)
-        columns.append(column)
-        names.append(Array(text.utf8))
-        return columns.count - 1
-    }
-
-    /// Reads one JSON object of values into the current row: Esri `attributes`
-    /// (keys the schema does not list are skipped) or GeoJSON `properties`
-    /// (`inferring`: unknown keys get new columns). null = no values.
-    func readValues(_ scanner: inout JSONScanner, inferring: Bool) throws(FeatureCacheError) {
-        if try scanner.readNull() { return }
-        try scanner.beginObject()
-        var hint = 0
-        while try scanner.nextKey() {
-            let found = inferring ? inferredColumn(forKeyOf: scanner, hint: hint) : column(forKeyOf: scanner, hint: hint)
-            guard let column = found else {
-                try scanner.skipValue()
-                continue
-            }
-            hint = column + 1
-            let target = columns[column]
-            guard target.count == count else { throw scanner.error("'\(scanner.key)' appears twice in one feature") }
-            do {
-                try target.appendValue(from: &scanner)
-            } catch {
-                // Type mismatches come from the column: say where in the document.
-                throw error.message.hasPrefix("JSON:") ? error : scanner.error(error.message)
-            }
-        }
     }
 
     /// Ends a row: columns it did not mention get NULL; `objectId` is used when the

@@ -92,23 +92,22 @@ struct GeometryColumnBuilder {
 
     /// Writes the scratch coordinates as `type`, checking they have its shape.
     /// An Esri `rings` array arrives as `.polygon` with `ringsByOrientation`.
-    mutating func append(_ type: WKBType, _ scratch: CoordinateScratch, ringsByOrientation: Bool = false,
-                         scanner: JSONScanner? = nil) throws(FeatureCacheError) {
+    /// Errors are FC_E_PARSE without a place: the reader calling it adds where.
+    mutating func append(_ type: WKBType, _ scratch: CoordinateScratch, ringsByOrientation: Bool = false) throws(FeatureCacheError) {
         if scratch.pointCount == 0 { return appendNull() }
         // The box first: it also checks every coordinate is finite before any byte is written.
         var box = BoundingBox()
         for index in 0..<scratch.pointCount {
             let x = scratch.xy[2 * index], y = scratch.xy[2 * index + 1]
             guard x.isFinite, y.isFinite else {
-                let error = nonFinite()
-                throw scanner.map { $0.error(error.message) } ?? error
+                throw nonFinite()
             }
             box.add(x, y)
         }
         func shape(_ expected: Int) throws(FeatureCacheError) {
             guard scratch.depth == expected else {
                 let message = "\(type) coordinates must be nested \(expected) levels deep, not \(scratch.depth)"
-                throw scanner?.error(message) ?? .parse(message)
+                throw .parse(message)
             }
         }
         if type != .point { leavePointsOnly() }
@@ -162,7 +161,7 @@ struct GeometryColumnBuilder {
                 for list in rings { writeList(scratch, list, closing: true) }
             }
         case .geometryCollection:
-            throw scanner?.error("a geometry collection has no coordinates") ?? .parse("a geometry collection has no coordinates")
+            throw .parse("a geometry collection has no coordinates")
         }
         endRow(box)
     }

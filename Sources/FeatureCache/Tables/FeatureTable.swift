@@ -404,7 +404,8 @@ public final class FeatureTable: Loadable {
             statistics.update { $0.queriesServer += 1 }
             return try await server(metadata)
         }
-        let evaluator = try LocalQuery(query, definitionExpression: definitionExpression, fields: metadata.fields, tableWkid: wkid)
+        let evaluator = try LocalQuery(query, definitionExpression: definitionExpression, fields: metadata.fields,
+                                       tableWkid: wkid, validated: true)
         statistics.update { $0.queriesLocal += 1 }
         return try local(evaluator, store.queryableSnapshot(), metadata)
     }

@@ -143,8 +143,12 @@ package enum EsriJSONReader {
         case let kind?:
             // An empty array is one level shallower than its type: treat as no geometry.
             if scratch.pointCount == 0 { return geometry.appendNull() }
-            if kind == .multiPoint, scratch.depth == 2 { return try geometry.append(.multiPoint, scratch, scanner: scanner) }
-            try geometry.append(kind, scratch, ringsByOrientation: kind == .polygon, scanner: scanner)
+            do {
+                if kind == .multiPoint, scratch.depth == 2 { return try geometry.append(.multiPoint, scratch) }
+                try geometry.append(kind, scratch, ringsByOrientation: kind == .polygon)
+            } catch {
+                throw scanner.error(error.message)  // where in the document
+            }
         case nil: geometry.appendNull()  // {} is ArcGIS's empty geometry
         }
     }

@@ -229,7 +229,11 @@ private struct FeatureReader {
             return (writer.bytes, box)
         }
         guard hasCoordinates else { throw scanner.error("a \(typeName) has no 'coordinates'") }
-        try target.append(type, scratch, scanner: scanner)
+        do {
+            try target.append(type, scratch)
+        } catch {
+            throw scanner.error(error.message)  // where in the document
+        }
         return nil
     }
 
