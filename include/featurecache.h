@@ -78,8 +78,8 @@ extern "C" {
 
 /* The one place the version is written: CMake reads these three lines and the
  * Swift core imports them; everything else is derived from them. */
-#define FC_VERSION_MAJOR 0
-#define FC_VERSION_MINOR 9
+#define FC_VERSION_MAJOR 1
+#define FC_VERSION_MINOR 0
 #define FC_VERSION_PATCH 0
 
 #define FC_VERSION_TEXT_(x) #x

@@ -6,5 +6,5 @@ export GEOSERVERS_HOME=/tmp/featurecache-geoservers-big PYGEOAPI_PORT=5011 MAPSE
 bash Tests/servers/geoservers/start.sh --big --no-postgis >/dev/null
 command -v /usr/bin/time >/dev/null || bash bench/install-peers.sh >/dev/null
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null && cmake --build build -j"$(nproc)" >/dev/null
-cc -O2 -std=c99 -Iinclude bench/lib/populate_whole.c -Lbuild/lib -l:libfeaturecache.so.0 \
+cc -O2 -std=c99 -Iinclude bench/lib/populate_whole.c -Lbuild/lib -lfeaturecache \
    -Wl,-rpath,"$PWD/build/lib" -o build/populate_whole

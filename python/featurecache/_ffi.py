@@ -8,14 +8,20 @@ from ctypes import (CFUNCTYPE, POINTER, c_bool, c_char_p, c_double, c_int32, c_i
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+# The major version of the C ABI this binding declares (FC_VERSION_MAJOR): the
+# library it loads is the one with that SONAME.
+ABI_MAJOR = 1
+SONAME = "libfeaturecache.so.%d" % ABI_MAJOR
+
+
 def _candidates():
     explicit = os.environ.get("FEATURECACHE_LIBRARY")
     if explicit:
         yield explicit
-    yield os.path.join(_HERE, "libfeaturecache.so.0")
+    yield os.path.join(_HERE, SONAME)
     root = os.path.dirname(os.path.dirname(_HERE))
-    yield os.path.join(root, "build", "lib", "libfeaturecache.so.0")
-    yield "libfeaturecache.so.0"
+    yield os.path.join(root, "build", "lib", SONAME)
+    yield SONAME
 
 
 def _load():
@@ -28,7 +34,7 @@ def _load():
             return ctypes.CDLL(path)
         except OSError as error:
             errors.append("%s: %s" % (path, error))
-    raise ImportError("libfeaturecache.so.0 not found (set FEATURECACHE_LIBRARY): " + "; ".join(errors))
+    raise ImportError("%s not found (set FEATURECACHE_LIBRARY): %s" % (SONAME, "; ".join(errors)))
 
 
 lib = _load()

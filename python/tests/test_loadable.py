@@ -188,6 +188,7 @@ def test_bad_arguments():
     with pytest.raises(fc.InvalidArgumentError):
         fc.Context().set_header("Bad Name", "x")
     assert fc.__version__ == header_version()
+    assert fc._ffi.ABI_MAJOR == int(header_version().split(".")[0])  # the SONAME the binding loads
 
 
 def header_version():

@@ -6,9 +6,10 @@ set -euo pipefail
 build="$1"
 source="$2"
 prefix="$(mktemp -d)"
+major=$(sed -n 's/^#define FC_VERSION_MAJOR \([0-9][0-9]*\)$/\1/p' "$source/include/featurecache.h")
 trap 'rm -rf "$prefix"' EXIT
 cmake --install "$build" --prefix "$prefix" >/dev/null
-for f in include/featurecache.h lib/libfeaturecache.so lib/libfeaturecache.so.0 lib/pkgconfig/featurecache.pc \
+for f in include/featurecache.h lib/libfeaturecache.so "lib/libfeaturecache.so.$major" lib/pkgconfig/featurecache.pc \
          lib/cmake/FeatureCache/FeatureCacheConfig.cmake lib/cmake/FeatureCache/FeatureCacheConfigVersion.cmake; do
     [ -e "$prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
 done
