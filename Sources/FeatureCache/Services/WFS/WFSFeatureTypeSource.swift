@@ -169,7 +169,7 @@ final class WFSFeatureTypeSource: FeatureSource {
         try await extentOfFetched(query, metadata: metadata)
     }
 
-    /// Sends a complete GetFeature document as it is (`fc_table_populate_wfs_xml`)
+    /// Sends a complete GetFeature document as it is (`fc_wfs_table_populate_xml`)
     /// and reads the one response.
     func fetchXML(_ xml: String, metadata: TableMetadata) async throws(FeatureCacheError) -> FetchedFeatures {
         guard !xml.isEmpty else { throw FeatureCacheError.invalidArgument("the GetFeature XML request is empty") }
