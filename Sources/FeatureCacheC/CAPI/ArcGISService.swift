@@ -102,7 +102,7 @@ public func fcTableOpen(_ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ n
     out?.pointee = nil
     return status { () throws(FeatureCacheError) in
         let out = try CArguments.output(out)
-        let value = try runOperation("fc_table_open") { () throws(FeatureCacheError) in try openWork(ctx, url, name) }
-        if case let .table(table) = value { out.pointee = Handles.export(Handle(.table, table)) }
+        let table = try runOperation("fc_table_open", \.table) { () throws(FeatureCacheError) in try openWork(ctx, url, name) }
+        out.pointee = Handles.export(Handle(.table, table))
     }
 }

@@ -208,7 +208,7 @@ public func fcContextSetWorkLimits(_ ctx: OpaquePointer?, _ limits: UnsafePointe
             max_requests_per_view: Int64(current.limits.maxRequestsPerView),
             max_pages_per_operation: Int64(current.limits.maxPagesPerOperation),
             max_features_per_operation: Int64(current.limits.maxFeaturesPerOperation), max_buffered_bytes: current.maxBufferedBytes)
-        withUnsafeMutableBytes(of: &merged) { $0.baseAddress!.copyMemory(from: UnsafeRawPointer(limits), byteCount: size) }
+        CArguments.readVersioned(limits, size: size, over: &merged)
         guard merged.max_buffered_bytes >= 0 else { throw FeatureCacheError(.invalidArgument, "max_buffered_bytes must be >= 0") }
         func count(_ value: Int64) -> Int { Int(clamping: value) }
         var updated = WorkLimits()

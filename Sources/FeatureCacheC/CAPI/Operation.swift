@@ -27,14 +27,13 @@ final class COperation: @unchecked Sendable {
     private let state = Locked(State())
     private(set) var pointer: OpaquePointer?
 
-    /// Starts `work` and registers the handle. `out` NULL: the caller does not
-    /// hold the handle, and it goes when the callback has returned.
-    static func start(callback: fc_operation_callback?, userData: UnsafeMutableRawPointer?, callerHolds: Bool,
+    /// Starts `work` and registers the handle, which the caller holds until
+    /// `release`.
+    static func start(callback: fc_operation_callback?, userData: UnsafeMutableRawPointer?,
                       _ work: @escaping @Sendable (COperation) async throws(FeatureCacheError) -> OperationValue) -> COperation {
         let operation = COperation()
         let pointer = Handles.export(Handle(.operation, operation))
         operation.pointer = pointer
-        operation.state.withLock { $0.callerReleased = !callerHolds }
         let userBox = UserData(userData)
         let handle = UserData(UnsafeMutableRawPointer(pointer))
         let running = FeatureOperation({ () async throws(FeatureCacheError) -> OperationValue in
@@ -49,13 +48,12 @@ final class COperation: @unchecked Sendable {
     }
 
     /// A progress report for the core, kept here and forwarded to `callback`.
-    func progressReporter(_ callback: fc_progress_callback?, _ userData: UnsafeMutableRawPointer?) -> PopulateProgress {
-        let userBox = UserData(userData)
-        return { [weak self] progress in
+    func progressReporter(_ callback: fc_progress_callback?, _ userData: UserData) -> PopulateProgress {
+        { [weak self] progress in
             self?.state.withLock { $0.progress = progress }
             guard let callback else { return }
             var report = fc_progress(progress)
-            callback(&report, userBox.pointer)
+            callback(&report, userData.pointer)
         }
     }
 
@@ -101,18 +99,22 @@ final class COperation: @unchecked Sendable {
         }
     }
 
-    /// The value, or the operation's own error; `take` hands features over once.
-    func value(take: Bool) throws(FeatureCacheError) -> OperationValue {
-        try state.withLock { (state) throws(FeatureCacheError) -> OperationValue in
+    /// What the operation produced, as `extract` reads it: the operation's own
+    /// error when it failed, `.invalidState` while it runs, `.invalidArgument`
+    /// (`wrongKind`) when it produced another kind of value. Values that become a
+    /// handle of the caller's (features, a table) are handed over once.
+    func take<T>(_ extract: (OperationValue) -> T?, wrongKind: String) throws(FeatureCacheError) -> T {
+        try state.withLock { (state) throws(FeatureCacheError) -> T in
             guard let outcome = state.outcome else { throw Self.running }
             let value = try outcome.get()
-            if take, value.isHandedOver {
+            guard let extracted = extract(value) else { throw FeatureCacheError(.invalidArgument, wrongKind) }
+            if value.isHandedOver {
                 guard !state.resultTaken else {
                     throw FeatureCacheError(.invalidState, "the operation's result was taken already")
                 }
                 state.resultTaken = true
             }
-            return value
+            return extracted
         }
     }
 
@@ -127,6 +129,12 @@ extension OperationValue {
         case .count, .extent: false
         }
     }
+
+    // Each kind of value, or nil for the others (for `COperation.take`).
+    var features: FeatureResult? { if case let .features(result) = self { result } else { nil } }
+    var table: FeatureTable? { if case let .table(table) = self { table } else { nil } }
+    var count: Int? { if case let .count(count) = self { count } else { nil } }
+    var extent: fc_envelope? { if case let .extent(extent, wkid) = self { fc_envelope(extent, wkid: wkid) } else { nil } }
 }
 
 /// A C user-data pointer carried to a library thread.
@@ -154,20 +162,20 @@ func startOperation(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ callback: fc
     return status { () throws(FeatureCacheError) in
         let out = try CArguments.output(out)
         let work = try prepare()
-        out.pointee = COperation.start(callback: callback, userData: userData, callerHolds: true, work).pointer
+        out.pointee = COperation.start(callback: callback, userData: userData, work).pointer
     }
 }
 
-/// Runs an operation to its end on the calling thread (the blocking conveniences)
-/// and returns its value; its error is thrown.
-func runOperation(_ name: String,
-                  _ prepare: () throws(FeatureCacheError) -> @Sendable (COperation) async throws(FeatureCacheError) -> OperationValue) throws(FeatureCacheError) -> OperationValue {
+/// Runs an operation to its end on the calling thread (the blocking conveniences
+/// named `name`) and returns what `extract` reads of its value; its error is thrown.
+func runOperation<T>(_ name: String, _ extract: (OperationValue) -> T?,
+                     _ prepare: () throws(FeatureCacheError) -> @Sendable (COperation) async throws(FeatureCacheError) -> OperationValue) throws(FeatureCacheError) -> T {
     try CallbackScope.checkMayBlock(name)
     let work = try prepare()
-    let operation = COperation.start(callback: nil, userData: nil, callerHolds: true, work)
+    let operation = COperation.start(callback: nil, userData: nil, work)
     defer { COperation.release(operation.pointer) }
     _ = try operation.work?.wait()
-    return try operation.value(take: true)
+    return try operation.take(extract, wrongKind: "\(name) produced another kind of value")
 }
 
 @_cdecl("fc_operation_cancel")
@@ -217,52 +225,32 @@ public func fcOperationGetError(_ pointer: OpaquePointer?, _ out: UnsafeMutableP
 @_cdecl("fc_operation_take_result")
 public func fcOperationTakeResult(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     out?.pointee = nil
-    return status { () throws(FeatureCacheError) in
-        let out = try CArguments.output(out)
-        let operation = try operation(pointer)
-        guard case .features = try operation.value(take: false) else {
-            throw FeatureCacheError(.invalidArgument, "the operation produces no features (fc_operation_get_count or _get_extent)")
-        }
-        guard case let .features(result) = try operation.value(take: true) else { return }
-        out.pointee = exportResult(result)
+    return output(out) { () throws(FeatureCacheError) in
+        exportResult(try operation(pointer).take(\.features, wrongKind: "the operation produces no features (fc_operation_get_count or _get_extent)"))
     }
 }
 
 @_cdecl("fc_operation_take_table")
 public func fcOperationTakeTable(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     out?.pointee = nil
-    return status { () throws(FeatureCacheError) in
-        let out = try CArguments.output(out)
-        let operation = try operation(pointer)
-        guard case .table = try operation.value(take: false) else {
-            throw FeatureCacheError(.invalidArgument, "the operation does not open a table (fc_table_open_start)")
-        }
-        guard case let .table(table) = try operation.value(take: true) else { return }
-        out.pointee = Handles.export(Handle(.table, table))
+    return output(out) { () throws(FeatureCacheError) in
+        Handles.export(Handle(.table, try operation(pointer).take(\.table, wrongKind: "the operation does not open a table (fc_table_open_start)")))
     }
 }
 
 @_cdecl("fc_operation_get_count")
 public func fcOperationGetCount(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
     out?.pointee = -1
-    return status { () throws(FeatureCacheError) in
-        let out = try CArguments.output(out)
-        guard case let .count(count) = try operation(pointer).value(take: false) else {
-            throw FeatureCacheError(.invalidArgument, "the operation is not a count (fc_table_query_count_start)")
-        }
-        out.pointee = Int64(count)
+    return output(out) { () throws(FeatureCacheError) in
+        Int64(try operation(pointer).take(\.count, wrongKind: "the operation is not a count (fc_table_query_count_start)"))
     }
 }
 
 @_cdecl("fc_operation_get_extent")
 public func fcOperationGetExtent(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<fc_envelope>?) -> Int32 {
-    status { () throws(FeatureCacheError) in
-        let out = try CArguments.output(out)
-        out.pointee = fc_envelope(xmin: .nan, ymin: .nan, xmax: .nan, ymax: .nan, wkid: 0)
-        guard case let .extent(extent, wkid) = try operation(pointer).value(take: false) else {
-            throw FeatureCacheError(.invalidArgument, "the operation is not an extent (fc_table_query_extent_start)")
-        }
-        out.pointee = fc_envelope(extent, wkid: wkid)
+    out?.pointee = fc_envelope(nil, wkid: 0)
+    return output(out) { () throws(FeatureCacheError) in
+        try operation(pointer).take(\.extent, wrongKind: "the operation is not an extent (fc_table_query_extent_start)")
     }
 }
 

@@ -9,7 +9,7 @@ struct PopulateOptions {
     var queryGiven = false
     var clearCache = true
     var progress: fc_progress_callback?
-    var progressUserData: UnsafeMutableRawPointer?
+    var progressUserData = UserData(nil)
 
     static var defaults: fc_populate_options {
         fc_populate_options(struct_size: UInt32(MemoryLayout<fc_populate_options>.size), query: nil,
@@ -20,15 +20,20 @@ struct PopulateOptions {
         guard let pointer else { return }
         let size = try CArguments.versionedSize(pointer, fc_populate_options.self, "fc_populate_options")
         var options = Self.defaults
-        withUnsafeMutableBytes(of: &options) { bytes in
-            bytes.baseAddress!.copyMemory(from: pointer, byteCount: min(size, bytes.count))
-        }
+        CArguments.readVersioned(pointer, size: size, over: &options)
         queryGiven = options.query != nil
         query = try queryParameters(options.query)
         try query.validate()
         clearCache = options.clear_cache
         progress = options.progress
-        progressUserData = options.progress_user_data
+        progressUserData = UserData(options.progress_user_data)
+    }
+
+    /// The operation's progress reporter: kept by the operation, passed to the
+    /// caller's progress callback when there is one.
+    var reporter: @Sendable (COperation) -> PopulateProgress {
+        let (callback, userData) = (progress, progressUserData)
+        return { operation in operation.progressReporter(callback, userData) }
     }
 }
 
@@ -49,12 +54,9 @@ public func fcPopulateOptionsInit(_ options: UnsafeMutablePointer<fc_populate_op
 private func populateWork(_ pointer: OpaquePointer?, _ options: UnsafePointer<fc_populate_options>?) throws(FeatureCacheError) -> @Sendable (COperation) async throws(FeatureCacheError) -> OperationValue {
     let table = try table(pointer).1
     let options = try PopulateOptions(options)
-    let (query, clearCache) = (options.query, options.clearCache)
-    let callback = options.progress
-    let userData = UserData(options.progressUserData)
+    let (query, clearCache, reporter) = (options.query, options.clearCache, options.reporter)
     return { (operation) async throws(FeatureCacheError) -> OperationValue in
-        let progress = operation.progressReporter(callback, userData.pointer)
-        return .features(try await table.populate(query, clearCache: clearCache, progress: progress, validated: true))
+        .features(try await table.populate(query, clearCache: clearCache, progress: reporter(operation), validated: true))
     }
 }
 
@@ -70,8 +72,8 @@ public func fcTablePopulate(_ table: OpaquePointer?, _ options: UnsafePointer<fc
                             _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     out?.pointee = nil
     return status { () throws(FeatureCacheError) in
-        let value = try runOperation("fc_table_populate") { () throws(FeatureCacheError) in try populateWork(table, options) }
-        if let out, case let .features(result) = value { out.pointee = exportResult(result) }
+        let result = try runOperation("fc_table_populate", \.features) { () throws(FeatureCacheError) in try populateWork(table, options) }
+        out?.pointee = exportResult(result)
     }
 }
 

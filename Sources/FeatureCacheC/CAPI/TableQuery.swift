@@ -35,8 +35,8 @@ public func fcTableQuery(_ table: OpaquePointer?, _ query: OpaquePointer?, _ out
     out?.pointee = nil
     return status { () throws(FeatureCacheError) in
         let out = try CArguments.output(out)
-        let value = try runOperation("fc_table_query") { () throws(FeatureCacheError) in try queryWork(table, query, features) }
-        if case let .features(result) = value { out.pointee = exportResult(result) }
+        let result = try runOperation("fc_table_query", \.features) { () throws(FeatureCacheError) in try queryWork(table, query, features) }
+        out.pointee = exportResult(result)
     }
 }
 
@@ -51,8 +51,9 @@ public func fcTableQueryCount(_ table: OpaquePointer?, _ query: OpaquePointer?, 
     out?.pointee = -1
     return status { () throws(FeatureCacheError) in
         let out = try CArguments.output(out)
-        let value = try runOperation("fc_table_query_count") { () throws(FeatureCacheError) in try queryWork(table, query, count) }
-        if case let .count(n) = value { out.pointee = Int64(n) }
+        out.pointee = Int64(try runOperation("fc_table_query_count", \.count) { () throws(FeatureCacheError) in
+            try queryWork(table, query, count)
+        })
     }
 }
 
@@ -67,7 +68,8 @@ public func fcTableQueryExtent(_ table: OpaquePointer?, _ query: OpaquePointer?,
     status { () throws(FeatureCacheError) in
         let out = try CArguments.output(out)
         out.pointee = fc_envelope(nil, wkid: 0)
-        let value = try runOperation("fc_table_query_extent") { () throws(FeatureCacheError) in try queryWork(table, query, extent) }
-        if case let .extent(envelope, wkid) = value { out.pointee = fc_envelope(envelope, wkid: wkid) }
+        out.pointee = try runOperation("fc_table_query_extent", \.extent) { () throws(FeatureCacheError) in
+            try queryWork(table, query, extent)
+        }
     }
 }

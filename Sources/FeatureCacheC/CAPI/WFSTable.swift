@@ -68,12 +68,9 @@ private func xmlPopulateWork(_ pointer: OpaquePointer?, _ xml: UnsafePointer<CCh
     guard !options.queryGiven else {
         throw FeatureCacheError(.invalidArgument, "options->query must be NULL: the GetFeature document is the query")
     }
-    let clearCache = options.clearCache
-    let callback = options.progress
-    let userData = UserData(options.progressUserData)
+    let (clearCache, reporter) = (options.clearCache, options.reporter)
     return { (operation) async throws(FeatureCacheError) -> OperationValue in
-        let progress = operation.progressReporter(callback, userData.pointer)
-        return .features(try await table.populate(wfsXML: document, clearCache: clearCache, progress: progress))
+        .features(try await table.populate(wfsXML: document, clearCache: clearCache, progress: reporter(operation)))
     }
 }
 
@@ -89,9 +86,9 @@ public func fcWFSTablePopulateXML(_ table: OpaquePointer?, _ xml: UnsafePointer<
                                   _ options: UnsafePointer<fc_populate_options>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     out?.pointee = nil
     return status { () throws(FeatureCacheError) in
-        let value = try runOperation("fc_wfs_table_populate_xml") { () throws(FeatureCacheError) in
+        let result = try runOperation("fc_wfs_table_populate_xml", \.features) { () throws(FeatureCacheError) in
             try xmlPopulateWork(table, xml, options)
         }
-        if let out, case let .features(result) = value { out.pointee = exportResult(result) }
+        out?.pointee = exportResult(result)
     }
 }

@@ -56,6 +56,14 @@ enum CArguments {
         return size
     }
 
+    /// Reads the caller's (possibly older, smaller) struct of `size` bytes over
+    /// `base`: the fields past it keep `base`'s values.
+    static func readVersioned<T>(_ pointer: UnsafePointer<T>, size: Int, over base: inout T) {
+        withUnsafeMutableBytes(of: &base) { bytes in
+            bytes.baseAddress!.copyMemory(from: UnsafeRawPointer(pointer), byteCount: min(size, bytes.count))
+        }
+    }
+
     /// Copies the part of `full` that fits the caller's (possibly older,
     /// smaller) struct of `size` bytes.
     static func copyVersioned<T>(_ full: inout T, to out: UnsafeMutableRawPointer, size: Int) {
