@@ -109,26 +109,25 @@ class Table(Handle, Loadable):
     def _view(self, as_view):
         return self._get(as_view, ctypes.c_void_p)
 
+    def _view_get(self, as_view, function, ctype=ctypes.c_int32):
+        """The value function(view, &out) gives on the protocol view as_view (an fc_table_as_*)."""
+        value = ctype()
+        check(function(self._view(as_view), ctypes.byref(value)))
+        return value.value
+
     @property
     def query_language(self):
         """OGC API: how where clauses reach the server (QUERY_LANGUAGE_AUTO, _LOCAL, _CQL2_TEXT, _CQL2_JSON)."""
-        value = ctypes.c_int32()
-        check(_ffi.lib.fc_ogc_table_query_language(self._view(_ffi.lib.fc_table_as_ogc), ctypes.byref(value)))
-        return value.value
+        return self._view_get(_ffi.lib.fc_table_as_ogc, _ffi.lib.fc_ogc_table_query_language)
 
     @query_language.setter
     def query_language(self, language):
         check(_ffi.lib.fc_ogc_table_set_query_language(self._view(_ffi.lib.fc_table_as_ogc), int(language)))
 
-    def _wfs_get(self, function):
-        value = ctypes.c_int32()
-        check(function(self._view(_ffi.lib.fc_table_as_wfs), ctypes.byref(value)))
-        return value.value
-
     @property
     def axis_order(self):
         """WFS: the axis order of received coordinates (AXIS_ORDER_AUTO, _SWAP, _NO_SWAP)."""
-        return self._wfs_get(_ffi.lib.fc_wfs_table_axis_order)
+        return self._view_get(_ffi.lib.fc_table_as_wfs, _ffi.lib.fc_wfs_table_axis_order)
 
     @axis_order.setter
     def axis_order(self, order):
@@ -137,7 +136,7 @@ class Table(Handle, Loadable):
     @property
     def filter_axis_order(self):
         """WFS: the axis order of boxes sent to the server (AXIS_ORDER_*)."""
-        return self._wfs_get(_ffi.lib.fc_wfs_table_filter_axis_order)
+        return self._view_get(_ffi.lib.fc_table_as_wfs, _ffi.lib.fc_wfs_table_filter_axis_order)
 
     @filter_axis_order.setter
     def filter_axis_order(self, order):
@@ -246,7 +245,7 @@ class Table(Handle, Loadable):
 
     @property
     def supports_pagination(self):
-        return self._arcgis_get(_ffi.lib.fc_arcgis_table_supports_pagination, ctypes.c_bool)
+        return self._view_get(_ffi.lib.fc_table_as_arcgis, _ffi.lib.fc_arcgis_table_supports_pagination, ctypes.c_bool)
 
     @property
     def min_scale(self):
@@ -258,23 +257,20 @@ class Table(Handle, Loadable):
 
     @property
     def capabilities(self):
-        text = _ffi.decode(self._arcgis_get(_ffi.lib.fc_arcgis_table_capabilities, ctypes.c_char_p))
-        return [item for item in text.split(",") if item]
+        return self._arcgis_list(_ffi.lib.fc_arcgis_table_capabilities)
 
     @property
     def supported_query_formats(self):
-        text = _ffi.decode(self._arcgis_get(_ffi.lib.fc_arcgis_table_supported_query_formats, ctypes.c_char_p))
+        return self._arcgis_list(_ffi.lib.fc_arcgis_table_supported_query_formats)
+
+    def _arcgis_list(self, function):
+        """An ArcGIS comma-separated list ("Query,Create") as a list."""
+        text = _ffi.decode(self._view_get(_ffi.lib.fc_table_as_arcgis, function, ctypes.c_char_p))
         return [item for item in text.split(",") if item]
 
     @property
     def service_version(self):
-        return self._arcgis_get(_ffi.lib.fc_arcgis_table_service_version, ctypes.c_double)
-
-    def _arcgis_get(self, function, ctype):
-        value = ctype()
-        check(function(self._view(_ffi.lib.fc_table_as_arcgis), ctypes.byref(value)))
-        return value.value
-
+        return self._view_get(_ffi.lib.fc_table_as_arcgis, _ffi.lib.fc_arcgis_table_service_version, ctypes.c_double)
 
     # ---- populate ----------------------------------------------------------
 
