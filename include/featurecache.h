@@ -79,7 +79,7 @@ extern "C" {
 /* The one place the version is written: CMake reads these three lines and the
  * Swift core imports them; everything else is derived from them. */
 #define FC_VERSION_MAJOR 1
-#define FC_VERSION_MINOR 0
+#define FC_VERSION_MINOR 1
 #define FC_VERSION_PATCH 0
 
 #define FC_VERSION_TEXT_(x) #x
@@ -928,6 +928,99 @@ FC_API fc_status fc_result_geometry_wkb(const fc_result *result, int64_t row, co
  * dates as epoch ms), owned by the caller: release with fc_string_free.
  * @since 1.0 */
 FC_API fc_status fc_result_to_geojson(const fc_result *result, char **out);
+
+/* ==== Arrow export: results as Arrow record batches ========================== */
+
+/* The Arrow C data interface and C stream interface, as the Arrow project
+ * specifies them (https://arrow.apache.org/docs/format/CDataInterface.html and
+ * CStreamInterface.html), under the guards every Arrow producer and consumer
+ * uses, so this header can be included with nanoarrow, Arrow C++ or DuckDB's
+ * headers in the same unit. */
+#ifndef ARROW_C_DATA_INTERFACE
+#define ARROW_C_DATA_INTERFACE
+
+#define ARROW_FLAG_DICTIONARY_ORDERED 1
+#define ARROW_FLAG_NULLABLE 2
+#define ARROW_FLAG_MAP_KEYS_SORTED 4
+
+struct ArrowSchema {
+  const char *format;
+  const char *name;
+  const char *metadata;
+  int64_t flags;
+  int64_t n_children;
+  struct ArrowSchema **children;
+  struct ArrowSchema *dictionary;
+  void (*release)(struct ArrowSchema *);
+  void *private_data;
+};
+
+struct ArrowArray {
+  int64_t length;
+  int64_t null_count;
+  int64_t offset;
+  int64_t n_buffers;
+  int64_t n_children;
+  const void **buffers;
+  struct ArrowArray **children;
+  struct ArrowArray *dictionary;
+  void (*release)(struct ArrowArray *);
+  void *private_data;
+};
+
+#endif /* ARROW_C_DATA_INTERFACE */
+
+#ifndef ARROW_C_STREAM_INTERFACE
+#define ARROW_C_STREAM_INTERFACE
+
+struct ArrowArrayStream {
+  int (*get_schema)(struct ArrowArrayStream *, struct ArrowSchema *out);
+  int (*get_next)(struct ArrowArrayStream *, struct ArrowArray *out);
+  const char *(*get_last_error)(struct ArrowArrayStream *);
+  void (*release)(struct ArrowArrayStream *);
+  void *private_data;
+};
+
+#endif /* ARROW_C_STREAM_INTERFACE */
+
+/* Fills *out with an Arrow C stream of the result's rows, in result order: one
+ * record batch per stored page the result draws on (a populate gives one per
+ * response page; the batches' lengths add up to fc_result_count).
+ *
+ * Schema (a struct of these children, in order):
+ *  - "object_id", int64, not nullable — unless the result has an object-id
+ *    field (ArcGIS), which then stands in its place among the fields;
+ *  - every result field, nullable, by type: object id, big integer → int64;
+ *    small integer → int16; integer → int32; single → float32; double → float64;
+ *    date → timestamp[ms, UTC]; date-only → date32; boolean → bool; string,
+ *    GUID, global id, time-only, timestamp-offset (ISO 8601 text), XML → utf8.
+ *    A type is widened, never cut, when the result's values need it: a small
+ *    integer or integer holding a value that does not fit → the next width that
+ *    holds them all; pages of an inferred schema (GeoJSON) that disagree →
+ *    float64 or utf8; date-only text that is not YYYY-MM-DD → utf8;
+ *  - "geometry" (unless the query asked for none), binary ISO WKB, NULL for a
+ *    row without geometry, with field metadata ARROW:extension:name =
+ *    "geoarrow.wkb" and ARROW:extension:metadata = {"crs":"EPSG:<wkid>",
+ *    "crs_type":"authority_code"} ("ESRI:<wkid>" for Esri's own codes; the
+ *    service's WKT as "crs" when it gave no wkid; {} when unknown).
+ *  A name already used by a field gets "_" appended.
+ *
+ * Memory: buffers are shared with the cache where the layouts agree (integers,
+ * dates, doubles, validity bitmaps, WKB of whole pages) and copied where they
+ * do not (text, booleans, narrower numbers, rows picked out of a page). The
+ * stream and every schema and array it gives keep the data alive until their
+ * own release callbacks run: they may outlive the result, the table and the
+ * context. The caller owns *out and must call out->release(out).
+ *
+ * Threads: the stream follows the Arrow rule — one thread at a time (calls on
+ * one stream are serialised by the library anyway); arrays it gave may be read
+ * and released from any thread. Errors of get_next (an Arrow errno: EINVAL,
+ * EOVERFLOW for a column over 2 GiB in one batch) are described by
+ * get_last_error, valid until the next call on the stream.
+ *
+ * FC_E_INVALID_ARGUMENT for a NULL or freed result or a NULL out (*out is then
+ * untouched). @since 1.1 */
+FC_API fc_status fc_result_get_arrow_stream(const fc_result *result, struct ArrowArrayStream *out);
 
 /* ==== Operations: every call that may touch the network ===================== */
 

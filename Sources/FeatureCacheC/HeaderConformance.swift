@@ -112,6 +112,7 @@ private func headerConformance() {
     conforms(CFeatureCacheABI.fc_result_field_type, fcResultFieldType)
     conforms(CFeatureCacheABI.fc_result_free, fcResultFree)
     conforms(CFeatureCacheABI.fc_result_geometry_wkb, fcResultGeometryWKB)
+    conforms(CFeatureCacheABI.fc_result_get_arrow_stream, fcResultGetArrowStream)
     conforms(CFeatureCacheABI.fc_result_get_double, fcResultGetDouble)
     conforms(CFeatureCacheABI.fc_result_get_int64, fcResultGetInt64)
     conforms(CFeatureCacheABI.fc_result_get_string, fcResultGetString)

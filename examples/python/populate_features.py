@@ -37,7 +37,7 @@ def main():
 
         east = fc.Query(where="Condition = 4", geometry=fc.Envelope(-122.62, 45.48, -122.52, 45.56, 4326))
         table.populate(east, clear_cache=False,
-                       progress=lambda pages, features: print("  … %d pages, %d features" % (pages, features)))
+                       progress=lambda p: print("  … %d pages, %d features" % (p.pages, p.features)))
         print("%d features in the cache (the overlap merged, not duplicated)" % table.cached_feature_count)
     return 0
 

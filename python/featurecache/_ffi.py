@@ -256,6 +256,7 @@ _SIGNATURES = {
     "fc_result_object_id": (_status, [_handle, c_int64, POINTER(c_int64)]),
     "fc_result_geometry_wkb": (_status, [_handle, c_int64, POINTER(POINTER(c_uint8)), POINTER(c_size_t)]),
     "fc_result_to_geojson": (_status, [_handle, POINTER(c_void_p)]),
+    "fc_result_get_arrow_stream": (_status, [_handle, c_void_p]),  # struct ArrowArrayStream *
     # layers
     "fc_layer_create": (_status, [_handle, _out_handle]),
     "fc_layer_free": (None, [_handle]),

@@ -3,6 +3,7 @@ that is safe at interpreter shutdown."""
 import ctypes
 
 from . import _ffi
+from ._callbacks import registry
 from .errors import InvalidStateError, check
 
 
@@ -22,9 +23,8 @@ class Handle:
         pointer, self._pointer = self._pointer, None
         if pointer and _ffi.lib is not None:
             getattr(_ffi.lib, self._free_name)(pointer)
-            forget = getattr(self, "_forget_observers", None)
-            if forget is not None:
-                forget()
+            # The C handle no longer calls back: its callables can go.
+            registry.drop_owner(self)
 
     def _get(self, function, ctype, *args):
         """The value function(handle, *args, &out) writes into a ctype out-parameter."""

@@ -3,10 +3,11 @@ import ctypes
 
 from . import _ffi
 from ._handle import Handle
+from .constants import TokenPlacement
 from .errors import check
 
-TOKEN_AS_HEADER = 0
-TOKEN_AS_PARAMETER = 1
+TOKEN_AS_HEADER = TokenPlacement.AS_HEADER
+TOKEN_AS_PARAMETER = TokenPlacement.AS_PARAMETER
 
 
 class Context(Handle):

@@ -1,4 +1,6 @@
 """Exceptions: one class per status family, raised from one choke point."""
+import builtins
+
 from . import _ffi
 
 OK = 0
@@ -42,8 +44,8 @@ class CancelledError(FeatureCacheError):
     pass
 
 
-class TimeoutError(FeatureCacheError):  # noqa: A001 - the library's own timeout family
-    pass
+class TimeoutError(FeatureCacheError, builtins.TimeoutError):  # noqa: A001 - the library's own timeout family
+    """Also the built-in TimeoutError, so one `except TimeoutError` catches both."""
 
 
 class NetworkError(FeatureCacheError, ConnectionError):

@@ -1,28 +1,18 @@
 """Feature layers: a strong load dependency on their table."""
 import ctypes
-import threading
 
 from . import _ffi
+from ._callbacks import invoke, registry
 from ._handle import Handle
 from .errors import check
 from .loadable import Loadable
 
 
-# user_data keys -> Python callbacks; the C trampoline lives for the process.
-_changed_lock = threading.Lock()
-_changed = {}
-
-
 @_ffi.FEATURES_CHANGED_CALLBACK
-def _changed_trampoline(layer, features, user_data):
-    with _changed_lock:
-        callback = _changed.get(user_data or 0)
+def _changed_trampoline(_layer, features, user_data):
+    callback = registry.get(user_data)
     if callback is not None:
-        try:
-            callback(features)
-        except Exception:
-            from .loadable import _report
-            _report("features changed")
+        invoke("features changed", callback, features)
 
 
 class Layer(Handle, Loadable):
@@ -71,12 +61,15 @@ class Layer(Handle, Loadable):
     def on_features_changed(self, callback):
         """callback(features) after each change of the table's cache by a fetch,
         on a library thread; None removes it."""
-        key = id(self)
+        previous = self.__dict__.pop("_changed_key", None)
         if callback is None:
             check(_ffi.lib.fc_layer_set_features_changed_callback(self._ptr, _ffi.FEATURES_CHANGED_CALLBACK(), None))
-            with _changed_lock:
-                _changed.pop(key, None)
-            return
-        with _changed_lock:
-            _changed[key] = callback
-        check(_ffi.lib.fc_layer_set_features_changed_callback(self._ptr, _changed_trampoline, key))
+        else:
+            key = registry.add(callback, owner=self)
+            status = _ffi.lib.fc_layer_set_features_changed_callback(self._ptr, _changed_trampoline, key)
+            if status != 0:
+                registry.pop(key)
+                self.__dict__["_changed_key"] = previous
+                check(status)
+            self.__dict__["_changed_key"] = key
+        registry.pop(previous)  # the library no longer calls it

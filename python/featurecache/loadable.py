@@ -1,55 +1,30 @@
 """The loadable pattern: load, retry, cancel, status, observers, wait."""
 import ctypes
-import itertools
-import sys
-import threading
-import traceback
 
 from . import _ffi
+from ._callbacks import invoke, registry
+from .constants import LoadStatus
 from .errors import check, from_error
 
-NOT_LOADED = 0
-LOADING = 1
-FAILED_TO_LOAD = 2
-LOADED = 3
-STATUS_NAMES = {NOT_LOADED: "NOT_LOADED", LOADING: "LOADING", FAILED_TO_LOAD: "FAILED_TO_LOAD", LOADED: "LOADED"}
-
-# One C trampoline per callback type, alive for the whole process: the Python
-# callable is found through user_data, a key into these tables. (A CFUNCTYPE per
-# call would be freed while C may still be running it.)
-_lock = threading.Lock()
-_load_callbacks = {}      # key -> callable(error), removed when called
-_status_observers = {}    # key -> callable(status), removed by remove_status_observer or close
-_keys = itertools.count(1)
-
-
-def _report(where):
-    print("featurecache: exception in %s callback" % where, file=sys.stderr)
-    traceback.print_exc()
+NOT_LOADED = LoadStatus.NOT_LOADED
+LOADING = LoadStatus.LOADING
+FAILED_TO_LOAD = LoadStatus.FAILED_TO_LOAD
+LOADED = LoadStatus.LOADED
+STATUS_NAMES = {status: status.name for status in LoadStatus}
 
 
 @_ffi.LOAD_CALLBACK
 def _load_trampoline(_obj, error, user_data):
-    with _lock:
-        callback = _load_callbacks.pop(user_data or 0, None)
-    if callback is None:
-        return
-    try:
-        callback(from_error(error) if error else None)
-    except Exception:
-        _report("load")
+    callback = registry.pop(user_data)  # a load callback runs once
+    if callback is not None:
+        invoke("load", callback, from_error(error) if error else None)
 
 
 @_ffi.STATUS_CALLBACK
 def _status_trampoline(_obj, status, user_data):
-    with _lock:
-        observer = _status_observers.get(user_data or 0)
-    if observer is None:
-        return
-    try:
-        observer(status)
-    except Exception:
-        _report("status observer")
+    observer = registry.get(user_data)
+    if observer is not None:
+        invoke("status observer", observer, LoadStatus(status))
 
 
 class Loadable:
@@ -62,7 +37,7 @@ class Loadable:
     def load_status(self):
         value = ctypes.c_int32()
         check(_ffi.lib.fc_loadable_load_status(self._loadable_ptr(), ctypes.byref(value)))
-        return value.value
+        return LoadStatus(value.value)
 
     @property
     def load_error(self):
@@ -75,13 +50,10 @@ class Loadable:
         if callback is None:
             check(function(self._loadable_ptr(), _ffi.LOAD_CALLBACK(), None))
             return
-        key = next(_keys)
-        with _lock:
-            _load_callbacks[key] = callback
+        key = registry.add(callback, owner=self)
         status = function(self._loadable_ptr(), _load_trampoline, key)
         if status != 0:
-            with _lock:
-                _load_callbacks.pop(key, None)
+            registry.pop(key)
             check(status)
 
     def load(self, callback=None):
@@ -104,28 +76,16 @@ class Loadable:
 
     def add_status_observer(self, observer):
         """observer(status) for every later transition, in order; returns a token."""
-        key = next(_keys)
-        with _lock:
-            _status_observers[key] = observer
+        key = registry.add(observer, owner=self)
         token = ctypes.c_uint64()
         status = _ffi.lib.fc_loadable_add_status_observer(self._loadable_ptr(), _status_trampoline, key,
                                                           ctypes.byref(token))
         if status != 0:
-            with _lock:
-                _status_observers.pop(key, None)
+            registry.pop(key)
             check(status)
         self.__dict__.setdefault("_observer_keys", {})[token.value] = key
         return token.value
 
     def remove_status_observer(self, token):
         check(_ffi.lib.fc_loadable_remove_status_observer(self._loadable_ptr(), token))
-        key = self.__dict__.get("_observer_keys", {}).pop(token, None)
-        with _lock:
-            _status_observers.pop(key, None)
-
-    def _forget_observers(self):
-        """After the C handle is freed (which removes its observers): drop ours."""
-        keys = self.__dict__.pop("_observer_keys", {})
-        with _lock:
-            for key in keys.values():
-                _status_observers.pop(key, None)
+        registry.pop(self.__dict__.get("_observer_keys", {}).pop(token, None))

@@ -1,51 +1,40 @@
 """Asynchronous operations (fc_operation): populates, queries, counts and extents
 running on library threads."""
 import ctypes
-import itertools
 import threading
 
 from . import _ffi
+from ._callbacks import invoke, registry
 from ._handle import Handle
-from .errors import FeatureCacheError, check
-from .loadable import _report
+from .constants import Envelope, Progress
+from .errors import E_TIMEOUT, CancelledError, FeatureCacheError, TimeoutError, check
 from .result import Result
 
-# Process-lifetime C trampolines; user_data is a key into _pending (see loadable.py).
-_lock = threading.Lock()
-_pending = {}  # key -> Operation
-_keys = itertools.count(1)
 
-
+# Process-lifetime C trampolines; user_data is the operation's registry key.
 @_ffi.OPERATION_CALLBACK
 def _done_trampoline(operation_ptr, user_data):
-    with _lock:
-        operation = _pending.pop(user_data or 0, None)
+    operation = registry.pop(user_data)
     if operation is not None:
         operation._finish(operation_ptr)
 
 
 @_ffi.PROGRESS_CALLBACK
 def _progress_trampoline(progress, user_data):
-    with _lock:
-        operation = _pending.get(user_data or 0)
+    operation = registry.get(user_data)
     if operation is not None and operation._progress is not None:
-        try:
-            operation._progress(progress.contents.pages, progress.contents.features)
-        except Exception:
-            _report("progress")
+        invoke("progress", operation._progress, _progress_of(progress.contents))
+
+
+def _progress_of(progress):
+    return Progress(progress.pages, progress.features,
+                    progress.total_features if progress.total_features >= 0 else None)
 
 
 def _take_result(operation_ptr):
     out = ctypes.c_void_p()
     check(_ffi.lib.fc_operation_take_result(operation_ptr, ctypes.byref(out)))
     return Result(out.value)
-
-
-def _take_table(operation_ptr):
-    from .table import Table
-    out = ctypes.c_void_p()
-    check(_ffi.lib.fc_operation_take_table(operation_ptr, ctypes.byref(out)))
-    return Table(out.value)
 
 
 def _take_count(operation_ptr):
@@ -55,7 +44,6 @@ def _take_count(operation_ptr):
 
 
 def _take_extent(operation_ptr):
-    from .table import Envelope
     out = _ffi.Envelope()
     check(_ffi.lib.fc_operation_get_extent(operation_ptr, ctypes.byref(out)))
     if out.xmin != out.xmin:  # NaN: nothing matched
@@ -81,14 +69,11 @@ class Operation(Handle):
     def _start(self, start):
         """start(done_trampoline, key, out_pointer) -> status; the key is also the
         progress callback's user data."""
-        key = next(_keys)
-        with _lock:
-            _pending[key] = self
+        key = registry.add(self)
         out = ctypes.c_void_p()
         status = start(_done_trampoline, key, ctypes.byref(out))
         if status != 0:
-            with _lock:
-                _pending.pop(key, None)
+            registry.pop(key)
             check(status)
         self._pointer = out.value
         return self
@@ -113,19 +98,18 @@ class Operation(Handle):
             result, error = None, failure
         self._result, self._error = result, error
         if self._callback is not None:
-            try:
-                self._callback(result, error)
-            except Exception:
-                _report("operation")
+            invoke("operation", self._callback, result, error)
         self._done.set()
 
     @property
     def progress(self):
-        """(pages, features, total_features or None) so far."""
+        """Progress(pages, features, total) so far; total is None until the
+        server says how many features match (ArcGIS counts, OGC numberMatched,
+        WFS numberMatched)."""
         out = _ffi.Progress()
         out.struct_size = ctypes.sizeof(out)
         check(_ffi.lib.fc_operation_get_progress(self._ptr, ctypes.byref(out)))
-        return out.pages, out.features, (out.total_features if out.total_features >= 0 else None)
+        return _progress_of(out)
 
     @property
     def done(self):
@@ -138,14 +122,23 @@ class Operation(Handle):
 
     def result(self, timeout=None):
         """Waits for the operation and returns its Result, or raises its error.
-        Ctrl-C while waiting cancels the operation."""
+
+        When timeout (seconds) runs out, or on Ctrl-C, the operation is cancelled
+        and waited for, so nothing it does happens later: a populate leaves the
+        cache as it was. Then TimeoutError (featurecache's, a subclass of the
+        built-in) or KeyboardInterrupt is raised — unless the operation finished
+        in the meantime, whose outcome is then returned or raised."""
         try:
-            if not self._done.wait(timeout):
-                raise TimeoutError("the operation did not finish within %s s" % timeout)
+            finished = self._done.wait(timeout)
         except KeyboardInterrupt:
             self.cancel()
             self._done.wait()
             raise
+        if not finished:
+            self.cancel()
+            self._done.wait()
+            if isinstance(self._error, CancelledError):
+                raise TimeoutError(E_TIMEOUT, "the operation did not finish within %s s; it was cancelled" % timeout)
         if self._error is not None:
             raise self._error
         return self._result

@@ -5,14 +5,18 @@ from . import _ffi
 from ._handle import Handle
 from .errors import check
 
-SPATIAL_RELATIONSHIPS = {"intersects": 1, "contains": 2, "within": 3, "touches": 4, "crosses": 5, "overlaps": 6,
-                         "disjoint": 7, "envelope_intersects": 8, "index_intersects": 9, "relation": 10}
+from .constants import SpatialRelationship
+
+SPATIAL_RELATIONSHIPS = {member.name.lower(): member.value for member in SpatialRelationship}
 
 
 class Query(Handle):
-    """What to fetch: where clause, geometry (an Envelope, a 4-tuple with wkid, or
-    WKB bytes with wkid), spatial relationship, out fields, return geometry, max
-    features, result offset, object ids, order by. Built into an fc_query when used.
+    """What to fetch: where clause, geometry (an Envelope; a tuple (xmin, ymin,
+    xmax, ymax[, wkid]); a shapely geometry or anything with a .wkb; or WKB
+    bytes), spatial relationship (a name or SpatialRelationship), out fields,
+    return geometry, max features, result offset, object ids, order by. wkid is
+    the geometry's spatial reference when it does not carry one (0: the
+    table's). Built into an fc_query when made.
 
     >>> Query(where="Condition = 4", geometry=(-122.7, 45.5, -122.6, 45.6), wkid=4326, max_features=5000)
     """
@@ -29,17 +33,21 @@ class Query(Handle):
         if where is not None:
             check(lib.fc_query_set_where(ptr, _ffi.encode(where, "where")))
         if geometry is not None:
+            if not isinstance(geometry, (bytes, bytearray, memoryview, tuple, list)) and hasattr(geometry, "wkb"):
+                geometry = geometry.wkb  # shapely (and any geometry with ISO WKB)
             if isinstance(geometry, (bytes, bytearray, memoryview)):
                 data = bytes(geometry)
                 check(lib.fc_query_set_geometry_wkb(ptr, data, len(data), int(wkid)))
             else:
                 xmin, ymin, xmax, ymax = geometry[:4]
-                env_wkid = getattr(geometry, "wkid", None) or wkid
+                env_wkid = getattr(geometry, "wkid", None) or (geometry[4] if len(geometry) > 4 else 0) or wkid
                 envelope = _ffi.Envelope(float(xmin), float(ymin), float(xmax), float(ymax), int(env_wkid))
                 check(lib.fc_query_set_envelope(ptr, ctypes.byref(envelope)))
-        if spatial_relationship not in SPATIAL_RELATIONSHIPS:
-            raise ValueError("spatial_relationship must be one of %s" % ", ".join(SPATIAL_RELATIONSHIPS))
-        check(lib.fc_query_set_spatial_relationship(ptr, SPATIAL_RELATIONSHIPS[spatial_relationship]))
+        if isinstance(spatial_relationship, str):
+            if spatial_relationship not in SPATIAL_RELATIONSHIPS:
+                raise ValueError("spatial_relationship must be one of %s" % ", ".join(SPATIAL_RELATIONSHIPS))
+            spatial_relationship = SPATIAL_RELATIONSHIPS[spatial_relationship]
+        check(lib.fc_query_set_spatial_relationship(ptr, int(spatial_relationship)))
         if relation is not None:
             check(lib.fc_query_set_relation_parameter(ptr, _ffi.encode(relation, "relation")))
         if out_fields is not None:

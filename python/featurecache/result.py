@@ -6,8 +6,9 @@ import json
 import struct
 from collections import namedtuple
 
-from . import _ffi
+from . import _ffi, arrow
 from ._handle import Handle
+from .constants import FIELD_TYPES
 from .errors import check
 
 ResultField = namedtuple("ResultField", "name type")
@@ -46,6 +47,12 @@ class Result(Handle):
     date-only as date, time-only as time, timestamp-offset as aware datetime)."""
 
     _free_name = "fc_result_free"
+
+    def __repr__(self):
+        if not self._pointer:
+            return "<Result (closed)>"
+        names = ", ".join(field.name for field in self.fields)
+        return "<Result %d rows%s: %s>" % (len(self), " (limit exceeded)" if self.limit_exceeded else "", names)
 
     def __len__(self):
         count = self.__dict__.get("_count")
@@ -97,6 +104,22 @@ class Result(Handle):
     def __iter__(self):
         for row in range(len(self)):
             yield self[row]
+
+    def __arrow_c_stream__(self, requested_schema=None):
+        """The Arrow PyCapsule interface: a capsule holding an ArrowArrayStream of
+        the rows (one record batch per stored page; see fc_result_get_arrow_stream
+        for the schema). requested_schema is not applied: consumers cast."""
+        return arrow.stream_capsule(self._ptr)
+
+    def to_arrow(self):
+        """The rows as a pyarrow.Table (buffers shared with the cache where the
+        layouts agree; the geometry a geoarrow.wkb column)."""
+        return arrow.to_arrow(self)
+
+    def to_geopandas(self):
+        """The rows as a geopandas.GeoDataFrame: typed columns (nullable integer
+        dtypes where there are NULLs), geometry decoded by shapely, crs set."""
+        return arrow.to_geopandas(self.to_arrow())
 
     def to_geojson(self):
         """The result as a GeoJSON FeatureCollection string (dates as epoch ms)."""
@@ -151,7 +174,6 @@ class Result(Handle):
 
 
 def _type_name(code):
-    from .table import FIELD_TYPES
     return FIELD_TYPES.get(code, "unknown")
 
 

@@ -1,44 +1,29 @@
 """Feature tables and their metadata."""
 import ctypes
-from collections import namedtuple
 
 from . import _ffi
 from ._handle import Handle
 from .errors import check
-from .loadable import Loadable
-from .operation import Operation, _take_count, _take_extent, _take_result, _take_table
+from .loadable import LOADED, Loadable
+from .constants import (FIELD_TYPES, GEOMETRY_TYPES, AxisOrder, Envelope, Field, QueryLanguage, RequestMode,
+                        ServiceKind, SpatialReference, Statistics)
+from .operation import Operation, _take_count, _take_extent, _take_result
 from .query import Query
 
-ON_INTERACTION_CACHE = 1
-ON_INTERACTION_NO_CACHE = 2
-MANUAL_CACHE = 3
+# The enumerations' members under the names the binding has always had.
+ON_INTERACTION_CACHE = RequestMode.ON_INTERACTION_CACHE
+ON_INTERACTION_NO_CACHE = RequestMode.ON_INTERACTION_NO_CACHE
+MANUAL_CACHE = RequestMode.MANUAL_CACHE
+SERVICE_ARCGIS, SERVICE_OGC, SERVICE_WFS = ServiceKind.ARCGIS, ServiceKind.OGC, ServiceKind.WFS
+AXIS_ORDER_AUTO, AXIS_ORDER_SWAP, AXIS_ORDER_NO_SWAP = AxisOrder.AUTO, AxisOrder.SWAP, AxisOrder.NO_SWAP
+QUERY_LANGUAGE_AUTO, QUERY_LANGUAGE_LOCAL = QueryLanguage.AUTO, QueryLanguage.LOCAL
+QUERY_LANGUAGE_CQL2_TEXT, QUERY_LANGUAGE_CQL2_JSON = QueryLanguage.CQL2_TEXT, QueryLanguage.CQL2_JSON
 
-SERVICE_ARCGIS = 1
-SERVICE_OGC = 2
-SERVICE_WFS = 3
 
-FIELD_TYPES = {0: "unknown", 1: "oid", 2: "small_integer", 3: "integer", 4: "big_integer", 5: "single", 6: "double",
-               7: "string", 8: "date", 9: "date_only", 10: "time_only", 11: "timestamp_offset", 12: "guid",
-               13: "global_id", 14: "geometry", 15: "blob", 16: "raster", 17: "xml", 18: "boolean"}
-GEOMETRY_TYPES = {0: "none", 1: "point", 2: "multipoint", 3: "polyline", 4: "polygon", 5: "envelope",
-                  6: "multipatch", 7: "unknown"}
-
-Field = namedtuple("Field", "name alias type nullable length")
-Envelope = namedtuple("Envelope", "xmin ymin xmax ymax wkid")
-Envelope.__new__.__defaults__ = (4326,)
-Statistics = namedtuple("Statistics", "requests bytes_received features_received queries_local queries_server "
-                                      "tiles_covered tiles_fetched tile_failures evictions "
-                                      "server_filters_ignored next_links_repaired retries")
-
-AXIS_ORDER_AUTO = 1
-AXIS_ORDER_SWAP = 2
-AXIS_ORDER_NO_SWAP = 3
-
-QUERY_LANGUAGE_AUTO = 1
-QUERY_LANGUAGE_LOCAL = 2
-QUERY_LANGUAGE_CQL2_TEXT = 3
-QUERY_LANGUAGE_CQL2_JSON = 4
-SpatialReference = namedtuple("SpatialReference", "wkid latest_wkid")
+def _take_table(operation_ptr):
+    out = ctypes.c_void_p()
+    check(_ffi.lib.fc_operation_take_table(operation_ptr, ctypes.byref(out)))
+    return Table(out.value)
 
 
 class Table(Handle, Loadable):
@@ -103,6 +88,14 @@ class Table(Handle, Loadable):
     def _loadable_ptr(self):
         return _ffi.lib.fc_table_as_loadable(self._ptr)
 
+    def __repr__(self):
+        if not self._pointer:
+            return "<Table (closed)>"
+        status = self.load_status
+        name = self.name if status == LOADED else None
+        return "<Table %s %s%s %s, %s>" % (self.service_kind.name, self.url, " %r" % name if name else "",
+                                           status.name, self.request_mode.name)
+
     # ---- protocol views (fc_table_as_ogc / _as_wfs / _as_arcgis): the same
     # handle; a table of another kind raises UnsupportedError ----------------
 
@@ -118,7 +111,7 @@ class Table(Handle, Loadable):
     @property
     def query_language(self):
         """OGC API: how where clauses reach the server (QUERY_LANGUAGE_AUTO, _LOCAL, _CQL2_TEXT, _CQL2_JSON)."""
-        return self._view_get(_ffi.lib.fc_table_as_ogc, _ffi.lib.fc_ogc_table_query_language)
+        return QueryLanguage(self._view_get(_ffi.lib.fc_table_as_ogc, _ffi.lib.fc_ogc_table_query_language))
 
     @query_language.setter
     def query_language(self, language):
@@ -127,7 +120,7 @@ class Table(Handle, Loadable):
     @property
     def axis_order(self):
         """WFS: the axis order of received coordinates (AXIS_ORDER_AUTO, _SWAP, _NO_SWAP)."""
-        return self._view_get(_ffi.lib.fc_table_as_wfs, _ffi.lib.fc_wfs_table_axis_order)
+        return AxisOrder(self._view_get(_ffi.lib.fc_table_as_wfs, _ffi.lib.fc_wfs_table_axis_order))
 
     @axis_order.setter
     def axis_order(self, order):
@@ -136,7 +129,7 @@ class Table(Handle, Loadable):
     @property
     def filter_axis_order(self):
         """WFS: the axis order of boxes sent to the server (AXIS_ORDER_*)."""
-        return self._view_get(_ffi.lib.fc_table_as_wfs, _ffi.lib.fc_wfs_table_filter_axis_order)
+        return AxisOrder(self._view_get(_ffi.lib.fc_table_as_wfs, _ffi.lib.fc_wfs_table_filter_axis_order))
 
     @filter_axis_order.setter
     def filter_axis_order(self, order):
@@ -181,11 +174,11 @@ class Table(Handle, Loadable):
 
     @property
     def service_kind(self):
-        return self._get(_ffi.lib.fc_table_service_kind, ctypes.c_int32)
+        return ServiceKind(self._get(_ffi.lib.fc_table_service_kind, ctypes.c_int32))
 
     @property
     def request_mode(self):
-        return self._get(_ffi.lib.fc_table_request_mode, ctypes.c_int32)
+        return RequestMode(self._get(_ffi.lib.fc_table_request_mode, ctypes.c_int32))
 
     @request_mode.setter
     def request_mode(self, mode):
@@ -274,13 +267,19 @@ class Table(Handle, Loadable):
 
     # ---- populate ----------------------------------------------------------
 
-    def populate_async(self, query=None, clear_cache=True, out_fields=None, progress=None, callback=None):
+    def populate_async(self, query=None, clear_cache=True, out_fields=None, progress=None, callback=None, *,
+                       where=None, bbox=None, max_features=None):
         """Starts fetching the features matching query (a Query, or None for all)
-        into the cache; returns an Operation. out_fields (a list or "a,b")
-        overrides the query's. progress(pages, features) and callback(result,
-        error) run on a library thread."""
+        into the cache; returns an Operation. Instead of a Query, the keywords
+        where, bbox (a tuple or shapely geometry), out_fields and max_features
+        build one (out_fields also overrides a Query's). progress(Progress) and
+        callback(result, error) run on a library thread."""
         if query is not None and not isinstance(query, Query):
             raise TypeError("query must be a Query or None")
+        if where is not None or bbox is not None or max_features is not None:
+            if query is not None:
+                raise TypeError("give a Query or the where/bbox/max_features keywords, not both")
+            query = Query(where=where, geometry=bbox, max_features=max_features or 0)
         if out_fields is not None:
             query = (query if query is not None else Query()).with_out_fields(out_fields)
         table, query_ptr = self._ptr, query._ptr if query is not None else None
@@ -292,11 +291,15 @@ class Table(Handle, Loadable):
         operation._query = query  # alive until the library has copied it (it has, once started)
         return operation
 
-    def populate(self, query=None, clear_cache=True, out_fields=None, progress=None, timeout=None):
-        """Fetches the features matching query into the cache and returns them (a
-        Result). Atomic: on any error the cache is as it was. clear_cache=False
-        merges (a feature already cached is replaced by the new copy)."""
-        with self.populate_async(query, clear_cache, out_fields, progress) as operation:
+    def populate(self, query=None, clear_cache=True, out_fields=None, progress=None, timeout=None, *,
+                 where=None, bbox=None, max_features=None):
+        """Fetches the features matching query (or the where, bbox, out_fields
+        and max_features keywords) into the cache and returns them (a Result).
+        Atomic: on any error, and on a timeout (which cancels it), the cache is
+        as it was. clear_cache=False merges (a feature already cached is
+        replaced by the new copy)."""
+        with self.populate_async(query, clear_cache, out_fields, progress, where=where, bbox=bbox,
+                                 max_features=max_features) as operation:
             return operation.result(timeout)
 
     @property

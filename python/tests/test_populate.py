@@ -114,7 +114,7 @@ def test_cancel_from_progress_leaves_the_cache(ns):
     table.populate(fc.Query(where="OBJECTID <= 100"))
     ns.control("delay", ms=300, match="query", count=-1)
     seen = threading.Event()
-    operation = table.populate_async(progress=lambda pages, features: seen.set())
+    operation = table.populate_async(progress=lambda progress: seen.set())
     assert seen.wait(30)
     operation.cancel()
     with pytest.raises(fc.CancelledError):

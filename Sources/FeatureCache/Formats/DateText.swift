@@ -21,6 +21,32 @@ enum DateText {
         return us.us()
     }
 
+    /// Days since 1970-01-01 of a date-only value written "YYYY-MM-DD" (nothing
+    /// before or after it); nil for any other text or an impossible date.
+    static func epochDays(_ text: UnsafeRawBufferPointer) -> Int32? {
+        guard text.count == 10, text[4] == 45, text[7] == 45 else { return nil }
+        func number(_ from: Int, _ to: Int) -> Int? {
+            var value = 0
+            for index in from..<to {
+                let digit = text[index] &- 48
+                guard digit < 10 else { return nil }
+                value = value * 10 + Int(digit)
+            }
+            return value
+        }
+        guard let year = number(0, 4), let month = number(5, 7), let day = number(8, 10) else { return nil }
+        guard (1...12).contains(month), (1...daysInMonth(year, month)).contains(day) else { return nil }
+        return Int32(daysFromCivil(year, month, day))
+    }
+
+    static func daysInMonth(_ year: Int, _ month: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
     /// "YYYY-MM-DD" of an instant (UTC).
     static func isoDate(_ milliseconds: Int64) -> String {
         let c = CivilTime(milliseconds)

@@ -107,3 +107,11 @@ public func fcResultToGeoJSON(_ pointer: OpaquePointer?, _ out: UnsafeMutablePoi
     out?.pointee = nil
     return output(out) { () throws(FeatureCacheError) in try CArguments.ownedString(try result(pointer).1.geoJSON()) }
 }
+
+@_cdecl("fc_result_get_arrow_stream")
+public func fcResultGetArrowStream(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<ArrowArrayStream>?) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        let out = try CArguments.output(out)
+        exportStream(ArrowExport(try result(pointer).1), into: out)
+    }
+}

@@ -144,6 +144,13 @@ struct GeoJSONWriter {
         text(value.isFinite ? JSONNumberText.shortest(value) : "null")
     }
 
+    /// `value` as a JSON string literal (quotes and escapes included).
+    static func quoted(_ value: String) -> String {
+        var writer = GeoJSONWriter()
+        writer.string(value)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
     mutating func string(_ value: String) {
         var copy = value
         copy.withUTF8 { string(UnsafeRawBufferPointer($0)) }

@@ -1,0 +1,116 @@
+"""Results as Arrow: the Arrow PyCapsule interface over fc_result_get_arrow_stream
+(so pyarrow, polars, duckdb and geopandas read a Result directly), a pyarrow
+Table, and a GeoDataFrame with the dtypes the service declared.
+
+pyarrow, geopandas and shapely are optional: each is imported when first needed,
+with a message that says what to install."""
+import ctypes
+import json
+
+from . import _ffi
+from .errors import check
+
+_STREAM_CAPSULE = b"arrow_array_stream"
+
+
+class _ArrowArrayStream(ctypes.Structure):
+    """struct ArrowArrayStream: only its size and the release callback are used here."""
+    _fields_ = [("get_schema", ctypes.c_void_p), ("get_next", ctypes.c_void_p), ("get_last_error", ctypes.c_void_p),
+                ("release", ctypes.CFUNCTYPE(None, ctypes.c_void_p)), ("private_data", ctypes.c_void_p)]
+
+
+_api = ctypes.pythonapi
+_api.PyMem_RawMalloc.restype = ctypes.c_void_p
+_api.PyMem_RawMalloc.argtypes = [ctypes.c_size_t]
+_api.PyMem_RawFree.restype = None
+_api.PyMem_RawFree.argtypes = [ctypes.c_void_p]
+_api.PyCapsule_GetPointer.restype = ctypes.c_void_p
+_api.PyCapsule_GetPointer.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+_CAPSULE_DESTRUCTOR = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+_api.PyCapsule_New.restype = ctypes.py_object
+_api.PyCapsule_New.argtypes = [ctypes.c_void_p, ctypes.c_char_p, _CAPSULE_DESTRUCTOR]
+
+
+@_CAPSULE_DESTRUCTOR
+def _free_stream_capsule(capsule):
+    # A consumer that imported the stream moved it out (release = NULL); one that
+    # never did leaves it to us. Either way the struct's memory is ours.
+    address = _api.PyCapsule_GetPointer(capsule, _STREAM_CAPSULE)
+    if address:
+        stream = _ArrowArrayStream.from_address(address)
+        if stream.release:
+            stream.release(address)
+        _api.PyMem_RawFree(address)
+
+
+def stream_capsule(result_ptr):
+    """A PyCapsule "arrow_array_stream" holding a new stream of the result."""
+    address = _api.PyMem_RawMalloc(ctypes.sizeof(_ArrowArrayStream))
+    if not address:
+        raise MemoryError("no memory for an ArrowArrayStream")
+    ctypes.memset(address, 0, ctypes.sizeof(_ArrowArrayStream))
+    try:
+        check(_ffi.lib.fc_result_get_arrow_stream(result_ptr, address))
+    except BaseException:
+        _api.PyMem_RawFree(address)
+        raise
+    return _api.PyCapsule_New(address, _STREAM_CAPSULE, _free_stream_capsule)
+
+
+def require(module, feature):
+    """Imports an optional dependency, or says which package gives it."""
+    import importlib
+    try:
+        return importlib.import_module(module)
+    except ImportError as error:
+        package = {"pyarrow": "pyarrow", "geopandas": "geopandas", "shapely": "shapely", "pandas": "pandas"}[module]
+        raise ImportError("%s needs %s: pip install %s" % (feature, package, package)) from error
+
+
+def to_arrow(source):
+    """A pyarrow.Table of anything with __arrow_c_stream__ (a Result)."""
+    pa = require("pyarrow", "to_arrow()")
+    return pa.RecordBatchReader.from_stream(source).read_all()
+
+
+def geometry_column(table):
+    """(name, CRS text or None) of the table's geoarrow.wkb column, or (None, None)."""
+    for field in table.schema:
+        metadata = field.metadata or {}
+        extension = getattr(field.type, "extension_name", None) or metadata.get(b"ARROW:extension:name", b"").decode()
+        if extension == "geoarrow.wkb":
+            text = metadata.get(b"ARROW:extension:metadata")
+            if text is None and hasattr(field.type, "__arrow_ext_serialize__"):
+                text = field.type.__arrow_ext_serialize__()
+            crs = json.loads(text or b"{}").get("crs")
+            return field.name, (json.dumps(crs) if isinstance(crs, dict) else crs)
+    return None, None
+
+
+def to_geopandas(table):
+    """A GeoDataFrame of an Arrow table from the stream: integers and booleans
+    with NULLs as pandas' nullable dtypes (Int16, Int32, Int64, boolean) so no
+    value turns into a float, the rest as numpy dtypes (dates datetime64[ms, UTC],
+    date-only datetime64[ms]); the WKB decoded by shapely; crs from the GeoArrow
+    metadata."""
+    pa = require("pyarrow", "to_geopandas()")
+    pd = require("pandas", "to_geopandas()")
+    gpd = require("geopandas", "to_geopandas()")
+    shapely = require("shapely", "to_geopandas()")
+    nullable = {pa.int16(): pd.Int16Dtype(), pa.int32(): pd.Int32Dtype(), pa.int64(): pd.Int64Dtype(),
+                pa.bool_(): pd.BooleanDtype()}
+    geometry_name, crs = geometry_column(table)
+    columns = {}
+    for field, column in zip(table.schema, table.columns):
+        if field.name == geometry_name:
+            continue
+        mapper = nullable.get if column.null_count else None
+        columns[field.name] = column.to_pandas(types_mapper=mapper, date_as_object=False)
+    frame = pd.DataFrame(columns, copy=False)
+    if geometry_name is None:
+        return gpd.GeoDataFrame(frame)
+    wkb = table.column(geometry_name)
+    if isinstance(wkb.type, pa.ExtensionType):  # geoarrow-pyarrow registered: its storage is the WKB
+        wkb = pa.chunked_array([chunk.storage for chunk in wkb.chunks], type=wkb.type.storage_type)
+    geometries = shapely.from_wkb(wkb.to_numpy(zero_copy_only=False))
+    return gpd.GeoDataFrame(frame, geometry=gpd.GeoSeries(geometries, crs=crs, name=geometry_name), crs=crs)
