@@ -9,6 +9,8 @@ package struct LocalQuery {
     private let spatial: SpatialFilter?
     private let ids: Set<Int64>?
     private let order: OrderBy?
+    /// The table's fields: the columns of an answer with no rows.
+    private let fields: [FieldInfo]
 
     /// - Parameters:
     ///   - definitionExpression: the table's own filter, always applied.
@@ -19,6 +21,7 @@ package struct LocalQuery {
                  validated: Bool = false) throws(FeatureCacheError) {
         if !validated { try query.validate() }
         self.query = query
+        self.fields = fields
         var clauses: [WhereExpression] = []
         for text in [definitionExpression, query.whereClause] {
             if let parsed = try WhereParser.parse(text) { clauses.append(parsed) }
@@ -114,7 +117,7 @@ package struct LocalQuery {
             }
         }
         return FeatureResult(pieces, limitExceeded: matched > limitEnd, spatialReference: spatialReference,
-                             outFields: query.outFields, includesGeometry: query.returnGeometry)
+                             outFields: query.outFields, includesGeometry: query.returnGeometry, schema: fields)
     }
 
     /// Offset + max features (or everything).

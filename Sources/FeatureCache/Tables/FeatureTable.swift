@@ -336,7 +336,7 @@ public final class FeatureTable: Loadable {
         let nonEmpty = fetched.batches.filter { $0.count > 0 }
         return FeatureResult(zip(nonEmpty, change.rows).map { (batch: $0, rows: $1) }, limitExceeded: fetched.limitExceeded,
                              spatialReference: fetched.spatialReference ?? metadata.spatialReference,
-                             outFields: outFields, includesGeometry: includesGeometry)
+                             outFields: outFields, includesGeometry: includesGeometry, schema: metadata.fields)
     }
 
     /// Starts a populate; `completion` runs once, on a library thread, with the
@@ -432,7 +432,8 @@ public final class FeatureTable: Loadable {
         if requestMode == .onInteractionNoCache {
             let fetched = try await source.fetch(serverQuery(query), outFields: query.outFields, metadata: metadata, progress: nil)
             return FeatureResult(fetched.batches.map { ($0, nil) }, limitExceeded: fetched.limitExceeded,
-                                 spatialReference: fetched.spatialReference ?? metadata.spatialReference)
+                                 spatialReference: fetched.spatialReference ?? metadata.spatialReference,
+                                 schema: metadata.fields)
         }
         var whole = serverQuery(query)
         whole.outFields = nil
