@@ -18,6 +18,9 @@ version="$major.$minor.$patch"
 scratch="${FC_SCRATCH_PATH:-$root/.build-release}"
 
 cd "$root"
+# SwiftPM compiles the C targets with the toolchain's own clang: a CC or CXX
+# meant for the caller's C (gcc, set by CMake front ends such as pip's) breaks it.
+unset CC CXX
 swift build -c release --product featurecache --scratch-path "$scratch" \
     -Xswiftc -static-stdlib -Xswiftc -use-ld=lld \
     -Xlinker --version-script="$root/Sources/FeatureCacheC/exports.map" \

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs what building and testing FeatureCache needs, idempotently: Debian
-# packages (libcurl, libxml2, cmake, pkg-config, a C/C++ compiler) and pytest.
+# packages (libcurl, libxml2, cmake, pkg-config, a C/C++ compiler, venv) and
+# the Python test packages (pytest, pyarrow, geopandas, shapely).
 # The Swift 6 toolchain itself must already be on PATH.
 set -euo pipefail
 
-packages=(libcurl4-openssl-dev libxml2-dev cmake pkg-config gcc g++ make python3 curl)
+packages=(libcurl4-openssl-dev libxml2-dev cmake pkg-config gcc g++ make binutils python3 python3-venv curl)
 missing=()
 for package in "${packages[@]}"; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
@@ -18,9 +19,10 @@ if [ "${#missing[@]}" -gt 0 ]; then
     $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-if ! python3 -c "import pytest" >/dev/null 2>&1; then
-    echo "installing pytest"
-    python3 -m pip install -q pytest
+# pytest, and what the Arrow tests read results with (optional for users).
+if ! python3 -c "import pytest, pyarrow, pandas, geopandas, shapely" >/dev/null 2>&1; then
+    echo "installing pytest, pyarrow, pandas, geopandas, shapely"
+    python3 -m pip install -q pytest pyarrow pandas geopandas shapely
 fi
 
 if ! command -v swift >/dev/null 2>&1; then

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: Swift unit tests (also under ThreadSanitizer), the C tests,
 # header, export and install checks (ctest, against the emulator, the bad server
-# and the geoservers the tests start), the Python tests (pytest), the C tests
+# and the geoservers the tests start), the Python tests (pytest), the package
+# as pip installs it (scripts/test-pip.sh), the C tests
 # again under AddressSanitizer and LeakSanitizer, and a short fuzz run.
 # Installs what it needs first. Exits non-zero if anything fails.
 set -uo pipefail
@@ -34,6 +35,7 @@ step "swift test (thread sanitizer)" swift test --sanitize=thread --scratch-path
 step "cmake build" sh -c "cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null && cmake --build build -j$jobs"
 step "ctest" sh -c "cd build && ctest --output-on-failure --timeout 600"
 step "pytest" env FEATURECACHE_LIBRARY="$root/build/lib/libfeaturecache.so" python3 -m pytest -q python/tests
+step "pip install into a fresh venv, tests from outside the checkout" scripts/test-pip.sh
 step "C tests under AddressSanitizer" scripts/test-asan.sh
 # A bounded libFuzzer run of every input path; a finding fails the suite.
 step "fuzz smoke (${FC_FUZZ_SECONDS:-30} s per target)" scripts/fuzz.sh "${FC_FUZZ_SECONDS:-30}"

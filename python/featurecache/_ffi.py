@@ -12,6 +12,9 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 # library it loads is the one with that SONAME.
 ABI_MAJOR = 1
 SONAME = "libfeaturecache.so.%d" % ABI_MAJOR
+# The shared libraries of the system libfeaturecache links against (beyond
+# libc): what a wheel needs on the machine (Debian: libcurl4, libxml2).
+NATIVE_DEPENDENCIES = ("libcurl.so.4", "libxml2.so.2")
 
 
 def _candidates():

@@ -10,7 +10,9 @@ import uuid
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "python"))
+# The checkout's binding, unless the tests check an installed one (scripts/test-pip.sh).
+if not os.environ.get("FEATURECACHE_TEST_INSTALLED"):
+    sys.path.insert(0, os.path.join(ROOT, "python"))
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,26 @@
+"""The package as `pip install .` leaves it (run by scripts/test-pip.sh with
+FEATURECACHE_TEST_INSTALLED=1, from outside the checkout): imported from
+site-packages, its own copy of the library loaded, no environment variables."""
+import ctypes
+import os
+
+import pytest
+
+import featurecache as fc
+from featurecache import _ffi
+
+pytestmark = pytest.mark.skipif(not os.environ.get("FEATURECACHE_TEST_INSTALLED"),
+                                reason="checks an installed package (scripts/test-pip.sh)")
+
+
+def test_imported_from_site_packages_with_its_own_library():
+    from conftest import ROOT
+    package = os.path.dirname(os.path.abspath(fc.__file__))
+    assert "site-packages" in package and not package.startswith(ROOT)
+    assert "FEATURECACHE_LIBRARY" not in os.environ
+    assert os.path.exists(os.path.join(package, _ffi.SONAME))
+    assert os.path.exists(os.path.join(package, "py.typed"))
+    # The library loaded is the package's copy.
+    mapped = [line.split()[-1] for line in open("/proc/self/maps") if _ffi.SONAME in line]
+    assert mapped and all(path.startswith(package) for path in mapped)
+    assert fc.__version__ == ctypes.cast(_ffi.lib.fc_version(), ctypes.c_char_p).value.decode()

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The Python package as a user gets it: `pip install .` into a fresh venv (the
+# build backend comes from PyPI; the library is built by CMake and SwiftPM), the
+# wheel inspected (scripts/check-wheel.py), the Arrow and binding tests run from
+# outside the checkout against the installed package with no environment
+# variables, then `pip uninstall` leaves nothing importable.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+# System site packages: pyarrow, geopandas and pytest come from the machine
+# (scripts/install-deps.sh); featurecache only from this venv.
+python3 -m venv --system-site-packages "$work/venv"
+python="$work/venv/bin/python"
+"$python" -m pip install -q --disable-pip-version-check "$root"
+"$python" -m pip wheel -q --disable-pip-version-check --no-deps -w "$work/dist" "$root"
+python3 "$root/scripts/check-wheel.py" "$work"/dist/featurecache-*.whl
+cd "$work"
+env -u FEATURECACHE_LIBRARY FEATURECACHE_TEST_INSTALLED=1 "$python" -m pytest -q -p no:cacheprovider \
+    "$root/python/tests/test_installed.py" "$root/python/tests/test_arrow.py" "$root/python/tests/test_binding.py"
+"$python" -m pip uninstall -q -y featurecache
+if "$python" -c "import featurecache" 2>/dev/null; then
+    echo "featurecache is still importable after pip uninstall" >&2
+    exit 1
+fi
+echo "pip ok"
