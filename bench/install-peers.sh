@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the benchmark peers, idempotently: GDAL's command-line tools (ogr2ogr),
-# GDAL's Python bindings (python3-gdal) and GNU time (/usr/bin/time) from Debian.
+# GDAL's Python bindings (python3-gdal) and GNU time (/usr/bin/time) from Debian;
+# pyogrio (with its own GDAL) and the Arrow stack from PyPI for bench/arrow.py.
 set -euo pipefail
 missing=()
 command -v ogr2ogr >/dev/null || missing+=(gdal-bin)
@@ -12,4 +13,5 @@ if [ ${#missing[@]} -gt 0 ]; then
     $sudo_cmd apt-get update -q
     DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -q "${missing[@]}"
 fi
-echo "peers: $(ogr2ogr --version), python3-gdal $(/usr/bin/python3 -c 'import osgeo; print(osgeo.__version__)'), $(/usr/bin/time --version 2>&1 | head -1)"
+python3 -c "import pyogrio, pyarrow, geopandas" 2>/dev/null || python3 -m pip install -q pyogrio pyarrow geopandas
+echo "peers: $(ogr2ogr --version), python3-gdal $(/usr/bin/python3 -c 'import osgeo; print(osgeo.__version__)'), $(/usr/bin/time --version 2>&1 | head -1), pyogrio $(python3 -c 'import pyogrio; print(pyogrio.__version__)')"
