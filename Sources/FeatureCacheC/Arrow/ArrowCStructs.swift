@@ -11,6 +11,26 @@ import Glibc
 /// first, then that object, then marks the struct released, as the Arrow spec
 /// requires.
 
+/// A list of `count` zeroed child structs (nil when there are none), owned by
+/// the parent's storage: children are released through their own callbacks,
+/// their memory freed with the parent's.
+private func allocateChildren<T>(_ count: Int, _ empty: T) -> UnsafeMutablePointer<UnsafeMutablePointer<T>?>? {
+    guard count > 0 else { return nil }
+    let list = UnsafeMutablePointer<UnsafeMutablePointer<T>?>.allocate(capacity: count)
+    for index in 0..<count {
+        let child = UnsafeMutablePointer<T>.allocate(capacity: 1)
+        child.initialize(to: empty)
+        list[index] = child
+    }
+    return list
+}
+
+private func deallocateChildren<T>(_ list: UnsafeMutablePointer<UnsafeMutablePointer<T>?>?, _ count: Int) {
+    guard let list else { return }
+    for index in 0..<count { list[index]?.deallocate() }
+    list.deallocate()
+}
+
 // MARK: - Schemas
 
 /// What one exported `ArrowSchema` points at.
@@ -26,27 +46,14 @@ private final class SchemaStorage {
         self.name = strdup(name)!
         self.metadata = metadata.isEmpty ? nil : Self.encode(metadata)
         self.childCount = childCount
-        if childCount > 0 {
-            let list = UnsafeMutablePointer<UnsafeMutablePointer<ArrowSchema>?>.allocate(capacity: childCount)
-            for index in 0..<childCount {
-                let child = UnsafeMutablePointer<ArrowSchema>.allocate(capacity: 1)
-                child.initialize(to: ArrowSchema())
-                list[index] = child
-            }
-            children = list
-        } else {
-            children = nil
-        }
+        children = allocateChildren(childCount, ArrowSchema())
     }
 
     deinit {
         free(format)
         free(name)
         metadata?.deallocate()
-        if let children {
-            for index in 0..<childCount { children[index]?.deallocate() }
-            children.deallocate()
-        }
+        deallocateChildren(children, childCount)
     }
 
     /// Arrow's metadata encoding: int32 pair count, then per pair int32 key
@@ -110,25 +117,12 @@ private final class ArrayStorage {
         for (index, buffer) in buffers.enumerated() { self.buffers[index] = buffer }
         self.childCount = childCount
         self.owners = owners
-        if childCount > 0 {
-            let list = UnsafeMutablePointer<UnsafeMutablePointer<ArrowArray>?>.allocate(capacity: childCount)
-            for index in 0..<childCount {
-                let child = UnsafeMutablePointer<ArrowArray>.allocate(capacity: 1)
-                child.initialize(to: ArrowArray())
-                list[index] = child
-            }
-            children = list
-        } else {
-            children = nil
-        }
+        children = allocateChildren(childCount, ArrowArray())
     }
 
     deinit {
         buffers.deallocate()
-        if let children {
-            for index in 0..<childCount { children[index]?.deallocate() }
-            children.deallocate()
-        }
+        deallocateChildren(children, childCount)
     }
 }
 
