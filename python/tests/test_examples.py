@@ -128,3 +128,14 @@ def test_wfs_layer_example_matches_the_c_twin_and_the_data(geoservers, truth):
         c = subprocess.run([c_example], env=env, capture_output=True, text=True, timeout=300)
         assert c.returncode == 0, c.stderr
         assert c.stdout == python.stdout
+
+
+def test_arrow_geopandas_example(emulator):
+    env = dict(os.environ, FC_EMULATOR_URL=emulator)
+    out = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "python", "arrow_geopandas.py")],
+                         env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "GeoDataFrame: 543 rows, crs EPSG:4326" in out.stdout
+    assert "Planted    datetime64[ms, UTC]" in out.stdout
+    assert "Arrow: 543 rows in 1 record batches; geometry geoarrow.wkb in EPSG:4326" in out.stdout
+    assert "Condition: int16" in out.stdout
