@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+// SPDX-License-Identifier: Apache-2.0
 // FeatureCache: a C-ABI feature-service client with a Swift core.
 // SwiftPM is the single source of truth for the build; CMakeLists.txt drives it.
 import PackageDescription

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Features into a GeoDataFrame and into a pyarrow Table: FeatureCache
 (read_dataframe / read_arrow over the Arrow C stream) against pyogrio 0.x with
 GDAL's ESRIJSON FeatureService reader (read_dataframe(…, use_arrow=True) /

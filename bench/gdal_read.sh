@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The GDAL peer of fc-bench-readers: ogr2ogr reads every feature of each file
 # into GDAL's Memory driver (nothing written to disk), best of N runs, with
 # /usr/bin/time for peak memory.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs the benchmark peers, idempotently: GDAL's command-line tools (ogr2ogr),
 # GDAL's Python bindings (python3-gdal) and GNU time (/usr/bin/time) from Debian;
 # pyogrio (with its own GDAL) and the Arrow stack from PyPI for bench/arrow.py.

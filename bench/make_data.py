@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes the benchmark inputs to bench/data/ (not committed): the emulator's
 200,000 trees and 20,000 parcels as one Esri JSON (f=json) and one GeoJSON
 (f=geojson) document each, exactly the bytes the emulator serves, unpaged."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Populating 200,000 trees from each OGC API server (pygeoapi 0.21 GeoPackage,
 # MapServer 8) with FeatureCache (bench/lib/populate_whole.c) and with GDAL's OAPIF
 # driver (ogr2ogr into a memory dataset), on the same URL: wall time, client

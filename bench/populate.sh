@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # End-to-end populate of the emulator's 200,000 trees (100 pages of 2,000):
 # FeatureCache (bench/populate/populate_bench.c through the C ABI) against GDAL's
 # ESRIJSON FeatureService reader (ogr2ogr into the Memory driver) on the same

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The Python peer of fc-bench-readers: json.loads of the same files (no column
 building at all, so a lower bound of what Python needs), best of N runs.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Viewport queries on 1,000,000 cached points: FeatureCache (fc-bench-query)
 # beside SQLite's R*Tree and GDAL's memory layer (bench/query/peers.py), on the
 # same points and 200 windows of ~2,000 points.

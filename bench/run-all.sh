@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Every benchmark, in the order BENCHMARKS.md lists them.
 #   bash bench/run-all.sh
 set -euo pipefail

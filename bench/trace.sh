@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # A 60-step pan/zoom trace over the emulator's 200,000 trees, replayed in each
 # request mode and with an OpenLayers-style bbox strategy (bench/trace/trace_bench.c).
 #   bash bench/trace.sh

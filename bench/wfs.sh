@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Populating from MapServer 8's WFS 2.0 — 200,000 tree points and 5,000 building
 # polygons, as GML 3.2 and as GeoJSON — with FeatureCache (bench/lib/populate_whole.c)
 # and with GDAL's WFS driver (ogr2ogr into a memory dataset) on the same URL and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * featurecache.h — the C API of FeatureCache.
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds the self-contained libfeaturecache.so: release, Swift runtime linked in
 # statically, only fc_* exported, SONAME libfeaturecache.so.<major>, RUNPATH $ORIGIN.
 #

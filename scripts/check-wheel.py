@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Checks a featurecache wheel: it holds the binding, py.typed and the library
 under its SONAME; the library needs no shared library beyond the C library and
 the native dependencies the package states (featurecache._ffi.NATIVE_DEPENDENCIES),

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds everything and runs the demos (load status, then populate and results,
 # in C and in Python) against the local ArcGIS REST emulator, which this script
 # starts (and stops again).

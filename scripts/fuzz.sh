@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Fuzzes the library's input paths with libFuzzer (Tests/fuzz): the Esri JSON,
 # GeoJSON and GML readers, the read → cache → index → query → GeoJSON path,
 # WFS capabilities and schemas, JSON values and where clauses.

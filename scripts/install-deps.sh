@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs what building and testing FeatureCache needs, idempotently: Debian
 # packages (libcurl, libxml2, cmake, pkg-config, a C/C++ compiler, venv) and
 # the Python test packages (pytest, pyarrow, geopandas, shapely).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs every test: Swift unit tests (also under ThreadSanitizer), the C tests,
 # header, export and install checks (ctest, against the emulator, the bad server
 # and the geoservers the tests start), the Python tests (pytest), the package

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The C tests once more, under AddressSanitizer and LeakSanitizer: the library
 # built with `swift build --sanitize=address` (its symbols kept), the tests with
 # the toolchain's clang and -fsanitize=address (the same LLVM, so one ASan

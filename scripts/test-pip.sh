@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The Python package as a user gets it: `pip install .` into a fresh venv (the
 # build backend comes from PyPI; the library is built by CMake and SwiftPM), the
 # wheel inspected (scripts/check-wheel.py), the Arrow and binding tests run from

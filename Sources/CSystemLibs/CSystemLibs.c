@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "CSystemLibs.h"
 
 CURLcode fcsys_easy_setopt_long(CURL *easy, CURLoption option, long value) {

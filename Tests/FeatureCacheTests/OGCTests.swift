@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 @testable import FeatureCache
 import Testing
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Checks the built library: only fc_* exported, exactly the functions the header
 # declares (scripts/check-abi.py), SONAME, RUNPATH $ORIGIN, no Swift toolchain
 # library needed, and it runs a C program with LD_LIBRARY_PATH unset.

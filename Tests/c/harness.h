@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A small test harness for the C tests: checks that count and report, a
  * completion latch for callbacks, and the ArcGIS emulator's test controls. */
 #ifndef FC_TEST_HARNESS_H

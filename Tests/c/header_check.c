@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Compiled as C99 with -Wall -Wextra -Werror -pedantic: the header must be clean. */
 #include "featurecache.h"
 #include "featurecache.h" /* include guard */

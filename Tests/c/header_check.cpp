@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Compiled as C++17 with -Wall -Wextra -Werror -pedantic: the header must be clean
 // and usable from C++ (extern "C", no C-only constructs).
 #include "featurecache.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The Arrow C stream of a result (fc_result_get_arrow_stream), driven the way
  * an Arrow consumer drives it: get_schema, get_next until the end, release; the
  * values in its buffers against the per-cell getters; the stream and its

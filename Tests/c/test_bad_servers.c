@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The bad-server corpus (issue 13): every fault Tests/servers/bad_server.py
  * serves — cut, flipped, huge, non-finite, deeply nested, wrong-type, empty and
  * HTML bodies, gzip bombs, redirects, resets, slow drips, endless paging,

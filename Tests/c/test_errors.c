@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Bad input and failing servers: every case gives the documented status and a
  * message naming what was wrong, never a crash. Also the context's settings. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A careless or hostile caller (issue 13): arguments that used to crash the
  * host process — deep where clauses, an offset with INT64_MAX as "no limit",
  * views at absurd scales and extents, negative wkids, a table handle given to

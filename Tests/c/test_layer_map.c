@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Load dependencies: layer → table (strong), map → layers (weak), and
  * properties set before load winning over metadata. */
 #include <math.h>

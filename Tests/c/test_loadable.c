@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The loadable rules, through the C API, against the ArcGIS emulator, counted
  * in requests the emulator received. */
 #include <stdlib.h>

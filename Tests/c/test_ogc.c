@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* OGC API - Features tables through the C ABI against the real servers that
  * Tests/servers/geoservers/start.sh runs (pygeoapi and MapServer 8): loading,
  * the service object, populate by bbox and where, paging, CRS, statistics and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Populate and results through the C ABI against the ArcGIS emulator (200,000
  * trees, maxRecordCount 2000): paging with and without pagination support, max
  * features, merge vs clear, atomicity under faults at page k, cancellation, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The three request modes through the C API against the ArcGIS emulator's
  * Portland trees (200,000 points, 2,000 a page), counted in requests at the
  * emulator: views, queries, counts and extents; transfer-limit splits; failed

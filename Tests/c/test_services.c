@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Discovering what a service holds and opening tables from any kind of URL:
  * fc_arcgis_service against the ArcGIS emulator, and fc_table_open against the
  * emulator, pygeoapi (OGC API) and MapServer (WFS), deciding the kind from what

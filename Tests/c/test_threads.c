@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Handles used from many threads at once: create, observe, load, cancel and free
  * race each other. Run under AddressSanitizer too, where a use after free in the
  * handle registry or the callback paths would show. */

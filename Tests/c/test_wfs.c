@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* WFS feature-type tables through the C ABI against MapServer 8 as
  * Tests/servers/geoservers/start.sh runs it: the service object and version
  * negotiation, populate by bbox in both filter axis orders (MapServer answers a

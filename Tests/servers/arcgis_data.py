@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Generated, seeded data for the ArcGIS REST emulator: the same bytes every run.
 
 Three layers in WGS84 (lon/lat), each a list of rows. A row is a dict of

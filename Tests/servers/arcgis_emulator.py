@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """An ArcGIS REST feature-service emulator for FeatureCache's tests (stdlib only).
 
 It follows the published ArcGIS REST API for the catalog, service, layer and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The `query` operation of the ArcGIS REST emulator, as the published REST API
 describes it: where (SQL, evaluated by SQLite as a real server's database would),
 objectIds, geometry + geometryType + inSR + spatialRel, outFields, returnGeometry,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """A feature server that answers badly on purpose, for Tests/c/test_bad_servers.c.
 
 Each case is a URL prefix: /<protocol>/<case>/... where protocol is arcgis, ogc,

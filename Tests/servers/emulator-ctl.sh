@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Starts or stops the ArcGIS REST emulator (server-ctl.sh with arcgis_emulator.py).
 #
 #   emulator-ctl.sh start DIR [emulator args…]   # prints the base URL; DIR/url holds it

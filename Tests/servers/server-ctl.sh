@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Starts or stops one of the project's Python test servers, idempotently, with
 # its state in DIR. The server writes its base URL to the file --url-file names.
 #

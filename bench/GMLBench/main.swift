@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The GML reader alone on a saved WFS GetFeature response (bench/wfs.sh saves
 // one of ~50 MB from MapServer: GML 3.2, tree points).
 //

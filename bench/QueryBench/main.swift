@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Viewport queries on a million cached points (the files bench/query/make_points.py
 // writes): the points go through the Esri JSON reader in pages of 2,000 into a
 // FeatureStore, as a populate would put them there; then each of 200 windows of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reader throughput and cache memory on the files bench/make_data.py writes.
 //
 //   swift run -c release fc-bench-readers [bench/data] [runs]

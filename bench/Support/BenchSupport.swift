@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the Swift benchmarks share: a monotonic clock, whole-file reads, best and
 // median of repeated runs, fixed-point formatting.
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Shared by the benchmarks against real servers (bench/ogc.sh, bench/wfs.sh):
 # the geo servers with the 200,000-tree data set on their own ports (apart from
 # the test servers), the peers' tools, the library, and build/populate_whole

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Populates a whole OGC API collection or WFS feature type into a manual-cache
  * table (one populate, every page) and prints the feature count; bench/ogc.sh
  * and bench/wfs.sh time it beside GDAL and read requests and bytes from the

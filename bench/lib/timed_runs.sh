@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Shared by the populate benchmarks against real servers (bench/ogc.sh,
 # bench/wfs.sh): runs a client several times under /usr/bin/time and reports
 # wall time, client CPU (user + sys), peak memory (max RSS), and the requests and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* End-to-end populate through the C ABI: every feature of a layer into the
  * cache, as an application would. Prints wall time, client CPU time, features,
  * cache bytes and peak RSS.

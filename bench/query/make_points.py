@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The data of the viewport-query benchmark, the same bytes every run:
 bench/data/points-1m.csv (id,x,y,condition,dbh: 1,000,000 trees over Portland,
 DBH NULL for 3 %) and bench/data/windows.csv (200 query windows of 0.2 % of the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The viewport-query peers on the same points and windows as fc-bench-query:
 SQLite's R*Tree (Python sqlite3, in memory) and GDAL's memory layer with a
 spatial filter (python3-gdal; run with the system /usr/bin/python3). Each query

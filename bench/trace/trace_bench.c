@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A scripted pan/zoom trace (60 steps: pans, zooms, revisits) over the
  * emulator's Portland trees, replayed per request mode and for an
  * OpenLayers-style bbox strategy (fetch the whole view unless it lies inside

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A reverse proxy on loopback that counts the requests passing through it and
 rewrites the upstream's own address in bodies and headers to its own, so that
 links a server writes (next pages, operation URLs) come back through it too.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Requests per on-interaction view, every server of the geo harness, next to
 GDAL's requests for the same boxes.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Results as Arrow: populate a layer, then walk the result as an Arrow C stream
  * (the Arrow C data interface) the way any Arrow consumer would: the schema with
  * each column's Arrow type and the geometry's GeoArrow metadata, then every

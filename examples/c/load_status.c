@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Prints the load status transitions of a map → layer → table load, the way an
  * app monitors loadables, then the table's metadata.
  *

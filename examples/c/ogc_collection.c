@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The seed of OGC API - Features collection tables: a collection table in
  * manual cache mode, populated after each "navigation completed" with the
  * visible extent (intersects), max features 5000 — some services have a low

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The seed of populateFromService: query parameters (where clause, an envelope,
  * intersects, max features), populate the table's cache from the service, read
  * the result; then merge a second area into the cache with clear_cache false.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The seed of the feature request modes: choose a mode, "pan and zoom" through
  * a scripted list of extents and scales over the Portland trees, and in manual
  * mode "Populate" the visible extent with Condition < '4'. After each step:

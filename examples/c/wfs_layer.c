@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The seed of WFS feature tables: building footprints from a WFS feature type,
  * the axis order set to "no swap" (the coordinates are read as written, x
  * first), manual cache, populated with the visible extent (intersects) each

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Features out as a GeoDataFrame and as Arrow: read_dataframe in one call, then
 the same rows as a pyarrow Table straight from a Result (the Arrow C stream),
 with the types and the GeoArrow CRS the service declared.

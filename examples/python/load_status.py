@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Prints the load status transitions of a map → layer → table load, then the
 table's metadata: the Python twin of examples/c/load_status.c.
 

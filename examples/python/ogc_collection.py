@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The seed of OGC API - Features collection tables (the Python twin of
 examples/c/ogc_collection.c): a collection table in manual cache mode, populated
 after each "navigation completed" with the visible extent, intersects, max

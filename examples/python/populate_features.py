@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The seed of populateFromService in Python: a where clause, an envelope, max
 features; populate the cache, read typed features; merge a second area.
 

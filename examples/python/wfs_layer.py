@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The seed of WFS feature tables (the Python twin of examples/c/wfs_layer.c):
 building footprints, axis order "no swap", manual cache, populated with the
 visible extent (intersects) each time navigation stops, clear cache false.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """FeatureCache: read features from ArcGIS REST, OGC API - Features and WFS
 services into a fast local cache. A ctypes binding of libfeaturecache.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The one registry of Python callables the library calls back (load callbacks,
 status observers, operations, features-changed callbacks). C is given an integer
 key as user_data; the process-lifetime C trampolines find the callable through

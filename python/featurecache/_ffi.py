@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The one place that loads libfeaturecache and declares every C function's
 argument and result types (see include/featurecache.h for their contracts)."""
 import ctypes

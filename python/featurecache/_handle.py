@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Owned C handles: context managers with an idempotent close() and a __del__
 that is safe at interpreter shutdown."""
 import ctypes

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """What the three service objects share: creation from a URL, the loadable
 view, and tables made on one of their items."""
 import ctypes

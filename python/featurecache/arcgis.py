@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """ArcGIS REST feature and map services (fc_arcgis_service)."""
 import ctypes
 from collections import namedtuple

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Results as Arrow: the Arrow PyCapsule interface over fc_result_get_arrow_stream
 (so pyarrow, polars, duckdb and geopandas read a Result directly), a pyarrow
 Table, and a GeoDataFrame with the dtypes the service declared.

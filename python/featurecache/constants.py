@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The library's enumerations as IntEnums (their values are the C API's
 FC_* constants) and the small records the binding returns."""
 from collections import namedtuple

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Client contexts: HTTP connection pool, timeouts, limits, headers, credentials."""
 import ctypes
 

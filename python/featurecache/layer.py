@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Feature layers: a strong load dependency on their table."""
 import ctypes
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The loadable pattern: load, retry, cancel, status, observers, wait."""
 import ctypes
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Maps: a weak load dependency on their layers."""
 import ctypes
 

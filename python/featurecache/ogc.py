@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """OGC API - Features services (fc_ogc_service)."""
 import ctypes
 

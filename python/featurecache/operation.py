@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Asynchronous operations (fc_operation): populates, queries, counts and extents
 running on library threads."""
 import ctypes

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """One-call readers in the spirit of pyogrio: a URL (and the layer, collection
 or feature type it needs) in, a pyarrow Table or GeoDataFrame out."""
 from . import arrow

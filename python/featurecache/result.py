@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Results (fc_result): features as dicts with typed values, GeoJSON, and the
 __geo_interface__ protocol (shapely, geopandas…)."""
 import ctypes

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """WFS services (fc_wfs_service)."""
 from . import _ffi
 from ._service import Service

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Fixtures: the library (built tree), and the ArcGIS emulator started once per session."""
 import json
 import os

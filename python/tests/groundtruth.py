@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Ground truth for the real-server tests: the generated data files of
 Tests/servers/geoservers (trees, buildings, expected counts) and comparisons of
 results with them."""

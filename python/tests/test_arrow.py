@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Results as Arrow (fc_result_get_arrow_stream through the PyCapsule interface):
 pyarrow imports the stream and it equals the ground truth — the emulator's
 generated trees and parcels, and the geo servers' trees through OGC API and WFS

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The Python binding itself: timeouts that cancel, exceptions that fit Python's
 own, callbacks dropped with their handles, enums, reprs, shapely geometries."""
 import builtins

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The Python example runs end to end against the emulator."""
 import os
 import subprocess

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Issue 13 from Python: retries, bounded work and context settings, and the
 errors a host program sees instead of a crash."""
 import pytest

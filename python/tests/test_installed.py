@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The package as `pip install .` leaves it (run by scripts/test-pip.sh with
 FEATURECACHE_TEST_INSTALLED=1, from outside the checkout): imported from
 site-packages, its own copy of the library loaded, no environment variables."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The loadable pattern through the Python binding, against the ArcGIS emulator."""
 import pathlib
 import re

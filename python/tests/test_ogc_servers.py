@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """OGC API - Features collection tables against real servers (pygeoapi 0.21 with
 GeoPackage, GeoJSON and PostGIS providers; MapServer 8's OGC API; QGIS Server
 3.22's /wfs3; tipg 1.6 over PostGIS), every populate compared with ground truth

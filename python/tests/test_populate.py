@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Populate against the emulator, checked against ground truth computed here from
 the same seeded generator the emulator serves (Tests/servers/arcgis_data.py)."""
 import datetime

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Request modes through the Python binding, counted at the emulator."""
 import threading
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """WFS feature-type tables against MapServer 8 (WFS 2.0.0, 1.1.0 and 1.0.0; GML
 3.2, 3.1.1, 2 and GeoJSON outputs), every populate compared with ground truth
 computed from the generated data files."""

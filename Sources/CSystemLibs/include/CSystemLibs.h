@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * CSystemLibs: the two system C libraries FeatureCache uses, libcurl (HTTP) and
  * libxml2 (XML), plus non-variadic wrappers Swift can call. Internal to the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Shared client state for the tables created with it: the transport (one libcurl
 /// event loop and its connection pool), timeouts, limits, headers and credentials.
 /// Settings changed later apply to requests sent after the change.

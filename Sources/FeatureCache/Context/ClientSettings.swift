@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Where an ArcGIS token goes. Raw values are the C ABI's `FC_TOKEN_AS_*`.
 public enum TokenPlacement: Int32, Sendable {
     /// `X-Esri-Authorization: Bearer <token>` (keeps tokens out of URLs and logs).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension ClientContext {
     /// Sends a request the way every service request goes: redirects followed
     /// hop by hop (`Redirect`: checked schemes, no downgrade, credentials only

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Bounds on the work a server or a caller can make the library do, so that
 /// neither an endless server nor a mistaken argument exhausts memory or time.
 /// Defaults are far above what real use needs; a context can change them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Every failure the library reports: a code from a fixed family, a message that
 /// names what was wrong, and where a server was involved its HTTP status and the
 /// service's own error code (e.g. ArcGIS 498 "Invalid token").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Coordinates of one geometry as read from JSON, before its type is known
 /// (GeoJSON may put `coordinates` before `type`): x/y pairs plus the ends of each
 /// nesting level. Reused from feature to feature, so reading allocates nothing.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A spatial reference as services name it: a well-known id (and the newer id that
 /// replaced it, e.g. 102100 → 3857), or WKT when there is no id.
 public struct SpatialReference: Sendable, Equatable {

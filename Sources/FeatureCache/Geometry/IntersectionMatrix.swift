@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The DE-9IM intersection matrix of two shapes (OGC Simple Features 6.1.15):
 /// the dimension of the intersection of the interior, boundary and exterior of
 /// `a` with those of `b`; -1 = empty (F).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A geometry flattened for spatial predicates: its topological dimension and
 /// its parts as flat `x0, y0, x1, y1, …` arrays. Points: one part holding every
 /// point. Lines: one part per path. Areas: one part per ring, holes included;

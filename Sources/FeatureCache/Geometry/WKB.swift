@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// ISO Well-Known Binary geometry type codes (2D).
 public enum WKBType: UInt32, Sendable {
     case point = 1

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Reads WKB (ISO and EWKB-free OGC forms, either byte order; Z/M values skipped)
 /// into a `Geometry`, checking every length against the input.
 public struct WKBReader {

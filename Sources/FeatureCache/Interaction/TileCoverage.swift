@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Which tiles have their complete answer in the cache, per filter signature
 /// (definition expression + out fields), and what the memory budget needs:
 /// the features each tile brought, how many covered tiles hold each feature,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Where a loadable is in its life. The raw values are the C ABI's
 /// `FC_LOAD_STATUS_*` values and never change.
 public enum LoadStatus: Int32, Sendable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A resource whose metadata must be loaded before use: tables, layers, maps.
 /// Conformers own a `LoadMachine` and say how one attempt loads.
 public protocol Loadable: AnyObject, Sendable {

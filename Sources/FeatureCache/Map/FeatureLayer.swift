@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A layer showing one table. Strong load dependency: loading the layer loads its
 /// table, a table failure fails the layer with the table's error, and retrying the
 /// layer retries the table. Properties set before load win over the metadata.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Dispatch
 
 /// A map of feature layers. Weak load dependency: loading the map loads all its

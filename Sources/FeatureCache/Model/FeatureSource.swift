@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The kinds of service a table can read. Raw values are the C ABI's `FC_SERVICE_*`.
 public enum ServiceKind: Int32, Sendable {
     case arcgis = 1

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Field types across services. Raw values are the C ABI's `FC_FIELD_TYPE_*`.
 public enum FieldType: Int32, Sendable, CaseIterable {
     case unknown = 0

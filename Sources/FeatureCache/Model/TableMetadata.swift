@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What loading a table learns from its service, whatever the protocol.
 public struct TableMetadata: Sendable, Equatable {
     public var name: String

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Dispatch
 
 /// A running asynchronous operation (a populate): cancel it, or wait for it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How far a running populate has come.
 public struct FetchProgress: Sendable, Equatable {
     /// Pages received so far.

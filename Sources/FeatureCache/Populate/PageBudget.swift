@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Counts the pages and features one operation (a populate, a query, a tile)
 /// reads, against the context's `WorkLimits`: a server that sets
 /// `exceededTransferLimit` or a `next` link for ever, with fresh ids each time,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What a pager keeps of each page a server sends for a query: the rows that
 /// pass the local check (the whole query, so a server that filters loosely never
 /// makes a wrong answer), after the query's offset, up to its max features.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Answers a query from the cache: per batch, the R-tree narrows to the query
 /// box, the exact spatial predicate and the object ids filter, then the where
 /// clause (ANDed with the table's definition expression) runs column-wise over

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An `orderByFields` list ("Name ASC, DBH DESC") applied to cached rows: NULLs
 /// sort first ascending (last descending), numbers by value, text by UTF-8
 /// bytes, ties broken by object id so the order is total and stable.

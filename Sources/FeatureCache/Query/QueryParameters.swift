@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// ArcGIS spatial relationships (`esriSpatialRel…`). Raw values are the C ABI's
 /// `FC_SPATIAL_REL_*`.
 public enum SpatialRelationship: Int32, Sendable, CaseIterable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A query's geometry and spatial relationship, projected into the table's
 /// spatial reference, tested against cached rows: the R-tree narrows by box,
 /// then the exact predicate decides (rows that are points against a query

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The features a populate or query returned: rows of batches, shared with the
 /// cache, never copied. Immutable, so any thread may read it, and it keeps its
 /// batches alive after the table is gone.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Opens a table from any of the three kinds of URL — an ArcGIS REST service or
 /// layer, an OGC API - Features landing page, a WFS endpoint — deciding the kind
 /// from what the server answers, never from the URL's spelling or a product name.

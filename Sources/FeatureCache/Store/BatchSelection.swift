@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Copies of batches with fewer rows or moved coordinates: what a reader's
 /// page becomes after a local filter (rows a server could not filter) or a
 /// local projection (a server that cannot serve the table's spatial reference).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A growable bit set, one bit per row: validity (non-NULL) of a column, or
 /// liveness of a batch's rows. Unset past the end.
 public struct Bitmap: Sendable, Equatable {

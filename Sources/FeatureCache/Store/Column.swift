@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How a column's values are laid out in memory.
 public enum ColumnKind: Sendable {
     /// Integers, object ids and dates (epoch milliseconds).

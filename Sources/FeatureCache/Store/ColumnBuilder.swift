@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Builds one column while a reader walks a response. A declared column (Esri JSON
 /// `fields`, a known schema) keeps its type and rejects values that do not fit it;
 /// an inferred column (GeoJSON `properties`) takes its type from the values it sees

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An immutable page of features in columns: one typed column per field, the
 /// geometry as WKB with boxes, an R-tree, and an object id per row. Readers build
 /// one per response page; the store and results share batches without copying.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A table's cache: batches of features, which rows of them are current, and an
 /// object-id index. A populate applies all its batches in one step under the
 /// lock, so readers see the cache before or after it, never half of it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Immutable bytes at a fixed address for the life of the object, so C callers can
 /// borrow pointers into them (strings as `const char *`, geometry as WKB) for as
 /// long as they hold the result that owns them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The geometries of a batch: ISO WKB bytes, row offsets into them and a bounding
 /// box per row. A batch of points only needs neither offsets (every point is 21
 /// bytes) nor boxes (a point is its own box), which keeps a cached point at 21 bytes.

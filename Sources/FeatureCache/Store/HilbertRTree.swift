@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A packed, static R-tree (the Flatbush layout): items sorted by the Hilbert
 /// index of their box centres, then grouped 16 to a node, level by level up to
 /// one root. Built once (over a whole store's rows: `StoreSpatialIndex`); a

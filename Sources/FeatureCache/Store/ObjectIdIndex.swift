@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Object id → the store's row number: an open-addressing hash table with linear
 /// probing over two flat arrays, 12 bytes a slot at up to 0.8 load (≈ 15 bytes a
 /// feature), far leaner than a Dictionary.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One R-tree over every row of every batch of a store, so a viewport query
 /// descends one tree instead of one per batch (populate pages are spatially
 /// random: a tree per page would span the whole extent). Built lazily by the

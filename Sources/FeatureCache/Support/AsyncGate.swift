@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An asynchronous counting semaphore: at most `limit` holders at a time, the
 /// rest waiting in arrival order. A waiting task that is cancelled leaves the
 /// queue at once with `.cancelled`.

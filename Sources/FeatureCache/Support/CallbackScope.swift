@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Knows whether the current thread is running a callback the library delivered.
 /// A blocking `wait` made from inside such a callback could wait for the very
 /// thread it runs on, so it fails with `.invalidState` instead of deadlocking.

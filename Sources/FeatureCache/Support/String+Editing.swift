@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// FoundationEssentials is not used, so the few pieces of string editing the
 /// library needs (trimming, replacing) are here.
 extension StringProtocol {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension Array where Element == UInt8 {
     /// `withUnsafeBytes` keeping the library's typed error (the standard
     /// library's version rethrows untyped).

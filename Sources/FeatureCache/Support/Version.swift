@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import CFeatureCacheABI
 
 /// The library version, also the C ABI's `fc_version()`: read from the

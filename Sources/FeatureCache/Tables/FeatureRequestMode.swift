@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How a table gets its features. Raw values are the C ABI's `FC_REQUEST_MODE_*`.
 public enum FeatureRequestMode: Int32, Sendable, CaseIterable {
     /// Fetch what the visible extent needs, keep it, answer later queries from the cache.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// WFS feature-type tables (the ArcGIS SDK's `WFSFeatureTable`): creation, axis
 /// order, output format, and populating with a complete GetFeature document.
 extension FeatureTable {

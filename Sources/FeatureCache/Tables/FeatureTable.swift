@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A table of features from a remote service (the ArcGIS SDK's
 /// `ServiceFeatureTable`, `OGCFeatureCollectionTable`, `WFSFeatureTable`): loadable
 /// metadata, a request mode, and a local cache filled by `populate`.

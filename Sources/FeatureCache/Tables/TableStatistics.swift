@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What a table has cost and saved: requests it sent and what came back, and
 /// how its queries were answered. Counters only grow (until `reset`), except
 /// `tilesCovered`, the tiles covered now.

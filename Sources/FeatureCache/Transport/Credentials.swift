@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What in a request is a credential: headers that authenticate (Authorization,
 /// cookies, API keys, tokens — the library's own and any the caller added),
 /// secret URL parameters and the same parameters in a form-encoded body.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CSystemLibs
 
 /// The production transport: libcurl, with connection reuse, transparent gzip,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One HTTP request as the transport executes it: everything a request needs,
 /// including the limits it runs under, so a transport holds no per-caller state.
 public struct HTTPRequest: Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The origin of a URL (RFC 6454): scheme, host and port, lowercased, the
 /// default port filled in. Credentials are sent only to the origin the caller
 /// gave; this is what "the same origin" means when a server redirects or links.

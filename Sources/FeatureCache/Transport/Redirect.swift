@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Redirects, followed by the library itself rather than by libcurl, so that
 /// every hop is checked: only http and https, never from https down to http,
 /// at most `maxHops`, and credentials only while the request stays at the

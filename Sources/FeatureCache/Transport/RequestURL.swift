@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Builds request URLs from a service URL and parameters, percent-encoding every
 /// value so that no user text (a where clause, a token) can inject a parameter.
 public struct RequestURL: Sendable, Equatable {

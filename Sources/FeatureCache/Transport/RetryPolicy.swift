@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// When a failed request is sent again: transient failures only (a reset or
 /// truncated connection, HTTP 429, 502, 503, 504), requests that are safe to
 /// repeat only (GET, and the POSTed queries the library sends), with

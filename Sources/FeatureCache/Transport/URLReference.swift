@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A URL reference a server wrote (a redirect's `Location`, a link's `href`)
 /// made absolute against the URL it came with, in the forms servers write
 /// (RFC 3986 §5): absolute `http(s)://…`, scheme-relative `//host/path`,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import FeatureCache
 
 /// What the three service handles (`fc_arcgis_service`, `fc_ogc_service`,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A downstream program built against the installed FeatureCache. */
 #include <featurecache.h>
 #include <stdio.h>

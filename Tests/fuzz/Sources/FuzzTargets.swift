@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import FeatureCache
 
 /// What each fuzz target feeds the library: every reader a server's bytes

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Start real geospatial feature servers on loopback, all serving the same generated data:
 #   pygeoapi (OGC API - Features)            http://127.0.0.1:${PYGEOAPI_PORT:-5001}/
 #   MapServer 8 (WFS 1.0/1.1/2.0, OGC API)   http://127.0.0.1:${MAPSERVER_PORT:-5002}/cgi-bin/mapserv

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Stop the servers started by start.sh (only the PIDs recorded in $GEOSERVERS_HOME/servers.pids).
 # Usage: stop.sh [--clean | --purge]
 #   --clean  also delete the generated data and rendered configs (keeps the venv)

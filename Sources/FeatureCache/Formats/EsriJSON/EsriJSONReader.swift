@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What one Esri JSON query response (`f=json`) holds besides its features.
 package struct EsriJSONPage {
     package var batch: FeatureBatch

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What a WFS GetFeature response (GML) holds besides its features.
 package struct GMLPage {
     package var batch: FeatureBatch

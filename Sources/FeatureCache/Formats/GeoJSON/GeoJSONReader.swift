@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What a GeoJSON FeatureCollection page holds besides its features (the members
 /// ArcGIS and OGC API - Features add for paging).
 package struct GeoJSONPage {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Writes results as a GeoJSON FeatureCollection (RFC 7946): `id` = object id,
 /// properties typed as stored (dates as epoch milliseconds, as ArcGIS's
 /// `f=geojson` does), geometry straight from the WKB.

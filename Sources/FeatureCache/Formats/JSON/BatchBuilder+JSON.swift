@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading a JSON object of values (Esri `attributes`, GeoJSON `properties`)
 // into a row: the wire format's side of `BatchBuilder`.
 extension BatchBuilder {

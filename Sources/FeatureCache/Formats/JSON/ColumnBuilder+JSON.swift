@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading JSON values straight into a column: the wire format's side of
 // `ColumnBuilder` (the store's columns know no format).
 extension ColumnBuilder {

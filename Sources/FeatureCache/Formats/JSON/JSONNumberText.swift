@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Numbers as JSON text: integral values without a fraction ("30", not "30.0"),
 /// others in Swift's shortest round-trip form. Callers decide what to write for
 /// NaN and infinities, which JSON cannot hold.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A small JSON tree for documents that are read once and are not hot: service
 /// metadata, capabilities, error bodies. Feature data never goes through it; its
 /// readers use `JSONScanner` directly.

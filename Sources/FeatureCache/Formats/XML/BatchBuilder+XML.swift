@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Finding a row's column by an XML element's name: the wire format's side of
 // `BatchBuilder`.
 extension BatchBuilder {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading XML text values (GML properties) into a column: the wire format's side
 // of `ColumnBuilder` (the store's columns know no format).
 extension ColumnBuilder {

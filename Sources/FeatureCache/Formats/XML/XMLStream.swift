@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CSystemLibs
 
 /// One start tag as libxml2's SAX2 reader reports it: borrowed C strings, valid

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A small element tree for the documents that are read whole and are small —
 /// capabilities, schemas, exception reports — built by the streaming parser with
 /// the same safety rules. Feature responses never become a tree (see `GMLReader`).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Where clauses as OGC CQL2 text (basic CQL2, advanced comparison operators,
 /// arithmetic): what OGC API - Features servers take in `filter`. Returns nil for
 /// anything CQL2 cannot say (string functions, CAST, EXTRACT, ||), which then

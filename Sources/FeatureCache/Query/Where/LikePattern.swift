@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A compiled LIKE pattern over UTF-8 bytes: `%` any run of characters, `_` one
 /// character (one UTF-8 sequence), the escape character makes the next one literal.
 /// Case-sensitive. Matching is the linear-backtracking wildcard algorithm.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Evaluates a where clause over the rows of a batch, column by column: each
 /// node yields a `WhereVector` for all the rows at once, comparisons of a column
 /// with a constant run as typed loops, text is compared in place as bytes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A value in a where clause: SQL's NULL, numbers, text, booleans and instants
 /// (DATE/TIMESTAMP literals and date fields, as epoch milliseconds, UTC).
 public enum WhereValue: Sendable, Equatable {

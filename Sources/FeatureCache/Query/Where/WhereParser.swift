@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Parses where clauses by recursive descent. Precedence, loosest first: OR, AND,
 /// NOT, predicates (comparison, IS [NOT] NULL, [NOT] IN, [NOT] BETWEEN,
 /// [NOT] LIKE … [ESCAPE]), + - ||, * / %, unary minus. Errors name the position

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Splits a where clause between a server and the local evaluator: the top-level
 /// AND-terms a server dialect can express go to the server, the rest is
 /// evaluated locally on what comes back (partial pushdown).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A token of a where clause, with the byte offset it starts at (for errors).
 struct WhereToken: Equatable {
     enum Kind: Equatable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// SQL's three truth values, one byte per row.
 enum Truth: UInt8 {
     case no = 0, yes = 1, unknown = 2

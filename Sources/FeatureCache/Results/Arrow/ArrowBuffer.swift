@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Memory for the buffers of an Arrow export. Arrow consumers read raw pointers
 /// until they release what they imported, so every buffer handed out is either
 /// owned here (`ArrowBuffer`, freed when the last array using it is released) or

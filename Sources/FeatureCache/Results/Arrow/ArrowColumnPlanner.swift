@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Chooses the Arrow type of each result field: the one its service type names
 /// (esriFieldTypeDate → timestamp[ms, UTC], DateOnly → date32, SmallInteger →
 /// int16, Integer → int32, Single → float32…), widened where the result's own

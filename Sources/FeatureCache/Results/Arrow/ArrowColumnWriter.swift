@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Writes one column of one record batch in its Arrow layout: the store's own
 /// buffers where the layouts agree and the part takes the whole batch, new
 /// `ArrowBuffer`s otherwise (see `ArrowExport` for which are which).

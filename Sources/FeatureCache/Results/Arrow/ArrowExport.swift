@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A result as Arrow record batches (the Arrow C data interface's layouts, not
 /// its C structs: the C API wraps these in `ArrowArrayStream`). One record batch
 /// per result part; columns are the object id, every result field with its true

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Query geometries as the REST API takes them: `geometry` (Esri JSON, or
 /// `xmin,ymin,xmax,ymax` for envelopes) and `geometryType`.
 enum ArcGISGeometryJSON {

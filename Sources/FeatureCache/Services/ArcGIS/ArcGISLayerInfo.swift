@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Reads an ArcGIS REST layer (or table) resource, `…/FeatureServer/<id>?f=json`,
 /// into `TableMetadata`.
 enum ArcGISLayerInfo {

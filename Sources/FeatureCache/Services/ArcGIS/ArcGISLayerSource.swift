@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The ArcGIS REST adapter of a feature table: a feature-service (or map-service)
 /// layer or table at `…/FeatureServer/<id>`.
 struct ArcGISLayerSource: FeatureSource {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Runs one populate against an ArcGIS layer's `query` operation: builds the
 /// requests by the REST API and pages until the service is done.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Turns an ArcGIS REST response into JSON or into the right error.
 ///
 /// ArcGIS reports most failures as `HTTP 200` with `{"error":{"code":…,"message":…,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A layer or table an ArcGIS feature (or map) service lists.
 public struct ArcGISLayerSummary: Sendable, Equatable {
     /// The id that addresses it: `…/FeatureServer/<id>`.

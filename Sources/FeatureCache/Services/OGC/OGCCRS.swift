@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// CRS identifiers of OGC APIs: `http://www.opengis.net/def/crs/OGC/1.3/CRS84`
 /// (lon/lat, the default), `http://www.opengis.net/def/crs/EPSG/0/3857`, and the
 /// older `urn:ogc:def:crs:EPSG::3857` / `EPSG:3857` forms.

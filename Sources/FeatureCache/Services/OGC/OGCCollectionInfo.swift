@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What `/collections/{id}` and its queryables say about a collection.
 struct OGCCollectionInfo: Sendable {
     var metadata: TableMetadata

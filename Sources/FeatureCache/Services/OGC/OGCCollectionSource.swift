@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The OGC API - Features adapter of a feature table: one collection of a
 /// service (`…/collections/{id}`), read as GeoJSON.
 final class OGCCollectionSource: FeatureSource {

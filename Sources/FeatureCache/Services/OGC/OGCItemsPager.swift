@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Pages through a collection's `items` for one plan.
 ///
 /// - Follows `rel=next` links, and keeps going while one exists (a short page

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A collection an OGC API - Features service lists.
 public struct OGCCollectionSummary: Sendable, Equatable {
     public var id: String

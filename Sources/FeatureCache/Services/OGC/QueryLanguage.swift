@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How a table's where clauses reach its server. Raw values are the C ABI's
 /// `FC_QUERY_LANGUAGE_*`.
 public enum QueryLanguage: Int32, Sendable, CaseIterable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The WFS adapter of a feature table: one feature type of a `WFSService`, read
 /// as GeoJSON when the server offers it, else as GML (3.2, 3.1.1, 2).
 final class WFSFeatureTypeSource: FeatureSource {

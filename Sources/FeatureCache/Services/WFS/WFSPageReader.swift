@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Sends one GetFeature request and reads its answer — GeoJSON or GML, told by
 /// the body — into a batch in the table's axis order and spatial reference.
 struct WFSPageReader {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Pages through GetFeature answers for one plan with COUNT/STARTINDEX (1.1:
 /// MAXFEATURES/STARTINDEX).
 ///

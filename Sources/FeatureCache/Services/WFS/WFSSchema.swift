@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A feature type's schema from DescribeFeatureType (XML Schema): the attribute
 /// fields with types and nullability, and the geometry property with its type.
 package struct WFSSchema: Sendable {

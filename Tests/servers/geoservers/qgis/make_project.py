@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Writes the QGIS Server project of the geo test harness: the trees, roads and
 buildings layers of features.gpkg, published as WFS (1.0/1.1) and OGC API -
 Features, with QGIS's default settings otherwise (what a new user meets).
