@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Every source file the project writes carries `SPDX-License-Identifier:
 Apache-2.0` in its first lines (after a shebang or Package.swift's tools line).
 
