@@ -15,9 +15,12 @@ let package = Package(
         // (Swift cannot call variadic functions such as curl_easy_setopt).
         .target(
             name: "CSystemLibs",
-            cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])],
-            linkerSettings: [.linkedLibrary("curl"), .linkedLibrary("xml2")]
+            dependencies: ["CLibXML2"],
+            linkerSettings: [.linkedLibrary("curl")]
         ),
+        // libxml2 through pkg-config (libxml-2.0), so its include folder comes
+        // from the system or the packager's prefix, never a hard-coded path.
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // The Swift core: pure Swift API, no C types in its public surface.
         .target(
             name: "FeatureCache",
@@ -25,7 +28,7 @@ let package = Package(
             dependencies: ["CSystemLibs", "CFeatureCacheABI"],
             // Readers and column builders mutate class-held arrays per value; the
             // dynamic exclusivity checks on those accesses cost ~20 % of reading.
-            swiftSettings: [.unsafeFlags(["-Xcc", "-I/usr/include/libxml2", "-enforce-exclusivity=unchecked"])]
+            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
         ),
         // include/featurecache.h as a module: its types, for the shims.
         .target(name: "CFeatureCacheABI"),
@@ -33,8 +36,7 @@ let package = Package(
         .target(
             name: "FeatureCacheC",
             dependencies: ["FeatureCache", "CFeatureCacheABI"],
-            exclude: ["exports.map"],
-            swiftSettings: [.unsafeFlags(["-Xcc", "-I/usr/include/libxml2"])]
+            exclude: ["exports.map"]
         ),
         // bench/: clock, file reads, repeated runs and formatting for the benchmarks.
         .target(name: "BenchSupport", path: "bench/Support"),
@@ -42,28 +44,24 @@ let package = Package(
         .executableTarget(
             name: "fc-bench-readers",
             dependencies: ["FeatureCache", "BenchSupport"],
-            path: "bench/ReaderBench",
-            swiftSettings: [.unsafeFlags(["-Xcc", "-I/usr/include/libxml2"])]
+            path: "bench/ReaderBench"
         ),
         // bench/: viewport queries on a million cached points.
         .executableTarget(
             name: "fc-bench-query",
             dependencies: ["FeatureCache", "BenchSupport"],
-            path: "bench/QueryBench",
-            swiftSettings: [.unsafeFlags(["-Xcc", "-I/usr/include/libxml2"])]
+            path: "bench/QueryBench"
         ),
         // bench/: the GML reader alone on a saved WFS response.
         .executableTarget(
             name: "fc-bench-gml",
             dependencies: ["FeatureCache", "BenchSupport"],
-            path: "bench/GMLBench",
-            swiftSettings: [.unsafeFlags(["-Xcc", "-I/usr/include/libxml2"])]
+            path: "bench/GMLBench"
         ),
         .testTarget(
             name: "FeatureCacheTests",
             dependencies: ["FeatureCache"],
-            exclude: ["Fixtures"],
-            swiftSettings: [.unsafeFlags(["-Xcc", "-I/usr/include/libxml2"])]
+            exclude: ["Fixtures"]
         ),
     ]
 )
@@ -75,8 +73,7 @@ if Context.environment["FEATURECACHE_FUZZ"] != nil {
     package.targets.append(.executableTarget(
         name: "fc-fuzz",
         dependencies: ["FeatureCache"],
-        path: "Tests/fuzz/Sources",
-        swiftSettings: [.unsafeFlags(["-Xcc", "-I/usr/include/libxml2"])]
+        path: "Tests/fuzz/Sources"
     ))
 }
 
