@@ -35,6 +35,7 @@ step "swift test" swift test
 step "swift test (thread sanitizer)" swift test --sanitize=thread --scratch-path .build-tsan
 step "cmake build" sh -c "cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null && cmake --build build -j$jobs"
 step "ctest" sh -c "cd build && ctest --output-on-failure --timeout 600"
+step "offline tier: build and ctest -L offline with no network (unshare -n)" scripts/test-offline.sh
 step "pytest" env FEATURECACHE_LIBRARY="$root/build/lib/libfeaturecache.so" python3 -m pytest -q python/tests
 step "pip install into a fresh venv, tests from outside the checkout" scripts/test-pip.sh
 step "C tests under AddressSanitizer" scripts/test-asan.sh
