@@ -42,7 +42,10 @@
  *    concurrently. Callbacks run on a library thread, never while the library
  *    holds a lock, and may call back into the library. A blocking fc_*_wait call
  *    made from inside a callback returns FC_E_INVALID_STATE instead of
- *    deadlocking.
+ *    deadlocking. A callback must return normally: nothing may unwind out of
+ *    it into the library (a C++ exception, a longjmp), which would terminate
+ *    the process. featurecache.hpp's trampolines catch every exception a C++
+ *    callback throws and hand it to its callback error handler.
  *  - NULL handles, NULL required pointers, out-of-range enum values and
  *    non-UTF-8 strings give FC_E_INVALID_ARGUMENT, never a crash.
  *
@@ -80,7 +83,7 @@ extern "C" {
 /* The one place the version is written: CMake reads these three lines and the
  * Swift core imports them; everything else is derived from them. */
 #define FC_VERSION_MAJOR 1
-#define FC_VERSION_MINOR 1
+#define FC_VERSION_MINOR 2
 #define FC_VERSION_PATCH 0
 
 #define FC_VERSION_TEXT_(x) #x

@@ -2,6 +2,7 @@
 // Compiled as C++17 with -Wall -Wextra -Werror -pedantic: the header must be clean
 // and usable from C++ (extern "C", no C-only constructs).
 #include "featurecache.h"
+#include "featurecache.hpp"
 
 #include <cstdio>
 #include <string>

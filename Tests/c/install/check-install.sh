@@ -18,7 +18,7 @@ version="$major.$(part MINOR).$(part PATCH)"
 # consumers ROOT LIBDIR: the files are there, and both consumers build and run.
 consumers() {
     local root="$1" libdir="$2"
-    for f in include/featurecache.h "$libdir/libfeaturecache.so" "$libdir/libfeaturecache.so.$major" \
+    for f in include/featurecache.h include/featurecache.hpp "$libdir/libfeaturecache.so" "$libdir/libfeaturecache.so.$major" \
              "$libdir/libfeaturecache.so.$version" "$libdir/pkgconfig/featurecache.pc" \
              "$libdir/cmake/FeatureCache/FeatureCacheConfig.cmake" \
              "$libdir/cmake/FeatureCache/FeatureCacheConfigVersion.cmake" share/doc/FeatureCache/LICENSE; do
@@ -38,6 +38,15 @@ consumers() {
     cmake --build "$root/consumer-build" >/dev/null
     env -u LD_LIBRARY_PATH "$root/consumer-build/consumer" | grep -q "consumer ok" || { echo "FAIL: CMake consumer ($libdir)"; exit 1; }
     echo "find_package consumer ok ($libdir)"
+    # The C++ example, as its own project against the install: it builds, and
+    # runs to a clean error against a port nothing listens on.
+    cmake -S "$source/examples/cpp" -B "$root/cpp-example" -DCMAKE_PREFIX_PATH="$root" >/dev/null
+    cmake --build "$root/cpp-example" >/dev/null
+    local out
+    out="$(env -u LD_LIBRARY_PATH LD_LIBRARY_PATH="$root/$libdir" "$root/cpp-example/populate_extent" \
+           http://127.0.0.1:9/arcgis/rest/services/A/FeatureServer/0 2>&1 || true)"
+    case "$out" in *"error: FC_E_NETWORK"*) ;; *) echo "FAIL: the C++ example said: $out"; exit 1 ;; esac
+    echo "C++ example (find_package) ok ($libdir)"
 }
 
 cmake --install "$build" --prefix "$work/plain" >/dev/null

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: Apache-2.0
+// featurecache.hpp against the emulator: RAII owners, errors as exceptions with
+// their status, HTTP status and service code, and callbacks whose exceptions
+// never unwind into the library (a throwing callback used to end the host
+// process with SIGABRT) but reach the callback error handler.
+#include <featurecache.hpp>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace fc = featurecache;
+
+static int passed = 0, failed = 0;
+#define CHECK(cond)                                                                   \
+    do {                                                                              \
+        if (cond) {                                                                   \
+            passed++;                                                                 \
+        } else {                                                                      \
+            failed++;                                                                 \
+            std::fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+        }                                                                             \
+    } while (0)
+
+static std::string emulator_layer(int layer) {
+    const char *file = std::getenv("FC_EMULATOR_URL_FILE");
+    std::string base;
+    if (file) std::getline(std::ifstream(file), base);
+    if (base.empty() && std::getenv("FC_EMULATOR_URL")) base = std::getenv("FC_EMULATOR_URL");
+    return base + "/ns/cpp-" + std::to_string(layer) + "/arcgis/rest/services/Portland/FeatureServer/" +
+           std::to_string(layer);
+}
+
+int main() {
+    // The handler runs on library threads: what it records is guarded.
+    std::atomic<int> handled{0};
+    std::mutex mutex;
+    std::string last_message;
+    fc::set_callback_error_handler([&](std::exception_ptr error) {
+        std::string message;
+        try {
+            std::rethrow_exception(error);
+        } catch (const std::exception &e) {
+            message = e.what();
+        } catch (...) {
+            message = "not a std::exception";
+        }
+        std::lock_guard<std::mutex> lock(mutex);
+        last_message = message;
+        handled++;
+    });
+    auto last = [&] {
+        std::lock_guard<std::mutex> lock(mutex);
+        return last_message;
+    };
+
+    // A throwing load callback: the load settles, the process goes on.
+    fc::Table table = fc::Table::arcgis(emulator_layer(0));
+    table.set_request_mode(FC_REQUEST_MODE_MANUAL_CACHE);
+    std::atomic<int> statuses{0};
+    uint64_t token = table.add_status_observer([&](int32_t) {
+        statuses++;
+        throw std::runtime_error("from a status observer");
+    });
+    table.load([](const fc::Error *) { throw std::runtime_error("from a load callback"); });
+    table.wait(30);
+    CHECK(table.load_status() == FC_LOAD_STATUS_LOADED);
+    CHECK(statuses == 2);                    // LOADING, LOADED
+    table.remove_status_observer(token);
+    fc::Table moved = std::move(table);      // owners move; the handle goes with them
+    CHECK(moved.name() == "Trees");
+
+    // Progress and operation callbacks that throw; the populate still succeeds.
+    fc::Query query;
+    query.where("OBJECTID <= 4500");
+    fc::PopulateOptions options;
+    options.query = &query;
+    options.progress = [](const fc_progress &) { throw std::runtime_error("from progress"); };
+    std::atomic<int64_t> counted{-1};
+    fc::Operation operation = moved.populate_async(options, [&](fc::OperationView finished) {
+        counted = finished.take_result().size();
+        throw std::logic_error("from a done callback");
+    });
+    CHECK(operation.wait(60));
+    CHECK(counted == 4500);
+    CHECK(moved.cached_feature_count() == 4500);
+    CHECK(handled >= 2 + 3 + 1);  // load, 2 statuses, 3 pages of progress, done
+    CHECK(last() == "from a done callback");
+
+    // A layer's features-changed callback that throws.
+    fc::Layer layer(moved);
+    std::atomic<int64_t> changed{0};
+    layer.on_features_changed([&](int64_t features) {
+        changed = features;
+        throw 42;  // not even a std::exception
+    });
+    fc::Result all = moved.populate();
+    CHECK(all.size() == 200000 && changed == 200000);
+    CHECK(last() == "not a std::exception");
+    layer.on_features_changed(nullptr);
+
+    // Errors carry what the service said.
+    fc::Query bad;
+    bad.where("NoSuchField = 1");
+    try {
+        moved.populate({&bad, true, nullptr});
+        CHECK(false);
+    } catch (const fc::Error &error) {
+        CHECK(error.status() == FC_E_SERVICE && error.service_code() == 400);
+        CHECK(std::string(error.what()).find("NoSuchField") != std::string::npos);
+    }
+    CHECK(moved.cached_feature_count() == 200000);  // a failed populate leaves the cache
+    try {
+        fc::Table missing = fc::Table::open(emulator_layer(9));
+        CHECK(false);
+    } catch (const fc::Error &error) {
+        CHECK(error.status() != FC_OK);
+    }
+
+    // A result outlives its table; values read through the typed getters.
+    fc::Result few = [&] {
+        fc::Table other = fc::Table::arcgis(emulator_layer(1));
+        fc::Query parcels;
+        parcels.where("OBJECTID <= 3").out_fields("Zone");
+        return other.populate({&parcels, true, nullptr});
+    }();
+    CHECK(few.size() == 3 && few.field_index("Zone") >= 0 && !few.text(0, few.field_index("Zone")).empty());
+    CHECK(few.wkb(0).size > 21 && few.wkb(0).data[0] == 1);
+
+    std::printf("test_cpp: %d passed, %d failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+}

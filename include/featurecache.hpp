@@ -1,0 +1,665 @@
+// SPDX-License-Identifier: Apache-2.0
+// featurecache.hpp — a header-only C++17 layer over featurecache.h (since 1.2).
+//
+// What it adds to the C API, and nothing else:
+//  - RAII owners for every handle type (Context, Query, Result, Table,
+//    Operation, Layer, Map, ArcGISService, OGCService, WFSService): movable,
+//    not copyable, freed by their destructor. get() gives the C handle, so
+//    every C function stays at hand for what this header does not wrap.
+//  - Errors as exceptions: featurecache::Error carries the status, the HTTP
+//    status, the service's error code and the message of fc_last_error().
+//  - Callbacks as std::function, through trampolines defined here. A callback
+//    runs on a library thread (see featurecache.h). An exception it throws never
+//    unwinds into the library: the trampoline catches it and hands it to the
+//    callback error handler (set_callback_error_handler; by default it is
+//    written to stderr), then returns normally.
+//
+// Threads: as featurecache.h — every object may be used from any thread; one
+// object is not made thread-safe against being moved or destroyed while another
+// thread uses it.
+#ifndef FEATURECACHE_HPP
+#define FEATURECACHE_HPP
+
+#include "featurecache.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace featurecache {
+
+// ---- errors -------------------------------------------------------------------
+
+/// A failure the library reported.
+class Error : public std::runtime_error {
+public:
+    Error(fc_status status, std::string message, int32_t http_status = 0, int32_t service_code = 0)
+        : std::runtime_error(std::move(message)), status_(status), http_status_(http_status),
+          service_code_(service_code) {}
+
+    /// From a borrowed fc_error (copied).
+    static Error from(const fc_error *error, fc_status fallback = FC_E_INVALID_STATE) {
+        if (!error) return Error(fallback, fc_status_name(fallback));
+        return Error(fc_error_code(error), fc_error_message(error), fc_error_http_status(error),
+                     fc_error_service_code(error));
+    }
+
+    fc_status status() const noexcept { return status_; }
+    int32_t http_status() const noexcept { return http_status_; }
+    int32_t service_code() const noexcept { return service_code_; }
+
+private:
+    fc_status status_;
+    int32_t http_status_;
+    int32_t service_code_;
+};
+
+/// Throws the Error of fc_last_error() when status is not FC_OK.
+inline void check(fc_status status) {
+    if (status == FC_OK) return;
+    const fc_error *error = fc_last_error();
+    if (error && fc_error_code(error) == status) throw Error::from(error);
+    throw Error(status, fc_status_name(status));
+}
+
+// ---- callbacks ----------------------------------------------------------------
+
+using CallbackErrorHandler = std::function<void(std::exception_ptr)>;
+
+namespace detail {
+struct HandlerSlot {
+    std::mutex mutex;
+    CallbackErrorHandler handler;
+};
+inline HandlerSlot &handler_slot() {
+    static HandlerSlot slot;
+    return slot;
+}
+
+/// Runs a user callback at the boundary with C: nothing it throws gets out.
+template <class Function, class... Args>
+void guarded_call(const Function &function, Args &&...args) noexcept {
+    try {
+        if (function) function(std::forward<Args>(args)...);
+    } catch (...) {
+        CallbackErrorHandler handler;
+        {
+            std::lock_guard<std::mutex> lock(handler_slot().mutex);
+            handler = handler_slot().handler;
+        }
+        try {
+            if (handler) {
+                handler(std::current_exception());
+            } else {
+                try {
+                    throw;
+                } catch (const std::exception &error) {
+                    std::fprintf(stderr, "featurecache: a callback threw: %s\n", error.what());
+                } catch (...) {
+                    std::fprintf(stderr, "featurecache: a callback threw a non-standard exception\n");
+                }
+            }
+        } catch (...) {
+            std::fprintf(stderr, "featurecache: the callback error handler threw\n");
+        }
+    }
+}
+
+template <class T, void (*Free)(T *)>
+struct Deleter {
+    void operator()(T *pointer) const noexcept { Free(pointer); }
+};
+template <class T, void (*Free)(T *)>
+using Owned = std::unique_ptr<T, Deleter<T, Free>>;
+
+inline std::string owned_string(char *text) {
+    std::string copy = text ? text : "";
+    fc_string_free(text);
+    return copy;
+}
+}  // namespace detail
+
+/// Where exceptions thrown by callbacks go (they never reach the library): the
+/// handler runs on the library thread that ran the callback, with the
+/// exception; if it throws in turn, a line on stderr says so. An empty handler
+/// restores the default: a line on stderr.
+inline void set_callback_error_handler(CallbackErrorHandler handler) {
+    std::lock_guard<std::mutex> lock(detail::handler_slot().mutex);
+    detail::handler_slot().handler = std::move(handler);
+}
+
+using LoadCallback = std::function<void(const Error *error)>;  ///< nullptr when loaded
+using StatusObserver = std::function<void(int32_t status)>;    ///< FC_LOAD_STATUS_*
+using ProgressCallback = std::function<void(const fc_progress &progress)>;
+using FeaturesChangedCallback = std::function<void(int64_t features)>;
+
+// ---- loadables ------------------------------------------------------------------
+
+/// The loadable side of a table, layer, map or service (borrowed from it).
+/// Status observers belong to the owning object and end with it.
+class Loadable {
+public:
+    /// Starts or joins the load; callback (optional) runs once when it settles.
+    void load(LoadCallback callback = nullptr) { start(fc_loadable_load, std::move(callback)); }
+    void retry_load(LoadCallback callback = nullptr) { start(fc_loadable_retry_load, std::move(callback)); }
+    void cancel_load() { check(fc_loadable_cancel_load(loadable())); }
+
+    int32_t load_status() const {
+        int32_t status = 0;
+        check(fc_loadable_load_status(loadable(), &status));
+        return status;
+    }
+
+    /// Loads if needed and blocks until settled; throws the load's error, or
+    /// Error(FC_E_TIMEOUT) when timeout_seconds (< 0: none) runs out.
+    void wait(double timeout_seconds = -1) { check(fc_loadable_wait(loadable(), timeout_seconds)); }
+
+    /// observer(status) for every later transition; returns its token.
+    uint64_t add_status_observer(StatusObserver observer) {
+        auto holder = std::make_unique<StatusObserver>(std::move(observer));
+        uint64_t token = 0;
+        check(fc_loadable_add_status_observer(loadable(), &status_trampoline, holder.get(), &token));
+        std::lock_guard<std::mutex> lock(observers_->mutex);
+        observers_->entries.emplace_back(token, std::move(holder));
+        return token;
+    }
+
+    /// When this returns, the observer is not running and will not run again.
+    void remove_status_observer(uint64_t token) {
+        check(fc_loadable_remove_status_observer(loadable(), token));
+        std::lock_guard<std::mutex> lock(observers_->mutex);
+        auto &entries = observers_->entries;
+        for (auto it = entries.begin(); it != entries.end(); ++it) {
+            if (it->first == token) {
+                entries.erase(it);
+                break;
+            }
+        }
+    }
+
+protected:
+    Loadable() : observers_(std::make_unique<Observers>()) {}
+    virtual ~Loadable() = default;
+    Loadable(Loadable &&) noexcept = default;
+    Loadable &operator=(Loadable &&) noexcept = default;
+    virtual fc_loadable *loadable() const = 0;
+
+private:
+    struct Observers {
+        std::mutex mutex;
+        std::vector<std::pair<uint64_t, std::unique_ptr<StatusObserver>>> entries;
+    };
+    // Destroyed after the owning class's handle (a member of the derived
+    // class, so freed first): freeing the handle removes its observers.
+    std::unique_ptr<Observers> observers_;
+
+    static void load_trampoline(fc_loadable *, const fc_error *error, void *user_data) noexcept {
+        std::unique_ptr<LoadCallback> callback(static_cast<LoadCallback *>(user_data));  // called exactly once
+        if (!error) return detail::guarded_call(*callback, nullptr);
+        try {
+            Error failure = Error::from(error);
+            detail::guarded_call(*callback, &failure);
+        } catch (...) {  // copying the message failed (no memory): the callback still runs
+            detail::guarded_call(*callback, nullptr);
+        }
+    }
+
+    static void status_trampoline(fc_loadable *, int32_t status, void *user_data) noexcept {
+        detail::guarded_call(*static_cast<StatusObserver *>(user_data), status);
+    }
+
+    void start(fc_status (*function)(fc_loadable *, fc_load_callback, void *), LoadCallback callback) {
+        if (!callback) return check(function(loadable(), nullptr, nullptr));
+        auto holder = std::make_unique<LoadCallback>(std::move(callback));
+        check(function(loadable(), &load_trampoline, holder.get()));
+        holder.release();  // the trampoline owns it now
+    }
+};
+
+// ---- context, query, result -------------------------------------------------------
+
+/// An HTTP client: timeouts, headers, credentials. Tables made with it share it.
+class Context {
+public:
+    Context() {
+        fc_context *out = nullptr;
+        check(fc_context_create(&out));
+        handle_.reset(out);
+    }
+    void set_timeouts(double connect_seconds, double total_seconds) {
+        check(fc_context_set_timeouts(get(), connect_seconds, total_seconds));
+    }
+    void set_header(const std::string &name, const std::string &value) {
+        check(fc_context_set_header(get(), name.c_str(), value.c_str()));
+    }
+    void set_token(const std::string &token, int32_t placement = FC_TOKEN_AS_HEADER) {
+        check(fc_context_set_token(get(), token.c_str(), placement));
+    }
+    fc_context *get() const noexcept { return handle_.get(); }
+
+private:
+    detail::Owned<fc_context, fc_context_free> handle_;
+};
+
+/// Query parameters.
+class Query {
+public:
+    Query() {
+        fc_query *out = nullptr;
+        check(fc_query_create(&out));
+        handle_.reset(out);
+    }
+    Query &where(const std::string &clause) { return set(fc_query_set_where(get(), clause.c_str())); }
+    Query &envelope(const fc_envelope &box) { return set(fc_query_set_envelope(get(), &box)); }
+    Query &spatial_relationship(int32_t relationship) {
+        return set(fc_query_set_spatial_relationship(get(), relationship));
+    }
+    Query &out_fields(const std::string &fields) { return set(fc_query_set_out_fields(get(), fields.c_str())); }
+    Query &return_geometry(bool value) { return set(fc_query_set_return_geometry(get(), value)); }
+    Query &max_features(int64_t count) { return set(fc_query_set_max_features(get(), count)); }
+    Query &order_by(const std::string &order) { return set(fc_query_set_order_by(get(), order.c_str())); }
+    fc_query *get() const noexcept { return handle_.get(); }
+
+private:
+    Query &set(fc_status status) {
+        check(status);
+        return *this;
+    }
+    detail::Owned<fc_query, fc_query_free> handle_;
+};
+
+/// Bytes borrowed from a Result (std::basic_string_view<uint8_t> would need
+/// std::char_traits<uint8_t>, which the standard does not provide).
+struct Bytes {
+    const uint8_t *data = nullptr;
+    size_t size = 0;
+    bool empty() const noexcept { return size == 0; }
+    const uint8_t *begin() const noexcept { return data; }
+    const uint8_t *end() const noexcept { return data + size; }
+};
+
+/// Features a populate or query returned. Values borrowed from it (string_view,
+/// WKB) live as long as the Result.
+class Result {
+public:
+    explicit Result(fc_result *owned) noexcept : handle_(owned) {}
+
+    int64_t size() const { return get_value<int64_t>(fc_result_count); }
+    bool limit_exceeded() const { return get_value<bool>(fc_result_limit_exceeded); }
+    int32_t field_count() const { return get_value<int32_t>(fc_result_field_count); }
+    std::string_view field_name(int32_t col) const { return get_value<const char *>(fc_result_field_name, col); }
+    int32_t field_type(int32_t col) const { return get_value<int32_t>(fc_result_field_type, col); }
+    /// The column of a field (case-insensitive), -1 when absent.
+    int32_t field_index(const std::string &name) const {
+        return get_value<int32_t>(fc_result_field_index, name.c_str());
+    }
+    bool is_null(int64_t row, int32_t col) const { return get_value<bool>(fc_result_is_null, row, col); }
+    int64_t int64(int64_t row, int32_t col) const { return get_value<int64_t>(fc_result_get_int64, row, col); }
+    double real(int64_t row, int32_t col) const { return get_value<double>(fc_result_get_double, row, col); }
+    std::string_view text(int64_t row, int32_t col) const {
+        return get_value<const char *>(fc_result_get_string, row, col);
+    }
+    int64_t object_id(int64_t row) const { return get_value<int64_t>(fc_result_object_id, row); }
+    /// The row's geometry as ISO WKB (empty: none), borrowed from the Result.
+    Bytes wkb(int64_t row) const {
+        Bytes out;
+        check(fc_result_geometry_wkb(get(), row, &out.data, &out.size));
+        return out;
+    }
+    std::string to_geojson() const {
+        char *text = nullptr;
+        check(fc_result_to_geojson(get(), &text));
+        return detail::owned_string(text);
+    }
+    /// Fills an Arrow C stream of the rows (see fc_result_get_arrow_stream).
+    void arrow_stream(ArrowArrayStream *out) const { check(fc_result_get_arrow_stream(get(), out)); }
+    fc_result *get() const noexcept { return handle_.get(); }
+
+private:
+    template <class T, class Function, class... Given>
+    T get_value(Function function, Given... given) const {
+        T out{};
+        check(function(get(), given..., &out));
+        return out;
+    }
+    detail::Owned<fc_result, fc_result_free> handle_;
+};
+
+// ---- operations -------------------------------------------------------------------
+
+/// What a finished operation's callback sees (borrowed: valid during the call).
+class OperationView {
+public:
+    explicit OperationView(fc_operation *operation) noexcept : operation_(operation) {}
+    bool finished() const {
+        bool out = false;
+        check(fc_operation_is_finished(operation_, &out));
+        return out;
+    }
+    fc_progress progress() const {
+        fc_progress out{};
+        out.struct_size = sizeof out;
+        check(fc_operation_get_progress(operation_, &out));
+        return out;
+    }
+    /// The features (once); throws the operation's error.
+    Result take_result() const {
+        fc_result *out = nullptr;
+        check(fc_operation_take_result(operation_, &out));
+        return Result(out);
+    }
+    int64_t count() const {
+        int64_t out = 0;
+        check(fc_operation_get_count(operation_, &out));
+        return out;
+    }
+    fc_operation *get() const noexcept { return operation_; }
+
+protected:
+    fc_operation *operation_;
+};
+
+using OperationCallback = std::function<void(OperationView finished)>;
+
+/// A running populate, query or count (fc_operation). Destroying it does not
+/// cancel it (cancel() does); the library keeps what the callback needs.
+class Operation : public OperationView {
+public:
+    explicit Operation(fc_operation *owned) noexcept : OperationView(owned), handle_(owned) {}
+    Operation(Operation &&other) noexcept : OperationView(other.operation_), handle_(std::move(other.handle_)) {
+        other.operation_ = nullptr;
+    }
+    Operation &operator=(Operation &&other) noexcept {
+        handle_ = std::move(other.handle_);
+        operation_ = other.operation_;
+        other.operation_ = nullptr;
+        return *this;
+    }
+    /// Waits for the end (timeout_seconds < 0: none); false when time ran out.
+    bool wait(double timeout_seconds = -1) const {
+        fc_status status = fc_operation_wait(get(), timeout_seconds);
+        if (status == FC_E_TIMEOUT) return false;
+        check(status);
+        return true;
+    }
+    void cancel() const { check(fc_operation_cancel(get())); }
+
+private:
+    detail::Owned<fc_operation, fc_operation_free> handle_;
+};
+
+namespace detail {
+/// The callbacks of one operation; freed by the done trampoline, which runs once, last.
+struct OperationCallbacks {
+    OperationCallback done;
+    ProgressCallback progress;
+
+    static void done_trampoline(fc_operation *operation, void *user_data) noexcept {
+        std::unique_ptr<OperationCallbacks> callbacks(static_cast<OperationCallbacks *>(user_data));
+        guarded_call(callbacks->done, OperationView(operation));
+    }
+    static void progress_trampoline(const fc_progress *progress, void *user_data) noexcept {
+        guarded_call(static_cast<const OperationCallbacks *>(user_data)->progress, *progress);
+    }
+};
+}  // namespace detail
+
+/// What a populate fetches, and how.
+struct PopulateOptions {
+    const Query *query = nullptr;   ///< nullptr: every feature
+    bool clear_cache = true;        ///< false merges into the cache
+    ProgressCallback progress;      ///< after each page, on a library thread
+};
+
+// ---- tables -------------------------------------------------------------------------
+
+/// A table of features from a service, and its cache.
+class Table : public Loadable {
+public:
+    explicit Table(fc_table *owned) noexcept : handle_(owned) {}
+    Table(Table &&) noexcept = default;
+    Table &operator=(Table &&) noexcept = default;
+
+    static Table arcgis(const std::string &layer_url, const Context *context = nullptr) {
+        return make([&](fc_table **out) { return fc_table_create_arcgis(ctx(context), layer_url.c_str(), out); });
+    }
+    static Table ogc(const std::string &api_url, const std::string &collection, const Context *context = nullptr) {
+        return make([&](fc_table **out) {
+            return fc_table_create_ogc(ctx(context), api_url.c_str(), collection.c_str(), out);
+        });
+    }
+    static Table wfs(const std::string &service_url, const std::string &type_name, const Context *context = nullptr) {
+        return make([&](fc_table **out) {
+            return fc_table_create_wfs(ctx(context), service_url.c_str(), type_name.c_str(), out);
+        });
+    }
+    /// A loaded table from any kind of URL (see fc_table_open); name may be empty.
+    static Table open(const std::string &url, const std::string &name = "", const Context *context = nullptr) {
+        return make([&](fc_table **out) {
+            return fc_table_open(ctx(context), url.c_str(), name.empty() ? nullptr : name.c_str(), out);
+        });
+    }
+
+    void set_request_mode(int32_t mode) { check(fc_table_set_request_mode(get(), mode)); }
+    int32_t request_mode() const { return value<int32_t>(fc_table_request_mode); }
+    std::string_view name() const { return value<const char *>(fc_table_name); }
+    int32_t field_count() const { return value<int32_t>(fc_table_field_count); }
+    int64_t cached_feature_count() const { return value<int64_t>(fc_table_cached_feature_count); }
+    void clear_cache() { check(fc_table_clear_cache(get())); }
+
+    /// Fetches into the cache and returns the features; atomic (on error the
+    /// cache is as it was, and the Error is thrown).
+    Result populate(const PopulateOptions &options = {}) {
+        detail::OperationCallbacks callbacks{nullptr, options.progress};
+        fc_populate_options c = c_options(options, &callbacks);
+        fc_result *out = nullptr;
+        check(fc_table_populate(get(), &c, &out));
+        return Result(out);
+    }
+
+    /// Starts a populate; done (optional) runs once on a library thread.
+    Operation populate_async(const PopulateOptions &options = {}, OperationCallback done = nullptr) {
+        auto callbacks = std::make_unique<detail::OperationCallbacks>(
+            detail::OperationCallbacks{std::move(done), options.progress});
+        fc_populate_options c = c_options(options, callbacks.get());
+        fc_operation *out = nullptr;
+        check(fc_table_populate_start(get(), &c, &detail::OperationCallbacks::done_trampoline, callbacks.get(), &out));
+        callbacks.release();  // the done trampoline owns them now
+        return Operation(out);
+    }
+
+    /// The features matching query: the cache or the service, by request mode.
+    Result query(const Query *query = nullptr) {
+        fc_result *out = nullptr;
+        check(fc_table_query(get(), query ? query->get() : nullptr, &out));
+        return Result(out);
+    }
+    int64_t query_count(const Query *query = nullptr) {
+        int64_t out = 0;
+        check(fc_table_query_count(get(), query ? query->get() : nullptr, &out));
+        return out;
+    }
+    fc_table *get() const noexcept { return handle_.get(); }
+
+protected:
+    fc_loadable *loadable() const override { return fc_table_as_loadable(get()); }
+
+private:
+    static fc_context *ctx(const Context *context) { return context ? context->get() : nullptr; }
+
+    template <class Create>
+    static Table make(Create create) {
+        fc_table *out = nullptr;
+        check(create(&out));
+        return Table(out);
+    }
+
+    template <class T>
+    T value(fc_status (*function)(const fc_table *, T *)) const {
+        T out{};
+        check(function(get(), &out));
+        return out;
+    }
+
+    static fc_populate_options c_options(const PopulateOptions &options, detail::OperationCallbacks *callbacks) {
+        fc_populate_options c = FC_POPULATE_OPTIONS_INIT;
+        c.query = options.query ? options.query->get() : nullptr;
+        c.clear_cache = options.clear_cache;
+        if (options.progress) {
+            c.progress = &detail::OperationCallbacks::progress_trampoline;
+            c.progress_user_data = callbacks;
+        }
+        return c;
+    }
+
+    detail::Owned<fc_table, fc_table_free> handle_;
+};
+
+// ---- services ---------------------------------------------------------------------------
+
+/// An ArcGIS REST feature or map service: lists its layers, makes tables on them.
+class ArcGISService : public Loadable {
+public:
+    explicit ArcGISService(const std::string &url, const Context *context = nullptr) {
+        fc_arcgis_service *out = nullptr;
+        check(fc_arcgis_service_create(context ? context->get() : nullptr, url.c_str(), &out));
+        handle_.reset(out);
+    }
+    int32_t layer_count() const {
+        int32_t out = 0;
+        check(fc_arcgis_service_layer_count(get(), &out));
+        return out;
+    }
+    Table table(int32_t layer_id) const {
+        fc_table *out = nullptr;
+        check(fc_arcgis_service_create_table(get(), layer_id, &out));
+        return Table(out);
+    }
+    fc_arcgis_service *get() const noexcept { return handle_.get(); }
+
+protected:
+    fc_loadable *loadable() const override { return fc_arcgis_service_as_loadable(get()); }
+
+private:
+    detail::Owned<fc_arcgis_service, fc_arcgis_service_free> handle_;
+};
+
+/// An OGC API - Features landing page: lists collections, makes tables on them.
+class OGCService : public Loadable {
+public:
+    explicit OGCService(const std::string &api_url, const Context *context = nullptr) {
+        fc_ogc_service *out = nullptr;
+        check(fc_ogc_service_create(context ? context->get() : nullptr, api_url.c_str(), &out));
+        handle_.reset(out);
+    }
+    Table table(const std::string &collection) const {
+        fc_table *out = nullptr;
+        check(fc_ogc_service_create_table(get(), collection.c_str(), &out));
+        return Table(out);
+    }
+    fc_ogc_service *get() const noexcept { return handle_.get(); }
+
+protected:
+    fc_loadable *loadable() const override { return fc_ogc_service_as_loadable(get()); }
+
+private:
+    detail::Owned<fc_ogc_service, fc_ogc_service_free> handle_;
+};
+
+/// A WFS endpoint: negotiates the version, lists feature types, makes tables.
+class WFSService : public Loadable {
+public:
+    explicit WFSService(const std::string &url, const Context *context = nullptr) {
+        fc_wfs_service *out = nullptr;
+        check(fc_wfs_service_create(context ? context->get() : nullptr, url.c_str(), &out));
+        handle_.reset(out);
+    }
+    Table table(const std::string &type_name) const {
+        fc_table *out = nullptr;
+        check(fc_wfs_service_create_table(get(), type_name.c_str(), &out));
+        return Table(out);
+    }
+    fc_wfs_service *get() const noexcept { return handle_.get(); }
+
+protected:
+    fc_loadable *loadable() const override { return fc_wfs_service_as_loadable(get()); }
+
+private:
+    detail::Owned<fc_wfs_service, fc_wfs_service_free> handle_;
+};
+
+// ---- layers and maps -------------------------------------------------------------------
+
+/// A layer showing one table (a strong load dependency on it).
+class Layer : public Loadable {
+public:
+    explicit Layer(const Table &table) {
+        fc_layer *out = nullptr;
+        check(fc_layer_create(table.get(), &out));
+        handle_.reset(out);
+    }
+    Layer(Layer &&) noexcept = default;
+    Layer &operator=(Layer &&) noexcept = default;
+
+    /// callback(features) after each change of the table's cache by a fetch;
+    /// nullptr removes it. When this returns the previous one is not running.
+    void on_features_changed(FeaturesChangedCallback callback) {
+        std::unique_ptr<FeaturesChangedCallback> holder;
+        if (callback) holder = std::make_unique<FeaturesChangedCallback>(std::move(callback));
+        check(fc_layer_set_features_changed_callback(get(), holder ? &changed_trampoline : nullptr, holder.get()));
+        changed_ = std::move(holder);  // the previous one is done with
+    }
+    fc_layer *get() const noexcept { return handle_.get(); }
+
+protected:
+    fc_loadable *loadable() const override { return fc_layer_as_loadable(get()); }
+
+private:
+    static void changed_trampoline(fc_layer *, int64_t features, void *user_data) noexcept {
+        detail::guarded_call(*static_cast<FeaturesChangedCallback *>(user_data), features);
+    }
+    // Declared before the handle: destroyed after it (freeing the layer removes the callback).
+    std::unique_ptr<FeaturesChangedCallback> changed_;
+    detail::Owned<fc_layer, fc_layer_free> handle_;
+};
+
+/// A map of layers and its visible extent (a weak load dependency on its layers).
+class Map : public Loadable {
+public:
+    Map() {
+        fc_map *out = nullptr;
+        check(fc_map_create(&out));
+        handle_.reset(out);
+    }
+    void add_layer(const Layer &layer) { check(fc_map_add_layer(get(), layer.get())); }
+    void set_visible_extent(const fc_envelope &extent, double scale) {
+        check(fc_map_set_visible_extent(get(), &extent, scale));
+    }
+    /// Blocks until no view fetch is under way; false when time ran out.
+    bool wait_idle(double timeout_seconds = -1) {
+        fc_status status = fc_map_wait_idle(get(), timeout_seconds);
+        if (status == FC_E_TIMEOUT) return false;
+        check(status);
+        return true;
+    }
+    fc_map *get() const noexcept { return handle_.get(); }
+
+protected:
+    fc_loadable *loadable() const override { return fc_map_as_loadable(get()); }
+
+private:
+    detail::Owned<fc_map, fc_map_free> handle_;
+};
+
+}  // namespace featurecache
+
+#endif  // FEATURECACHE_HPP
