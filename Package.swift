@@ -25,10 +25,10 @@ let package = Package(
         .target(
             name: "FeatureCache",
             // CFeatureCacheABI only for the version, written once in the header.
-            dependencies: ["CSystemLibs", "CFeatureCacheABI"],
-            // Readers and column builders mutate class-held arrays per value; the
-            // dynamic exclusivity checks on those accesses cost ~20 % of reading.
-            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
+            // No unsafe flags, so other packages can depend on this one: the
+            // shipped library and the benchmarks turn the dynamic exclusivity
+            // checks off on their command line (scripts/build-lib.sh).
+            dependencies: ["CSystemLibs", "CFeatureCacheABI"]
         ),
         // include/featurecache.h as a module: its types, for the shims.
         .target(name: "CFeatureCacheABI"),

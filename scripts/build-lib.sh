@@ -17,6 +17,15 @@ major="$(part MAJOR)" minor="$(part MINOR)" patch="$(part PATCH)"
 [ -n "$major" ] && [ -n "$minor" ] && [ -n "$patch" ] || { echo "no FC_VERSION_MAJOR/MINOR/PATCH in the header" >&2; exit 1; }
 version="$major.$minor.$patch"
 scratch="${FC_SCRATCH_PATH:-$root/.build-release}"
+# SwiftPM's configuration: release unless asked (CMake maps CMAKE_BUILD_TYPE=Debug
+# to debug); FC_SWIFT_OPTIMIZE adds an optimization mode (-Osize for MinSizeRel).
+config="${FC_SWIFT_CONFIGURATION:-release}"
+case "$config" in
+debug|release) ;;
+*) echo "FC_SWIFT_CONFIGURATION is '$config': debug or release" >&2; exit 1 ;;
+esac
+optimize=()
+[ -z "${FC_SWIFT_OPTIMIZE:-}" ] || optimize=(-Xswiftc "$FC_SWIFT_OPTIMIZE")
 
 cd "$root"
 # SwiftPM compiles the C targets with the toolchain's own clang: a CC or CXX
@@ -25,22 +34,44 @@ unset CC CXX
 # A packager's linker flags (Debian's hardening: -Wl,-z,relro -Wl,-z,now) reach
 # the link: each -Wl,a,b becomes -Xlinker a -Xlinker b; other LDFLAGS are for C
 # compilers driving the link, which SwiftPM is not, and are left out.
-packager_ldflags=()
+# Full RELRO (-z relro -z now) by default, as Debian's hardening asks: the
+# library lives in other programs' processes, and it imports few symbols.
+packager_ldflags=(-Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now)
 for flag in ${LDFLAGS:-}; do
     case "$flag" in
     -Wl,*) IFS=, read -r -a parts <<< "${flag#-Wl,}"
            for part in "${parts[@]}"; do packager_ldflags+=(-Xlinker "$part"); done ;;
     esac
 done
-swift build -c release --product featurecache --scratch-path "$scratch" \
-    -Xswiftc -static-stdlib -Xswiftc -use-ld=lld \
+# Reproducible: no build path in what is compiled (debug info, the module
+# hashes in .swift_modhash, and so the build id), so two builds of one commit
+# in different folders give the same bytes. The scratch folder first: it may
+# lie inside the source folder, and the first matching map wins. The debug
+# info's breadcrumbs to the Clang module cache are left out: that cache's
+# folder names hash the build's paths (and a shipped library cannot point a
+# debugger at a build machine's cache anyway). So is the hash of each LLVM
+# module that incremental code generation stores in .swift_modhash: it covers
+# the object file's path, and serves only to skip LLVM on rebuilds.
+reproducible=(-Xswiftc -Xfrontend -Xswiftc -no-clang-module-breadcrumbs
+              -Xswiftc -Xfrontend -Xswiftc -disable-incremental-llvm-codegen)
+for map in "$scratch=.build" "$root=."; do
+    reproducible+=(-Xswiftc -file-prefix-map -Xswiftc "$map" -Xcc "-ffile-prefix-map=$map")
+done
+# The core's readers and column builders mutate class-held arrays per value; the
+# dynamic exclusivity checks on those accesses cost ~20 % of reading. They are
+# turned off for the shipped library here, not in Package.swift, where an unsafe
+# flag would stop other SwiftPM packages from depending on this one (and where
+# `swift test` keeps the checks, so a violation still shows up in the tests).
+swift build -c "$config" --product featurecache --scratch-path "$scratch" \
+    -Xswiftc -static-stdlib -Xswiftc -use-ld=lld -Xswiftc -enforce-exclusivity=unchecked \
+    ${optimize[@]+"${optimize[@]}"} "${reproducible[@]}" \
     -Xlinker --version-script="$root/Sources/FeatureCacheC/exports.map" \
     -Xlinker -soname="libfeaturecache.so.$major" \
     -Xlinker --gc-sections \
     ${packager_ldflags[@]+"${packager_ldflags[@]}"} \
     "$@"
 
-built="$scratch/release/libfeaturecache.so"
+built="$scratch/$config/libfeaturecache.so"
 mkdir -p "$out"
 cp -f "$built" "$out/libfeaturecache.so.$version"
 # Stripped unless FC_STRIP=0 (a packager who splits debug info into its own
