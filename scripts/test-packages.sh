@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# The release packages as a user and a distribution see them:
+#   - scripts/package.sh makes the tarball and the two .debs from build/lib
+#     (built first if missing), twice: both runs give identical files;
+#   - lintian finds no error in the .debs (its warnings are printed);
+#   - the control fields: computed Depends (libc6, libcurl4, libxml2), the
+#     -dev package on the exact runtime version, shlibs, the ldconfig trigger;
+#   - apt resolves both packages on this system (apt-get install --simulate);
+#   - the .debs unpacked into a scratch root (dpkg -x) and the tarball unpacked
+#     elsewhere: the C and C++ consumers build against each (pkg-config and
+#     find_package) and run;
+#   - CMAKE_BUILD_TYPE=Debug builds SwiftPM's debug configuration, unstripped.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+work="$root/build/test-packages"
+rm -rf "$work"
+mkdir -p "$work"
+fail() { echo "FAIL: $*"; exit 1; }
+# shellcheck source=../Tests/c/install/consumers.sh
+. "$root/Tests/c/install/consumers.sh"
+
+lib="$root/build/lib"
+[ -e "$lib/libfeaturecache.so" ] || FC_SCRATCH_PATH="$root/build/swift" scripts/build-lib.sh "$lib"
+scripts/package.sh "$work/dist" "$lib"
+scripts/package.sh "$work/again" "$lib" >/dev/null
+(cd "$work/dist" && sha256sum -- *.tar.gz *.deb) > "$work/first.sha256"
+(cd "$work/again" && sha256sum -c --quiet "$work/first.sha256") || fail "two package runs differ"
+echo "packages: two runs give identical files"
+
+runtime="$(echo "$work"/dist/libfeaturecache[0-9]*_*.deb)"
+dev="$(echo "$work"/dist/libfeaturecache-dev_*.deb)"
+tarball="$(echo "$work"/dist/featurecache-*.tar.gz)"
+for file in "$runtime" "$dev" "$tarball"; do [ -f "$file" ] || fail "missing package $file"; done
+
+# lintian: no errors; warnings and notes are listed, not fatal.
+# (spelling-error-in-binary notes are counted, not listed: they are fragments
+# of words in the statically linked Swift runtime's strings.)
+lintian --display-info --pedantic "$runtime" "$dev" > "$work/lintian.txt" 2>&1 || true
+grep -E '^[EWIP]: ' "$work/lintian.txt" | grep -v 'spelling-error-in-binary' || true
+echo "I: spelling-error-in-binary: $(grep -c 'spelling-error-in-binary' "$work/lintian.txt" || true) notes"
+if grep -q '^E: ' "$work/lintian.txt"; then fail "lintian reports errors"; fi
+echo "lintian: no errors"
+
+depends="$(dpkg-deb -f "$runtime" Depends)"
+for needed in libc6 libcurl4 libxml2; do
+    case ", $depends" in *", $needed "*|*", $needed,"*) ;; *) fail "Depends lacks $needed: $depends" ;; esac
+done
+version="$(dpkg-deb -f "$runtime" Version)"
+[ "$(dpkg-deb -f "$dev" Depends)" = "$(dpkg-deb -f "$runtime" Package) (= $version)" ] \
+    || fail "the -dev package does not depend on the exact runtime: $(dpkg-deb -f "$dev" Depends)"
+dpkg-deb --ctrl-tarfile "$runtime" | tar -xO ./shlibs | grep -q "^libfeaturecache [0-9]* .* (>= $version)$" \
+    || fail "no shlibs entry"
+dpkg-deb --ctrl-tarfile "$runtime" | tar -xO ./triggers | grep -q "^activate-noawait ldconfig$" \
+    || fail "no ldconfig trigger"
+echo "control: Depends: $depends"
+
+# apt would install them here: their dependencies resolve on this system.
+apt-get install --simulate --no-download -q "$runtime" "$dev" > "$work/apt.txt" 2>&1 \
+    || { cat "$work/apt.txt"; fail "apt cannot install the packages"; }
+grep -q "^Inst libfeaturecache-dev" "$work/apt.txt" || { cat "$work/apt.txt"; fail "apt would not install them"; }
+echo "apt-get install --simulate: resolves"
+
+# The .debs unpacked into a scratch root, with the multiarch libdir.
+triplet="$(dpkg-architecture -qDEB_HOST_MULTIARCH)"
+dpkg -x "$runtime" "$work/root"
+dpkg -x "$dev" "$work/root"
+[ "$(find "$work/root/usr/lib/$triplet" -maxdepth 1 -name 'libfeaturecache.so.*.*.*' -perm -u+x | wc -l)" = 0 ] \
+    || fail "the library is executable (Debian wants 0644)"
+consumers "$root" "$work/root/usr" "lib/$triplet" \
+    "share/doc/$(dpkg-deb -f "$runtime" Package)/copyright" share/doc/libfeaturecache-dev/copyright
+
+# The tarball, unpacked anywhere: relocatable.
+mkdir -p "$work/tarball"
+tar -xzf "$tarball" -C "$work/tarball"
+consumers "$root" "$(echo "$work"/tarball/featurecache-*)" lib share/doc/FeatureCache/LICENSE
+
+# CMAKE_BUILD_TYPE reaches the Swift build: Debug is SwiftPM's debug
+# configuration, with its debug info.
+cmake -S "$root" -B "$work/debug" -DCMAKE_BUILD_TYPE=Debug -DFC_BUILD_TESTS=OFF -DFC_BUILD_EXAMPLES=OFF >/dev/null
+cmake --build "$work/debug" --target featurecache_swift >/dev/null
+[ -d "$work/debug/swift/debug" ] && [ ! -d "$work/debug/swift/release" ] || fail "Debug did not build SwiftPM's debug configuration"
+readelf -S "$work/debug/lib/libfeaturecache.so" | grep -q '\.debug_info' || fail "the Debug library has no debug info"
+echo "CMAKE_BUILD_TYPE=Debug: a debug library with debug info"
+
+echo "packages ok"
