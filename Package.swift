@@ -25,9 +25,9 @@ let package = Package(
         .target(
             name: "FeatureCache",
             // CFeatureCacheABI only for the version, written once in the header.
-            // No unsafe flags, so other packages can depend on this one: the
-            // shipped library and the benchmarks turn the dynamic exclusivity
-            // checks off on their command line (scripts/build-lib.sh).
+            // No unsafe flags, so other packages can depend on this one. The
+            // builders a reader mutates per value opt out of the dynamic
+            // exclusivity checks themselves (@exclusivity(unchecked)).
             dependencies: ["CSystemLibs", "CFeatureCacheABI"]
         ),
         // include/featurecache.h as a module: its types, for the shims.

@@ -10,7 +10,7 @@ cd "$root"
 rounds="${1:-3}"
 bash bench/install-peers.sh >/dev/null
 python3 bench/query/make_points.py >/dev/null
-bash bench/build-product.sh fc-bench-query
+swift build -c release --product fc-bench-query >/dev/null
 echo "== FeatureCache"
 .build/release/fc-bench-query bench/data "$rounds"
 echo "== peers (system python3: sqlite3 $(/usr/bin/python3 -c 'import sqlite3; print(sqlite3.sqlite_version)'), python3-gdal)"

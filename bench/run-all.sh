@@ -8,7 +8,7 @@ cd "$root"
 bash bench/install-peers.sh
 python3 bench/make_data.py
 echo "== readers: FeatureCache (swift run -c release fc-bench-readers bench/data 7)"
-bash bench/build-product.sh fc-bench-readers
+swift build -c release --product fc-bench-readers >/dev/null
 .build/release/fc-bench-readers bench/data 7
 echo "== readers: Python json (python3 bench/python_json.py bench/data 3)"
 python3 bench/python_json.py bench/data 3

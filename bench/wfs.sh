@@ -47,5 +47,5 @@ head = re.sub(r'numberMatched="\d+" numberReturned="\d+"', 'numberMatched="unkno
 head = re.sub(r'\s+next="[^"]*"', "", head)
 open(sys.argv[2], "w").write(head + "".join(members) + tail)
 PY
-bash bench/build-product.sh fc-bench-gml
+swift build -c release --product fc-bench-gml >/dev/null
 .build/release/fc-bench-gml "$saved" 5

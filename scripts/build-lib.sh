@@ -57,13 +57,8 @@ reproducible=(-Xswiftc -Xfrontend -Xswiftc -no-clang-module-breadcrumbs
 for map in "$scratch=.build" "$root=."; do
     reproducible+=(-Xswiftc -file-prefix-map -Xswiftc "$map" -Xcc "-ffile-prefix-map=$map")
 done
-# The core's readers and column builders mutate class-held arrays per value; the
-# dynamic exclusivity checks on those accesses cost ~20 % of reading. They are
-# turned off for the shipped library here, not in Package.swift, where an unsafe
-# flag would stop other SwiftPM packages from depending on this one (and where
-# `swift test` keeps the checks, so a violation still shows up in the tests).
 swift build -c "$config" --product featurecache --scratch-path "$scratch" \
-    -Xswiftc -static-stdlib -Xswiftc -use-ld=lld -Xswiftc -enforce-exclusivity=unchecked \
+    -Xswiftc -static-stdlib -Xswiftc -use-ld=lld \
     ${optimize[@]+"${optimize[@]}"} "${reproducible[@]}" \
     -Xlinker --version-script="$root/Sources/FeatureCacheC/exports.map" \
     -Xlinker -soname="libfeaturecache.so.$major" \

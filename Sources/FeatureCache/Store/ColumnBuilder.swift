@@ -5,18 +5,21 @@
 /// and widens as needed: integer → double → text, anything nested → its JSON text.
 /// It knows no wire format: the readers append through `Formats/JSON/ColumnBuilder+JSON.swift`
 /// and `Formats/XML/ColumnBuilder+XMLText.swift`.
+/// Its stored properties are `@exclusivity(unchecked)`: it is mutated once or
+/// more per value read, the dynamic exclusivity checks on those accesses cost
+/// about 30 % of reading, and it is only ever used by the one thread reading.
 final class ColumnBuilder {
-    private(set) var field: FieldInfo
+    @exclusivity(unchecked) private(set) var field: FieldInfo
     /// nil while an inferred column has seen only NULLs.
-    private(set) var kind: ColumnKind?
+    @exclusivity(unchecked) private(set) var kind: ColumnKind?
     let inferred: Bool
-    private(set) var count = 0
-    private var integers: [Int64] = []
-    private var doubles: [Double] = []
-    private var offsets: [UInt32] = [0]
-    private var bytes: [UInt8] = []
-    private var validity = Bitmap()
-    private var nullCount = 0
+    @exclusivity(unchecked) private(set) var count = 0
+    @exclusivity(unchecked) private var integers: [Int64] = []
+    @exclusivity(unchecked) private var doubles: [Double] = []
+    @exclusivity(unchecked) private var offsets: [UInt32] = [0]
+    @exclusivity(unchecked) private var bytes: [UInt8] = []
+    @exclusivity(unchecked) private var validity = Bitmap()
+    @exclusivity(unchecked) private var nullCount = 0
 
     init(declared field: FieldInfo) {
         self.field = field

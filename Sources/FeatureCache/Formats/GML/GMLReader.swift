@@ -31,41 +31,44 @@ package struct GMLPage {
 ///   A multi geometry of one member is stored as that member (Esri geometries
 ///   make no such distinction, and GeoJSON outputs of the same server do not).
 /// - `swapAxes` stores (second, first): the caller decides the axis order.
+/// Its stored properties are `@exclusivity(unchecked)`: it is mutated once or
+/// more per value read, the dynamic exclusivity checks on those accesses cost
+/// about 30 % of reading, and it is only ever used by the one thread reading.
 package final class GMLReader: XMLEventSink {
     private let builder: BatchBuilder
     private let identity: FeatureIdentity
     private let swapAxes: Bool
     private let geometryProperty: [UInt8]?
-    private var page = (matched: Int64?.none, returned: Int64?.none, next: String?.none, srs: String?.none, idPrefix: String?.none)
+    @exclusivity(unchecked) private var page = (matched: Int64?.none, returned: Int64?.none, next: String?.none, srs: String?.none, idPrefix: String?.none)
 
-    private var depth = 0
-    private var sawRoot = false
+    @exclusivity(unchecked) private var depth = 0
+    @exclusivity(unchecked) private var sawRoot = false
     /// Depths of elements whose children are features (member containers).
-    private var containerDepths: [Int] = []
-    private var featureDepth = 0                // 0 = not in a feature
-    private var objectId: Int64?
-    private var skipDepth = 0                   // > 0: inside a subtree being skipped
+    @exclusivity(unchecked) private var containerDepths: [Int] = []
+    @exclusivity(unchecked) private var featureDepth = 0                // 0 = not in a feature
+    @exclusivity(unchecked) private var objectId: Int64?
+    @exclusivity(unchecked) private var skipDepth = 0                   // > 0: inside a subtree being skipped
     // The current property (depth featureDepth + 1).
-    private var column: Int?
-    private var columnHint = 0
-    private var isNil = false
-    private var sawGeometryInProperty = false
-    private var rowHasGeometry = false
-    private var text: [UInt8] = []
+    @exclusivity(unchecked) private var column: Int?
+    @exclusivity(unchecked) private var columnHint = 0
+    @exclusivity(unchecked) private var isNil = false
+    @exclusivity(unchecked) private var sawGeometryInProperty = false
+    @exclusivity(unchecked) private var rowHasGeometry = false
+    @exclusivity(unchecked) private var text: [UInt8] = []
     /// Without a schema: the name of a property not seen before.
-    private var newColumnName: String?
+    @exclusivity(unchecked) private var newColumnName: String?
     private let inferring: Bool
     // The geometry being read.
-    private var geometryRoot = 0                // depth of the geometry's root element, 0 = none
-    private var elements: [GeometryElement] = []
-    private var dimensions: [Int] = []
-    private var scratch = CoordinateScratch()
-    private var lists = (lines: 0, points: 0)
-    private var ringDepth = 0, curveDepth = 0
-    private var listStart = 0                   // first point of the list being read
-    private var coordinateText = false
-    private var coordinateSeparators = (tuple: UInt8(ascii: " "), coordinate: UInt8(ascii: ","))
-    private var pendingX: Double?
+    @exclusivity(unchecked) private var geometryRoot = 0                // depth of the geometry's root element, 0 = none
+    @exclusivity(unchecked) private var elements: [GeometryElement] = []
+    @exclusivity(unchecked) private var dimensions: [Int] = []
+    @exclusivity(unchecked) private var scratch = CoordinateScratch()
+    @exclusivity(unchecked) private var lists = (lines: 0, points: 0)
+    @exclusivity(unchecked) private var ringDepth = 0, curveDepth = 0
+    @exclusivity(unchecked) private var listStart = 0                   // first point of the list being read
+    @exclusivity(unchecked) private var coordinateText = false
+    @exclusivity(unchecked) private var coordinateSeparators = (tuple: UInt8(ascii: " "), coordinate: UInt8(ascii: ","))
+    @exclusivity(unchecked) private var pendingX: Double?
 
     private enum GeometryElement {
         case other, point, line, curve, segment, ring, polygon, positions, coordinates, x, y
