@@ -511,7 +511,8 @@ private:
     }
 
     static fc_populate_options c_options(const PopulateOptions &options, detail::OperationCallbacks *callbacks) {
-        fc_populate_options c = FC_POPULATE_OPTIONS_INIT;
+        fc_populate_options c;
+        check(fc_populate_options_init(&c, sizeof c));  // the macro's C cast would warn in C++
         c.query = options.query ? options.query->get() : nullptr;
         c.clear_cache = options.clear_cache;
         if (options.progress) {

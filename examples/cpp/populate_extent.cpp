@@ -39,22 +39,23 @@ int main(int argc, char **argv) {
         });
         std::printf("table: %s\n", loaded.get_future().get().c_str());
         table.wait();  // throws the load's error, if any
-        std::printf("'%.*s': %d fields\n", (int)table.name().size(), table.name().data(), table.field_count());
+        std::printf("'%.*s': %d fields\n", static_cast<int>(table.name().size()), table.name().data(), table.field_count());
 
         fc::Query query;
         query.envelope({-122.70, 45.50, -122.65, 45.55, 4326}).where("Condition = 4").out_fields("Species,DBH");
         fc::PopulateOptions options;
         options.query = &query;
         options.progress = [](const fc_progress &progress) {
-            std::printf("  … %lld pages, %lld features\n", (long long)progress.pages, (long long)progress.features);
+            std::printf("  … %lld pages, %lld features\n", static_cast<long long>(progress.pages),
+                        static_cast<long long>(progress.features));
         };
         fc::Result result = table.populate(options);
-        std::printf("populated %lld features (%lld cached)\n", (long long)result.size(),
-                    (long long)table.cached_feature_count());
+        std::printf("populated %lld features (%lld cached)\n", static_cast<long long>(result.size()),
+                    static_cast<long long>(table.cached_feature_count()));
         int32_t species = result.field_index("Species"), dbh = result.field_index("DBH");
         for (int64_t row = 0; row < result.size() && row < 5; row++) {
             std::string_view name = result.is_null(row, species) ? "(unknown)" : result.text(row, species);
-            std::printf("  #%lld %.*s, DBH %s\n", (long long)result.object_id(row), (int)name.size(), name.data(),
+            std::printf("  #%lld %.*s, DBH %s\n", static_cast<long long>(result.object_id(row)), static_cast<int>(name.size()), name.data(),
                         result.is_null(row, dbh) ? "NULL" : std::to_string(result.real(row, dbh)).c_str());
         }
         // Errors are exceptions with the status, HTTP status and service code.

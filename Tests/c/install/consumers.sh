@@ -46,7 +46,8 @@ consumers() {
     echo "C consumer, find_package: ok ($libdir)"
 
     # shellcheck disable=SC2086
-    c++ -std=c++17 -Wall -Wextra -Werror -pedantic "$source/examples/cpp/populate_extent.cpp" \
+    c++ -std=c++17 -Wall -Wextra -Werror -pedantic -Wshadow -Wconversion -Wsign-conversion -Wold-style-cast \
+        "$source/examples/cpp/populate_extent.cpp" \
         -o "$root/populate-extent-pc" $flags -Wl,-rpath,"$root/$libdir"
     cmake -S "$source/examples/cpp" -B "$root/cpp-example" -DCMAKE_PREFIX_PATH="$root" >/dev/null
     cmake --build "$root/cpp-example" >/dev/null
