@@ -7,7 +7,9 @@ Apache-2.0` in its first lines (after a shebang or Package.swift's tools line).
     scripts/spdx.py --write  # adds the line where it is missing
 
 Recorded server responses (Tests/FeatureCacheTests/Fixtures, whose SOURCE.md
-files say where each comes from) and fuzz seeds are data, not ours to license."""
+files say where each comes from) and fuzz seeds are data, not ours to license.
+The Debian copyright and changelog templates (cmake/debian) are skipped: the
+first is the licence statement itself, and neither format has comments."""
 import os
 import subprocess
 import sys
@@ -17,7 +19,7 @@ TAG = "SPDX-License-Identifier: Apache-2.0"
 COMMENT = {".swift": "// %s", ".c": "/* %s */", ".h": "/* %s */", ".cpp": "// %s", ".hpp": "// %s",
            ".py": "# %s", ".sh": "# %s", ".cmake": "# %s", ".in": "# %s", ".txt": "# %s", ".map": "/* %s */",
            ".toml": "# %s"}
-SKIP = ("Tests/FeatureCacheTests/Fixtures/", "Tests/fuzz/seeds/", "bench/data/")
+SKIP = ("Tests/FeatureCacheTests/Fixtures/", "Tests/fuzz/seeds/", "bench/data/", "cmake/debian/")
 
 
 def sources():
