@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# A release check, run by hand before publishing (not by CI: it downloads a
+# Debian base system and a compiler, ~250 MB): the .debs install with
+# `apt install ./…deb` on a clean Debian 12 (debootstrap --variant=minbase, in a
+# chroot), apt pulls in their dependencies, ldconfig finds the library, and the
+# C consumer and the C++ example build against the installed packages with
+# pkg-config and with find_package, and run.
+#
+#   sudo scripts/test-clean-install.sh [PACKAGE_DIR]
+#
+# PACKAGE_DIR holds the .debs (default: scripts/package.sh builds them into
+# build/packages). Needs root (chroot), debootstrap, and the Debian mirror.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+packages="${1:-}"
+if [ -z "$packages" ]; then
+    packages="$root/build/packages"
+    "$root/scripts/package.sh" "$packages"
+fi
+command -v debootstrap >/dev/null || apt-get install -y -qq debootstrap >/dev/null
+mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
+system="$(mktemp -d /tmp/featurecache-bookworm.XXXXXX)"
+cleanup() { umount "$system/proc" 2>/dev/null || true; rm -rf "$system"; }
+trap cleanup EXIT
+
+echo "debootstrap bookworm (minbase) into $system"
+debootstrap --variant=minbase bookworm "$system" "$mirror" >/dev/null
+mount -t proc proc "$system/proc"
+cp /etc/resolv.conf "$system/etc/resolv.conf"
+mkdir -p "$system/root/packages" "$system/root/src"
+cp "$packages"/libfeaturecache*.deb "$system/root/packages/"
+cp -r "$root/examples/cpp" "$root/Tests/c/install" "$system/root/src/"
+
+chroot "$system" /bin/bash -c '
+    set -euo pipefail
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    echo "Debian $(cat /etc/debian_version): apt install ./libfeaturecache*.deb"
+    apt-get install -y -qq ./root/packages/libfeaturecache*.deb >/dev/null
+    dpkg -l "libfeaturecache*" libcurl4 libxml2 | grep "^ii"
+    ldconfig -p | grep -q "libfeaturecache.so.1 " || { echo "FAIL: ldconfig does not know the library"; exit 1; }
+    apt-get install -y -qq --no-install-recommends gcc g++ libc6-dev pkg-config cmake make >/dev/null
+    cd /root/src
+    cc -std=c99 -Wall -Wextra -Werror install/consumer.c -o consumer $(pkg-config --cflags --libs featurecache)
+    ./consumer
+    cmake -S install -B consumer-build >/dev/null && cmake --build consumer-build >/dev/null
+    ./consumer-build/consumer
+    c++ -std=c++17 -Wall -Wextra -Werror cpp/populate_extent.cpp -o example $(pkg-config --cflags --libs featurecache)
+    cmake -S cpp -B example-build >/dev/null && cmake --build example-build >/dev/null
+    for program in ./example ./example-build/populate_extent; do
+        out="$("$program" http://127.0.0.1:9/arcgis/rest/services/A/FeatureServer/0 2>&1 || true)"
+        case "$out" in *"error: FC_E_NETWORK"*) ;; *) echo "FAIL: $program said: $out"; exit 1 ;; esac
+    done
+    echo "C and C++ consumers (pkg-config, find_package): ok"
+'
+echo "clean install ok"
