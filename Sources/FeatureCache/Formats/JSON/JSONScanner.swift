@@ -368,7 +368,9 @@ package struct JSONScanner {
     /// Digits accumulate into one 64-bit mantissa in tight loops; up to 19 digits
     /// that is exact, integers come out exact, and Clinger's fast path gives the
     /// correctly rounded double when mantissa and power of ten are both exact
-    /// doubles. Anything else (17-digit coordinates among them) goes to strtod.
+    /// doubles. Other numbers of up to 19 significant digits (17-digit
+    /// coordinates among them) go through Eisel–Lemire (decimalToDouble); only
+    /// longer ones, subnormals and overflows go to strtod.
     package mutating func readNumber() throws(FeatureCacheError) -> JSONNumber {
         skipWhitespace()
         let start = offset
@@ -449,12 +451,14 @@ package struct JSONScanner {
                 let value = mantissa == UInt64(Int64.max) + 1 ? Int64.min : -Int64(mantissa)
                 return JSONNumber(double: Double(value), integer: value)
             }
-            return JSONNumber(double: slowDouble(start..<cursor), integer: nil)
-        }
-        // Clinger's fast path: exact when the mantissa and the power of ten are exact doubles.
-        if mantissa <= (1 << 53), exponent >= -22, exponent <= 22 {
+        } else if mantissa <= (1 << 53), exponent >= -22, exponent <= 22 {
+            // Clinger's fast path: exact when the mantissa and the power of ten are exact doubles.
             var value = Double(mantissa)
             if exponent < 0 { value /= powersOfTen[-exponent] } else { value *= powersOfTen[exponent] }
+            return JSONNumber(double: negative ? -value : value, integer: nil)
+        }
+        // Up to 19 significant digits: the mantissa is exact.
+        if let value = decimalToDouble(significand: mantissa, exponent: exponent) {
             return JSONNumber(double: negative ? -value : value, integer: nil)
         }
         return JSONNumber(double: slowDouble(start..<cursor), integer: nil)
@@ -481,9 +485,11 @@ package struct JSONScanner {
     /// Correctly rounded conversion through the C library, for the rare numbers
     /// outside the fast path.
     private func slowDouble(_ range: Range<Int>) -> Double {
-        var buffer = [CChar](repeating: 0, count: range.count + 1)
-        for (index, position) in range.enumerated() { buffer[index] = CChar(bitPattern: bytes[position]) }
-        return strtod(buffer, nil)
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: range.count + 1) { buffer in
+            for (index, position) in range.enumerated() { buffer[index] = CChar(bitPattern: bytes[position]) }
+            buffer[range.count] = 0
+            return strtod(buffer.baseAddress!, nil)
+        }
     }
 
     // MARK: - Skipping
