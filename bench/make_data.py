@@ -2,8 +2,13 @@
 # SPDX-License-Identifier: Apache-2.0
 """Writes the benchmark inputs to bench/data/ (not committed): the emulator's
 200,000 trees and 20,000 parcels as one Esri JSON (f=json) and one GeoJSON
-(f=geojson) document each, exactly the bytes the emulator serves, unpaged."""
+(f=geojson) document each, exactly the bytes the emulator serves, unpaged; and
+the trees again with coordinates as real servers often print them, 17
+significant digits (trees-17digits: Web Mercator metres in Esri JSON, as
+ArcGIS writes -13627361.171700001; degrees in GeoJSON)."""
+import math
 import os
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -34,6 +39,36 @@ def main():
                                        "resultRecordCount": "2000"}, 2000, True)[1] for offset in range(0, count, 2000)]
             with open(os.path.join(out, "trees-pages.json"), "wb") as f:
                 f.write(b"[" + b",".join(pages) + b"]")
+    seventeen_digits(out)
+
+
+def seventeen_digits(out):
+    """trees-17digits.json and .geojson from trees.json and .geojson."""
+    targets = [os.path.join(out, "trees-17digits." + kind) for kind in ("json", "geojson")]
+    if all(os.path.exists(path) for path in targets):
+        return
+    radius = 6378137.0
+
+    def mercator(match):
+        lon, lat = float(match.group(1)), float(match.group(2))
+        x = math.radians(lon) * radius
+        y = math.log(math.tan(math.pi / 4 + math.radians(lat) / 2)) * radius
+        return '"x":%.17g,"y":%.17g' % (x, y)
+
+    with open(os.path.join(out, "trees.json")) as f:
+        text = f.read()
+    text = re.sub(r'"x": ?(-?[0-9.]+), ?"y": ?(-?[0-9.]+)', mercator, text)
+    text = text.replace('"spatialReference": {"wkid": 4326, "latestWkid": 4326}',
+                        '"spatialReference": {"wkid": 102100, "latestWkid": 3857}')
+    with open(targets[0], "w") as f:
+        f.write(text)
+    with open(os.path.join(out, "trees.geojson")) as f:
+        text = f.read()
+    text = re.sub(r'"coordinates": \[(-?[0-9.]+), (-?[0-9.]+)\]',
+                  lambda m: '"coordinates": [%.17g, %.17g]' % (float(m.group(1)), float(m.group(2))), text)
+    with open(targets[1], "w") as f:
+        f.write(text)
+    print("%s, %s: 17 significant digits" % tuple(targets))
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ let parcelFields = [
 ]
 
 print("file                 features      MB   scan MB/s   read best s  median s   features/s     MB/s")
-for (name, fields) in [("trees", treeFields), ("parcels", parcelFields)] {
+for (name, fields) in [("trees", treeFields), ("trees-17digits", treeFields), ("parcels", parcelFields)] {
     for kind in ["json", "geojson"] {
         let path = "\(directory)/\(name).\(kind)"
         let bytes = readFile(path, hint: "run bench/make_data.py")
