@@ -10,7 +10,7 @@ dir="${1:-$(dirname "$0")/data}"
 runs="${2:-3}"
 command -v ogr2ogr >/dev/null || { echo "ogr2ogr not found: bash bench/install-peers.sh"; exit 1; }
 printf "%-20s %9s %7s %10s %12s %10s\n" file features MB "best s" features/s "peak MB"
-for name in trees.json trees.geojson parcels.json parcels.geojson; do
+for name in trees.json trees.geojson trees-17digits.json trees-17digits.geojson parcels.json parcels.geojson; do
     path="$dir/$name"
     count=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['features']))" "$path")
     best=999999; peak=0
