@@ -41,8 +41,20 @@ package struct LocalQuery {
     /// The matching current rows of every batch, ascending, in batch order.
     private func selectAll(_ snapshot: StoreSnapshot) throws(FeatureCacheError) -> [[Int]] {
         var selected = [[Int]](repeating: [], count: snapshot.batches.count)
+        try forEachCandidateBatch(snapshot) { (index, batch, live, boxHits) throws(FeatureCacheError) in
+            selected[index] = try select(batch, live: live, boxHits: boxHits)
+        }
+        return selected
+    }
+
+    /// Calls `body` with each batch that may hold matches: with the rows the
+    /// store's spatial index found in it when the query needs a box hit (one tree
+    /// for the store: its hits come sorted by batch, then row), else every batch.
+    private func forEachCandidateBatch(
+        _ snapshot: StoreSnapshot,
+        _ body: (_ index: Int, FeatureBatch, _ live: Bitmap?, _ boxHits: [Int]?) throws(FeatureCacheError) -> Void
+    ) throws(FeatureCacheError) {
         if let spatial, spatial.needsBoxHit {
-            // One tree for the store: its hits come sorted by batch, then row.
             let found = snapshot.index.search(spatial.box)
             var start = 0
             while start < found.count {
@@ -54,32 +66,44 @@ package struct LocalQuery {
                     end += 1
                 }
                 let entry = snapshot.batches[batch]
-                selected[batch] = try select(entry.batch, live: entry.live, boxHits: rows)
+                try body(batch, entry.batch, entry.live, rows)
                 start = end
             }
-            return selected
+            return
         }
         for (index, entry) in snapshot.batches.enumerated() {
-            selected[index] = try select(entry.batch, live: entry.live, boxHits: nil)
+            try body(index, entry.batch, entry.live, nil)
             if index & 63 == 63 { try Task.checkCancellationTyped() }
         }
-        return selected
     }
 
     /// The matching current rows of one batch, ascending; `boxHits` = the rows
     /// the spatial index found (when the query needs a box hit).
     func select(_ batch: FeatureBatch, live: Bitmap?, boxHits: [Int]?) throws(FeatureCacheError) -> [Int] {
-        var rows: [Int]
+        let rows = candidates(batch, live: live, boxHits: boxHits)
+        if let evaluator { return try evaluator.select(batch, rows: rows) }
+        return rows ?? Array(0..<batch.count)
+    }
+
+    /// How many rows of one batch match, without listing them where the where
+    /// clause can count.
+    private func countRows(_ batch: FeatureBatch, live: Bitmap?, boxHits: [Int]?) throws(FeatureCacheError) -> Int {
+        let rows = candidates(batch, live: live, boxHits: boxHits)
+        if let evaluator { return try evaluator.count(batch, rows: rows) }
+        return rows?.count ?? batch.count
+    }
+
+    /// The current rows of a batch that pass the spatial predicate and the
+    /// object ids, ascending; nil = every row (nothing narrowed them).
+    private func candidates(_ batch: FeatureBatch, live: Bitmap?, boxHits: [Int]?) -> [Int]? {
+        var rows: [Int]?
         if let spatial, let boxHits {
             rows = boxHits.filter { (live?[$0] ?? true) && spatial.test(batch.geometry, $0) }
         } else {
-            rows = live.map { live in (0..<batch.count).filter { live[$0] } } ?? Array(0..<batch.count)
-            if let spatial { rows = rows.filter { spatial.test(batch.geometry, $0) } }
+            rows = live.map { live in (0..<batch.count).filter { live[$0] } }
+            if let spatial { rows = (rows ?? Array(0..<batch.count)).filter { spatial.test(batch.geometry, $0) } }
         }
-        if let ids { rows = rows.filter { ids.contains(batch.objectId($0)) } }
-        if let evaluator, !rows.isEmpty {
-            rows = try evaluator.select(batch, rows: rows.count == batch.count ? nil : rows)
-        }
+        if let ids { rows = (rows ?? Array(0..<batch.count)).filter { ids.contains(batch.objectId($0)) } }
         return rows
     }
 
@@ -127,7 +151,11 @@ package struct LocalQuery {
     /// How many features match (offset and max features do not apply, as with
     /// ArcGIS `returnCountOnly`).
     package func count(_ snapshot: StoreSnapshot) throws(FeatureCacheError) -> Int {
-        try selectAll(snapshot).reduce(0) { $0 + $1.count }
+        var total = 0
+        try forEachCandidateBatch(snapshot) { (_, batch, live, boxHits) throws(FeatureCacheError) in
+            total += try countRows(batch, live: live, boxHits: boxHits)
+        }
+        return total
     }
 
     /// The envelope of the matching features' geometries; nil when none has one.

@@ -21,6 +21,11 @@ public final class FeatureResult: Sendable {
     let parts: [Part]
     /// First result row of each part.
     private let starts: [Int]
+    /// For every block of 1,024 result rows, the part holding its first row: a
+    /// row is found among the few parts of its block, not all of them (a query
+    /// over a million cached rows has hundreds of parts).
+    private let blockParts: [Int32]
+    private static let blockShift = 10
     private let fieldIndex: [String: Int]
 
     /// False when the query asked for no geometry: rows then have none.
@@ -70,9 +75,18 @@ public final class FeatureResult: Sendable {
             parts.append(Part(batch: piece.batch, rows: piece.rows, columnMap: map, count: count))
             total += count
         }
+        var blockParts: [Int32] = []
+        blockParts.reserveCapacity((total >> Self.blockShift) + 1)
+        var part = 0
+        for block in 0..<((total + (1 << Self.blockShift) - 1) >> Self.blockShift) {
+            let first = block << Self.blockShift
+            while part + 1 < starts.count, starts[part + 1] <= first { part += 1 }
+            blockParts.append(Int32(part))
+        }
         self.fields = fields
         self.parts = parts
         self.starts = starts
+        self.blockParts = blockParts
         self.count = total
         self.limitExceeded = limitExceeded
         self.spatialReference = spatialReference
@@ -92,7 +106,10 @@ public final class FeatureResult: Sendable {
     /// The part index and batch row of a result row (no copy of the part).
     @inline(__always)
     func locateIndex(_ row: Int) -> (part: Int, row: Int) {
-        var low = 0, high = starts.count - 1
+        // Between the part of this row's block and that of the next block.
+        let block = row >> Self.blockShift
+        var low = Int(blockParts[block])
+        var high = block + 1 < blockParts.count ? Int(blockParts[block + 1]) : starts.count - 1
         while low < high {
             let mid = (low + high + 1) / 2
             if starts[mid] <= row { low = mid } else { high = mid - 1 }

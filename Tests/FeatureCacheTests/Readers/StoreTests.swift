@@ -12,6 +12,33 @@ import Testing
         }.batch
     }
 
+    /// Rows of a result with many parts of every size (single rows, whole
+    /// batches, row lists crossing the 1,024-row blocks of its part index) are
+    /// found in order, first and last row of every part included.
+    @Test func resultRowsAreFoundAcrossManyParts() throws {
+        var pieces: [(batch: FeatureBatch, rows: [UInt32]?)] = []
+        var expected: [Int64] = []
+        var next: Int64 = 1
+        for size in [1, 1, 2000, 3, 1024, 1, 1025, 7, 1, 4096, 1, 2, 1023, 1] {
+            let ids = Array(next..<next + Int64(size))
+            next += Int64(size)
+            let whole = try batch(ids)
+            if size % 2 == 0 {
+                // Every other row, as a query's row list.
+                let rows = stride(from: 0, to: size, by: 2).map(UInt32.init)
+                pieces.append((whole, rows))
+                expected += rows.map { ids[Int($0)] }
+            } else {
+                pieces.append((whole, nil))
+                expected += ids
+            }
+        }
+        let result = FeatureResult(pieces, limitExceeded: false, spatialReference: nil)
+        #expect(result.count == expected.count)
+        for row in 0..<result.count { #expect(try result.objectId(row) == expected[row]) }
+        #expect(throws: FeatureCacheError.self) { try result.objectId(result.count) }
+    }
+
     @Test func mergingReplacesByObjectIdAndNeverDuplicates() throws {
         let store = FeatureStore()
         store.apply([try batch(Array(1...100))], clearingFirst: false)

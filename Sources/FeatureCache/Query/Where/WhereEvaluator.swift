@@ -28,19 +28,159 @@ public struct WhereEvaluator {
         }
     }
 
-    /// The rows (of `rows`, or all) for which the clause is true.
+    /// The rows (of `rows`, or all) for which the clause is true, ascending.
     public func select(_ batch: FeatureBatch, rows: [Int]? = nil) throws(FeatureCacheError) -> [Int] {
-        let rows = rows ?? Array(0..<batch.count)
-        guard !rows.isEmpty else { return [] }
-        let result = try evaluate(expression, batch, rows)
+        if let rows, rows.isEmpty { return [] }
+        guard batch.count > 0 else { return [] }
+        return try selection(expression, batch, rows)
+    }
+
+    /// How many of the rows (of `rows`, or all) the clause is true for; the last
+    /// comparison of a conjunction counts instead of listing its rows.
+    public func count(_ batch: FeatureBatch, rows: [Int]? = nil) throws(FeatureCacheError) -> Int {
+        if let rows, rows.isEmpty { return 0 }
+        guard batch.count > 0 else { return 0 }
+        var node = expression
+        var rows = rows
+        if case let .and(terms) = node, terms.count > 1 {
+            for term in terms.dropLast() {
+                let selected = try selection(term, batch, rows)
+                if selected.isEmpty { return 0 }
+                rows = selected
+            }
+            node = terms[terms.count - 1]
+        }
+        if case let .compare(op, a, b) = node, let counted = try typedComparison(op, a, b, batch, rows, counting: true) {
+            return counted.count
+        }
+        return try selection(node, batch, rows).count
+    }
+
+    // MARK: - Selection vectors
+
+    /// The rows (of `rows`, nil = all of the batch) where `node` is TRUE,
+    /// ascending. A conjunction narrows the rows term by term and a disjunction
+    /// tries each term on the rows no earlier term took, so each comparison of a
+    /// column with a constant runs as one typed loop over the rows still open,
+    /// writing row numbers directly. Other nodes are evaluated as vectors
+    /// (three-valued) and their TRUE rows taken. (AND is TRUE iff every term
+    /// is, OR iff one is, so TRUE sets compose exactly.)
+    private func selection(_ node: WhereExpression, _ batch: FeatureBatch, _ rows: [Int]?) throws(FeatureCacheError) -> [Int] {
+        switch node {
+        case let .and(terms) where !terms.isEmpty:
+            var rows = rows
+            for term in terms {
+                let selected = try selection(term, batch, rows)
+                if selected.isEmpty { return [] }
+                rows = selected
+            }
+            return rows!
+        case let .or(terms) where !terms.isEmpty:
+            var taken: [Int] = []
+            var open = rows ?? Array(0..<batch.count)
+            for term in terms {
+                let hits = try selection(term, batch, open)
+                guard !hits.isEmpty else { continue }
+                taken = Self.union(taken, hits)
+                open = Self.difference(open, hits)
+                if open.isEmpty { break }
+            }
+            return taken
+        case let .compare(op, a, b):
+            if let outcome = try typedComparison(op, a, b, batch, rows, counting: false) { return outcome.rows }
+        case let .between(a, low, high, false):
+            return try selection(.and([.compare(.greaterOrEqual, a, low), .compare(.lessOrEqual, a, high)]), batch, rows)
+        default:
+            break
+        }
+        let list = rows ?? Array(0..<batch.count)
+        let result = try evaluate(node, batch, list)
         var selected: [Int] = []
         switch result {
         case let .truth(values):
-            for (i, value) in values.enumerated() where value == .yes { selected.append(rows[i]) }
+            for (i, value) in values.enumerated() where value == .yes { selected.append(list[i]) }
         default:
-            for i in rows.indices where result.value(i).truth == .yes { selected.append(rows[i]) }
+            for i in list.indices where result.value(i).truth == .yes { selected.append(list[i]) }
         }
         return selected
+    }
+
+    /// A column compared with a constant, as a typed loop over the column's own
+    /// storage, for exactly the pairs `compare` has typed paths for (so the
+    /// answers are the same); nil for anything else. With `counting`, the rows
+    /// are only counted, not listed.
+    private func typedComparison(_ op: WhereExpression.Comparison, _ a: WhereExpression, _ b: WhereExpression,
+                                 _ batch: FeatureBatch, _ rows: [Int]?, counting: Bool) throws(FeatureCacheError) -> RowScan.Outcome? {
+        var op = op
+        var name: String
+        var constant: WhereValue
+        switch (a, b) {
+        case let (.field(field), .literal(value)): (name, constant) = (field, value)
+        case let (.literal(value), .field(field)): (name, constant, op) = (field, value, op.mirrored)
+        default: return nil
+        }
+        guard let index = batch.columnIndex(named: name) else { return nil }
+        let column = batch.columns[index]
+        let scan = RowScan(rows: rows, count: batch.count, validity: column.validity, counting: counting)
+        switch column.kind {
+        case .int64 where column.field.type == .date:
+            guard case let .integer(c) = constant else { return nil }
+            return scan.integers(column.integers, op, c)
+        case .int64, .boolean:
+            if case let .integer(c) = constant { return scan.integers(column.integers, op, c) }
+            guard let c = Self.numericConstant(constant) else { return nil }
+            return column.integers.withUnsafeBufferPointer { v in scan.select { Self.test(op, Self.order(Double(v[$0]), c)) } }
+        case .double:
+            guard let c = Self.numericConstant(constant) else { return nil }
+            return column.doubles.withUnsafeBufferPointer { v in
+                switch op {
+                case .equal: scan.select { Self.order(v[$0], c) == 0 }
+                case .notEqual: scan.select { Self.order(v[$0], c) != 0 }
+                case .less: scan.select { v[$0] < c }
+                case .lessOrEqual: scan.select { Self.order(v[$0], c) <= 0 }
+                case .greater: scan.select { v[$0] > c }
+                case .greaterOrEqual: scan.select { Self.order(v[$0], c) >= 0 }
+                }
+            }
+        case .string:
+            guard case let .text(c) = constant else { return nil }
+            return Array(c.utf8).withUnsafeBytes { target in
+                scan.select { Self.test(op, Self.compareBytes(column.stringBytes($0), target)) }
+            }
+        }
+    }
+
+    /// -1, 0 or 1 as `compare` orders doubles (NaN, neither less nor greater, is 0).
+    @inline(__always)
+    private static func order(_ x: Double, _ c: Double) -> Int { x < c ? -1 : x > c ? 1 : 0 }
+
+    /// Rows in both ascending lists, merged.
+    private static func union(_ a: [Int], _ b: [Int]) -> [Int] {
+        if a.isEmpty { return b }
+        var merged: [Int] = []
+        merged.reserveCapacity(a.count + b.count)
+        var i = 0, j = 0
+        while i < a.count, j < b.count {
+            if a[i] < b[j] { merged.append(a[i]); i += 1 } else if b[j] < a[i] { merged.append(b[j]); j += 1 } else {
+                merged.append(a[i]); i += 1; j += 1
+            }
+        }
+        merged.append(contentsOf: a[i...])
+        merged.append(contentsOf: b[j...])
+        return merged
+    }
+
+    /// The rows of ascending `a` not in ascending `b` (a subset of `a`).
+    private static func difference(_ a: [Int], _ b: [Int]) -> [Int] {
+        var rest: [Int] = []
+        rest.reserveCapacity(a.count - b.count)
+        var j = 0
+        for row in a {
+            while j < b.count, b[j] < row { j += 1 }
+            if j < b.count, b[j] == row { continue }
+            rest.append(row)
+        }
+        return rest
     }
 
     // MARK: - Nodes
@@ -184,7 +324,7 @@ public struct WhereEvaluator {
         }
     }
 
-    private static func numericConstant(_ value: WhereValue) -> Double? {
+    static func numericConstant(_ value: WhereValue) -> Double? {
         switch value {
         case .integer, .double, .timestamp: return value.number
         case let .text(t): return Double(t.trimmingCharacters(in: " "))
