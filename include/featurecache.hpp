@@ -527,75 +527,69 @@ private:
 
 // ---- services ---------------------------------------------------------------------------
 
-/// An ArcGIS REST feature or map service: lists its layers, makes tables on them.
-class ArcGISService : public Loadable {
+namespace detail {
+/// What the three service classes share: the owned handle, its loadable side,
+/// and tables made from it.
+template <class Handle, void (*Free)(Handle *), fc_loadable *(*AsLoadable)(Handle *)>
+class Service : public Loadable {
 public:
-    explicit ArcGISService(const std::string &url, const Context *context = nullptr) {
-        fc_arcgis_service *out = nullptr;
-        check(fc_arcgis_service_create(context ? context->get() : nullptr, url.c_str(), &out));
+    Handle *get() const noexcept { return handle_.get(); }
+
+protected:
+    template <class Create>
+    explicit Service(Create create) {
+        Handle *out = nullptr;
+        check(create(&out));
         handle_.reset(out);
     }
+    static fc_context *ctx(const Context *context) noexcept { return context ? context->get() : nullptr; }
+    template <class Create>
+    Table make_table(Create create) const {
+        fc_table *out = nullptr;
+        check(create(&out));
+        return Table(out);
+    }
+    fc_loadable *loadable() const override { return AsLoadable(get()); }
+
+private:
+    Owned<Handle, Free> handle_;
+};
+}  // namespace detail
+
+/// An ArcGIS REST feature or map service: lists its layers, makes tables on them.
+class ArcGISService
+    : public detail::Service<fc_arcgis_service, fc_arcgis_service_free, fc_arcgis_service_as_loadable> {
+public:
+    explicit ArcGISService(const std::string &url, const Context *context = nullptr)
+        : Service([&](fc_arcgis_service **out) { return fc_arcgis_service_create(ctx(context), url.c_str(), out); }) {}
     int32_t layer_count() const {
         int32_t out = 0;
         check(fc_arcgis_service_layer_count(get(), &out));
         return out;
     }
     Table table(int32_t layer_id) const {
-        fc_table *out = nullptr;
-        check(fc_arcgis_service_create_table(get(), layer_id, &out));
-        return Table(out);
+        return make_table([&](fc_table **out) { return fc_arcgis_service_create_table(get(), layer_id, out); });
     }
-    fc_arcgis_service *get() const noexcept { return handle_.get(); }
-
-protected:
-    fc_loadable *loadable() const override { return fc_arcgis_service_as_loadable(get()); }
-
-private:
-    detail::Owned<fc_arcgis_service, fc_arcgis_service_free> handle_;
 };
 
 /// An OGC API - Features landing page: lists collections, makes tables on them.
-class OGCService : public Loadable {
+class OGCService : public detail::Service<fc_ogc_service, fc_ogc_service_free, fc_ogc_service_as_loadable> {
 public:
-    explicit OGCService(const std::string &api_url, const Context *context = nullptr) {
-        fc_ogc_service *out = nullptr;
-        check(fc_ogc_service_create(context ? context->get() : nullptr, api_url.c_str(), &out));
-        handle_.reset(out);
-    }
+    explicit OGCService(const std::string &api_url, const Context *context = nullptr)
+        : Service([&](fc_ogc_service **out) { return fc_ogc_service_create(ctx(context), api_url.c_str(), out); }) {}
     Table table(const std::string &collection) const {
-        fc_table *out = nullptr;
-        check(fc_ogc_service_create_table(get(), collection.c_str(), &out));
-        return Table(out);
+        return make_table([&](fc_table **out) { return fc_ogc_service_create_table(get(), collection.c_str(), out); });
     }
-    fc_ogc_service *get() const noexcept { return handle_.get(); }
-
-protected:
-    fc_loadable *loadable() const override { return fc_ogc_service_as_loadable(get()); }
-
-private:
-    detail::Owned<fc_ogc_service, fc_ogc_service_free> handle_;
 };
 
 /// A WFS endpoint: negotiates the version, lists feature types, makes tables.
-class WFSService : public Loadable {
+class WFSService : public detail::Service<fc_wfs_service, fc_wfs_service_free, fc_wfs_service_as_loadable> {
 public:
-    explicit WFSService(const std::string &url, const Context *context = nullptr) {
-        fc_wfs_service *out = nullptr;
-        check(fc_wfs_service_create(context ? context->get() : nullptr, url.c_str(), &out));
-        handle_.reset(out);
-    }
+    explicit WFSService(const std::string &url, const Context *context = nullptr)
+        : Service([&](fc_wfs_service **out) { return fc_wfs_service_create(ctx(context), url.c_str(), out); }) {}
     Table table(const std::string &type_name) const {
-        fc_table *out = nullptr;
-        check(fc_wfs_service_create_table(get(), type_name.c_str(), &out));
-        return Table(out);
+        return make_table([&](fc_table **out) { return fc_wfs_service_create_table(get(), type_name.c_str(), out); });
     }
-    fc_wfs_service *get() const noexcept { return handle_.get(); }
-
-protected:
-    fc_loadable *loadable() const override { return fc_wfs_service_as_loadable(get()); }
-
-private:
-    detail::Owned<fc_wfs_service, fc_wfs_service_free> handle_;
 };
 
 // ---- layers and maps -------------------------------------------------------------------

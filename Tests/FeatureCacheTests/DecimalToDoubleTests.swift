@@ -10,18 +10,6 @@ import Glibc
 /// decimal: random significands over the whole exponent range, 17-digit
 /// printings of random doubles, shortest printings, and exact ties.
 @Suite struct DecimalToDoubleTests {
-    /// A seeded generator (SplitMix64), so a failure names an input that repeats.
-    private struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     private func readNumber(_ text: String) throws -> Double {
         try JSONValue.parse(Array(text.utf8)).double ?? .nan
     }
@@ -41,7 +29,7 @@ import Glibc
     }
 
     @Test func randomSignificandsOverTheWholeExponentRange() throws {
-        var random = SplitMix(state: 1)
+        var random = SeededRandom(seed: 1)
         for _ in 0..<60_000 {
             let digits = Int.random(in: 1...19, using: &random)
             var significand = String(UInt64.random(in: 1...9, using: &random))
@@ -56,7 +44,7 @@ import Glibc
     }
 
     @Test func seventeenDigitPrintingsOfRandomDoubles() throws {
-        var random = SplitMix(state: 2)
+        var random = SeededRandom(seed: 2)
         var checked = 0
         while checked < 40_000 {
             let value = Double(bitPattern: random.next())
@@ -71,7 +59,7 @@ import Glibc
     }
 
     @Test func coordinatesAsRealServersWriteThem() throws {
-        var random = SplitMix(state: 3)
+        var random = SeededRandom(seed: 3)
         for _ in 0..<20_000 {
             // Web Mercator metres and degrees, printed with 17 significant digits.
             try expectAgreesWithStrtod(printed(Double.random(in: -20_037_508...20_037_508, using: &random), significantDigits: 17))
@@ -85,7 +73,7 @@ import Glibc
 
     /// Decimals exactly halfway between two doubles round to the even one.
     @Test func tiesRoundToEven() throws {
-        var random = SplitMix(state: 4)
+        var random = SeededRandom(seed: 4)
         for _ in 0..<20_000 {
             let odd = (UInt64.random(in: (1 << 53)..<(1 << 54), using: &random)) | 1  // 54 bits: a half-way point
             let shift = Int.random(in: -3...9, using: &random)

@@ -8,23 +8,12 @@ import Testing
 /// on random clauses over the SQLite conformance rows, for all rows and for
 /// subsets of them.
 @Suite struct WhereSelectionTests {
-    private struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     private static let fields = ["Condition", "DBH", "Species", "Planted", "OBJECTID"]
     private static let constants = ["4", "2", "-1", "20", "20.5", "0.0", "'4'", "' 3 '", "'Acer'", "'Quercus rubra'", "''",
                                     "NULL", "1e3", "DATE '2015-06-01'", "TIMESTAMP '2020-01-01 00:00:00'", "1433116800000"]
     private static let operators = ["=", "<>", "<", "<=", ">", ">="]
 
-    private func comparison(_ random: inout SplitMix) -> String {
+    private func comparison(_ random: inout SeededRandom) -> String {
         let field = Self.fields.randomElement(using: &random)!
         let constant = Self.constants.randomElement(using: &random)!
         let op = Self.operators.randomElement(using: &random)!
@@ -38,7 +27,7 @@ import Testing
         }
     }
 
-    private func clause(_ random: inout SplitMix, depth: Int) -> String {
+    private func clause(_ random: inout SeededRandom, depth: Int) -> String {
         guard depth > 0, Int.random(in: 0..<3, using: &random) > 0 else { return comparison(&random) }
         let terms = (0..<Int.random(in: 2...4, using: &random)).map { _ in clause(&random, depth: depth - 1) }
         switch Int.random(in: 0..<5, using: &random) {
@@ -56,7 +45,7 @@ import Testing
 
     @Test func selectionsAndCountsEqualTheVectorEvaluation() throws {
         let batch = try #require(WhereClauseTests.batch)
-        var random = SplitMix(state: 7)
+        var random = SeededRandom(seed: 7)
         var nonTrivial = 0
         for _ in 0..<2_000 {
             let text = clause(&random, depth: 3)

@@ -132,6 +132,30 @@ int main() {
     CHECK(few.size() == 3 && few.field_index("Zone") >= 0 && !few.text(0, few.field_index("Zone")).empty());
     CHECK(few.wkb(0).size > 21 && few.wkb(0).data[0] == 1);
 
+    // Services: the ArcGIS service lists its layers and makes loaded tables;
+    // the OGC API and WFS services fail to load on a server that is neither,
+    // with the error thrown by wait().
+    std::string layer0 = emulator_layer(0);
+    std::string service_url = layer0.substr(0, layer0.rfind('/'));
+    fc::ArcGISService service(service_url);
+    service.wait(30);
+    CHECK(service.load_status() == FC_LOAD_STATUS_LOADED && service.layer_count() >= 2);
+    fc::Table parcels = service.table(1);
+    parcels.wait(30);
+    CHECK(parcels.name() == "Parcels");
+    for (int kind = 0; kind < 2; kind++) {
+        try {
+            if (kind == 0) {
+                fc::OGCService(service_url).wait(30);
+            } else {
+                fc::WFSService(service_url).wait(30);
+            }
+            CHECK(false);
+        } catch (const fc::Error &error) {
+            CHECK(error.status() != FC_OK && std::string(error.what()).size() > 0);
+        }
+    }
+
     std::printf("test_cpp: %d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }
