@@ -121,6 +121,14 @@ struct Deleter {
 template <class T, void (*Free)(T *)>
 using Owned = std::unique_ptr<T, Deleter<T, Free>>;
 
+/// A handle from an fc_*_create-style call (the out-parameter last); throws its error.
+template <class Handle, class Create>
+Handle *created(Create create) {
+    Handle *out = nullptr;
+    check(create(&out));
+    return out;
+}
+
 inline std::string owned_string(char *text) {
     std::string copy = text ? text : "";
     fc_string_free(text);
@@ -230,11 +238,7 @@ private:
 /// An HTTP client: timeouts, headers, credentials. Tables made with it share it.
 class Context {
 public:
-    Context() {
-        fc_context *out = nullptr;
-        check(fc_context_create(&out));
-        handle_.reset(out);
-    }
+    Context() : handle_(detail::created<fc_context>(fc_context_create)) {}
     void set_timeouts(double connect_seconds, double total_seconds) {
         check(fc_context_set_timeouts(get(), connect_seconds, total_seconds));
     }
@@ -253,11 +257,7 @@ private:
 /// Query parameters.
 class Query {
 public:
-    Query() {
-        fc_query *out = nullptr;
-        check(fc_query_create(&out));
-        handle_.reset(out);
-    }
+    Query() : handle_(detail::created<fc_query>(fc_query_create)) {}
     Query &where(const std::string &clause) { return set(fc_query_set_where(get(), clause.c_str())); }
     Query &envelope(const fc_envelope &box) { return set(fc_query_set_envelope(get(), &box)); }
     Query &spatial_relationship(int32_t relationship) {
@@ -498,9 +498,7 @@ private:
 
     template <class Create>
     static Table make(Create create) {
-        fc_table *out = nullptr;
-        check(create(&out));
-        return Table(out);
+        return Table(detail::created<fc_table>(create));
     }
 
     template <class T>
@@ -537,17 +535,11 @@ public:
 
 protected:
     template <class Create>
-    explicit Service(Create create) {
-        Handle *out = nullptr;
-        check(create(&out));
-        handle_.reset(out);
-    }
+    explicit Service(Create create) : handle_(created<Handle>(create)) {}
     static fc_context *ctx(const Context *context) noexcept { return context ? context->get() : nullptr; }
     template <class Create>
     Table make_table(Create create) const {
-        fc_table *out = nullptr;
-        check(create(&out));
-        return Table(out);
+        return Table(created<fc_table>(create));
     }
     fc_loadable *loadable() const override { return AsLoadable(get()); }
 
@@ -597,11 +589,8 @@ public:
 /// A layer showing one table (a strong load dependency on it).
 class Layer : public Loadable {
 public:
-    explicit Layer(const Table &table) {
-        fc_layer *out = nullptr;
-        check(fc_layer_create(table.get(), &out));
-        handle_.reset(out);
-    }
+    explicit Layer(const Table &table)
+        : handle_(detail::created<fc_layer>([&](fc_layer **out) { return fc_layer_create(table.get(), out); })) {}
     Layer(Layer &&) noexcept = default;
     Layer &operator=(Layer &&) noexcept = default;
 
@@ -630,11 +619,7 @@ private:
 /// A map of layers and its visible extent (a weak load dependency on its layers).
 class Map : public Loadable {
 public:
-    Map() {
-        fc_map *out = nullptr;
-        check(fc_map_create(&out));
-        handle_.reset(out);
-    }
+    Map() : handle_(detail::created<fc_map>(fc_map_create)) {}
     void add_layer(const Layer &layer) { check(fc_map_add_layer(get(), layer.get())); }
     void set_visible_extent(const fc_envelope &extent, double scale) {
         check(fc_map_set_visible_extent(get(), &extent, scale));

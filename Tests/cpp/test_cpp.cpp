@@ -104,6 +104,16 @@ int main() {
     CHECK(last() == "not a std::exception");
     layer.on_features_changed(nullptr);
 
+    // A map over the layer: it loads through its layers, and a view of a
+    // manual-cache table fetches nothing, so the map is idle at once.
+    fc::Map map;
+    map.add_layer(layer);
+    map.wait(30);
+    CHECK(map.load_status() == FC_LOAD_STATUS_LOADED && layer.load_status() == FC_LOAD_STATUS_LOADED);
+    map.set_visible_extent({-122.70, 45.50, -122.65, 45.55, 4326}, 10000);
+    CHECK(map.wait_idle(30));
+    CHECK(moved.cached_feature_count() == 200000);
+
     // Errors carry what the service said.
     fc::Query bad;
     bad.where("NoSuchField = 1");
