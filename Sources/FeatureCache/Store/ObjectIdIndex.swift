@@ -1,14 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 /// Object id → the store's row number: an open-addressing hash table with linear
 /// probing over two flat arrays, 12 bytes a slot at up to 0.8 load (≈ 15 bytes a
-/// feature), far leaner than a Dictionary.
+/// feature), far leaner than a Dictionary. Every Int64 is a valid id: the one
+/// that marks empty slots (Int64.min, which a server may well send) is kept
+/// beside the table.
 struct ObjectIdIndex {
     private static let empty = Int64.min
     private var keys: [Int64] = []
     private var values: [UInt32] = []
     private var mask = 0
     private var shift = 64
-    private(set) var count = 0
+    /// The value of id Int64.min, when it is in the index.
+    private var emptyKeyValue: UInt32?
+    /// Ids in the table (not counting Int64.min).
+    private var tableCount = 0
+    var count: Int { tableCount + (emptyKeyValue == nil ? 0 : 1) }
 
     @inline(__always)
     private func slot(_ key: Int64) -> Int {
@@ -17,7 +23,8 @@ struct ObjectIdIndex {
     }
 
     func find(_ key: Int64) -> UInt32? {
-        guard count > 0 else { return nil }
+        if key == Self.empty { return emptyKeyValue }
+        guard tableCount > 0 else { return nil }
         var index = slot(key)
         while true {
             let existing = keys[index]
@@ -30,8 +37,11 @@ struct ObjectIdIndex {
     /// Inserts or replaces; returns the previous value.
     @discardableResult
     mutating func insert(_ key: Int64, _ value: UInt32) -> UInt32? {
-        precondition(key != Self.empty, "Int64.min cannot be an object id")
-        if (count + 1) * 5 > keys.count * 4 { grow() }
+        if key == Self.empty {
+            defer { emptyKeyValue = value }
+            return emptyKeyValue
+        }
+        if (tableCount + 1) * 5 > keys.count * 4 { grow() }
         var index = slot(key)
         while true {
             let existing = keys[index]
@@ -43,7 +53,7 @@ struct ObjectIdIndex {
             if existing == Self.empty {
                 keys[index] = key
                 values[index] = value
-                count += 1
+                tableCount += 1
                 return nil
             }
             index = (index + 1) & mask
@@ -54,7 +64,11 @@ struct ObjectIdIndex {
     /// into the hole (no tombstones, so lookups stay as short as before).
     @discardableResult
     mutating func remove(_ key: Int64) -> UInt32? {
-        guard count > 0 else { return nil }
+        if key == Self.empty {
+            defer { emptyKeyValue = nil }
+            return emptyKeyValue
+        }
+        guard tableCount > 0 else { return nil }
         var index = slot(key)
         while keys[index] != key {
             if keys[index] == Self.empty { return nil }
@@ -75,7 +89,7 @@ struct ObjectIdIndex {
             next = (next + 1) & mask
         }
         keys[hole] = Self.empty
-        count -= 1
+        tableCount -= 1
         return removed
     }
 
@@ -84,7 +98,7 @@ struct ObjectIdIndex {
     }
 
     mutating func removeAll() {
-        keys = []; values = []; mask = 0; shift = 64; count = 0
+        keys = []; values = []; mask = 0; shift = 64; tableCount = 0; emptyKeyValue = nil
     }
 
     private mutating func grow() {
@@ -94,7 +108,7 @@ struct ObjectIdIndex {
         values = [UInt32](repeating: 0, count: capacity)
         mask = capacity - 1
         shift = 64 - capacity.trailingZeroBitCount
-        count = 0
+        tableCount = 0
         for index in oldKeys.indices where oldKeys[index] != Self.empty { insert(oldKeys[index], oldValues[index]) }
     }
 
