@@ -79,12 +79,13 @@ do {
         }
     }
     let store = FeatureStore()
-    store.apply(pages, clearingFirst: true)
+    let compacted = FeatureBatch.compacting(pages)  // as a populate writes them
+    store.apply(compacted, clearingFirst: true)
     let attributes = pages.reduce(0) { $0 + $1.columns.reduce(0) { $0 + $1.byteSize } }
     let total = store.byteSize
     let features = Double(store.count)
     print("")
-    print("cache of \(store.count) trees in \(pages.count) batches: \(format(Double(total) / features, 1)) bytes/feature in all, "
+    print("cache of \(store.count) trees from \(pages.count) pages in \(compacted.count) batches: \(format(Double(total) / features, 1)) bytes/feature in all, "
           + "\(format(Double(attributes) / features, 1)) in attribute columns, "
           + "\(format(Double(total - attributes) / features, 1)) beyond them (geometry, id index, bitmaps)")
 }

@@ -25,6 +25,9 @@ package final class FeatureStore: Sendable {
     }
 
     private let state = Locked(State())
+    /// Batches smaller than this are left with their dead rows (rewriting them
+    /// would cost more than the rows hold).
+    static let rewriteMinimumRows = 1024
 
     package init() {}
 
@@ -61,6 +64,7 @@ package final class FeatureStore: Sendable {
             // Batches whose every row was replaced carry nothing any more.
             let result = state.entries[firstNew...].map(\.currentRows)
             state.entries.removeAll { $0.liveCount == 0 }
+            state.rewriteMostlyDead()
             return Array(result)
         }
     }
@@ -84,6 +88,7 @@ package final class FeatureStore: Sendable {
                 if let row = state.index.remove(id) { state.kill(Int(row)) }
             }
             state.entries.removeAll { $0.liveCount == 0 }
+            state.rewriteMostlyDead()
             return before - state.liveCount
         }
     }
@@ -126,6 +131,21 @@ extension FeatureStore.State {
         entries[low].live[local] = false
         entries[low].liveCount -= 1
         liveCount -= 1
+    }
+
+    /// Rewrites each large batch whose rows were mostly replaced or removed as a
+    /// batch of its current rows, in the same place (same first row number,
+    /// same order), so dead rows of a compacted batch stop holding memory.
+    fileprivate mutating func rewriteMostlyDead() {
+        for position in entries.indices {
+            let entry = entries[position]
+            guard entry.batch.count >= FeatureStore.rewriteMinimumRows, entry.liveCount * 2 < entry.batch.count else { continue }
+            let rows = (0..<entry.batch.count).filter { entry.live[$0] }
+            let kept = entry.batch.selecting(rows)
+            for row in 0..<kept.count { _ = index.insert(kept.objectId(row), UInt32(entry.base + row)) }
+            entries[position] = .init(base: entry.base, batch: kept, live: Bitmap(count: kept.count, value: true),
+                                      liveCount: kept.count)
+        }
     }
 
     /// Renumbers rows from 0 (after 4 billion rows have passed through the cache).

@@ -309,16 +309,21 @@ public final class FeatureTable: Loadable {
 
     /// What one write changed, to announce once the writer's locks are released.
     struct CacheChange {
+        /// The batches as cached (the fetched pages, compacted) and, for each,
+        /// its rows that are current after the write (nil = all).
+        let batches: [FeatureBatch]
         let rows: [[UInt32]?]
         let features: Int
     }
 
     /// The one place fetched features enter the cache: `replacing` empties it
-    /// first, else they merge (a later copy of a feature wins). Runs under the
+    /// first, else they merge (a later copy of a feature wins). The pages become
+    /// a few large batches first (FeatureBatch.compacting). Runs under the
     /// caller's lock where coverage must change with the store; the change is
     /// `announce`d after that lock.
     func write(_ fetched: FetchedFeatures, replacing: Bool) -> CacheChange {
-        CacheChange(rows: store.apply(fetched.batches, clearingFirst: replacing), features: fetched.featureCount)
+        let batches = FeatureBatch.compacting(fetched.batches)
+        return CacheChange(batches: batches, rows: store.apply(batches, clearingFirst: replacing), features: fetched.featureCount)
     }
 
     /// Tells the observers (layers) what a write changed; never under a library lock.
@@ -334,8 +339,7 @@ public final class FeatureTable: Loadable {
         let change = write(fetched, replacing: clearingFirst)
         announce(change)
         if pinned { interaction.pin(fetched.objectIds) }
-        let nonEmpty = fetched.batches.filter { $0.count > 0 }
-        return FeatureResult(zip(nonEmpty, change.rows).map { (batch: $0, rows: $1) }, limitExceeded: fetched.limitExceeded,
+        return FeatureResult(zip(change.batches, change.rows).map { (batch: $0, rows: $1) }, limitExceeded: fetched.limitExceeded,
                              spatialReference: fetched.spatialReference ?? metadata.spatialReference,
                              outFields: outFields, includesGeometry: includesGeometry, schema: metadata.fields)
     }

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: Apache-2.0
+@testable import FeatureCache
+import Testing
+
+/// Compaction: pages become a few large batches with exactly the same rows
+/// (every column, NULL, string and geometry, points and other shapes), pages of
+/// another layout stay apart, and a large batch whose rows were mostly replaced
+/// is rewritten with its current rows, the id index following it.
+@Suite struct CompactionTests {
+    /// An Esri JSON page: ids, an integer with NULLs, a double, a string with
+    /// NULLs and empty strings; points, or polylines when `lines`.
+    private func page(_ ids: ClosedRange<Int64>, lines: Bool = false) throws -> FeatureBatch {
+        let features = ids.map { id -> String in
+            let value = id % 5 == 0 ? "null" : "\(id * 3)"
+            let name = id % 7 == 0 ? "null" : id % 11 == 0 ? #""""# : #""n\#(id)""#
+            let geometry = id % 13 == 0 ? "null"
+                : lines ? #"{"paths":[[[\#(id),0],[\#(id),1],[\#(id + 1),2]]]}"# : #"{"x":\#(id),"y":\#(-id)}"#
+            return #"{"attributes":{"OID":\#(id),"V":\#(value),"D":\#(Double(id) / 4),"S":\#(name)},"geometry":\#(geometry)}"#
+        }
+        let json = #"{"features":[\#(features.joined(separator: ","))]}"#
+        let fields = [FieldInfo(name: "OID", type: .oid), FieldInfo(name: "V", type: .integer),
+                      FieldInfo(name: "D", type: .double), FieldInfo(name: "S", type: .string)]
+        return try Array(json.utf8).withUnsafeBytes { try EsriJSONReader.read($0, fields: fields, objectIdField: "OID") }.batch
+    }
+
+    /// Every row of `compacted`, in order, equals the rows of `pages`.
+    private func expectSameRows(_ compacted: [FeatureBatch], _ pages: [FeatureBatch]) {
+        let want = pages.flatMap { page in (0..<page.count).map { (page, $0) } }
+        let have = compacted.flatMap { batch in (0..<batch.count).map { (batch, $0) } }
+        #expect(have.count == want.count)
+        for ((a, i), (b, j)) in zip(have, want) {
+            #expect(a.objectId(i) == b.objectId(j))
+            for column in 0..<b.columns.count {
+                let x = a.columns[column], y = b.columns[column]
+                #expect(x.isNull(i) == y.isNull(j))
+                guard !y.isNull(j) else { continue }
+                switch y.kind {
+                case .int64, .boolean: #expect(x.int64(i) == y.int64(j))
+                case .double: #expect(x.double(i) == y.double(j))
+                case .string: #expect(x.string(i) == y.string(j))
+                }
+            }
+            #expect(Array(a.geometry.wkb(i)) == Array(b.geometry.wkb(j)))
+            let p = a.geometry.box(i), q = b.geometry.box(j)
+            let sameBox = [p.xmin, p.ymin, p.xmax, p.ymax].map(\.bitPattern) == [q.xmin, q.ymin, q.xmax, q.ymax].map(\.bitPattern)
+            #expect(sameBox)
+        }
+    }
+
+    @Test func pagesBecomeFewBatchesWithTheSameRows() throws {
+        var pages: [FeatureBatch] = []
+        for start in stride(from: Int64(1), to: 300_000, by: 1000) { pages.append(try page(start...(start + 999))) }
+        let compacted = FeatureBatch.compacting(pages)
+        #expect(compacted.count == 2)  // 300,000 rows in batches of at most 262,144
+        #expect(compacted[0].count == 262_000)  // whole pages, up to 262,144 rows
+        let explicit = compacted.allSatisfy { !$0.geometry.isPointsOnly }
+        #expect(explicit)  // null geometries make offsets explicit
+        expectSameRows(compacted, pages)
+    }
+
+    @Test func pointsOnlyStayPointsOnlyAndShapesMixWithPoints() throws {
+        // Ids 1...12 have no null geometry (13 is the first): points-only pages.
+        let points = [try page(1...12), try page(14...25)]
+        let pointsOnly = points.allSatisfy { $0.geometry.isPointsOnly }
+        #expect(pointsOnly)
+        let merged = FeatureBatch.compacting(points)
+        #expect(merged.count == 1 && merged[0].geometry.isPointsOnly)
+        expectSameRows(merged, points)
+        let mixed = [try page(1...12), try page(100...160, lines: true), try page(14...25)]
+        let together = FeatureBatch.compacting(mixed)
+        #expect(together.count == 1)
+        expectSameRows(together, mixed)
+    }
+
+    @Test func otherLayoutsAndEmptyPagesStayApart() throws {
+        let json = #"{"features":[{"attributes":{"OID":5000,"V":1},"geometry":{"x":1,"y":2}}]}"#
+        let other = try Array(json.utf8).withUnsafeBytes {
+            try EsriJSONReader.read($0, fields: [FieldInfo(name: "OID", type: .oid), FieldInfo(name: "V", type: .integer)],
+                                    objectIdField: "OID")
+        }.batch
+        let first = try page(1...10), second = try page(11...20), empty = try page(1...10).prefix(0)
+        let third = try page(21...30)
+        let compacted = FeatureBatch.compacting([first, empty, second, other, third])
+        #expect(compacted.map(\.count) == [20, 1, 10])
+        #expect(compacted[1] === other)  // a batch alone is not copied
+    }
+
+    @Test func mostlyReplacedBatchesAreRewritten() throws {
+        let store = FeatureStore()
+        var pages: [FeatureBatch] = []
+        for start in stride(from: Int64(1), to: 4000, by: 1000) { pages.append(try page(start...(start + 999))) }
+        store.apply(FeatureBatch.compacting(pages), clearingFirst: false)
+        #expect(store.snapshot().count == 1)
+        // 3,000 of the 4,000 rows arrive again: the big batch keeps 1,000 current rows.
+        store.apply([try page(1001...4000)], clearingFirst: false)
+        let entries = store.snapshot()
+        #expect(entries.count == 2)
+        #expect(entries[0].batch.count == 1000 && entries[0].rows == nil)  // rewritten, all current
+        #expect(store.count == 4000)
+        let result = FeatureResult(entries, limitExceeded: false, spatialReference: nil)
+        #expect(try (0..<result.count).map { try result.objectId($0) } == Array(1...4000))
+        // The id index points into the rewritten batch: later merges and removals still find the rows.
+        store.apply([try page(1...10)], clearingFirst: false)
+        #expect(store.count == 4000)
+        #expect(store.remove(Array(11...20)) == 10 && store.count == 3990)
+        #expect(store.containsAll(Array(21...1000)) && !store.containsAll([15]))
+    }
+
+    @Test func everyInt64IsAnObjectId() throws {
+        var index = ObjectIdIndex()
+        #expect(index.insert(.min, 7) == nil && index.insert(.max, 8) == nil && index.insert(0, 9) == nil)
+        #expect(index.count == 3 && index.find(.min) == 7 && index.find(.max) == 8)
+        #expect(index.insert(.min, 10) == 7 && index.count == 3)
+        #expect(index.remove(.min) == 10 && index.find(.min) == nil && index.count == 2)
+        // Through the reader and the store, as a server could send it.
+        let json = #"{"features":[{"attributes":{"OID":-9223372036854775808},"geometry":{"x":1,"y":2}}]}"#
+        let batch = try Array(json.utf8).withUnsafeBytes {
+            try EsriJSONReader.read($0, fields: [FieldInfo(name: "OID", type: .oid)], objectIdField: "OID")
+        }.batch
+        let store = FeatureStore()
+        store.apply([batch], clearingFirst: false)
+        store.apply([batch], clearingFirst: false)
+        #expect(store.count == 1 && store.containsAll([.min]))
+    }
+}
