@@ -10,6 +10,9 @@ public final class FeatureBatch: Sendable {
     /// attribute (ArcGIS); otherwise `objectIds` holds them.
     let objectIdColumn: Int?
     let objectIds: [Int64]
+    /// The ids of the rows wherever they are stored (the same storage, not a
+    /// copy), so reading one is a single array access.
+    private let rowObjectIds: [Int64]
     private let columnIndex: [String: Int]
     /// The field names, joined: batches with equal keys have the same columns
     /// in the same order (results map them once).
@@ -21,6 +24,7 @@ public final class FeatureBatch: Sendable {
         self.count = count
         self.objectIdColumn = objectIdColumn
         self.objectIds = objectIds
+        rowObjectIds = objectIdColumn.map { columns[$0].integers } ?? objectIds
         var index: [String: Int] = [:]
         for (position, column) in columns.enumerated() { index[column.field.name.lowercased()] = position }
         columnIndex = index
@@ -28,10 +32,7 @@ public final class FeatureBatch: Sendable {
     }
 
     @inline(__always)
-    public func objectId(_ row: Int) -> Int64 {
-        if let objectIdColumn { return columns[objectIdColumn].integers[row] }
-        return objectIds[row]
-    }
+    public func objectId(_ row: Int) -> Int64 { rowObjectIds[row] }
 
     public var fields: [FieldInfo] { columns.map(\.field) }
 

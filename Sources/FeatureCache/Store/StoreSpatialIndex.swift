@@ -71,7 +71,7 @@ final class StoreSpatialIndex: @unchecked Sendable {
         var found: [UInt64] = []
         let sources = self.sources, items = self.items
         tree.search(box.xmin, box.ymin, box.xmax, box.ymax, box: { Self.box(sources, items[$0]) }) { found.append(items[$0]) }
-        found.sort()
+        RadixSort.sort(&found)
         return found
     }
 
