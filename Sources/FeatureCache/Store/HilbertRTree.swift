@@ -3,12 +3,17 @@
 /// index of their box centres, then grouped 16 to a node, level by level up to
 /// one root. Built once (over a whole store's rows: `StoreSpatialIndex`); a
 /// search visits only nodes whose boxes meet the query. Item boxes are not
-/// copied: they are read back through the `box` function given.
+/// copied: they are read back through the `box` function given. A search
+/// speaks of tree positions (0..<count, Hilbert order): `order` maps them to
+/// items, and a caller that keeps its items in that order can drop it
+/// (`droppingOrder`) and read them sequentially.
 public struct HilbertRTree: Sendable {
     static let nodeSize = 16
 
-    /// Rows with a geometry, in Hilbert order.
-    let order: [UInt32]
+    /// The item at each tree position: rows with a geometry, in Hilbert order.
+    private(set) var order: [UInt32]
+    /// Tree positions (items with a geometry).
+    let count: Int
     /// xmin, ymin, xmax, ymax of every node, level 0 (over `order`) first, root last.
     let nodeBoxes: [Double]
     /// Index of each level's first node in `nodeBoxes` / 4, plus the end.
@@ -27,7 +32,7 @@ public struct HilbertRTree: Sendable {
             extent.add(box.xmax, box.ymax)
         }
         guard !rows.isEmpty else {
-            order = []; nodeBoxes = []; levelStarts = [0]
+            order = []; self.count = 0; nodeBoxes = []; levelStarts = [0]
             return
         }
         // Hilbert keys of box centres on a 65536 × 65536 grid over the extent.
@@ -45,6 +50,7 @@ public struct HilbertRTree: Sendable {
         }
         keyed.sort { $0.key < $1.key }
         order = keyed.map(\.row)
+        self.count = order.count
 
         var boxes: [Double] = []
         var starts = [0]
@@ -80,11 +86,18 @@ public struct HilbertRTree: Sendable {
         levelStarts = starts
     }
 
-    /// Calls `visit` with every item whose box (read through `itemBox`) meets
-    /// the envelope (borders included).
+    /// The tree without `order`, for a caller that keeps its items in tree order.
+    func droppingOrder() -> HilbertRTree {
+        var tree = self
+        tree.order = []
+        return tree
+    }
+
+    /// Calls `visit` with every tree position whose box (read through
+    /// `positionBox`) meets the envelope (borders included).
     func search(_ xmin: Double, _ ymin: Double, _ xmax: Double, _ ymax: Double,
-                box itemBox: (Int) -> (xmin: Double, ymin: Double, xmax: Double, ymax: Double), _ visit: (Int) -> Void) {
-        guard !order.isEmpty else { return }
+                box positionBox: (Int) -> (xmin: Double, ymin: Double, xmax: Double, ymax: Double), _ visit: (Int) -> Void) {
+        guard count > 0 else { return }
         let levels = levelStarts.count - 1
         // (level, node) pairs still to look at, root first.
         var stack: [(Int, Int)] = [(levels - 1, levelStarts[levels - 1])]
@@ -93,9 +106,9 @@ public struct HilbertRTree: Sendable {
                   nodeBoxes[4 * node + 2] >= xmin, nodeBoxes[4 * node + 3] >= ymin else { continue }
             let slot = node - levelStarts[level]
             if level == 0 {
-                for row in order[slot * Self.nodeSize ..< min((slot + 1) * Self.nodeSize, order.count)] {
-                    let b = itemBox(Int(row))
-                    if b.xmin <= xmax, b.ymin <= ymax, b.xmax >= xmin, b.ymax >= ymin { visit(Int(row)) }
+                for position in slot * Self.nodeSize ..< min((slot + 1) * Self.nodeSize, count) {
+                    let b = positionBox(position)
+                    if b.xmin <= xmax, b.ymin <= ymax, b.xmax >= xmin, b.ymax >= ymin { visit(position) }
                 }
             } else {
                 let below = levelStarts[level - 1]

@@ -15,7 +15,8 @@ final class StoreSpatialIndex: @unchecked Sendable {
     private let batches: [FeatureBatch]  // keeps the point bytes alive
     private let sources: [Source]
     private let boxStorage: UnsafeMutablePointer<Double>?
-    /// Batch index << 32 | row, per item of the tree.
+    /// Batch index << 32 | row, per tree position (Hilbert order, so a leaf's
+    /// items are read one after another).
     private let items: [UInt64]
     private let tree: HilbertRTree
 
@@ -45,9 +46,10 @@ final class StoreSpatialIndex: @unchecked Sendable {
         }
         self.batches = batches
         self.sources = sources
-        self.items = items
         boxStorage = storage
-        tree = HilbertRTree(count: items.count) { i in Self.box(sources, items[i]) }
+        let tree = HilbertRTree(count: items.count) { i in Self.box(sources, items[i]) }
+        self.items = tree.order.map { items[Int($0)] }
+        self.tree = tree.droppingOrder()
     }
 
     deinit { boxStorage?.deallocate() }
