@@ -306,6 +306,10 @@ for k in range(6):
     case("flipped_%d" % k, [PARSE], flipped(k))
 case("nonfinite", [PARSE], data(lambda p: page(p, BAD_DATA, x_text="1e999")[0]))
 case("huge_finite", [OK], data(lambda p: page(p, BAD_DATA, x_text="1.7e308")[0]))
+# ArcGIS Server before 10.1 writes an empty point as {"x": NaN, ...}, a bare NaN
+# token: read as no geometry there; in GeoJSON it is what it is, not JSON.
+case("nan_point", [OK], data(lambda p: page(p, BAD_DATA, x_text="NaN")[0]), protocols=("arcgis",))
+case("nan_coordinate", [PARSE], data(lambda p: page(p, BAD_DATA, x_text="NaN")[0]), protocols=("ogc", "wfsjson"))
 case("deep", [PARSE], data(deep))
 case("wrong_type", [PARSE], data(wrong_type))
 case("wrong_document", [PARSE], data(wrong_document))

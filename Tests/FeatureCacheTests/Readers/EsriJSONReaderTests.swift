@@ -183,6 +183,32 @@ import Testing
         #expect(page.exceededTransferLimit)
     }
 
+    /// Older ArcGIS servers write an empty point as {"x": NaN, "y": NaN}: the
+    /// bare token reads as no geometry there, and stays an error everywhere else.
+    @Test func aBareNaNPointIsAnEmptyGeometryAndNothingElseIsLenient() throws {
+        let page = try read(json: """
+        {"features":[
+          {"attributes":{"OID":1},"geometry":{"x":NaN,"y":NaN}},
+          {"attributes":{"OID":2},"geometry":{"x" : NaN , "y":NaN ,"spatialReference":{"wkid":102100}}},
+          {"attributes":{"OID":3},"geometry":{"x":1.5,"y":-2}}]}
+        """)
+        #expect(page.batch.count == 3)
+        #expect(page.batch.geometry.wkb(0).isEmpty && page.batch.geometry.wkb(1).isEmpty)
+        #expect(try WKBReader.parse(page.batch.geometry.wkb(2)) == .point(x: 1.5, y: -2))
+        for json in [
+            #"{"features":[{"attributes":{"OID":1},"geometry":{"x":NaNa,"y":1}}]}"#,
+            #"{"features":[{"attributes":{"OID":1},"geometry":{"x":NaN1,"y":1}}]}"#,
+            #"{"features":[{"attributes":{"OID":1},"geometry":{"x":-NaN,"y":1}}]}"#,
+            #"{"features":[{"attributes":{"OID":1},"geometry":{"paths":[[[NaN,1],[2,2]]]}}]}"#,
+            #"{"features":[{"attributes":{"OID":1},"geometry":{"x":1,"y":Na}}]}"#,
+            #"{"features":[{"attributes":{"OID":1,"V":NaN},"geometry":{"x":1,"y":2}}]}"#,
+        ] {
+            #expect(throws: FeatureCacheError.self, "\(json)") {
+                _ = try read(json: json, fields: [FieldInfo(name: "OID", type: .oid), FieldInfo(name: "V", type: .double)])
+            }
+        }
+    }
+
     @Test func everyFieldTypeLandsInItsColumnKind() throws {
         let fields = [
             FieldInfo(name: "OID", type: .oid), FieldInfo(name: "S", type: .smallInteger), FieldInfo(name: "B", type: .bigInteger),

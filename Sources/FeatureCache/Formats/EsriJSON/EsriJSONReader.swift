@@ -154,7 +154,11 @@ package enum EsriJSONReader {
         }
     }
 
-    /// A coordinate: a number, or null / "NaN" for an empty point.
+    /// A point's x or y: a number, or null, "NaN" or a bare NaN for an empty
+    /// point. ArcGIS Server before 10.1 writes an empty point as
+    /// `{"x": NaN, "y": NaN}`, a NaN token that is not JSON (GDAL reads it too);
+    /// it is accepted here and nowhere else: in a path, a ring or an attribute it
+    /// stays an error.
     @inline(__always)
     private static func coordinate(_ scanner: inout JSONScanner) throws(FeatureCacheError) -> Double {
         switch scanner.peekKind() {
@@ -163,7 +167,9 @@ package enum EsriJSONReader {
             let text = try scanner.readString()
             guard text == "NaN" else { throw scanner.error("a coordinate must be a number, not \"\(text)\"") }
             return .nan
-        default: return try scanner.readDouble()
+        default:
+            if scanner.peek() == UInt8(ascii: "N"), scanner.readBareNaN() { return .nan }
+            return try scanner.readDouble()
         }
     }
 

@@ -464,6 +464,21 @@ package struct JSONScanner {
         return JSONNumber(double: slowDouble(start..<cursor), integer: nil)
     }
 
+    /// Reads a bare `NaN` token if it is next (whole, not the start of a longer
+    /// word). It is not JSON: only a reader that names the server behaviour it
+    /// serves may accept it, and only where that server writes it.
+    package mutating func readBareNaN() -> Bool {
+        skipWhitespace()
+        guard offset + 3 <= bytes.count, bytes[offset] == UInt8(ascii: "N"), bytes[offset + 1] == UInt8(ascii: "a"),
+              bytes[offset + 2] == UInt8(ascii: "N") else { return false }
+        if offset + 3 < bytes.count {
+            let next = bytes[offset + 3] | 0x20
+            if next >= UInt8(ascii: "a") && next <= UInt8(ascii: "z") || isDigit(bytes[offset + 3]) { return false }
+        }
+        offset += 3
+        return true
+    }
+
     package mutating func readDouble() throws(FeatureCacheError) -> Double {
         try readNumber().double
     }
