@@ -988,8 +988,9 @@ struct ArrowArrayStream {
 #endif /* ARROW_C_STREAM_INTERFACE */
 
 /* Fills *out with an Arrow C stream of the result's rows, in result order: one
- * record batch per stored page the result draws on (a populate gives one per
- * response page; the batches' lengths add up to fc_result_count).
+ * record batch per cached batch the result draws on (a populate's response
+ * pages are cached as batches of up to 262,144 rows, consecutive pages of one
+ * schema together; the batches' lengths add up to fc_result_count).
  *
  * Schema (a struct of these children, in order):
  *  - "object_id", int64, not nullable — unless the result has an object-id

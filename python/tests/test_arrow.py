@@ -49,7 +49,8 @@ def test_trees_equal_the_generated_data(ns):
                                                 pa.timestamp("ms", tz="UTC"), pa.binary()]
     assert not schema.field("OBJECTID").nullable and schema.field("DBH").nullable
     assert geoarrow_crs(schema.field("geometry")) == "EPSG:4326"
-    assert len(arrow.column("OBJECTID").chunks) > 1  # one record batch per page
+    # One record batch per cached batch: the 100 pages of 2,000 are compacted into one.
+    assert len(arrow.column("OBJECTID").chunks) == 1
 
     ids = arrow.column("OBJECTID").to_pylist()
     assert sorted(ids) == list(range(1, 200001))
@@ -68,6 +69,22 @@ def test_trees_equal_the_generated_data(ns):
     del result
     gc.collect()
     assert arrow.column("Species").to_pylist()[:3] == [row["Species"] for row in rows[:3]]
+
+
+def test_a_cache_of_several_batches_streams_one_record_batch_each(ns):
+    """Two populates merged are two cached batches: a query over the cache is a
+    stream of two record batches whose rows are the generated trees."""
+    table, first = populate(ns.layer_url(0), where="OBJECTID <= 3000")
+    second = table.populate(where="OBJECTID > 197000", clear_cache=False)
+    assert len(first) == len(second) == 3000
+    arrow = pa.table(table.query())
+    assert len(arrow.column("OBJECTID").chunks) == 2
+    ids = arrow.column("OBJECTID").to_pylist()
+    assert sorted(ids) == list(range(1, 3001)) + list(range(197001, 200001))
+    assert arrow.column("DBH").to_pylist() == [TREES[i]["DBH"] for i in ids]
+    points = shapely.from_wkb(arrow.column("geometry").to_numpy(zero_copy_only=False))
+    assert (shapely.get_x(points) == [TREES[i]["_geom"]["x"] for i in ids]).all()
+    table.close()
 
 
 def test_parcels_polygons_holes_and_multipolygons(ns):
