@@ -18,22 +18,27 @@ extension FeatureBatch {
     package static func compacting(_ batches: [FeatureBatch]) -> [FeatureBatch] {
         var compacted: [FeatureBatch] = []
         var run: [FeatureBatch] = []
+        // What the run holds so far: rows, geometry bytes, bytes per column.
         var rows = 0, geometryBytes = 0
+        var columnBytes: [Int] = []
         func flush() {
             if run.count == 1 { compacted.append(run[0]) } else if run.count > 1 { compacted.append(concatenating(run)) }
             run = []
             rows = 0
             geometryBytes = 0
+            columnBytes = []
         }
         for batch in batches where batch.count > 0 {
+            let bytes = batch.columns.map { $0.bytes?.count ?? 0 }
             let fits = (run.first.map { $0.hasLayout(of: batch) } ?? true)
                 && rows + batch.count <= compactedRows
                 && geometryBytes + batch.geometry.bytes.count <= compactedBytes
-                && stringBytesFit(run, batch)
+                && zip(columnBytes, bytes).allSatisfy { $0 + $1 <= compactedBytes }
             if !fits { flush() }
             run.append(batch)
             rows += batch.count
             geometryBytes += batch.geometry.bytes.count
+            columnBytes = columnBytes.isEmpty ? bytes : zip(columnBytes, bytes).map(+)
         }
         flush()
         return compacted
@@ -45,14 +50,6 @@ extension FeatureBatch {
         guard schemaKey == other.schemaKey, objectIdColumn == other.objectIdColumn,
               objectIds.isEmpty == other.objectIds.isEmpty, columns.count == other.columns.count else { return false }
         for (a, b) in zip(columns, other.columns) where a.kind != b.kind || a.field.type != b.field.type { return false }
-        return true
-    }
-
-    private static func stringBytesFit(_ run: [FeatureBatch], _ batch: FeatureBatch) -> Bool {
-        for (index, column) in batch.columns.enumerated() where column.kind == .string {
-            let total = run.reduce(column.bytes?.count ?? 0) { $0 + ($1.columns[index].bytes?.count ?? 0) }
-            if total > compactedBytes { return false }
-        }
         return true
     }
 

@@ -72,6 +72,16 @@ import Testing
         expectSameRows(together, mixed)
     }
 
+    /// A server with a tiny page size: thousands of one-row pages become one
+    /// batch (the run's sizes are kept as it grows, not summed again per page).
+    @Test func manyTinyPagesBecomeOneBatch() throws {
+        var pages: [FeatureBatch] = []
+        for id in Int64(1)...3000 { pages.append(try page(id...id)) }
+        let compacted = FeatureBatch.compacting(pages)
+        #expect(compacted.count == 1 && compacted[0].count == 3000)
+        expectSameRows(compacted, pages)
+    }
+
     @Test func otherLayoutsAndEmptyPagesStayApart() throws {
         let json = #"{"features":[{"attributes":{"OID":5000,"V":1},"geometry":{"x":1,"y":2}}]}"#
         let other = try Array(json.utf8).withUnsafeBytes {
