@@ -32,7 +32,7 @@ public struct WhereEvaluator {
     public func select(_ batch: FeatureBatch, rows: [Int]? = nil) throws(FeatureCacheError) -> [Int] {
         if let rows, rows.isEmpty { return [] }
         guard batch.count > 0 else { return [] }
-        return try selection(expression, batch, rows)
+        return try outcome(expression, batch, rows, counting: false).rows
     }
 
     /// How many of the rows (of `rows`, or all) the clause is true for; the last
@@ -40,56 +40,46 @@ public struct WhereEvaluator {
     public func count(_ batch: FeatureBatch, rows: [Int]? = nil) throws(FeatureCacheError) -> Int {
         if let rows, rows.isEmpty { return 0 }
         guard batch.count > 0 else { return 0 }
-        var node = expression
-        var rows = rows
-        if case let .and(terms) = node, terms.count > 1 {
-            for term in terms.dropLast() {
-                let selected = try selection(term, batch, rows)
-                if selected.isEmpty { return 0 }
-                rows = selected
-            }
-            node = terms[terms.count - 1]
-        }
-        if case let .compare(op, a, b) = node, let counted = try typedComparison(op, a, b, batch, rows, counting: true) {
-            return counted.count
-        }
-        return try selection(node, batch, rows).count
+        return try outcome(expression, batch, rows, counting: true).count
     }
 
     // MARK: - Selection vectors
 
     /// The rows (of `rows`, nil = all of the batch) where `node` is TRUE,
-    /// ascending. A conjunction narrows the rows term by term and a disjunction
-    /// tries each term on the rows no earlier term took, so each comparison of a
-    /// column with a constant runs as one typed loop over the rows still open,
-    /// writing row numbers directly. Other nodes are evaluated as vectors
-    /// (three-valued) and their TRUE rows taken. (AND is TRUE iff every term
-    /// is, OR iff one is, so TRUE sets compose exactly.)
-    private func selection(_ node: WhereExpression, _ batch: FeatureBatch, _ rows: [Int]?) throws(FeatureCacheError) -> [Int] {
+    /// ascending, and how many; with `counting`, a typed comparison that decides
+    /// last only counts and lists none. A conjunction narrows the rows term by
+    /// term and a disjunction tries each term on the rows no earlier term took,
+    /// so each comparison of a column with a constant runs as one typed loop
+    /// over the rows still open, writing row numbers directly. Other nodes are
+    /// evaluated as vectors (three-valued) and their TRUE rows taken. (AND is
+    /// TRUE iff every term is, OR iff one is, so TRUE sets compose exactly.)
+    private func outcome(_ node: WhereExpression, _ batch: FeatureBatch, _ rows: [Int]?,
+                         counting: Bool) throws(FeatureCacheError) -> RowScan.Outcome {
         switch node {
         case let .and(terms) where !terms.isEmpty:
             var rows = rows
-            for term in terms {
-                let selected = try selection(term, batch, rows)
-                if selected.isEmpty { return [] }
+            for term in terms.dropLast() {
+                let selected = try outcome(term, batch, rows, counting: false).rows
+                if selected.isEmpty { return ([], 0) }
                 rows = selected
             }
-            return rows!
+            return try outcome(terms[terms.count - 1], batch, rows, counting: counting)
         case let .or(terms) where !terms.isEmpty:
             var taken: [Int] = []
             var open = rows ?? Array(0..<batch.count)
             for term in terms {
-                let hits = try selection(term, batch, open)
+                let hits = try outcome(term, batch, open, counting: false).rows
                 guard !hits.isEmpty else { continue }
                 taken = Self.union(taken, hits)
                 open = Self.difference(open, hits)
                 if open.isEmpty { break }
             }
-            return taken
+            return (taken, taken.count)
         case let .compare(op, a, b):
-            if let outcome = try typedComparison(op, a, b, batch, rows, counting: false) { return outcome.rows }
+            if let outcome = try typedComparison(op, a, b, batch, rows, counting: counting) { return outcome }
         case let .between(a, low, high, false):
-            return try selection(.and([.compare(.greaterOrEqual, a, low), .compare(.lessOrEqual, a, high)]), batch, rows)
+            return try outcome(.and([.compare(.greaterOrEqual, a, low), .compare(.lessOrEqual, a, high)]), batch, rows,
+                               counting: counting)
         default:
             break
         }
@@ -102,7 +92,7 @@ public struct WhereEvaluator {
         default:
             for i in list.indices where result.value(i).truth == .yes { selected.append(list[i]) }
         }
-        return selected
+        return (selected, selected.count)
     }
 
     /// A column compared with a constant, as a typed loop over the column's own
@@ -324,7 +314,7 @@ public struct WhereEvaluator {
         }
     }
 
-    static func numericConstant(_ value: WhereValue) -> Double? {
+    private static func numericConstant(_ value: WhereValue) -> Double? {
         switch value {
         case .integer, .double, .timestamp: return value.number
         case let .text(t): return Double(t.trimmingCharacters(in: " "))
