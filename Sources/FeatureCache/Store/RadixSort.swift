@@ -11,10 +11,9 @@ enum RadixSort {
         guard keys.count > 64 else { return keys.sort() }
         let largest = keys.max()!
         let passes = max(1, (64 - largest.leadingZeroBitCount + bits - 1) / bits)
-        var source = keys
         var target = [UInt64](repeating: 0, count: keys.count)
         var counts = [Int](repeating: 0, count: buckets)
-        source.withUnsafeMutableBufferPointer { a in
+        keys.withUnsafeMutableBufferPointer { a in
             target.withUnsafeMutableBufferPointer { b in
                 counts.withUnsafeMutableBufferPointer { count in
                     var from = a, to = b
@@ -34,6 +33,8 @@ enum RadixSort {
                 }
             }
         }
-        keys = passes % 2 == 0 ? source : target
+        // Each pass moves the keys to the other buffer: after an odd number
+        // they are in `target`.
+        if passes % 2 == 1 { keys = target }
     }
 }
