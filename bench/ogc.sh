@@ -19,7 +19,9 @@ ms="http://127.0.0.1:$MAPSERVER_PORT/cgi-bin/mapserv/features/ogcapi"
 pyg_log="$GEOSERVERS_HOME/pygeoapi/access.log"
 ms_log="$GEOSERVERS_HOME/mapserver/lighttpd-access.log"
 echo "200,000 points; gdal $(gdal-config --version 2>/dev/null || ogr2ogr --version | cut -d' ' -f2 | tr -d ,)"
+run "pygeoapi  FeatureCache, 1 page at a time" "$pyg_log" "$pyg" env FC_BENCH_CONNECTIONS=1 build/populate_whole ogc "$pyg" trees
 run "pygeoapi  FeatureCache" "$pyg_log" "$pyg" build/populate_whole ogc "$pyg" trees
 run "pygeoapi  GDAL OAPIF (10000/page)" "$pyg_log" "$pyg" ogr2ogr -f Memory /vsimem/out "OAPIF:$pyg/collections/trees" -oo PAGE_SIZE=10000
+run "MapServer FeatureCache, 1 page at a time" "$ms_log" "$ms" env FC_BENCH_CONNECTIONS=1 build/populate_whole ogc "$ms" trees
 run "MapServer FeatureCache" "$ms_log" "$ms" build/populate_whole ogc "$ms" trees
 run "MapServer GDAL OAPIF (10000/page)" "$ms_log" "$ms" ogr2ogr -f Memory /vsimem/out "OAPIF:$ms/collections/trees" -oo PAGE_SIZE=10000

@@ -217,7 +217,8 @@ FC_API void fc_context_free(fc_context *ctx);
 FC_API fc_status fc_context_set_timeouts(fc_context *ctx, double connect_seconds, double total_seconds);
 
 /* The most connections open at once to one host (1..256). Further requests
- * queue. @since 0.1 */
+ * queue. It also bounds how many pages one populate keeps in flight (see
+ * fc_table_populate_start); 1 = one page at a time. @since 0.1 */
 FC_API fc_status fc_context_set_max_connections_per_host(fc_context *ctx, int32_t count);
 
 /* The largest response body accepted, in bytes (after decompression); a larger
@@ -1139,8 +1140,14 @@ FC_API fc_status fc_populate_options_init(fc_populate_options *options, size_t s
  * options NULL = FC_POPULATE_OPTIONS_INIT. Pages through the service's limits
  * (ArcGIS exceededTransferLimit with resultOffset, or object-id batches on
  * servers without pagination; OGC API next links; WFS COUNT/STARTINDEX); long
- * requests go as POST. Atomic: every page is parsed before the cache changes,
- * so on any failure or cancellation the cache is exactly as it was.
+ * requests go as POST. When the server's answers say which pages follow (an
+ * ArcGIS count after a first page that exceeds the transfer limit, object-id
+ * batches, OGC API and WFS 2.0 totals with offset paging), several pages are
+ * in flight at once: from two up to the context's connections per host, fewer
+ * while the server slows down or answers 429/503. Pages are still checked and
+ * applied in order, and one that fails cancels the rest. Atomic: every page is
+ * parsed before the cache changes, so on any failure or cancellation the cache
+ * is exactly as it was.
  * The operation's result (fc_operation_take_result) holds the features of this
  * populate; fc_result_limit_exceeded says the query's max features cut it.
  * Errors returned at once: FC_E_INVALID_ARGUMENT (NULL or freed table, NULL

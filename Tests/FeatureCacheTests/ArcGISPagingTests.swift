@@ -5,23 +5,41 @@ import Testing
 /// A server written as a function of the request: the paging cases real servers
 /// produce that the emulator does not (ignored record counts, short pages,
 /// capped object-id answers, empty pages that claim more).
+/// With `delay`, each answer waits (cancellably) as long as it says, and the
+/// most requests waiting at once are recorded.
 final class FunctionTransport: Transport {
     let respond: @Sendable (RequestURL) -> HTTPResponse
+    let delay: (@Sendable (RequestURL) -> Duration)?
     let log = Locked<[RequestURL]>([])
+    private let inFlight = Locked((now: 0, most: 0))
 
-    init(_ respond: @escaping @Sendable (RequestURL) -> HTTPResponse) { self.respond = respond }
+    init(delay: (@Sendable (RequestURL) -> Duration)? = nil, _ respond: @escaping @Sendable (RequestURL) -> HTTPResponse) {
+        self.respond = respond
+        self.delay = delay
+    }
 
     func send(_ request: HTTPRequest) async throws(FeatureCacheError) -> HTTPResponse {
         var url = try RequestURL(parsing: request.url)
         if let body = request.body { url.parameters += RequestURL.decodeQuery(String(decoding: body, as: UTF8.self)) }
         log.withLock { $0.append(url) }
+        if let delay {
+            inFlight.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+            defer { inFlight.withLock { $0.now -= 1 } }
+            do { try await Task.sleep(for: delay(url)) } catch { throw .cancelled }
+        }
         return respond(url)
     }
 
-    var queries: [RequestURL] { log.withLock { $0 }.filter { $0.base.hasSuffix("/query") } }
+    /// The most requests answered at once, and those being answered now (with a delay).
+    var mostInFlight: Int { inFlight.withLock { $0.most } }
+    var inFlightNow: Int { inFlight.withLock { $0.now } }
+
+    /// Feature queries (pages), not counts.
+    var queries: [RequestURL] { log.withLock { $0 }.filter { $0.base.hasSuffix("/query") && $0.value(of: "returnCountOnly") == nil } }
+    var counts: Int { log.withLock { $0 }.filter { $0.value(of: "returnCountOnly") == "true" }.count }
 }
 
-private func layer(pagination: Bool, maxRecordCount: Int = 100) -> String {
+func layer(pagination: Bool, maxRecordCount: Int = 100) -> String {
     """
     {"name":"T","type":"Feature Layer","geometryType":"esriGeometryPoint","objectIdField":"OBJECTID",
      "extent":{"xmin":0,"ymin":0,"xmax":1,"ymax":1,"spatialReference":{"wkid":4326}},
@@ -30,7 +48,7 @@ private func layer(pagination: Bool, maxRecordCount: Int = 100) -> String {
     """
 }
 
-private func page(_ ids: some Sequence<Int>, exceeded: Bool) -> HTTPResponse {
+func page(_ ids: some Sequence<Int>, exceeded: Bool) -> HTTPResponse {
     let features = ids.map { #"{"attributes":{"OBJECTID":\#($0),"Name":"n\#($0)"},"geometry":{"x":\#($0),"y":0}}"# }
     return .json(#"{"objectIdFieldName":"OBJECTID","features":[\#(features.joined(separator: ","))]\#(exceeded ? #","exceededTransferLimit":true"# : "")}"#)
 }
@@ -39,6 +57,7 @@ private func page(_ ids: some Sequence<Int>, exceeded: Bool) -> HTTPResponse {
 private func offsetServer(total: Int, pagination: Bool = true, served: @escaping @Sendable (Int, Int) -> Int) -> FunctionTransport {
     FunctionTransport { url in
         guard url.base.hasSuffix("/query") else { return .json(layer(pagination: pagination)) }
+        if url.value(of: "returnCountOnly") == "true" { return .json(#"{"count":\#(total)}"#) }
         let offset = Int(url.value(of: "resultOffset") ?? "0")!
         let asked = Int(url.value(of: "resultRecordCount") ?? "100")!
         let end = min(total, offset + served(offset, asked))
@@ -62,7 +81,9 @@ private func ids(_ result: FeatureResult) throws -> [Int64] {
         let transport = offsetServer(total: 250) { _, _ in 60 }
         let result = try await populate(transport)
         #expect(try ids(result) == Array(1...250))
-        #expect(transport.queries.count == 5)
+        // Pages in steps of what the server sends, told by its count: none wasted.
+        #expect(transport.queries.map { $0.value(of: "resultOffset") } == ["0", "60", "120", "180", "240"])
+        #expect(transport.counts == 1)
         #expect(!result.limitExceeded)
     }
 
@@ -81,7 +102,11 @@ private func ids(_ result: FeatureResult) throws -> [Int64] {
         } throws: { error in
             (error as? FeatureCacheError)?.code == .service && "\(error)".contains("returned none at offset 200")
         }
-        #expect(transport.queries.count == 3)
+        // Pages sent ahead (the count says 1,000) are cancelled or dropped: at
+        // most the connection cap's worth beyond the empty one.
+        let offsets = transport.queries.compactMap { $0.value(of: "resultOffset").flatMap { Int($0) } }
+        #expect(Set(offsets).isSuperset(of: [0, 100, 200]))
+        #expect(offsets.count <= 3 + ClientSettings().maxConnectionsPerHost)
     }
 
     @Test func capsOnObjectIdAnswersAreAskedAgainForWhatIsMissing() async throws {

@@ -9,8 +9,9 @@ final class FakeOGCServer: Sendable {
     enum Fault: Sendable { case none, loopingNext, wrongNumberReturned, endsEarly, nextDropsBbox }
     let transport: FunctionTransport
 
-    init(fault: Fault) {
-        transport = FunctionTransport { url in
+    /// - Parameter delay: how long each answer waits (none by default).
+    init(fault: Fault, delay: (@Sendable (RequestURL) -> Duration)? = nil) {
+        transport = FunctionTransport(delay: delay) { url in
             let path = url.base.replacingAll("http://ogc.test/api", with: "")
             switch path {
             case "": return .json(#"{"title":"Fake","links":[{"rel":"conformance","href":"http://ogc.test/api/conformance"},{"rel":"data","href":"http://ogc.test/api/collections"}]}"#)

@@ -18,16 +18,18 @@ has its own counters and faults ("default" without the prefix).
 
 Test controls, GET or POST, per namespace:
   /_control/<ns>/reset                         counters and faults cleared
-  /_control/<ns>/fail?count=N&mode=M[&match=S][&skip=K] the next N requests (whose path
-        contains S, after letting K of them through)
+  /_control/<ns>/fail?count=N&mode=M[&match=S][&param=P=V][&skip=K] the next N requests
+        (whose path contains S and, with param, whose parameter P is V, after letting K
+        of them through)
         fail: http500 | http404 | http503 (Retry-After: 0) | error (200 + error body) | token (498) | html |
               garbage | truncated (Content-Length longer than the body) |
               cut (valid HTTP, JSON cut in half) | reset (TCP RST) | empty |
               stuck (a query answered as if resultOffset were 0)
-  /_control/<ns>/delay?ms=M[&count=N][&match=S] the next N requests (default all) wait M ms
+  /_control/<ns>/delay?ms=M[&count=N][&match=S][&param=P=V] the next N requests (default all) wait M ms
         first; a client that disconnects meanwhile is counted in "disconnects"
   /_control/<ns>/stats                         {"requests", "by_kind", "disconnects", "bytes",
-        "last_headers", "last_params", "log": [[method, path, kind], …]}
+        "max_in_flight" (most requests being answered at once), "last_headers", "last_params",
+        "log": [[method, path, kind], …]}
 
 Usage: arcgis_emulator.py [--port 0] [--url-file F] [--trees N] [--parcels N] [--roads N]
 """
@@ -59,6 +61,7 @@ MAX_RECORD_COUNT = 2000
 class Namespace:
     def __init__(self):
         self.lock = threading.Lock()
+        self.in_flight = 0  # requests being answered; a reset does not forget them
         self.reset()
 
     def reset(self):
@@ -66,20 +69,24 @@ class Namespace:
         self.by_kind = {}
         self.disconnects = 0
         self.bytes = 0     # response body bytes served (before any gzip)
-        self.faults = []   # [{"mode", "count", "match"}]
-        self.delays = []   # [{"ms", "count", "match"}]
+        self.faults = []   # [{"mode", "count", "match", "param", "skip"}]
+        self.delays = []   # [{"ms", "count", "match", "param"}]
+        self.max_in_flight = self.in_flight
         self.last_headers = {}
         self.last_params = {}
         self.log = []
 
     def stats(self):
         return {"requests": self.requests, "by_kind": dict(self.by_kind), "disconnects": self.disconnects,
-                "bytes": self.bytes,
+                "bytes": self.bytes, "max_in_flight": self.max_in_flight,
                 "last_headers": self.last_headers, "last_params": self.last_params, "log": self.log[-200:]}
 
     @staticmethod
-    def _take(rules, path):
+    def _take(rules, path, params):
         for rule in rules:
+            name, _, value = rule.get("param", "").partition("=")
+            if name and params.get(name) != value:
+                continue
             if rule["match"] in path and rule["count"] != 0:
                 if rule.get("skip", 0) > 0:  # let the first matching requests through
                     rule["skip"] -= 1
@@ -96,8 +103,10 @@ class Namespace:
             self.last_headers = headers
             self.last_params = params
             self.log.append([method, path, kind])
-            fault = self._take(self.faults, path)
-            delay = self._take(self.delays, path)
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+            fault = self._take(self.faults, path, params)
+            delay = self._take(self.delays, path, params)
             return (fault["mode"] if fault else None), (delay["ms"] if delay else 0)
 
 
@@ -197,6 +206,13 @@ class Handler(BaseHTTPRequestHandler):
         for name, value in self.headers.items():     # a repeated header shows as "a, b"
             headers[name] = headers[name] + ", " + value if name in headers else value
         fault, delay_ms = namespace.record(self.command, "/" + "/".join(segments), kind, headers, params)
+        try:
+            self.answer(namespace, segments, kind, params, fault, delay_ms)
+        finally:
+            with namespace.lock:
+                namespace.in_flight -= 1
+
+    def answer(self, namespace, segments, kind, params, fault, delay_ms):
         if delay_ms and not self.wait(delay_ms):
             with namespace.lock:
                 namespace.disconnects += 1
@@ -332,11 +348,12 @@ class Handler(BaseHTTPRequestHandler):
                 result = {"ok": True}
             elif action == "fail":
                 namespace.faults.append({"mode": params.get("mode", "http500"), "count": int(params.get("count", 1)),
-                                         "match": params.get("match", ""), "skip": int(params.get("skip", 0))})
+                                         "match": params.get("match", ""), "param": params.get("param", ""),
+                                         "skip": int(params.get("skip", 0))})
                 result = {"ok": True}
             elif action == "delay":
                 namespace.delays.append({"ms": int(params.get("ms", 1000)), "count": int(params.get("count", -1)),
-                                         "match": params.get("match", "")})
+                                         "match": params.get("match", ""), "param": params.get("param", "")})
                 result = {"ok": True}
             elif action == "stats":
                 result = namespace.stats()

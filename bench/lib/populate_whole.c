@@ -5,7 +5,10 @@
  * server's access log.
  *
  *   populate_whole ogc API_URL COLLECTION
- *   populate_whole wfs SERVICE_URL TYPE_NAME [OUTPUT_FORMAT [PAGE_SIZE]] */
+ *   populate_whole wfs SERVICE_URL TYPE_NAME [OUTPUT_FORMAT [PAGE_SIZE]]
+ *
+ * FC_BENCH_CONNECTIONS=N sets the context's connections per host (1 = one page
+ * at a time, as before concurrent paging; default 6). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,8 +25,15 @@ int main(int argc, char **argv) {
     fc_table *table = NULL;
     fc_query *query = NULL;
     fc_result *result = NULL;
-    fc_status created = wfs ? fc_table_create_wfs(NULL, argv[2], argv[3], &table)
-                            : fc_table_create_ogc(NULL, argv[2], argv[3], &table);
+    fc_context *ctx = NULL;
+    const char *connections = getenv("FC_BENCH_CONNECTIONS");
+    if (connections && (fc_context_create(&ctx) != FC_OK ||
+                        fc_context_set_max_connections_per_host(ctx, atoi(connections)) != FC_OK)) {
+        fprintf(stderr, "connections: %s\n", fc_error_message(fc_last_error()));
+        return 1;
+    }
+    fc_status created = wfs ? fc_table_create_wfs(ctx, argv[2], argv[3], &table)
+                            : fc_table_create_ogc(ctx, argv[2], argv[3], &table);
     if (created != FC_OK || fc_query_create(&query) != FC_OK) return 1;
     fc_table_set_request_mode(table, FC_REQUEST_MODE_MANUAL_CACHE);
     if (argc > 5) fc_table_set_page_size(table, atoi(argv[5]));
@@ -44,5 +54,6 @@ int main(int argc, char **argv) {
     fc_result_free(result);
     fc_query_free(query);
     fc_table_free(table);
+    fc_context_free(ctx);
     return 0;
 }

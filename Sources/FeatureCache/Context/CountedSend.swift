@@ -18,6 +18,8 @@ extension ClientContext {
             }
             retry += 1
             guard request.isIdempotent, let delay = Self.retryDelay(after: outcome, retry: retry, policy) else { return try outcome.get() }
+            // A server pushing back slows down the pages sent alongside this one.
+            PagingWindow.current?.pushedBack()
             try await pause(delay, statistics: statistics)
         }
     }

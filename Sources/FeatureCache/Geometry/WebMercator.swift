@@ -26,13 +26,16 @@ enum WebMercator {
 
     /// The function taking coordinates from `from` to `to`; nil = no change
     /// needed (same reference, or one unknown = assume the table's).
-    static func transform(from: Int32, to: Int32) throws(FeatureCacheError) -> ((Double, Double) -> (Double, Double))? {
+    static func transform(from: Int32, to: Int32) throws(FeatureCacheError) -> CoordinateTransform? {
         if from == 0 || to == 0 || from == to || (isMercator(from) && isMercator(to)) { return nil }
         if isGeographic(from), isMercator(to) { return forward }
         if isMercator(from), isGeographic(to) { return inverse }
         throw FeatureCacheError(.unsupported, "cannot project from wkid \(from) to wkid \(to) locally (only WGS84 and Web Mercator)")
     }
 }
+
+/// A pure function of one coordinate pair, safe to use from any task.
+typealias CoordinateTransform = @Sendable (Double, Double) -> (Double, Double)
 
 extension Shape {
     /// The shape with every coordinate mapped (densifying nothing: a Web Mercator

@@ -24,6 +24,13 @@ struct PageKeeper {
         toSkip = query.resultOffset
     }
 
+    /// How many of the `matched` server rows a pager needs: all when the local
+    /// check may drop rows, else up to the query's offset plus max features
+    /// (the offset is skipped here, not on the server).
+    static func serverRowsNeeded(matched: Int64, dropsRowsLocally: Bool, query: QueryParameters) -> Int64 {
+        dropsRowsLocally ? matched : min(matched, Int64(query.rowsEnd))
+    }
+
     /// Max features reached: nothing more is kept.
     var isFull: Bool { maxFeatures > 0 && kept >= maxFeatures }
 

@@ -63,13 +63,14 @@ struct ArcGISQueryRunner {
         var fetched = FetchedFeatures()
         var offset = query.resultOffset
         var previous: PageSignature? = nil
+        let pages: PagePrefetcher<String, EsriJSONPage> = prefetcher()
+        defer { pages.finish() }
+        /// How many features match, asked once a first page says there are more.
+        var matching: Int?? = nil
         while true {
+            let (key, url) = try offsetPage(offset, fetchedSoFar: fetched.featureCount)
+            let page = try await pages.page(key) { [self] () async throws(FeatureCacheError) in try await fetchPage(url) }
             let remaining = query.maxFeatures > 0 ? query.maxFeatures - fetched.featureCount : Int.max
-            let want = min(pageSize, remaining)
-            var url = try baseQuery()
-            url.set("resultOffset", String(offset))
-            url.set("resultRecordCount", String(want))
-            let page = try await fetchPage(url)
             let signature = PageSignature(page.batch)
             if page.batch.count == 0, page.exceededTransferLimit {
                 throw FeatureCacheError(.service, "\(redacted): the service says more features match but returned none at offset \(offset); stopping instead of asking again")
@@ -87,7 +88,8 @@ struct ArcGISQueryRunner {
             } else {
                 fetched.batches.append(page.batch)
             }
-            progress?(FetchProgress(pages: fetched.batches.count, features: fetched.featureCount))
+            progress?(FetchProgress(pages: fetched.batches.count, features: fetched.featureCount,
+                                    totalFeatures: matching.flatMap { $0 }.map { min($0, query.maxFeatures > 0 ? query.maxFeatures : $0) }))
             if query.maxFeatures > 0, fetched.featureCount >= query.maxFeatures {
                 fetched.limitExceeded = fetched.limitExceeded || page.exceededTransferLimit
                 return fetched
@@ -98,7 +100,51 @@ struct ArcGISQueryRunner {
                 return fetched
             }
             try Task.checkCancellationTyped()
+            if matching == nil, maxPages == nil, pages.window.limit > 1 {
+                // More than one page: the next one is certain, and with the
+                // count the rest are known too (offsets in steps of what the
+                // server sends per page), so they can be sent side by side.
+                try expectOffsetPages(from: offset, step: page.batch.count, end: offset + 1, fetchedSoFar: fetched.featureCount, pages)
+                // Without a count (an old server, a refused count) the pages follow one by one.
+                matching = .some(try? await count())
+                try Task.checkCancellationTyped()
+            }
+            if let total = matching.flatMap({ $0 }) {
+                try expectOffsetPages(from: offset, step: page.batch.count, end: total, fetchedSoFar: fetched.featureCount, pages)
+            }
         }
+    }
+
+    /// The request for the page at `offset` after `fetchedSoFar` features, and its key.
+    private func offsetPage(_ offset: Int, fetchedSoFar: Int) throws(FeatureCacheError) -> (key: String, url: RequestURL) {
+        let remaining = query.maxFeatures > 0 ? query.maxFeatures - fetchedSoFar : Int.max
+        var url = try baseQuery()
+        url.set("resultOffset", String(offset))
+        url.set("resultRecordCount", String(min(pageSize, remaining)))
+        return (url.string, url)
+    }
+
+    /// Tells `pages` the offset pages up to `end` (the matching count) that
+    /// follow if every page holds `step` features.
+    private func expectOffsetPages(from offset: Int, step: Int, end: Int, fetchedSoFar: Int,
+                                   _ pages: PagePrefetcher<String, EsriJSONPage>) throws(FeatureCacheError) {
+        guard step > 0 else { return }
+        var upcoming: [(key: String, fetch: PagePrefetcher<String, EsriJSONPage>.Fetch)] = []
+        var next = offset
+        var fetchedThen = fetchedSoFar
+        while next < end, upcoming.count < pages.window.limit,
+              query.maxFeatures == 0 || fetchedThen < query.maxFeatures {
+            let (key, url) = try offsetPage(next, fetchedSoFar: fetchedThen)
+            upcoming.append((key, { [self] () async throws(FeatureCacheError) in try await fetchPage(url) }))
+            next += step
+            fetchedThen += step
+        }
+        pages.expect(upcoming)
+    }
+
+    /// Sends a populate's predictable pages side by side, up to the per-host connection cap.
+    private func prefetcher<Key>() -> PagePrefetcher<Key, EsriJSONPage> {
+        PagePrefetcher(window: PagingWindow(limit: requester.context.settings.maxConnectionsPerHost))
     }
 
     private func runByObjectIds() async throws(FeatureCacheError) -> FetchedFeatures {
@@ -127,19 +173,25 @@ struct ArcGISQueryRunner {
             ids = Array(ids.prefix(query.maxFeatures))
             fetched.limitExceeded = true
         }
-        var start = 0
-        while start < ids.count {
-            var pending = Array(ids[start..<min(start + pageSize, ids.count)])
-            start += pending.count
-            while !pending.isEmpty {
-                // Ids alone select the features when the service chose them;
-                // explicit ids still honour the caller's where and geometry.
-                var url = explicit ? try baseQuery() : try baseQuery(filtered: false)
-                url.set("objectIds", pending.map(String.init).joined(separator: ","))
-                let page = try await fetchPage(url)
+        // Every batch of ids is known: they are sent side by side, applied in order.
+        let chunks = stride(from: 0, to: ids.count, by: pageSize).map { Array(ids[$0..<min($0 + pageSize, ids.count)]) }
+        let pages: PagePrefetcher<Int, EsriJSONPage> = prefetcher()
+        defer { pages.finish() }
+        let idsPage = { [self] (ids: [Int64]) throws(FeatureCacheError) -> PagePrefetcher<Int, EsriJSONPage>.Fetch in
+            // Ids alone select the features when the service chose them;
+            // explicit ids still honour the caller's where and geometry.
+            var url = explicit ? try baseQuery() : try baseQuery(filtered: false)
+            url.set("objectIds", ids.map(String.init).joined(separator: ","))
+            return { [self, url] () async throws(FeatureCacheError) in try await fetchPage(url) }
+        }
+        for (index, chunk) in chunks.enumerated() {
+            pages.expect(try (index..<min(index + pages.window.limit, chunks.count)).map { (next) throws(FeatureCacheError) in (next, try idsPage(chunks[next])) })
+            var page = try await pages.page(index, fetch: try idsPage(chunk))
+            var pending = chunk
+            while true {
                 fetched.spatialReference = fetched.spatialReference ?? page.spatialReference
                 fetched.batches.append(page.batch)
-                progress?(FetchProgress(pages: fetched.batches.count, features: fetched.featureCount))
+                progress?(FetchProgress(pages: fetched.batches.count, features: fetched.featureCount, totalFeatures: ids.count))
                 guard page.exceededTransferLimit else { break }
                 // A capped answer: ask again for the ids it left out.
                 var got = Set<Int64>()
@@ -148,8 +200,10 @@ struct ArcGISQueryRunner {
                 guard left.count < pending.count else {
                     throw FeatureCacheError(.service, "\(redacted): the service returned none of the \(pending.count) requested object ids but says more exist")
                 }
+                guard !left.isEmpty else { break }
                 pending = left
                 try Task.checkCancellationTyped()
+                page = try await idsPage(pending)()
             }
             try Task.checkCancellationTyped()
         }

@@ -41,16 +41,26 @@ struct OGCItemsPager {
     }
 
     private func read(_ request: HTTPRequest) async throws(FeatureCacheError) -> Page {
-        let identity = source.identity
-        let (page, response) = try await requester.fetch(request) { bytes throws(FeatureCacheError) in
-            try GeoJSONReader.read(bytes, identity: identity)
+        try await PageReader(source: source, budget: budget).read(request)
+    }
+
+    /// Reads one page: what a page sent ahead needs of the pager.
+    private struct PageReader: Sendable {
+        let source: OGCCollectionSource
+        let budget: PageBudget
+
+        func read(_ request: HTTPRequest) async throws(FeatureCacheError) -> Page {
+            let identity = source.identity
+            let (page, response) = try await source.requester.fetch(request) { bytes throws(FeatureCacheError) in
+                try GeoJSONReader.read(bytes, identity: identity)
+            }
+            source.statistics.update { $0.featuresReceived += page.batch.count }
+            try budget.spend(features: page.batch.count, limits: source.service.context.settings.limits, request: request.methodAndURL)
+            if let returned = page.numberReturned, returned != Int64(page.batch.count) {
+                throw FeatureCacheError(.parse, "\(request.methodAndURL): numberReturned is \(returned) but the page holds \(page.batch.count) features")
+            }
+            return Page(page: page, contentCRS: response.header("Content-Crs"))
         }
-        source.statistics.update { $0.featuresReceived += page.batch.count }
-        try budget.spend(features: page.batch.count, limits: source.service.context.settings.limits, request: request.methodAndURL)
-        if let returned = page.numberReturned, returned != Int64(page.batch.count) {
-            throw FeatureCacheError(.parse, "\(request.methodAndURL): numberReturned is \(returned) but the page holds \(page.batch.count) features")
-        }
-        return Page(page: page, contentCRS: response.header("Content-Crs"))
     }
 
     /// The first page, trying filter dialects until the server takes one (a
@@ -87,6 +97,8 @@ struct OGCItemsPager {
         var emptyPagesInARow = 0
         var seen: Set<String> = [url.string]
         var pages = 0
+        let ahead = PagePrefetcher<String, Page>(window: PagingWindow(limit: source.service.context.settings.maxConnectionsPerHost))
+        defer { ahead.finish() }
         while true {
             pages += 1
             serverRows += current.page.batch.count
@@ -124,13 +136,46 @@ struct OGCItemsPager {
             }
             try Task.checkCancellationTyped()
             url = next
-            current = try await read(request(url, dialect: source.filterDialects().first == dialect ? dialect : nil))
+            let sendDialect = source.filterDialects().first == dialect ? dialect : nil
+            if maxPages == nil, let matched = numberMatched {
+                expectOffsetPages(after: current.page.batch.count, serverRows: serverRows, matched: matched,
+                                  template: next, dialect: sendDialect, ahead)
+            }
+            let pageRequest = request(url, dialect: sendDialect)
+            let reader = PageReader(source: source, budget: budget)
+            current = try await ahead.page(Self.key(url)) { () async throws(FeatureCacheError) in try await reader.read(pageRequest) }
             if numberMatched == nil { numberMatched = current.page.numberMatched }
         }
         if let matched = numberMatched, Int64(serverRows) < matched {
             throw FeatureCacheError(.service, "\(RequestURL.redacted(plan.itemsURL.base)): the service said \(matched) features match but its pages ended after \(serverRows)")
         }
         return fetched
+    }
+
+    /// Tells `ahead` the pages that follow when the server pages by offset: the
+    /// URL of the next page is `template` with `offset` at the rows read so far
+    /// (the pager's own URL, or a next link that says so), and the total is
+    /// known. Each later page is predicted one page size (`step`, what the
+    /// server sends per page) further; a server that pages otherwise costs only
+    /// the requests sent ahead, as each page is still asked for by its link.
+    private func expectOffsetPages(after step: Int, serverRows: Int, matched: Int64, template: RequestURL,
+                                   dialect: OGCFilterDialect?, _ ahead: PagePrefetcher<String, Page>) {
+        guard step > 0, template.value(of: "offset").flatMap({ Int($0) }) == serverRows else { return }
+        var upcoming: [(key: String, fetch: PagePrefetcher<String, Page>.Fetch)] = []
+        var offset = serverRows
+        while Int64(offset) < PageKeeper.serverRowsNeeded(matched: matched, dropsRowsLocally: plan.dropsRowsLocally, query: query), upcoming.count < ahead.window.limit {
+            let url = template.setting("offset", String(offset))
+            let pageRequest = request(url, dialect: dialect)
+            let reader = PageReader(source: source, budget: budget)
+            upcoming.append((Self.key(url), { () async throws(FeatureCacheError) in try await reader.read(pageRequest) }))
+            offset += step
+        }
+        ahead.expect(upcoming)
+    }
+
+    /// A page's identity whatever order its link writes the parameters in.
+    private static func key(_ url: RequestURL) -> String {
+        url.base + "?" + url.parameters.map { $0.name + "=" + $0.value }.sorted().joined(separator: "&")
     }
 
     /// Whether `batch` (sent with the filter) holds features failing it: the

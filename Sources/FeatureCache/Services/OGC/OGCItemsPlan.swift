@@ -13,7 +13,7 @@ struct OGCItemsPlan {
     /// The `crs` asked for, when not CRS84.
     let askedCRS: String?
     /// Items arrive in CRS84 but the table wants another spatial reference.
-    let projection: ((Double, Double) -> (Double, Double))?
+    let projection: CoordinateTransform?
     /// The part of the where clause to send (nil = none), as CQL2 text and CQL2-JSON.
     let pushed: (text: String, json: String, check: WhereEvaluator)?
     /// What each page keeps: the whole query checked locally, offset, max
@@ -32,7 +32,7 @@ struct OGCItemsPlan {
 
         // Output CRS: asked of the server when it lists it, else projected here.
         var askedCRS: String? = nil
-        var projection: ((Double, Double) -> (Double, Double))? = nil
+        var projection: CoordinateTransform? = nil
         if wkid != 4326 {
             if let listed = info.crs.first(where: { OGCCRS.wkid(of: $0) == wkid }) {
                 askedCRS = listed

@@ -16,7 +16,7 @@ struct WFSGetFeaturePlan {
     let pageSize: Int
     /// The CRS asked for with SRSNAME (nil = the type's default).
     let askedWkid: Int32?
-    let projection: ((Double, Double) -> (Double, Double))?
+    let projection: CoordinateTransform?
     /// The pushed part of the where clause (checked against the first page).
     let pushed: WhereEvaluator?
     /// What each page keeps: the whole query checked locally, offset, max
@@ -47,7 +47,7 @@ struct WFSGetFeaturePlan {
 
         // Output CRS: SRSNAME when the type lists it, else projected here.
         var askedWkid: Int32? = nil
-        var projection: ((Double, Double) -> (Double, Double))? = nil
+        var projection: CoordinateTransform? = nil
         if wkid != defaultWkid {
             if type.otherCRS.contains(where: { WFSCRS.wkid(of: $0) == wkid }) {
                 askedWkid = wkid

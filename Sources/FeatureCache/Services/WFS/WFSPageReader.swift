@@ -21,7 +21,7 @@ struct WFSPageReader {
     /// - Parameter askedWkid: the CRS the request asked for (SRSNAME), nil = the type's default.
     /// - Parameter projection: applied after the axis order (the server could not send the table's CRS).
     func read(_ request: HTTPRequest, askedWkid: Int32?,
-              projection: ((Double, Double) -> (Double, Double))? = nil) async throws(FeatureCacheError) -> Page {
+              projection: CoordinateTransform? = nil) async throws(FeatureCacheError) -> Page {
         let response = try await source.requester.send(request)
         let identity = source.identity
         let fields = state.schema.fields

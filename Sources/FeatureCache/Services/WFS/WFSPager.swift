@@ -34,9 +34,15 @@ struct WFSPager {
     private var query: QueryParameters { plan.query }
 
     private func read(count: Int?, startIndex: Int) async throws(FeatureCacheError) -> WFSPageReader.Page {
+        try await pageFetch(count: count, startIndex: startIndex)()
+    }
+
+    /// Reads the page at `startIndex` when called, from any task.
+    private func pageFetch(count: Int?, startIndex: Int) -> PagePrefetcher<Int, WFSPageReader.Page>.Fetch {
         let reader = WFSPageReader(source: source, state: plan.state, metadata: metadata, budget: budget)
-        return try await reader.read(plan.request(source, count: count, startIndex: startIndex),
-                                     askedWkid: plan.askedWkid, projection: plan.projection)
+        let request = plan.request(source, count: count, startIndex: startIndex)
+        let (askedWkid, projection) = (plan.askedWkid, plan.projection)
+        return { () async throws(FeatureCacheError) in try await reader.read(request, askedWkid: askedWkid, projection: projection) }
     }
 
     /// The first page; a refused filter (an exception or HTTP 400) is retried without it.
@@ -67,6 +73,8 @@ struct WFSPager {
         var firstId: Int64? = nil
         var keeper = plan.keeper
         var pages = 0
+        let ahead = PagePrefetcher<Int, WFSPageReader.Page>(window: PagingWindow(limit: source.service.context.settings.maxConnectionsPerHost))
+        defer { ahead.finish() }
         while true {
             pages += 1
             let batch = current.batch
@@ -102,7 +110,14 @@ struct WFSPager {
                 return fetched
             }
             try Task.checkCancellationTyped()
-            current = try await read(count: count, startIndex: serverRows)
+            if maxPages == nil, pages >= 2, let matched = numberMatched, batch.count > 0 {
+                // STARTINDEX works (page two did not start like page one) and the
+                // total is known: the pages up to it, a page size apart, go side by side.
+                ahead.expect(stride(from: Int64(serverRows), to: PageKeeper.serverRowsNeeded(matched: matched, dropsRowsLocally: plan.dropsRowsLocally, query: query), by: batch.count).prefix(ahead.window.limit).map { start in
+                    (Int(start), pageFetch(count: count, startIndex: Int(start)))
+                })
+            }
+            current = try await ahead.page(serverRows, fetch: pageFetch(count: count, startIndex: serverRows))
             if numberMatched == nil { numberMatched = current.numberMatched }
         }
         if let matched = numberMatched, Int64(serverRows) < matched {
