@@ -19,7 +19,13 @@ layer="arcgis/rest/services/Portland/FeatureServer/0"
 
 stats() { curl -s "$base/_control/$1/stats" | python3 -c "import json,sys; s=json.load(sys.stdin); print('%d requests, %.1f MB served' % (s['requests'], s['bytes']/1e6))"; }
 
-echo "== FeatureCache"
+echo "== FeatureCache, one page at a time (FC_BENCH_CONNECTIONS=1)"
+FC_BENCH_CONNECTIONS=1 /usr/bin/time -o /tmp/fc-bench.time -f "%e s wall, %U s user + %S s sys, peak RSS %M KB" \
+    build/bench/populate_bench "$base/ns/bench-fc1/$layer" "$runs"
+cat /tmp/fc-bench.time
+echo "server: $(stats bench-fc1) for $runs runs"
+
+echo "== FeatureCache (pages side by side, 6 connections per host)"
 /usr/bin/time -o /tmp/fc-bench.time -f "%e s wall, %U s user + %S s sys, peak RSS %M KB" \
     build/bench/populate_bench "$base/ns/bench-fc/$layer" "$runs"
 cat /tmp/fc-bench.time

@@ -14,14 +14,28 @@ import Testing
         let window = PagingWindow(limit: 6)
         for _ in 0..<6 { window.answered(after: .milliseconds(100)) }
         #expect(window.size == 6)
-        window.answered(after: .milliseconds(350))  // waiting in the server's queue
-        #expect(window.size == 5)
-        window.answered(after: .milliseconds(250))  // neither fast nor queueing: unchanged
+        window.answered(after: .milliseconds(350))  // suddenly slower than twice the average
         #expect(window.size == 5)
         window.pushedBack()  // 429 or 503
         #expect(window.size == 2)
         window.pushedBack()
         window.pushedBack()
+        #expect(window.size == 1)
+    }
+
+    @Test func latencyGrowingPageByPageIsNotASlowdown() {
+        // Deeper offsets cost the server more: 0.15 s a page at first, 0.6 s at the end.
+        let window = PagingWindow(limit: 6)
+        for page in 0..<20 { window.answered(after: .milliseconds(150 + page * 24)) }
+        #expect(window.size == 6)
+    }
+
+    @Test func aPageFailingBesideOthersMakesTheRestGoOneAtATime() {
+        let window = PagingWindow(limit: 6)
+        for _ in 0..<4 { window.answered(after: .milliseconds(100)) }
+        window.serialize()
+        #expect(window.size == 1 && window.isSerialized)
+        for _ in 0..<4 { window.answered(after: .milliseconds(100)) }
         #expect(window.size == 1)
     }
 
@@ -122,6 +136,20 @@ private func objectIds(_ result: FeatureResult) throws -> [Int64] {
         #expect(server.transport.inFlightNow == 0)
     }
 
+    @Test func aServerErrorBesideOtherPagesIsAskedAgainAloneThenOneAtATime() async throws {
+        let server = SlowArcGISServer(total: 2000)
+        server.failingOffset.withLock { $0 = (800, 500, 1) }  // fails under load, not alone
+        let result = try await server.table(connections: 4).populate(QueryParameters(), clearCache: true)
+        #expect(try objectIds(result) == Array(1...2000))
+        #expect(server.transport.queries.filter { $0.value(of: "resultOffset") == "800" }.count == 2)
+
+        // Failing alone too: the populate fails.
+        server.failingOffset.withLock { $0 = (800, 500, 2) }
+        await #expect(throws: FeatureCacheError.self) {
+            _ = try await server.table(connections: 4).populate(QueryParameters(), clearCache: true)
+        }
+    }
+
     @Test func aServerPushingBackIsRetriedAndTheAnswerIsWhole() async throws {
         let server = SlowArcGISServer(total: 2000)
         server.failingOffset.withLock { $0 = (800, 429, 2) }
@@ -154,6 +182,27 @@ private func objectIds(_ result: FeatureResult) throws -> [Int64] {
         #expect(try objectIds(result) == Array(1...100))
         #expect(table.statisticsSnapshot.requests - before == 10)
         #expect(server.transport.mostInFlight >= 2)
+    }
+
+    @Test func ogcPagesWithoutTotalsAreSentAheadOnTheServersHitsCount() async throws {
+        let slow: @Sendable (RequestURL) -> Duration = { _ in .milliseconds(15) }
+        let counted = FakeOGCServer(fault: .countsOnlyByHits, delay: slow)
+        var table = try await counted.table(pageSize: 10)
+        var before = table.statisticsSnapshot.requests
+        var result = try await table.populate(QueryParameters(), clearCache: true)
+        #expect(try objectIds(result) == Array(1...100))
+        #expect(table.statisticsSnapshot.requests - before == 10 + 1)   // the pages and the count
+        #expect(counted.transport.mostInFlight >= 2)
+
+        // A server that does not know resulttype=hits sends a feature, no count:
+        // the pages then follow one by one, and the answer is the same.
+        let uncounted = FakeOGCServer(fault: .noCounts, delay: slow)
+        table = try await uncounted.table(pageSize: 10)
+        before = table.statisticsSnapshot.requests
+        result = try await table.populate(QueryParameters(), clearCache: true)
+        #expect(try objectIds(result) == Array(1...100))
+        #expect(table.statisticsSnapshot.requests - before == 10 + 1)
+        #expect(uncounted.transport.mostInFlight <= 2)   // page two beside the count, no more
     }
 
     @Test func ogcRepairedNextLinksArePredictedToo() async throws {

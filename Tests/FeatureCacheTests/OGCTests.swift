@@ -6,7 +6,13 @@ import Testing
 /// y = 0.5), pages of `limit` by `offset`, and a misbehaviour to choose.
 /// No queryables: the first items give the schema.
 final class FakeOGCServer: Sendable {
-    enum Fault: Sendable { case none, loopingNext, wrongNumberReturned, endsEarly, nextDropsBbox }
+    enum Fault: Sendable {
+        case none, loopingNext, wrongNumberReturned, endsEarly, nextDropsBbox
+        /// Pages without numberMatched; `resulttype=hits` answers it (pygeoapi).
+        case countsOnlyByHits
+        /// Pages without numberMatched; `resulttype=hits` is an unknown parameter.
+        case noCounts
+    }
     let transport: FunctionTransport
 
     /// - Parameter delay: how long each answer waits (none by default).
@@ -39,7 +45,11 @@ final class FakeOGCServer: Sendable {
             let returned = fault == .wrongNumberReturned ? page.count + 1 : page.count
             let matched = fault == .endsEarly ? matching.count + 50 : matching.count
             if fault == .endsEarly, offset + page.count >= matching.count { next = "" }
-            return .json(#"{"type":"FeatureCollection","numberMatched":\#(matched),"numberReturned":\#(returned),"features":[\#(features.joined(separator: ","))],"links":[{"rel":"self","href":"x"}\#(next)]}"#)
+            if fault == .countsOnlyByHits, url.value(of: "resulttype") == "hits" {
+                return .json(#"{"type":"FeatureCollection","numberMatched":\#(matched),"features":[],"links":[]}"#)
+            }
+            let counts = fault == .countsOnlyByHits || fault == .noCounts ? "" : #""numberMatched":\#(matched),"#
+            return .json(#"{"type":"FeatureCollection",\#(counts)"numberReturned":\#(returned),"features":[\#(features.joined(separator: ","))],"links":[{"rel":"self","href":"x"}\#(next)]}"#)
         }
     }
 

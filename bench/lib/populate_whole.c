@@ -7,12 +7,12 @@
  *   populate_whole ogc API_URL COLLECTION
  *   populate_whole wfs SERVICE_URL TYPE_NAME [OUTPUT_FORMAT [PAGE_SIZE]]
  *
- * FC_BENCH_CONNECTIONS=N sets the context's connections per host (1 = one page
- * at a time, as before concurrent paging; default 6). */
+ * FC_BENCH_CONNECTIONS=N: see bench_context.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_context.h"
 #include "featurecache.h"
 
 int main(int argc, char **argv) {
@@ -25,13 +25,7 @@ int main(int argc, char **argv) {
     fc_table *table = NULL;
     fc_query *query = NULL;
     fc_result *result = NULL;
-    fc_context *ctx = NULL;
-    const char *connections = getenv("FC_BENCH_CONNECTIONS");
-    if (connections && (fc_context_create(&ctx) != FC_OK ||
-                        fc_context_set_max_connections_per_host(ctx, atoi(connections)) != FC_OK)) {
-        fprintf(stderr, "connections: %s\n", fc_error_message(fc_last_error()));
-        return 1;
-    }
+    fc_context *ctx = bench_context();
     fc_status created = wfs ? fc_table_create_wfs(ctx, argv[2], argv[3], &table)
                             : fc_table_create_ogc(ctx, argv[2], argv[3], &table);
     if (created != FC_OK || fc_query_create(&query) != FC_OK) return 1;

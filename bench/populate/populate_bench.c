@@ -4,12 +4,15 @@
  * cache bytes and peak RSS.
  *
  *   populate_bench LAYER_URL [runs]
+ *
+ * FC_BENCH_CONNECTIONS=N: see bench/lib/bench_context.h.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <time.h>
 
+#include "../lib/bench_context.h"
 #include "featurecache.h"
 
 static double now(void) {
@@ -33,9 +36,10 @@ int main(int argc, char **argv) {
     int runs = argc > 2 ? atoi(argv[2]) : 3;
     double best = 1e30, best_cpu = 0;
     int64_t features = 0, cached = 0, bytes = 0;
+    fc_context *ctx = bench_context();
     for (int run = 0; run < runs; run++) {
         fc_table *table = NULL;
-        if (fc_table_create_arcgis(NULL, argv[1], &table) != FC_OK || fc_loadable_wait(fc_table_as_loadable(table), 60) != FC_OK) {
+        if (fc_table_create_arcgis(ctx, argv[1], &table) != FC_OK || fc_loadable_wait(fc_table_as_loadable(table), 60) != FC_OK) {
             fprintf(stderr, "load failed: %s\n", fc_error_message(fc_last_error()));
             return 1;
         }
@@ -56,6 +60,7 @@ int main(int argc, char **argv) {
         fc_result_free(result);
         fc_table_free(table);
     }
+    fc_context_free(ctx);
     struct rusage usage;
     getrusage(RUSAGE_SELF, &usage);
     printf("featurecache: %lld features (%lld cached, %.1f bytes each) best of %d: %.2f s wall, %.2f s client CPU "

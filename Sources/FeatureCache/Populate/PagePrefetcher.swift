@@ -11,6 +11,11 @@
 /// not, count against the window until the pager takes them, so at most a
 /// window of pages is held in memory.
 ///
+/// A page that fails with server trouble (a 5xx, a lost connection, a
+/// timeout) while other pages were in flight is asked once more alone, the
+/// others cancelled and every later page sent one at a time: a server that
+/// cannot take concurrent requests costs speed, not the populate.
+///
 /// `finish` cancels whatever is still running: call it when the pager ends,
 /// by success or failure.
 final class PagePrefetcher<Key: Hashable & Sendable, Page: Sendable>: Sendable {
@@ -52,19 +57,45 @@ final class PagePrefetcher<Key: Hashable & Sendable, Page: Sendable>: Sendable {
 
     /// The page for `key`: the one sent ahead, or fetched now with `fetch`.
     func page(_ key: Key, fetch: @escaping Fetch) async throws(FeatureCacheError) -> Page {
-        let task = state.withLock { state -> Task<Outcome, Never> in
+        let (task, concurrent) = state.withLock { state -> (Task<Outcome, Never>, Bool) in
             state.waiting.removeAll { $0.key == key }
-            if let task = state.started.removeValue(forKey: key) { return task }
-            return start(fetch)
+            // Sent ahead means it ran beside the page before it.
+            if let task = state.started.removeValue(forKey: key) { return (task, true) }
+            return (start(fetch), !state.started.isEmpty)
         }
         // The page being waited for holds one place in the window.
         fill(reserving: 1)
-        let outcome = await withTaskCancellationHandler {
+        let outcome = await wait(for: task)
+        if case let .failure(error) = outcome, concurrent, !window.isSerialized, Self.isServerTrouble(error) {
+            window.serialize()
+            let others = state.withLock { state -> [Task<Outcome, Never>] in
+                defer { state.started.removeAll() }
+                return Array(state.started.values)
+            }
+            for task in others { task.cancel() }
+            for task in others { _ = await task.value }
+            return try await wait(for: start(fetch)).get()
+        }
+        return try outcome.get()
+    }
+
+    private func wait(for task: Task<Outcome, Never>) async -> Outcome {
+        await withTaskCancellationHandler {
             await task.value
         } onCancel: {
             task.cancel()
         }
-        return try outcome.get()
+    }
+
+    /// A failure the server's load may explain, as opposed to an answer that
+    /// would be the same alone (4xx, a parse error, a limit).
+    private static func isServerTrouble(_ error: FeatureCacheError) -> Bool {
+        switch error.code {
+        case .network, .timeout: return true
+        case .http: return error.httpStatus >= 500
+        case .service: return error.serviceCode >= 500 || error.httpStatus >= 500
+        default: return false
+        }
     }
 
     /// Cancels the pages still running or waiting; nothing starts afterwards.

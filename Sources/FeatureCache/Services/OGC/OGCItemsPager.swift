@@ -91,6 +91,9 @@ struct OGCItemsPager {
         }
         var checkedFilter = false
         var numberMatched = current.page.numberMatched
+        /// The count asked with `resulttype=hits` when the pages carry none: it
+        /// only predicts pages to send ahead; the pages alone end the paging.
+        var countAsked: Int64?? = nil
         var serverRows = 0
         var keeper = plan.keeper
         var repairing = false
@@ -137,9 +140,18 @@ struct OGCItemsPager {
             try Task.checkCancellationTyped()
             url = next
             let sendDialect = source.filterDialects().first == dialect ? dialect : nil
-            if maxPages == nil, let matched = numberMatched {
-                expectOffsetPages(after: current.page.batch.count, serverRows: serverRows, matched: matched,
-                                  template: next, dialect: sendDialect, ahead)
+            if maxPages == nil {
+                let step = current.page.batch.count
+                if numberMatched == nil, countAsked == nil, ahead.window.limit > 1, Self.offset(of: next) == serverRows {
+                    // No total on the pages: page two is certain, and the server's
+                    // count (asked alongside) says which pages follow it.
+                    expectOffsetPages(after: step, serverRows: serverRows, matched: Int64(serverRows) + 1, template: next, dialect: sendDialect, ahead)
+                    countAsked = .some(await hitsCount(next, dialect: sendDialect))
+                    try Task.checkCancellationTyped()
+                }
+                if let matched = numberMatched ?? countAsked.flatMap({ $0 }) {
+                    expectOffsetPages(after: step, serverRows: serverRows, matched: matched, template: next, dialect: sendDialect, ahead)
+                }
             }
             let pageRequest = request(url, dialect: sendDialect)
             let reader = PageReader(source: source, budget: budget)
@@ -160,7 +172,7 @@ struct OGCItemsPager {
     /// the requests sent ahead, as each page is still asked for by its link.
     private func expectOffsetPages(after step: Int, serverRows: Int, matched: Int64, template: RequestURL,
                                    dialect: OGCFilterDialect?, _ ahead: PagePrefetcher<String, Page>) {
-        guard step > 0, template.value(of: "offset").flatMap({ Int($0) }) == serverRows else { return }
+        guard step > 0, Self.offset(of: template) == serverRows else { return }
         var upcoming: [(key: String, fetch: PagePrefetcher<String, Page>.Fetch)] = []
         var offset = serverRows
         while Int64(offset) < PageKeeper.serverRowsNeeded(matched: matched, dropsRowsLocally: plan.dropsRowsLocally, query: query), upcoming.count < ahead.window.limit {
@@ -171,6 +183,22 @@ struct OGCItemsPager {
             offset += step
         }
         ahead.expect(upcoming)
+    }
+
+    /// The number of features matching, from `resulttype=hits` (pygeoapi and
+    /// others answer it with `numberMatched` and no features), nil when the
+    /// server does not: asked with `limit=1`, so a server ignoring it sends one
+    /// feature, which is no count; a refusal is no count either.
+    private func hitsCount(_ next: RequestURL, dialect: OGCFilterDialect?) async -> Int64? {
+        var url = next.setting("resulttype", "hits").setting("limit", "1")
+        url.remove("offset")
+        guard let answer = try? await read(request(url, dialect: dialect)), answer.page.batch.count == 0,
+              let matched = answer.page.numberMatched, matched >= 0 else { return nil }
+        return matched
+    }
+
+    private static func offset(of url: RequestURL) -> Int? {
+        url.value(of: "offset").flatMap { Int($0) }
     }
 
     /// A page's identity whatever order its link writes the parameters in.
