@@ -22,6 +22,8 @@ geojson="application/json; subtype=geojson"
 gdal=(--config OGR_WFS_PAGE_SIZE 10000 --config OGR_WFS_PAGING_ALLOWED ON)
 echo "MapServer $(mapserv -v | head -1 | cut -d' ' -f3) WFS 2.0.0; gdal $(ogr2ogr --version | cut -d' ' -f2 | tr -d ,)"
 for type in trees buildings; do
+    run "$type GML 3.2  FeatureCache, 1 page at a time" "$log" "$wfs" \
+        env FC_BENCH_CONNECTIONS=1 build/populate_whole wfs "$wfs" "ms:$type" "$gml32" 10000
     run "$type GML 3.2  FeatureCache" "$log" "$wfs" build/populate_whole wfs "$wfs" "ms:$type" "$gml32" 10000
     run "$type GML 3.2  GDAL WFS" "$log" "$wfs" ogr2ogr -f Memory /vsimem/out "WFS:$wfs?VERSION=2.0.0" "ms:$type" "${gdal[@]}"
     run "$type GeoJSON  FeatureCache" "$log" "$wfs" build/populate_whole wfs "$wfs" "ms:$type" "$geojson" 10000

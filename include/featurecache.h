@@ -1529,9 +1529,14 @@ FC_API fc_status fc_map_set_visible_extent(fc_map *map, const fc_envelope *exten
 FC_API fc_status fc_map_wait_idle(fc_map *map, double timeout_seconds);
 
 /* How much larger than the visible extent the fetched area is, per side
- * length: 2 (the default, as in the ArcGIS SDK) adds half a view on each side;
- * 1 = exactly the view. Errors: FC_E_INVALID_ARGUMENT for < 1 or non-finite.
- * @since 0.3 */
+ * length: 2 (the default, as in the ArcGIS SDK) adds one view length per
+ * axis; 1 = exactly the view. Where the extra length goes: on the first view,
+ * after a zoom or a jump of more than a view, half on each side; after a pan
+ * (same scale and size, moved by at most a view), all of it ahead of the
+ * movement on each axis the view moved along (1 % of its length or more), and
+ * none on an axis it did not move along, so panning on finds its features
+ * fetched and the area just seen is not asked for again.
+ * Errors: FC_E_INVALID_ARGUMENT for < 1 or non-finite. @since 0.3 */
 FC_API fc_status fc_map_set_buffer_factor(fc_map *map, double factor);
 
 /* *out = the buffer factor. @since 1.0 */

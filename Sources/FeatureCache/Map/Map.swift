@@ -21,8 +21,9 @@ public final class Map: Loadable {
 
     public init() {}
 
-    /// How much larger than the visible extent the area fetched is (default 2, as
-    /// in the ArcGIS SDK: half a view more on each side; 1 = exactly the view).
+    /// How much larger than the visible extent the area fetched is, per side
+    /// length (default 2, as in the ArcGIS SDK; 1 = exactly the view); where the
+    /// extra goes is `ViewBuffer`'s choice.
     public var bufferFactor: Double { view.withLock { $0.bufferFactor } }
 
     public func setBufferFactor(_ factor: Double) throws(FeatureCacheError) {
@@ -45,19 +46,12 @@ public final class Map: Loadable {
         guard scale.isFinite, scale == 0 || scale >= 1 else {
             throw FeatureCacheError.invalidArgument("the scale must be a scale denominator >= 1 (1:1), or 0 for unknown (got \(scale); a ratio such as 0.0001 is 10000)")
         }
-        let factor = bufferFactor
-        let halfWidth = (extent.xmax - extent.xmin) * factor / 2, halfHeight = (extent.ymax - extent.ymin) * factor / 2
-        let cx = extent.xmin / 2 + extent.xmax / 2, cy = extent.ymin / 2 + extent.ymax / 2
-        let buffered = Envelope(xmin: cx - halfWidth, ymin: cy - halfHeight, xmax: cx + halfWidth, ymax: cy + halfHeight,
-                                spatialReference: extent.spatialReference)
-        guard [buffered.xmin, buffered.ymin, buffered.xmax, buffered.ymax].allSatisfy(\.isFinite) else {
-            throw FeatureCacheError.invalidArgument("the visible extent, buffered by \(factor), is not finite: coordinates near ±1.8e308 are no map's")
-        }
-        let generation = view.withLock { view in
+        let (buffered, generation) = try view.withLock { view throws(FeatureCacheError) in
+            let buffered = try ViewBuffer.area(extent, scale: scale, after: view.extent, scale: view.scale, factor: view.bufferFactor)
             view.extent = extent
             view.scale = scale
             view.generation += 1
-            return view.generation
+            return (buffered, view.generation)
         }
         for layer in layers where layer.isVisible(atScale: scale) {
             if layer.loadStatus == .loaded {
