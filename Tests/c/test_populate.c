@@ -8,12 +8,17 @@
 
 #include "harness.h"
 
-static fc_table *open_table(const char *ns, const char *service, int layer) {
+/* A table of an emulator layer in ctx (NULL = the default context). */
+static fc_table *open_table_in(fc_context *ctx, const char *ns, const char *service, int layer) {
     char url[512];
     emulator_layer_url(url, sizeof url, ns, service, layer);
     fc_table *table = NULL;
-    CHECK_STATUS(fc_table_create_arcgis(NULL, url, &table), FC_OK);
+    CHECK_STATUS(fc_table_create_arcgis(ctx, url, &table), FC_OK);
     return table;
+}
+
+static fc_table *open_table(const char *ns, const char *service, int layer) {
+    return open_table_in(NULL, ns, service, layer);
 }
 
 static fc_query *where_query(const char *where) {
@@ -190,13 +195,10 @@ static void test_atomic_under_faults(void) {
  * still gives the ids in order, with one request per page and the count. */
 static void test_concurrent_paging(void) {
     const char *ns = emulator_namespace("concurrent");
-    char url[512];
-    emulator_layer_url(url, sizeof url, ns, "Portland", 0);
     fc_context *ctx = NULL;
     CHECK_STATUS(fc_context_create(&ctx), FC_OK);
     CHECK_STATUS(fc_context_set_max_connections_per_host(ctx, 3), FC_OK);
-    fc_table *table = NULL;
-    CHECK_STATUS(fc_table_create_arcgis(ctx, url, &table), FC_OK);
+    fc_table *table = open_table_in(ctx, ns, "Portland", 0);
     fc_query *all = where_query("OBJECTID <= 20000");  /* 10 pages of 2000 */
 
     emulator_control(ns, "reset", "");
@@ -351,12 +353,9 @@ static void test_long_requests_go_as_post(void) {
 
 static void test_token_required(void) {
     const char *ns = emulator_namespace("token");
-    char url[512];
-    emulator_layer_url(url, sizeof url, ns, "Secure", 0);
     fc_context *ctx = NULL;
     CHECK_STATUS(fc_context_create(&ctx), FC_OK);
-    fc_table *table = NULL;
-    CHECK_STATUS(fc_table_create_arcgis(ctx, url, &table), FC_OK);
+    fc_table *table = open_table_in(ctx, ns, "Secure", 0);
     fc_query *query = where_query("OBJECTID <= 2500");
     fc_status status = FC_OK;
     fc_result *r = populate_result(table, query, true, &status);
@@ -365,7 +364,7 @@ static void test_token_required(void) {
     fc_table_free(table);
 
     CHECK_STATUS(fc_context_set_token(ctx, "let-me-in", FC_TOKEN_AS_PARAMETER), FC_OK);
-    CHECK_STATUS(fc_table_create_arcgis(ctx, url, &table), FC_OK);
+    table = open_table_in(ctx, ns, "Secure", 0);
     r = populate_result(table, query, true, &status);
     CHECK(status == FC_OK);
     CHECK(result_count(r) == 2500);
