@@ -1502,8 +1502,10 @@ FC_API fc_status fc_map_layer_count(const fc_map *map, int32_t *out);
  * unknown). Each layer visible at that scale (see fc_layer_set_min_scale)
  * whose table is in an on-interaction mode fetches what the view buffered by
  * the map's buffer factor needs: ON_INTERACTION_CACHE the tiles of a fixed
- * grid (from the table's full extent and the scale, so the same view always
- * asks for the same tiles) not yet covered, nearest the centre first, at most
+ * grid (from the table's full extent, the scale and the view's width: tiles
+ * about a quarter of the view wide, 256 to 1,024 pixels, or as wide as the view
+ * when the scale is 0; so the same view always asks for the same tiles) not
+ * yet covered, nearest the centre first, at most
  * the context's max connections per host at a time; a tile whose answer hit
  * the service's transfer limit (a full page with more said or possible; never
  * a page shorter than the count asked for) is split into four (three times,

@@ -68,7 +68,7 @@ final class LatticeServer: Sendable {
     }
 
     /// Shows a view and waits; returns the query requests it cost.
-    func show(_ map: Map, _ extent: Envelope, scale: Double = 100_000) async throws -> Int {
+    func show(_ map: Map, _ extent: Envelope, scale: Double = 200_000) async throws -> Int {
         let before = server.queries
         try map.setVisibleExtent(extent, scale: scale)
         await map.idle()
@@ -83,7 +83,7 @@ final class LatticeServer: Sendable {
 
     @Test func cacheModeFetchesEachTileOnceAndAnswersCoveredQueriesLocally() async throws {
         let (table, map) = try await setUp(.onInteractionCache)
-        #expect(try await show(map, view) == 4)  // 2 × 2 tiles of the level for 1:100,000
+        #expect(try await show(map, view) == 4)  // 2 × 2 tiles of the level for this view at 1:200,000
         #expect(try await show(map, view) == 0)
         let before = server.queries
         let result = try await table.query(envelopeQuery(0.4, 0.4, 0.6, 0.6))
@@ -131,9 +131,9 @@ final class LatticeServer: Sendable {
 
     @Test func transferLimitedTilesSplitUntilComplete() async throws {
         let (table, map) = try await setUp(.onInteractionCache)
-        // 1:400,000 → half-extent tiles of 2,500 points: split twice to fit 500.
+        // 1:800,000 → half-extent tiles of 2,500 points: split twice to fit 500.
         let whole = Envelope(xmin: 0.25, ymin: 0.25, xmax: 0.75, ymax: 0.75, spatialReference: .wgs84)
-        #expect(try await show(map, whole, scale: 400_000) == 4 + 16 + 64)
+        #expect(try await show(map, whole, scale: 800_000) == 4 + 16 + 64)
         #expect(table.cachedFeatureCount == 10_000)
         #expect(table.statisticsSnapshot.tilesCovered == 64)
         #expect(try await table.queryCount(QueryParameters()) == 10_000)

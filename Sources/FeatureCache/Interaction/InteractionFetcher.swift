@@ -44,19 +44,20 @@ final class InteractionFetcher: Sendable {
 
     // MARK: - Views
 
-    /// The map settled on `area` (table spatial reference, buffer applied) at `scale`.
-    func show(_ area: BoundingBox, scale: Double, table: FeatureTable) {
+    /// The map settled on a view `visibleWidth` wide (map units) at `scale`,
+    /// which needs `area` (table spatial reference, buffer applied).
+    func show(_ area: BoundingBox, visibleWidth: Double, scale: Double, table: FeatureTable) {
         guard let grid = table.tileGrid else { return }
         switch table.requestMode {
         case .manualCache: return
         case .onInteractionNoCache: fetchView(area, table: table)
-        case .onInteractionCache: fetchTiles(area, scale: scale, grid: grid, table: table)
+        case .onInteractionCache: fetchTiles(area, visibleWidth: visibleWidth, scale: scale, grid: grid, table: table)
         }
     }
 
-    private func fetchTiles(_ area: BoundingBox, scale: Double, grid: TileGrid, table: FeatureTable) {
+    private func fetchTiles(_ area: BoundingBox, visibleWidth: Double, scale: Double, grid: TileGrid, table: FeatureTable) {
         let limits = table.context.settings.limits
-        let wantedLevel = max(grid.level(scale: scale, viewWidth: area.xmax - area.xmin), state.withLock { $0.learnedLevel })
+        let wantedLevel = max(grid.level(scale: scale, viewWidth: visibleWidth), state.withLock { $0.learnedLevel })
         // A scale finer than the view can be fetched at tile by tile is fetched
         // at the finest level whose tiles fit the cap (each tile bigger).
         let level = grid.level(wantedLevel, coarsenedToFit: area, maxTiles: limits.maxTilesPerView)

@@ -33,8 +33,10 @@ struct TileKey: Hashable, Sendable, CustomStringConvertible {
 /// and servers and proxies see the same URLs again.
 struct TileGrid: Sendable, Equatable {
     static let maxLevel = 24
-    /// Screen pixels a tile spans at the scale it is chosen for.
-    static let tilePixels = 512.0
+    /// The screen pixels a tile spans, within which a quarter of the view's
+    /// width is kept: smaller tiles would cost more in requests than they save
+    /// in bytes, larger ones reach far past the view.
+    static let tilePixels = 256.0...1024.0
 
     let xmin: Double
     let ymin: Double
@@ -68,15 +70,22 @@ struct TileGrid: Sendable, Equatable {
 
     var root: BoundingBox { bounds(TileKey(level: 0, x: 0, y: 0)) }
 
-    /// The level whose tiles span about `tilePixels` screen pixels at `scale`
-    /// (a scale denominator, 96 dpi). Scale 0: tiles half as wide as the view.
+    /// The level whose tiles are about a quarter of the visible extent's width
+    /// `viewWidth` (map units) at `scale` (a scale denominator, 96 dpi), kept
+    /// within `tilePixels` screen pixels. A 1000-pixel view then needs about
+    /// 4 × 3 tiles, and its buffer reaches little past what the view needs;
+    /// bigger tiles fetched up to twice the bytes on the pan/zoom trace
+    /// (BENCHMARKS.md). Scale 0 (no pixel size known): tiles as wide as the view.
     func level(scale: Double, viewWidth: Double) -> Int {
         let target: Double
         if scale > 0 {
             let metresPerPixel = scale * 0.0254 / 96
-            target = Self.tilePixels * (geographic ? metresPerPixel / 111_319.490_793 : metresPerPixel)
+            let unitsPerPixel = geographic ? metresPerPixel / 111_319.490_793 : metresPerPixel
+            let quarterView = viewWidth / unitsPerPixel / 4
+            let pixels = quarterView.isNaN ? Self.tilePixels.lowerBound : quarterView.clamped(to: Self.tilePixels)
+            target = pixels * unitsPerPixel
         } else {
-            target = viewWidth / 2
+            target = viewWidth
         }
         let level = log2(size / target).rounded()
         guard level > 0 else { return 0 }  // also NaN
@@ -125,4 +134,8 @@ struct TileGrid: Sendable, Equatable {
         while level > 0, tileCount(overlapping: area, level: level) > maxTiles { level -= 1 }
         return level
     }
+}
+
+private extension Double {
+    func clamped(to range: ClosedRange<Double>) -> Double { min(max(self, range.lowerBound), range.upperBound) }
 }

@@ -55,23 +55,23 @@ public final class Map: Loadable {
         }
         for layer in layers where layer.isVisible(atScale: scale) {
             if layer.loadStatus == .loaded {
-                try show(buffered, scale: scale, on: layer, generation: generation)
+                try show(buffered, visible: extent, scale: scale, on: layer, generation: generation)
                 continue
             }
             launches.begin()
             Task.detached { [self] in
                 try? await layer.load()
-                try? show(buffered, scale: scale, on: layer, generation: generation)
+                try? show(buffered, visible: extent, scale: scale, on: layer, generation: generation)
                 launches.end()
             }
         }
     }
 
     /// Hands a view to a layer's table unless a newer view came since.
-    private func show(_ extent: Envelope, scale: Double, on layer: FeatureLayer, generation: UInt64) throws(FeatureCacheError) {
+    private func show(_ area: Envelope, visible: Envelope, scale: Double, on layer: FeatureLayer, generation: UInt64) throws(FeatureCacheError) {
         try view.withLock { view throws(FeatureCacheError) in
             guard view.generation == generation, layer.loadStatus == .loaded, layer.isVisible(atScale: scale) else { return }
-            try layer.table.show(extent, scale: scale)
+            try layer.table.show(area, visible: visible, scale: scale)
         }
     }
 

@@ -244,12 +244,15 @@ public final class FeatureTable: Loadable {
         return nil
     }
 
-    /// The map settled on `extent` at `scale`: on-interaction modes fetch what
-    /// it needs (asynchronously; `interaction.idle` tells when done).
-    func show(_ extent: Envelope, scale: Double) throws(FeatureCacheError) {
+    /// The map settled on `visible` at `scale`, needing `area` (the view with
+    /// its buffer): on-interaction modes fetch what it needs (asynchronously;
+    /// `interaction.idle` tells when done).
+    func show(_ area: Envelope, visible: Envelope, scale: Double) throws(FeatureCacheError) {
         guard loadStatus == .loaded else { return }
-        let projected = try extent.projected(to: wkid)
-        interaction.show(BoundingBox(projected.xmin, projected.ymin, projected.xmax, projected.ymax), scale: scale, table: self)
+        let projected = try area.projected(to: wkid)
+        let view = try visible.projected(to: wkid)
+        interaction.show(BoundingBox(projected.xmin, projected.ymin, projected.xmax, projected.ymax),
+                         visibleWidth: view.xmax - view.xmin, scale: scale, table: self)
     }
 
     /// Fetches the features intersecting `area` (table spatial reference) under
