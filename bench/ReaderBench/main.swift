@@ -33,8 +33,10 @@ let parcelFields = [
 ]
 
 print("file                 features      MB   scan MB/s   read best s  median s   features/s     MB/s")
+/// FC_BENCH_ONLY=trees.geojson reads that file alone (for a profiler).
+let only = getenv("FC_BENCH_ONLY").map { String(cString: $0) }
 for (name, fields) in [("trees", treeFields), ("trees-17digits", treeFields), ("parcels", parcelFields)] {
-    for kind in ["json", "geojson"] {
+    for kind in ["json", "geojson"] where only == nil || only == "\(name).\(kind)" {
         let path = "\(directory)/\(name).\(kind)"
         let bytes = readFile(path, hint: "run bench/make_data.py")
         let megabytes = Double(bytes.count) / 1e6

@@ -11,6 +11,10 @@ struct CoordinateScratch {
     var groupEnds: [Int] = []
     /// 1 = a position, 2 = a list of positions, 3 = list of lists, 4 = list of those.
     var depth = 0
+    /// Whether `null` may stand for an ordinate after x and y (a missing Z or M):
+    /// Esri JSON only, where ArcGIS Online writes a Z+M vertex without a measure
+    /// as `[x, y, z, null]`. GeoJSON positions stay numbers (RFC 7946).
+    var nullOrdinatesAfterXY = false
 
     var pointCount: Int { xy.count / 2 }
 
@@ -58,7 +62,10 @@ struct CoordinateScratch {
         let x = try scanner.readDouble()
         guard try scanner.nextElement() else { throw scanner.error("a position needs at least 2 numbers") }
         let y = try scanner.readDouble()
-        while try scanner.nextElement() { _ = try scanner.readNumber() }
+        while try scanner.nextElement() {
+            if nullOrdinatesAfterXY, try scanner.readNull() { continue }
+            _ = try scanner.readNumber()
+        }
         xy.append(x)
         xy.append(y)
     }

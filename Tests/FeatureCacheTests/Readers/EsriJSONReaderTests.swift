@@ -209,6 +209,31 @@ import Testing
         }
     }
 
+    /// ArcGIS Online writes the vertices of a Z+M geometry without measures as
+    /// [x, y, z, null]: null is a missing Z or M there, and nowhere else.
+    @Test func nullZOrMInAVertexIsMissingAndNullXOrYIsAnError() throws {
+        let page = try read(json: """
+        {"hasZ":true,"hasM":true,"features":[
+          {"attributes":{"OID":1},"geometry":{"hasZ":true,"hasM":true,"paths":[[[1,2,3,null],[4,5,null,null],[6,7,8,9]]]}},
+          {"attributes":{"OID":2},"geometry":{"hasM":true,"points":[[1,2,null],[3,4,5]]}}]}
+        """)
+        #expect(try WKBReader.parse(page.batch.geometry.wkb(0)) == .lineString([.init(1, 2), .init(4, 5), .init(6, 7)]))
+        #expect(try WKBReader.parse(page.batch.geometry.wkb(1)) == .multiPoint([.init(1, 2), .init(3, 4)]))
+        for json in [
+            #"{"features":[{"attributes":{"OID":1},"geometry":{"paths":[[[null,1],[2,2]]]}}]}"#,
+            #"{"features":[{"attributes":{"OID":1},"geometry":{"paths":[[[1,null],[2,2]]]}}]}"#,
+            #"{"features":[{"attributes":{"OID":1},"geometry":{"paths":[[[1,2,nul],[2,2]]]}}]}"#,
+            #"{"features":[{"attributes":{"OID":1},"geometry":{"paths":[[[1,2,"3"],[2,2]]]}}]}"#,
+        ] {
+            #expect(throws: FeatureCacheError.self, "\(json)") { _ = try read(json: json) }
+        }
+        // GeoJSON positions are numbers (RFC 7946): no leniency there.
+        let geojson = #"{"type":"FeatureCollection","features":[{"type":"Feature","id":1,"geometry":{"type":"Point","coordinates":[1,2,null]},"properties":{}}]}"#
+        #expect(throws: FeatureCacheError.self) {
+            _ = try Array(geojson.utf8).withUnsafeBytes { try GeoJSONReader.read($0, identity: FeatureIdentity()) }
+        }
+    }
+
     @Test func everyFieldTypeLandsInItsColumnKind() throws {
         let fields = [
             FieldInfo(name: "OID", type: .oid), FieldInfo(name: "S", type: .smallInteger), FieldInfo(name: "B", type: .bigInteger),

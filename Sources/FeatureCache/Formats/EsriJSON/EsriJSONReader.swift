@@ -102,6 +102,7 @@ package enum EsriJSONReader {
 
     private static func readFeatures(_ scanner: inout JSONScanner, into builder: BatchBuilder) throws(FeatureCacheError) {
         var scratch = CoordinateScratch()
+        scratch.nullOrdinatesAfterXY = true  // [x, y, z, null]: a Z+M vertex without a measure
         try scanner.beginArray()
         while try scanner.nextElement() {
             var sawGeometry = false
