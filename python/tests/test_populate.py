@@ -134,3 +134,22 @@ def test_token_errors_and_bad_queries(ns):
         fc.Query(spatial_relationship="near")
     with pytest.raises(fc.InvalidArgumentError):
         fc.Query(geometry=b"\x01\x01\x00", wkid=4326)
+
+
+def test_pages_go_side_by_side_and_give_what_one_at_a_time_gives(ns, trees):
+    """A populate keeps several pages in flight (up to the context's connections
+    per host) and applies them in order: the same features, in the same order,
+    as one page at a time, and one request per page plus the count."""
+    query = fc.Query(where="OBJECTID <= 12000")  # 6 pages of 2,000
+    ns.control("delay", ms=30, match="query")
+    one = fc.Table.arcgis(ns.layer_url(), fc.Context(max_connections_per_host=1))
+    sequential = [feature.object_id for feature in one.populate(query)]
+    assert ns.stats["max_in_flight"] == 1
+
+    ns.control("reset")
+    ns.control("delay", ms=30, match="query")
+    side_by_side = fc.Table.arcgis(ns.layer_url(), fc.Context(max_connections_per_host=4))
+    result = side_by_side.populate(query)
+    assert [feature.object_id for feature in result] == sequential == list(range(1, 12001))
+    assert 2 <= ns.stats["max_in_flight"] <= 4
+    assert ns.stats["by_kind"]["query"] == 6 + 1
