@@ -1142,7 +1142,8 @@ FC_API fc_status fc_populate_options_init(fc_populate_options *options, size_t s
  * servers without pagination; OGC API next links; WFS COUNT/STARTINDEX); long
  * requests go as POST. When the server's answers say which pages follow (an
  * ArcGIS count after a first page that exceeds the transfer limit, object-id
- * batches, OGC API and WFS 2.0 totals with offset paging), several pages are
+ * batches, OGC API and WFS 2.0 totals with offset paging — numberMatched, or
+ * an OGC server's answer to one resulttype=hits request), several pages are
  * in flight at once: from two up to the context's connections per host, fewer
  * while the server slows down or answers 429/503. Pages are still checked and
  * applied in order, and one that fails cancels the rest. Atomic: every page is

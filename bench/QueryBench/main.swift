@@ -20,7 +20,7 @@ func lines(_ path: String) -> [[Substring]] {
     var out: [[Substring]] = []
     var buffer = [CChar](repeating: 0, count: 256)
     while fgets(&buffer, 256, file) != nil {
-        let line = String(cString: buffer).dropLast()
+        let line = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }.dropLast()
         out.append(line.split(separator: ",", omittingEmptySubsequences: false))
     }
     return out

@@ -30,7 +30,7 @@ public func format(_ value: Double, _ decimals: Int = 2) -> String {
     _ = buffer.withUnsafeMutableBufferPointer { pointer in
         withVaList([value]) { vsnprintf(pointer.baseAddress, 64, "%.\(decimals)f", $0) }
     }
-    return String(cString: buffer)
+    return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
 }
 
 /// Runs `body` `runs` times; (best, median) seconds.
