@@ -158,11 +158,14 @@ private struct FeatureReader {
     mutating func readFeature(_ scanner: inout JSONScanner) throws(FeatureCacheError) {
         var objectId: Int64? = nil
         var sawGeometry = false
-        var type: String? = nil
+        var isFeature = false
+        var typeAt: Int? = nil  // where a "type" that is not "Feature" starts
         try scanner.beginObject()
         while try scanner.nextKey() {
             if scanner.keyEquals("type") {
-                type = try scanner.readString()
+                let start = scanner.offset
+                isFeature = try scanner.readString(matching: ["Feature"]) != nil
+                typeAt = isFeature ? nil : start
             } else if scanner.keyEquals("id") {
                 switch scanner.peekKind() {
                 case .string?: objectId = identity.objectId(for: try scanner.readString())
@@ -178,7 +181,8 @@ private struct FeatureReader {
                 try scanner.skipValue()
             }
         }
-        guard type == "Feature" else {
+        guard isFeature else {
+            let type = typeAt.flatMap { scanner.string(at: $0) }
             throw scanner.error("a member of 'features' must have \"type\": \"Feature\" (got \(type.map { "\"\($0)\"" } ?? "none"))")
         }
         if !sawGeometry { builder.geometry.appendNull() }
@@ -199,13 +203,15 @@ private struct FeatureReader {
     /// Reads a geometry object into `target` (one row). A GeometryCollection is
     /// returned as WKB instead, for the caller to append.
     private mutating func readGeometryObject(_ scanner: inout JSONScanner, into target: inout GeometryColumnBuilder) throws(FeatureCacheError) -> (bytes: [UInt8], box: BoundingBox)? {
-        var typeName: String? = nil
+        var typeIndex: Int? = nil
+        var typeAt: Int? = nil
         var hasCoordinates = false
         var members: [(bytes: [UInt8], box: BoundingBox)]? = nil
         try scanner.beginObject()
         while try scanner.nextKey() {
             if scanner.keyEquals("type") {
-                typeName = try scanner.readString()
+                typeAt = scanner.offset
+                typeIndex = try scanner.readString(matching: Self.typeNames)
             } else if scanner.keyEquals("coordinates") {
                 hasCoordinates = true
                 try scratch.read(from: &scanner)
@@ -215,9 +221,11 @@ private struct FeatureReader {
                 try scanner.skipValue()
             }
         }
-        guard let typeName, let type = wkbType(typeName) else {
-            throw scanner.error("unknown geometry type \(typeName.map { "\"\($0)\"" } ?? "(no 'type')")")
+        guard let typeIndex else {
+            let name = typeAt.flatMap { scanner.string(at: $0) }
+            throw scanner.error("unknown geometry type \(name.map { "\"\($0)\"" } ?? "(no 'type')")")
         }
+        let type = Self.types[typeIndex]
         if type == .geometryCollection {
             var writer = WKBWriter()
             var box = BoundingBox()
@@ -229,7 +237,7 @@ private struct FeatureReader {
             }
             return (writer.bytes, box)
         }
-        guard hasCoordinates else { throw scanner.error("a \(typeName) has no 'coordinates'") }
+        guard hasCoordinates else { throw scanner.error("a \(Self.typeNames[typeIndex]) has no 'coordinates'") }
         do {
             try target.append(type, scratch)
         } catch {
@@ -255,16 +263,9 @@ private struct FeatureReader {
         return members
     }
 
-    private func wkbType(_ name: String) -> WKBType? {
-        switch name {
-        case "Point": .point
-        case "MultiPoint": .multiPoint
-        case "LineString": .lineString
-        case "MultiLineString": .multiLineString
-        case "Polygon": .polygon
-        case "MultiPolygon": .multiPolygon
-        case "GeometryCollection": .geometryCollection
-        default: nil
-        }
-    }
+    /// RFC 7946's geometry types, and their WKB types in the same order.
+    private static let typeNames: [StaticString] = ["Point", "MultiPoint", "LineString", "MultiLineString", "Polygon",
+                                                    "MultiPolygon", "GeometryCollection"]
+    private static let types: [WKBType] = [.point, .multiPoint, .lineString, .multiLineString, .polygon, .multiPolygon,
+                                           .geometryCollection]
 }

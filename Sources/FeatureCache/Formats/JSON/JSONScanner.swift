@@ -231,6 +231,38 @@ package struct JSONScanner {
         return String(decoding: decoded, as: UTF8.self)
     }
 
+    /// Reads the next string and returns the index of the first of `names` it
+    /// equals, nil when none (or it is not a string: an error). Allocates
+    /// nothing: for the few names a format fixes (`"type": "Feature"`), read
+    /// once per feature.
+    package mutating func readString(matching names: [StaticString]) throws(FeatureCacheError) -> Int? {
+        skipWhitespace()
+        guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { throw error("expected a string") }
+        let start = offset + 1
+        let end = stringRunEnd(from: start)
+        guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else {
+            // Escapes (never in these names as servers write them): decode, then compare.
+            var decoded: [UInt8] = []
+            try readStringBytes(into: &decoded)
+            return names.firstIndex { name in
+                decoded.count == name.utf8CodeUnitCount && decoded.withUnsafeBytes { memcmp($0.baseAddress!, name.utf8Start, $0.count) == 0 }
+            }
+        }
+        offset = end + 1
+        let length = end - start
+        return names.firstIndex { name in
+            length == name.utf8CodeUnitCount && (length == 0 || memcmp(bytes.baseAddress! + start, name.utf8Start, length) == 0)
+        }
+    }
+
+    /// The string value that starts at `start` (after whitespace), for an error
+    /// message about a value already read; nil when there is none.
+    package func string(at start: Int) -> String? {
+        var probe = self
+        probe.offset = start
+        return try? probe.readString()
+    }
+
     /// A string, or nil for JSON `null`.
     package mutating func readStringOrNull() throws(FeatureCacheError) -> String? {
         if try readNull() { return nil }
