@@ -205,6 +205,20 @@ private func objectIds(_ result: FeatureResult) throws -> [Int64] {
         #expect(uncounted.transport.mostInFlight <= 2)   // page two beside the count, no more
     }
 
+    @Test func ogcPagesByStartIndexArePredictedByTheParameterTheLinksUse() async throws {
+        let server = FakeOGCServer(fault: .startIndexPaging) { _ in .milliseconds(15) }
+        let table = try await server.table(pageSize: 10)
+        let before = table.statisticsSnapshot.requests
+        let result = try await table.populate(QueryParameters(), clearCache: true)
+        #expect(try objectIds(result) == Array(1...100))
+        #expect(table.statisticsSnapshot.requests - before == 10)
+        #expect(server.transport.mostInFlight >= 2)
+        // Every page asked by startIndex, never by an offset the server ignores.
+        let items = server.transport.log.withLock { $0 }.filter { $0.base.hasSuffix("/items") }
+        #expect(items.count == 10 + 1)  // the load's sample and the pages
+        #expect(items.allSatisfy { $0.value(of: "offset") == nil })
+    }
+
     @Test func ogcRepairedNextLinksArePredictedToo() async throws {
         let server = FakeOGCServer(fault: .nextDropsBbox) { _ in .milliseconds(10) }
         let table = try await server.table(pageSize: 5)

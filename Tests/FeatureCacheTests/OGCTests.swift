@@ -12,6 +12,8 @@ final class FakeOGCServer: Sendable {
         case countsOnlyByHits
         /// Pages without numberMatched; `resulttype=hits` is an unknown parameter.
         case noCounts
+        /// Pages by `startIndex` (GeoServer) instead of `offset`.
+        case startIndexPaging
     }
     let transport: FunctionTransport
 
@@ -31,14 +33,15 @@ final class FakeOGCServer: Sendable {
             // The faults show on unfiltered requests (a bbox query behaves, for a cache to keep).
             let fault = url.value(of: "bbox") == nil || fault == .nextDropsBbox ? fault : .none
             let limit = Int(url.value(of: "limit") ?? "10")!
-            let offset = Int(url.value(of: "offset") ?? "0")!
+            let position = fault == .startIndexPaging ? "startIndex" : "offset"
+            let offset = Int(url.value(of: position) ?? "0")!
             let box = url.value(of: "bbox").map { $0.split(separator: ",").map { Double($0)! } } ?? [-1, -1, 2, 2]
             let matching = (1...100).filter { Double($0) / 100 >= box[0] && Double($0) / 100 <= box[2] }
             let page = Array(matching.dropFirst(offset).prefix(limit))
             let features = page.map { #"{"type":"Feature","id":\#($0),"geometry":{"type":"Point","coordinates":[\#(Double($0) / 100),0.5]},"properties":{"n":\#($0)}}"# }
             var next = ""
             if offset + page.count < matching.count || fault == .loopingNext {
-                var link = RequestURL(base: url.base, parameters: [("limit", String(limit)), ("offset", String(fault == .loopingNext ? 0 : offset + limit))])
+                var link = RequestURL(base: url.base, parameters: [("limit", String(limit)), (position, String(fault == .loopingNext ? 0 : offset + limit))])
                 if fault != .nextDropsBbox, let bbox = url.value(of: "bbox") { link.set("bbox", bbox) }
                 next = #",{"rel":"next","href":"\#(link.string)"}"#
             }

@@ -138,19 +138,22 @@ struct OGCItemsPager {
                 return fetched
             }
             try Task.checkCancellationTyped()
+            let paging = Self.pagingParameter(in: next, after: url, rows: serverRows)
             url = next
             let sendDialect = source.filterDialects().first == dialect ? dialect : nil
-            if maxPages == nil {
+            if maxPages == nil, let paging {
                 let step = current.page.batch.count
-                if numberMatched == nil, countAsked == nil, ahead.window.limit > 1, Self.offset(of: next) == serverRows {
+                if numberMatched == nil, countAsked == nil, ahead.window.limit > 1 {
                     // No total on the pages: page two is certain, and the server's
                     // count (asked alongside) says which pages follow it.
-                    expectOffsetPages(after: step, serverRows: serverRows, matched: Int64(serverRows) + 1, template: next, dialect: sendDialect, ahead)
-                    countAsked = .some(await hitsCount(next, dialect: sendDialect))
+                    expectPages(after: step, serverRows: serverRows, matched: Int64(serverRows) + 1, template: next,
+                                parameter: paging, dialect: sendDialect, ahead)
+                    countAsked = .some(await hitsCount(next, without: paging, dialect: sendDialect))
                     try Task.checkCancellationTyped()
                 }
                 if let matched = numberMatched ?? countAsked.flatMap({ $0 }) {
-                    expectOffsetPages(after: step, serverRows: serverRows, matched: matched, template: next, dialect: sendDialect, ahead)
+                    expectPages(after: step, serverRows: serverRows, matched: matched, template: next,
+                                parameter: paging, dialect: sendDialect, ahead)
                 }
             }
             let pageRequest = request(url, dialect: sendDialect)
@@ -164,23 +167,24 @@ struct OGCItemsPager {
         return fetched
     }
 
-    /// Tells `ahead` the pages that follow when the server pages by offset: the
-    /// URL of the next page is `template` with `offset` at the rows read so far
-    /// (the pager's own URL, or a next link that says so), and the total is
-    /// known. Each later page is predicted one page size (`step`, what the
-    /// server sends per page) further; a server that pages otherwise costs only
-    /// the requests sent ahead, as each page is still asked for by its link.
-    private func expectOffsetPages(after step: Int, serverRows: Int, matched: Int64, template: RequestURL,
-                                   dialect: OGCFilterDialect?, _ ahead: PagePrefetcher<String, Page>) {
-        guard step > 0, Self.offset(of: template) == serverRows else { return }
+    /// Tells `ahead` the pages that follow when the server pages by position:
+    /// the next page's URL is `template` with `parameter` (`offset`, GeoServer's
+    /// `startIndex`…) at the rows read so far, and the total is known. Each
+    /// later page is predicted one page size (`step`, what the server sends per
+    /// page) further; a server that pages otherwise costs only the requests sent
+    /// ahead, as each page is still asked for by its link.
+    private func expectPages(after step: Int, serverRows: Int, matched: Int64, template: RequestURL, parameter: String,
+                             dialect: OGCFilterDialect?, _ ahead: PagePrefetcher<String, Page>) {
+        guard step > 0 else { return }
         var upcoming: [(key: String, fetch: PagePrefetcher<String, Page>.Fetch)] = []
-        var offset = serverRows
-        while Int64(offset) < PageKeeper.serverRowsNeeded(matched: matched, dropsRowsLocally: plan.dropsRowsLocally, query: query), upcoming.count < ahead.window.limit {
-            let url = template.setting("offset", String(offset))
+        var position = serverRows
+        while Int64(position) < PageKeeper.serverRowsNeeded(matched: matched, dropsRowsLocally: plan.dropsRowsLocally, query: query),
+              upcoming.count < ahead.window.limit {
+            let url = template.setting(parameter, String(position))
             let pageRequest = request(url, dialect: dialect)
             let reader = PageReader(source: source, budget: budget)
             upcoming.append((Self.key(url), { () async throws(FeatureCacheError) in try await reader.read(pageRequest) }))
-            offset += step
+            position += step
         }
         ahead.expect(upcoming)
     }
@@ -189,16 +193,24 @@ struct OGCItemsPager {
     /// others answer it with `numberMatched` and no features), nil when the
     /// server does not: asked with `limit=1`, so a server ignoring it sends one
     /// feature, which is no count; a refusal is no count either.
-    private func hitsCount(_ next: RequestURL, dialect: OGCFilterDialect?) async -> Int64? {
+    private func hitsCount(_ next: RequestURL, without paging: String, dialect: OGCFilterDialect?) async -> Int64? {
         var url = next.setting("resulttype", "hits").setting("limit", "1")
-        url.remove("offset")
+        url.remove(paging)
         guard let answer = try? await read(request(url, dialect: dialect)), answer.page.batch.count == 0,
               let matched = answer.page.numberMatched, matched >= 0 else { return nil }
         return matched
     }
 
-    private static func offset(of url: RequestURL) -> Int? {
-        url.value(of: "offset").flatMap { Int($0) }
+    /// The parameter by which a server pages, as its `next` link shows it: the
+    /// one integer parameter whose value is the rows read so far and was not
+    /// that in the page's own URL (`limit=10000` after 10,000 rows is not it);
+    /// nil when none or more than one is.
+    private static func pagingParameter(in next: RequestURL, after page: RequestURL, rows: Int) -> String? {
+        guard rows > 0 else { return nil }
+        let candidates = next.parameters.filter { parameter in
+            Int(parameter.value) == rows && page.value(of: parameter.name).flatMap { Int($0) } != rows
+        }
+        return candidates.count == 1 ? candidates[0].name : nil
     }
 
     /// A page's identity whatever order its link writes the parameters in.
