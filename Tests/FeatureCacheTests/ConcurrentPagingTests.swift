@@ -89,6 +89,15 @@ private final class SlowArcGISServer: Sendable {
     }
 }
 
+/// Populates everything `server` has in pages of `pageSize`: the result and
+/// the requests the populate sent (loading not included).
+private func populateAll(_ server: FakeOGCServer, pageSize: Int = 10) async throws -> (FeatureResult, Int) {
+    let table = try await server.table(pageSize: pageSize)
+    let before = table.statisticsSnapshot.requests
+    let result = try await table.populate(QueryParameters(), clearCache: true)
+    return (result, table.statisticsSnapshot.requests - before)
+}
+
 private func objectIds(_ result: FeatureResult) throws -> [Int64] {
     try (0..<result.count).map { try result.objectId($0) }
 }
@@ -176,42 +185,34 @@ private func objectIds(_ result: FeatureResult) throws -> [Int64] {
         let server = FakeOGCServer(fault: .none) { url in
             .milliseconds(url.value(of: "offset").map { 40 - (Int($0) ?? 0) / 5 } ?? 5)
         }
-        let table = try await server.table(pageSize: 10)
-        let before = table.statisticsSnapshot.requests
-        let result = try await table.populate(QueryParameters(), clearCache: true)
+        let (result, requests) = try await populateAll(server)
         #expect(try objectIds(result) == Array(1...100))
-        #expect(table.statisticsSnapshot.requests - before == 10)
+        #expect(requests == 10)
         #expect(server.transport.mostInFlight >= 2)
     }
 
     @Test func ogcPagesWithoutTotalsAreSentAheadOnTheServersHitsCount() async throws {
         let slow: @Sendable (RequestURL) -> Duration = { _ in .milliseconds(15) }
         let counted = FakeOGCServer(fault: .countsOnlyByHits, delay: slow)
-        var table = try await counted.table(pageSize: 10)
-        var before = table.statisticsSnapshot.requests
-        var result = try await table.populate(QueryParameters(), clearCache: true)
+        var (result, requests) = try await populateAll(counted)
         #expect(try objectIds(result) == Array(1...100))
-        #expect(table.statisticsSnapshot.requests - before == 10 + 1)   // the pages and the count
+        #expect(requests == 10 + 1)   // the pages and the count
         #expect(counted.transport.mostInFlight >= 2)
 
         // A server that does not know resulttype=hits sends a feature, no count:
         // the pages then follow one by one, and the answer is the same.
         let uncounted = FakeOGCServer(fault: .noCounts, delay: slow)
-        table = try await uncounted.table(pageSize: 10)
-        before = table.statisticsSnapshot.requests
-        result = try await table.populate(QueryParameters(), clearCache: true)
+        (result, requests) = try await populateAll(uncounted)
         #expect(try objectIds(result) == Array(1...100))
-        #expect(table.statisticsSnapshot.requests - before == 10 + 1)
+        #expect(requests == 10 + 1)
         #expect(uncounted.transport.mostInFlight <= 2)   // page two beside the count, no more
     }
 
     @Test func ogcPagesByStartIndexArePredictedByTheParameterTheLinksUse() async throws {
         let server = FakeOGCServer(fault: .startIndexPaging) { _ in .milliseconds(15) }
-        let table = try await server.table(pageSize: 10)
-        let before = table.statisticsSnapshot.requests
-        let result = try await table.populate(QueryParameters(), clearCache: true)
+        let (result, requests) = try await populateAll(server)
         #expect(try objectIds(result) == Array(1...100))
-        #expect(table.statisticsSnapshot.requests - before == 10)
+        #expect(requests == 10)
         #expect(server.transport.mostInFlight >= 2)
         // Every page asked by startIndex, never by an offset the server ignores.
         let items = server.transport.log.withLock { $0 }.filter { $0.base.hasSuffix("/items") }
