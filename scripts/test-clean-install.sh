@@ -42,7 +42,7 @@ chroot "$system" /bin/bash -c '
     echo "Debian $(cat /etc/debian_version): apt install ./libfeaturecache*.deb"
     apt-get install -y -qq ./root/packages/libfeaturecache*.deb >/dev/null
     dpkg -l "libfeaturecache*" libcurl4 libxml2 | grep "^ii"
-    ldconfig -p | grep -q "libfeaturecache.so.1 " || { echo "FAIL: ldconfig does not know the library"; exit 1; }
+    ldconfig -p | grep -c "libfeaturecache.so.1 " >/dev/null || { echo "FAIL: ldconfig does not know the library"; exit 1; }
     apt-get install -y -qq --no-install-recommends gcc g++ libc6-dev pkg-config cmake make >/dev/null
     # The same consumer checks as the package test, against the installed /usr.
     . /root/src/Tests/c/install/consumers.sh

@@ -50,9 +50,11 @@ done
 version="$(dpkg-deb -f "$runtime" Version)"
 [ "$(dpkg-deb -f "$dev" Depends)" = "$(dpkg-deb -f "$runtime" Package) (= $version)" ] \
     || fail "the -dev package does not depend on the exact runtime: $(dpkg-deb -f "$dev" Depends)"
-dpkg-deb --ctrl-tarfile "$runtime" | tar -xO ./shlibs | grep -q "^libfeaturecache [0-9]* .* (>= $version)$" \
+# grep -c, not grep -q, after a pipe: under pipefail, grep -q leaving at the
+# first match can kill the writer with SIGPIPE and fail a check that held.
+dpkg-deb --ctrl-tarfile "$runtime" | tar -xO ./shlibs | grep -c "^libfeaturecache [0-9]* .* (>= $version)$" >/dev/null \
     || fail "no shlibs entry"
-dpkg-deb --ctrl-tarfile "$runtime" | tar -xO ./triggers | grep -q "^activate-noawait ldconfig$" \
+dpkg-deb --ctrl-tarfile "$runtime" | tar -xO ./triggers | grep -c "^activate-noawait ldconfig$" >/dev/null \
     || fail "no ldconfig trigger"
 echo "control: Depends: $depends"
 
@@ -81,7 +83,7 @@ consumers "$root" "$(echo "$work"/tarball/featurecache-*)" lib share/doc/Feature
 cmake -S "$root" -B "$work/debug" -DCMAKE_BUILD_TYPE=Debug -DFC_BUILD_TESTS=OFF -DFC_BUILD_EXAMPLES=OFF >/dev/null
 cmake --build "$work/debug" --target featurecache_swift >/dev/null
 [ -d "$work/debug/swift/debug" ] && [ ! -d "$work/debug/swift/release" ] || fail "Debug did not build SwiftPM's debug configuration"
-readelf -S "$work/debug/lib/libfeaturecache.so" | grep -q '\.debug_info' || fail "the Debug library has no debug info"
+readelf -S "$work/debug/lib/libfeaturecache.so" | grep -c '\.debug_info' >/dev/null || fail "the Debug library has no debug info"
 echo "CMAKE_BUILD_TYPE=Debug: a debug library with debug info"
 
 echo "packages ok"

@@ -67,4 +67,15 @@ typedef struct fcsys_xml_callbacks {
 int fcsys_xml_parse(const char *bytes, size_t length, const fcsys_xml_callbacks *callbacks, void *user,
                     int max_depth, char *message, size_t message_size);
 
+/* The same parse fed chunk by chunk (a response as it arrives): every check
+ * above applies across chunk boundaries. Create, feed each chunk (terminate = 1
+ * with the last, which may be empty), free. A feed returns an outcome as
+ * fcsys_xml_parse does; after one that is not FCSYS_XML_OK the parse is over.
+ * NULL from create = out of memory. One parse per handle, one thread at a time. */
+typedef struct fcsys_xml_push fcsys_xml_push;
+fcsys_xml_push *fcsys_xml_push_create(const fcsys_xml_callbacks *callbacks, void *user, int max_depth);
+int fcsys_xml_push_feed(fcsys_xml_push *push, const char *bytes, size_t length, int terminate,
+                        char *message, size_t message_size);
+void fcsys_xml_push_free(fcsys_xml_push *push);
+
 #endif

@@ -36,12 +36,13 @@ consumers() {
     # shellcheck disable=SC2086
     cc -std=c99 -Wall -Wextra -Werror "$source/Tests/c/install/consumer.c" -o "$root/consumer-pc" $flags \
        -Wl,-rpath,"$root/$libdir"
-    env -u LD_LIBRARY_PATH "$root/consumer-pc" | grep -q "consumer ok" \
+    # grep -c, not -q: -q leaving at the first match can SIGPIPE the writer under pipefail.
+    env -u LD_LIBRARY_PATH "$root/consumer-pc" | grep -c "consumer ok" >/dev/null \
         || { echo "FAIL: pkg-config consumer ($libdir)"; return 1; }
     echo "C consumer, pkg-config: ok ($libdir)"
     cmake -S "$source/Tests/c/install" -B "$root/consumer-build" -DCMAKE_PREFIX_PATH="$root" >/dev/null
     cmake --build "$root/consumer-build" >/dev/null
-    env -u LD_LIBRARY_PATH "$root/consumer-build/consumer" | grep -q "consumer ok" \
+    env -u LD_LIBRARY_PATH "$root/consumer-build/consumer" | grep -c "consumer ok" >/dev/null \
         || { echo "FAIL: CMake consumer ($libdir)"; return 1; }
     echo "C consumer, find_package: ok ($libdir)"
 

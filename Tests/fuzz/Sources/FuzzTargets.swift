@@ -20,7 +20,13 @@ enum FuzzTarget: String, CaseIterable {
             for swap in [false, true] {
                 _ = try? GMLReader.read(bytes, fields: Schema.fields, geometryProperty: "geom", identity: FeatureIdentity(), swapAxes: swap)
             }
-            _ = try? GMLReader.read(bytes, fields: [], geometryProperty: nil, identity: FeatureIdentity(), swapAxes: false)
+            let whole = try? GMLReader.read(bytes, fields: [], geometryProperty: nil, identity: FeatureIdentity(), swapAxes: false)
+            // Read as it arrives, in chunks of 1 to 16 bytes: a page when the
+            // whole document gives one, and the same page.
+            let chunked = try? streamed(bytes, chunk: 1 + (bytes.first.map(Int.init) ?? 0) % 16)
+            if let whole, let chunked, !samePage(whole, chunked) {
+                fatalError("GML read in chunks differs from the whole document")
+            }
         case .pipeline:
             pipeline(bytes)
         case .wfs:
@@ -31,6 +37,24 @@ enum FuzzTarget: String, CaseIterable {
             _ = try? JSONValue.parse(Array(bytes))
         case .where:
             whereClause(String(decoding: bytes, as: UTF8.self))
+        }
+    }
+
+    private func streamed(_ bytes: UnsafeRawBufferPointer, chunk: Int) throws(FeatureCacheError) -> GMLPage {
+        let stream = try GMLReader.Stream(fields: [], geometryProperty: nil, identity: FeatureIdentity(), swapAxes: false)
+        var start = 0
+        while start < bytes.count {
+            let end = min(bytes.count, start + chunk)
+            try stream.feed(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+            start = end
+        }
+        return try stream.finish()
+    }
+
+    private func samePage(_ a: GMLPage, _ b: GMLPage) -> Bool {
+        guard a.batch.count == b.batch.count else { return false }
+        return (0..<a.batch.count).allSatisfy { row in
+            a.batch.objectId(row) == b.batch.objectId(row) && a.batch.geometry.wkb(row).elementsEqual(b.batch.geometry.wkb(row))
         }
     }
 

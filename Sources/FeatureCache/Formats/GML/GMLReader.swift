@@ -88,11 +88,33 @@ package final class GMLReader: XMLEventSink {
     ///   - geometryProperty: the geometry's property; nil = the first holding a geometry.
     package static func read(_ bytes: UnsafeRawBufferPointer, fields: [FieldInfo], geometryProperty: String?,
                      identity: FeatureIdentity, swapAxes: Bool) throws(FeatureCacheError) -> GMLPage {
-        let reader = GMLReader(fields: fields, geometryProperty: geometryProperty, identity: identity, swapAxes: swapAxes)
-        try XMLStream.parse(bytes, into: reader, what: "GML")
-        guard reader.sawRoot else { throw FeatureCacheError.parse("GML: no feature collection") }
-        return GMLPage(batch: reader.builder.finish(), numberMatched: reader.page.matched, numberReturned: reader.page.returned,
-                       next: reader.page.next, srsName: reader.page.srs, idPrefix: reader.page.idPrefix)
+        let stream = try Stream(fields: fields, geometryProperty: geometryProperty, identity: identity, swapAxes: swapAxes)
+        try stream.feed(bytes)
+        return try stream.finish()
+    }
+
+    /// A GML document read as it arrives: `feed` each chunk as it comes,
+    /// `finish` for the page. The page is the same however the document is
+    /// split, and no more than a chunk of it is held at a time.
+    package final class Stream {
+        private let reader: GMLReader
+        private let parser: XMLPushParser
+
+        package init(fields: [FieldInfo], geometryProperty: String?, identity: FeatureIdentity, swapAxes: Bool) throws(FeatureCacheError) {
+            reader = GMLReader(fields: fields, geometryProperty: geometryProperty, identity: identity, swapAxes: swapAxes)
+            parser = try XMLPushParser(into: reader, what: "GML")
+        }
+
+        package func feed(_ chunk: UnsafeRawBufferPointer) throws(FeatureCacheError) {
+            try parser.feed(chunk)
+        }
+
+        package func finish() throws(FeatureCacheError) -> GMLPage {
+            try parser.finish()
+            guard reader.sawRoot else { throw FeatureCacheError.parse("GML: no feature collection") }
+            return GMLPage(batch: reader.builder.finish(), numberMatched: reader.page.matched, numberReturned: reader.page.returned,
+                           next: reader.page.next, srsName: reader.page.srs, idPrefix: reader.page.idPrefix)
+        }
     }
 
     // MARK: - Events

@@ -85,15 +85,37 @@ package protocol XMLEventSink: AnyObject {
 package enum XMLStream {
     static let maxDepth: Int32 = 200
 
+    /// A whole document in memory.
     package static func parse(_ bytes: UnsafeRawBufferPointer, into sink: XMLEventSink, what: String = "XML") throws(FeatureCacheError) {
-        final class Box {
-            let sink: XMLEventSink
-            var error: FeatureCacheError?
-            init(_ sink: XMLEventSink) { self.sink = sink }
-        }
-        if bytes.isEmpty { throw FeatureCacheError.parse("\(what): the response is empty") }
-        let box = Box(sink)
-        var callbacks = fcsys_xml_callbacks(
+        let parser = try XMLPushParser(into: sink, what: what)
+        try parser.feed(bytes)
+        try parser.finish()
+    }
+}
+
+/// A document parsed as it arrives, chunk by chunk (a response still being
+/// received), under the same rules as `XMLStream.parse`, which is this with one
+/// chunk: every check holds across chunk boundaries, and the events the sink
+/// sees are the same however the bytes are split. One thread at a time.
+package final class XMLPushParser {
+    private final class Box {
+        let sink: XMLEventSink
+        var error: FeatureCacheError?
+        init(_ sink: XMLEventSink) { self.sink = sink }
+    }
+
+    private let box: Box
+    private let what: String
+    private let callbacks: UnsafeMutablePointer<fcsys_xml_callbacks>
+    private let push: OpaquePointer
+    private var received = 0
+    private var ended = false
+
+    package init(into sink: XMLEventSink, what: String = "XML") throws(FeatureCacheError) {
+        box = Box(sink)
+        self.what = what
+        callbacks = .allocate(capacity: 1)
+        callbacks.initialize(to: fcsys_xml_callbacks(
             start: { user, local, _, uri, count, attributes in
                 let box = Unmanaged<Box>.fromOpaque(user!).takeUnretainedValue()
                 let tag = XMLStartTag(localName: local!, namespace: uri, attributeCount: Int(count),
@@ -110,12 +132,41 @@ package enum XMLStream {
                 let box = Unmanaged<Box>.fromOpaque(user!).takeUnretainedValue()
                 box.sink.text(UnsafeRawBufferPointer(start: text, count: Int(length)))
                 return 0
-            })
+            }))
+        // The box lives as long as self; the C side holds it unretained.
+        guard let push = fcsys_xml_push_create(callbacks, Unmanaged.passUnretained(box).toOpaque(), XMLStream.maxDepth) else {
+            callbacks.deallocate()
+            throw FeatureCacheError(.limit, "\(what): out of memory for the XML parser")
+        }
+        self.push = push
+    }
+
+    deinit {
+        fcsys_xml_push_free(push)
+        callbacks.deallocate()
+    }
+
+    /// Parses the next bytes of the document.
+    package func feed(_ bytes: UnsafeRawBufferPointer) throws(FeatureCacheError) {
+        guard !bytes.isEmpty else { return }
+        received += bytes.count
+        try run(bytes, terminate: false)
+    }
+
+    /// The document is complete: fails if it is empty, cut short or malformed.
+    package func finish() throws(FeatureCacheError) {
+        if received == 0 { throw FeatureCacheError.parse("\(what): the response is empty") }
+        try run(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true)
+    }
+
+    private func run(_ bytes: UnsafeRawBufferPointer, terminate: Bool) throws(FeatureCacheError) {
+        if ended { throw FeatureCacheError.parse("\(what): the document has already ended") }
         var message = [CChar](repeating: 0, count: 512)
         let outcome = withExtendedLifetime(box) {
-            fcsys_xml_parse(bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count, &callbacks,
-                            Unmanaged.passUnretained(box).toOpaque(), maxDepth, &message, message.count)
+            fcsys_xml_push_feed(push, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count, terminate ? 1 : 0,
+                                &message, message.count)
         }
+        if terminate || outcome != FCSYS_XML_OK { ended = true }
         if let error = box.error { throw error }
         guard outcome == FCSYS_XML_OK else {
             let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
