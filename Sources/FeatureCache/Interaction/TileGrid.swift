@@ -82,7 +82,8 @@ struct TileGrid: Sendable, Equatable {
             let metresPerPixel = scale * 0.0254 / 96
             let unitsPerPixel = geographic ? metresPerPixel / 111_319.490_793 : metresPerPixel
             let quarterView = viewWidth / unitsPerPixel / 4
-            let pixels = quarterView.isNaN ? Self.tilePixels.lowerBound : quarterView.clamped(to: Self.tilePixels)
+            let pixels = quarterView.isNaN ? Self.tilePixels.lowerBound
+                : min(max(quarterView, Self.tilePixels.lowerBound), Self.tilePixels.upperBound)
             target = pixels * unitsPerPixel
         } else {
             target = viewWidth
@@ -134,8 +135,4 @@ struct TileGrid: Sendable, Equatable {
         while level > 0, tileCount(overlapping: area, level: level) > maxTiles { level -= 1 }
         return level
     }
-}
-
-private extension Double {
-    func clamped(to range: ClosedRange<Double>) -> Double { min(max(self, range.lowerBound), range.upperBound) }
 }

@@ -28,7 +28,6 @@ final class PagePrefetcher<Key: Hashable & Sendable, Page: Sendable>: Sendable {
         /// Expected pages not started yet, in the order they will be asked for.
         var waiting: [(key: Key, fetch: Fetch)] = []
         var finished = false
-        var sentAhead = 0
     }
 
     let window: PagingWindow
@@ -38,8 +37,10 @@ final class PagePrefetcher<Key: Hashable & Sendable, Page: Sendable>: Sendable {
         self.window = window
     }
 
-    /// Pages sent before the pager asked for them.
-    var sentAhead: Int { state.withLock { $0.sentAhead } }
+    /// Up to `context`'s connections per host in flight.
+    convenience init(context: ClientContext) {
+        self.init(window: PagingWindow(limit: context.settings.maxConnectionsPerHost))
+    }
 
     /// The pages the pager will ask for next, in order (replacing what it expected before).
     func expect(_ upcoming: [(key: Key, fetch: Fetch)]) {
@@ -68,10 +69,7 @@ final class PagePrefetcher<Key: Hashable & Sendable, Page: Sendable>: Sendable {
         let outcome = await wait(for: task)
         if case let .failure(error) = outcome, concurrent, !window.isSerialized, Self.isServerTrouble(error) {
             window.serialize()
-            let others = state.withLock { state -> [Task<Outcome, Never>] in
-                defer { state.started.removeAll() }
-                return Array(state.started.values)
-            }
+            let others = takeStarted()
             for task in others { task.cancel() }
             for task in others { _ = await task.value }
             return try await wait(for: start(fetch)).get()
@@ -100,13 +98,19 @@ final class PagePrefetcher<Key: Hashable & Sendable, Page: Sendable>: Sendable {
 
     /// Cancels the pages still running or waiting; nothing starts afterwards.
     func finish() {
-        let running = state.withLock { state -> [Task<Outcome, Never>] in
+        state.withLock { state in
             state.finished = true
             state.waiting.removeAll()
+        }
+        for task in takeStarted() { task.cancel() }
+    }
+
+    /// The started pages, no longer the prefetcher's.
+    private func takeStarted() -> [Task<Outcome, Never>] {
+        state.withLock { state in
             defer { state.started.removeAll() }
             return Array(state.started.values)
         }
-        for task in running { task.cancel() }
     }
 
     /// Starts waiting pages while the window has room.
@@ -116,7 +120,6 @@ final class PagePrefetcher<Key: Hashable & Sendable, Page: Sendable>: Sendable {
             while !state.finished, !state.waiting.isEmpty, state.started.count + reserved < size {
                 let next = state.waiting.removeFirst()
                 state.started[next.key] = start(next.fetch)
-                state.sentAhead += 1
             }
         }
     }

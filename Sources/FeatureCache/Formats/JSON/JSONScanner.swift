@@ -238,21 +238,21 @@ package struct JSONScanner {
     package mutating func readString(matching names: [StaticString]) throws(FeatureCacheError) -> Int? {
         skipWhitespace()
         guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { throw error("expected a string") }
+        func match(_ value: UnsafeRawBufferPointer) -> Int? {
+            names.firstIndex { name in
+                value.count == name.utf8CodeUnitCount && (value.isEmpty || memcmp(value.baseAddress!, name.utf8Start, value.count) == 0)
+            }
+        }
         let start = offset + 1
         let end = stringRunEnd(from: start)
         guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else {
             // Escapes (never in these names as servers write them): decode, then compare.
             var decoded: [UInt8] = []
             try readStringBytes(into: &decoded)
-            return names.firstIndex { name in
-                decoded.count == name.utf8CodeUnitCount && decoded.withUnsafeBytes { memcmp($0.baseAddress!, name.utf8Start, $0.count) == 0 }
-            }
+            return decoded.withUnsafeBytes(match)
         }
         offset = end + 1
-        let length = end - start
-        return names.firstIndex { name in
-            length == name.utf8CodeUnitCount && (length == 0 || memcmp(bytes.baseAddress! + start, name.utf8Start, length) == 0)
-        }
+        return match(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
     }
 
     /// The string value that starts at `start` (after whitespace), for an error

@@ -109,7 +109,6 @@ package final class XMLPushParser {
     private let callbacks: UnsafeMutablePointer<fcsys_xml_callbacks>
     private let push: OpaquePointer
     private var received = 0
-    private var ended = false
 
     package init(into sink: XMLEventSink, what: String = "XML") throws(FeatureCacheError) {
         box = Box(sink)
@@ -160,13 +159,11 @@ package final class XMLPushParser {
     }
 
     private func run(_ bytes: UnsafeRawBufferPointer, terminate: Bool) throws(FeatureCacheError) {
-        if ended { throw FeatureCacheError.parse("\(what): the document has already ended") }
         var message = [CChar](repeating: 0, count: 512)
         let outcome = withExtendedLifetime(box) {
             fcsys_xml_push_feed(push, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count, terminate ? 1 : 0,
                                 &message, message.count)
         }
-        if terminate || outcome != FCSYS_XML_OK { ended = true }
         if let error = box.error { throw error }
         guard outcome == FCSYS_XML_OK else {
             let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }

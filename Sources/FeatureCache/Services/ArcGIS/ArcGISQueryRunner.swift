@@ -63,14 +63,14 @@ struct ArcGISQueryRunner {
         var fetched = FetchedFeatures()
         var offset = query.resultOffset
         var previous: PageSignature? = nil
-        let pages: PagePrefetcher<String, EsriJSONPage> = prefetcher()
+        let pages = PagePrefetcher<String, EsriJSONPage>(context: requester.context)
         defer { pages.finish() }
         /// How many features match, asked once a first page says there are more.
         var matching: Int?? = nil
         while true {
             let (key, url) = try offsetPage(offset, fetchedSoFar: fetched.featureCount)
             let page = try await pages.page(key) { [self] () async throws(FeatureCacheError) in try await fetchPage(url) }
-            let remaining = query.maxFeatures > 0 ? query.maxFeatures - fetched.featureCount : Int.max
+            let remaining = remaining(after: fetched.featureCount)
             let signature = PageSignature(page.batch)
             if page.batch.count == 0, page.exceededTransferLimit {
                 throw FeatureCacheError(.service, "\(redacted): the service says more features match but returned none at offset \(offset); stopping instead of asking again")
@@ -117,11 +117,15 @@ struct ArcGISQueryRunner {
 
     /// The request for the page at `offset` after `fetchedSoFar` features, and its key.
     private func offsetPage(_ offset: Int, fetchedSoFar: Int) throws(FeatureCacheError) -> (key: String, url: RequestURL) {
-        let remaining = query.maxFeatures > 0 ? query.maxFeatures - fetchedSoFar : Int.max
         var url = try baseQuery()
         url.set("resultOffset", String(offset))
-        url.set("resultRecordCount", String(min(pageSize, remaining)))
+        url.set("resultRecordCount", String(min(pageSize, remaining(after: fetchedSoFar))))
         return (url.string, url)
+    }
+
+    /// How many more features max features allows after `fetched` (Int.max: no limit).
+    private func remaining(after fetched: Int) -> Int {
+        query.maxFeatures > 0 ? query.maxFeatures - fetched : Int.max
     }
 
     /// Tells `pages` the offset pages up to `end` (the matching count) that
@@ -132,19 +136,13 @@ struct ArcGISQueryRunner {
         var upcoming: [(key: String, fetch: PagePrefetcher<String, EsriJSONPage>.Fetch)] = []
         var next = offset
         var fetchedThen = fetchedSoFar
-        while next < end, upcoming.count < pages.window.limit,
-              query.maxFeatures == 0 || fetchedThen < query.maxFeatures {
+        while next < end, upcoming.count < pages.window.limit, remaining(after: fetchedThen) > 0 {
             let (key, url) = try offsetPage(next, fetchedSoFar: fetchedThen)
             upcoming.append((key, { [self] () async throws(FeatureCacheError) in try await fetchPage(url) }))
             next += step
             fetchedThen += step
         }
         pages.expect(upcoming)
-    }
-
-    /// Sends a populate's predictable pages side by side, up to the per-host connection cap.
-    private func prefetcher<Key>() -> PagePrefetcher<Key, EsriJSONPage> {
-        PagePrefetcher(window: PagingWindow(limit: requester.context.settings.maxConnectionsPerHost))
     }
 
     private func runByObjectIds() async throws(FeatureCacheError) -> FetchedFeatures {
@@ -175,18 +173,22 @@ struct ArcGISQueryRunner {
         }
         // Every batch of ids is known: they are sent side by side, applied in order.
         let chunks = stride(from: 0, to: ids.count, by: pageSize).map { Array(ids[$0..<min($0 + pageSize, ids.count)]) }
-        let pages: PagePrefetcher<Int, EsriJSONPage> = prefetcher()
+        let pages = PagePrefetcher<Int, EsriJSONPage>(context: requester.context)
         defer { pages.finish() }
-        let idsPage = { [self] (ids: [Int64]) throws(FeatureCacheError) -> PagePrefetcher<Int, EsriJSONPage>.Fetch in
-            // Ids alone select the features when the service chose them;
-            // explicit ids still honour the caller's where and geometry.
-            var url = explicit ? try baseQuery() : try baseQuery(filtered: false)
-            url.set("objectIds", ids.map(String.init).joined(separator: ","))
-            return { [self, url] () async throws(FeatureCacheError) in try await fetchPage(url) }
+        /// The request for a batch of ids, built when it is sent (the batches
+        /// ahead are named again for every page).
+        let idsPage = { [self] (ids: [Int64]) -> PagePrefetcher<Int, EsriJSONPage>.Fetch in
+            { [self] () async throws(FeatureCacheError) in
+                // Ids alone select the features when the service chose them;
+                // explicit ids still honour the caller's where and geometry.
+                var url = explicit ? try baseQuery() : try baseQuery(filtered: false)
+                url.set("objectIds", ids.map(String.init).joined(separator: ","))
+                return try await fetchPage(url)
+            }
         }
         for (index, chunk) in chunks.enumerated() {
-            pages.expect(try (index..<min(index + pages.window.limit, chunks.count)).map { (next) throws(FeatureCacheError) in (next, try idsPage(chunks[next])) })
-            var page = try await pages.page(index, fetch: try idsPage(chunk))
+            pages.expect((index..<min(index + pages.window.limit, chunks.count)).map { ($0, idsPage(chunks[$0])) })
+            var page = try await pages.page(index, fetch: idsPage(chunk))
             var pending = chunk
             while true {
                 fetched.spatialReference = fetched.spatialReference ?? page.spatialReference

@@ -41,7 +41,13 @@ struct OGCItemsPager {
     }
 
     private func read(_ request: HTTPRequest) async throws(FeatureCacheError) -> Page {
-        try await PageReader(source: source, budget: budget).read(request)
+        try await pageFetch(request)()
+    }
+
+    /// Reads the page `request` asks for when called, from any task.
+    private func pageFetch(_ request: HTTPRequest) -> PagePrefetcher<String, Page>.Fetch {
+        let reader = PageReader(source: source, budget: budget)
+        return { () async throws(FeatureCacheError) in try await reader.read(request) }
     }
 
     /// Reads one page: what a page sent ahead needs of the pager.
@@ -100,7 +106,7 @@ struct OGCItemsPager {
         var emptyPagesInARow = 0
         var seen: Set<String> = [url.string]
         var pages = 0
-        let ahead = PagePrefetcher<String, Page>(window: PagingWindow(limit: source.service.context.settings.maxConnectionsPerHost))
+        let ahead = PagePrefetcher<String, Page>(context: source.service.context)
         defer { ahead.finish() }
         while true {
             pages += 1
@@ -156,9 +162,7 @@ struct OGCItemsPager {
                                 parameter: paging, dialect: sendDialect, ahead)
                 }
             }
-            let pageRequest = request(url, dialect: sendDialect)
-            let reader = PageReader(source: source, budget: budget)
-            current = try await ahead.page(Self.key(url)) { () async throws(FeatureCacheError) in try await reader.read(pageRequest) }
+            current = try await ahead.page(Self.key(url), fetch: pageFetch(request(url, dialect: sendDialect)))
             if numberMatched == nil { numberMatched = current.page.numberMatched }
         }
         if let matched = numberMatched, Int64(serverRows) < matched {
@@ -181,9 +185,7 @@ struct OGCItemsPager {
         while Int64(position) < PageKeeper.serverRowsNeeded(matched: matched, dropsRowsLocally: plan.dropsRowsLocally, query: query),
               upcoming.count < ahead.window.limit {
             let url = template.setting(parameter, String(position))
-            let pageRequest = request(url, dialect: dialect)
-            let reader = PageReader(source: source, budget: budget)
-            upcoming.append((Self.key(url), { () async throws(FeatureCacheError) in try await reader.read(pageRequest) }))
+            upcoming.append((Self.key(url), pageFetch(request(url, dialect: dialect))))
             position += step
         }
         ahead.expect(upcoming)

@@ -73,7 +73,7 @@ struct WFSPager {
         var firstId: Int64? = nil
         var keeper = plan.keeper
         var pages = 0
-        let ahead = PagePrefetcher<Int, WFSPageReader.Page>(window: PagingWindow(limit: source.service.context.settings.maxConnectionsPerHost))
+        let ahead = PagePrefetcher<Int, WFSPageReader.Page>(context: source.service.context)
         defer { ahead.finish() }
         while true {
             pages += 1
