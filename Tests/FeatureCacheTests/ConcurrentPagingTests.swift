@@ -113,6 +113,23 @@ private func objectIds(_ result: FeatureResult) throws -> [Int64] {
         #expect((2...3).contains(server.transport.mostInFlight))
     }
 
+    /// The count covers every match; the total a populate reports is what it
+    /// keeps: after the offset, up to max features.
+    @Test func progressTotalsComeFromTheCountAfterOffsetAndMaxFeatures() async throws {
+        for (maxFeatures, expected) in [(0, 450), (200, 200)] {
+            let server = SlowArcGISServer(total: 600)
+            var query = QueryParameters()
+            query.resultOffset = 150
+            query.maxFeatures = maxFeatures
+            let totals = Recorder<Int?>()
+            let result = try await server.table(connections: 3).populate(query, clearCache: true) { totals.append($0.totalFeatures) }
+            #expect(result.count == expected)
+            #expect(totals.all.first == .some(nil))  // page one, before the count
+            #expect(totals.all.dropFirst().allSatisfy { $0 == expected })
+            #expect(totals.count >= 2)
+        }
+    }
+
     @Test func oneConnectionPerHostPagesOneAtATime() async throws {
         let server = SlowArcGISServer(total: 600)
         let result = try await server.table(connections: 1).populate(QueryParameters(), clearCache: true)

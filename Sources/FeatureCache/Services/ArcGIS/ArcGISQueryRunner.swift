@@ -89,7 +89,8 @@ struct ArcGISQueryRunner {
                 fetched.batches.append(page.batch)
             }
             progress?(FetchProgress(pages: fetched.batches.count, features: fetched.featureCount,
-                                    totalFeatures: matching.flatMap { $0 }.map { min($0, query.maxFeatures > 0 ? query.maxFeatures : $0) }))
+                                    totalFeatures: FetchProgress.total(matched: matching.flatMap { $0 }.map(Int64.init),
+                                                                       dropsRowsLocally: false, query: query)))
             if query.maxFeatures > 0, fetched.featureCount >= query.maxFeatures {
                 fetched.limitExceeded = fetched.limitExceeded || page.exceededTransferLimit
                 return fetched
