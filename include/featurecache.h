@@ -330,7 +330,12 @@ typedef struct fc_work_limits {
     int64_t max_features_per_operation;
     /* Response bytes all requests of the context may hold at once (default
      * 1 GiB; each response is also limited by fc_context_set_max_response_bytes);
-     * a response that would exceed it fails with FC_E_LIMIT. 0 = no limit. */
+     * a response that would exceed it fails with FC_E_LIMIT. 0 = no limit.
+     * A WFS answer in GML is read as it arrives and never held whole: only its
+     * bytes not yet read count (at most about 2 MiB per request), and when they
+     * would exceed the limit its transfer waits for the reader instead of
+     * failing. Other answers (JSON, Esri JSON, exception reports) count whole
+     * until they have been read. */
     int64_t max_buffered_bytes;
 } fc_work_limits;
 

@@ -6,8 +6,9 @@ Each case is a URL prefix: /<protocol>/<case>/... where protocol is arcgis, ogc,
 wfsgml or wfsjson. Metadata (layer JSON, landing page, capabilities, schema) is
 always good. A data request whose box stays below x = 5 gets a good page of five
 points (the test populates that first); a box beyond gets the case's fault.
-GET /_cases lists every case as "protocol case expected-statuses" lines, the
-expectations living here beside the faults they describe. A second listener on
+GET /_cases lists every case as "protocol case expected-statuses features" lines
+(features: what a successful populate answers, or -), the expectations living here
+beside the faults they describe. A second listener on
 the next port is "another origin": requests that reach it with a credential are
 counted, and GET /_leaks on the main port reports them.
 
@@ -30,8 +31,8 @@ LEAKS_LOCK = threading.Lock()
 
 # ---- documents ------------------------------------------------------------------
 
-def points(x0, n=5, first_id=1):
-    return [(first_id + i, x0 + 0.1 * i, x0 + 0.1 * i, "n%d" % (first_id + i)) for i in range(n)]
+def points(x0, n=5, first_id=1, spacing=0.1):
+    return [(first_id + i, x0 + spacing * i, x0 + spacing * i, "n%d" % (first_id + i)) for i in range(n)]
 
 
 GOOD = points(0.1)
@@ -289,15 +290,33 @@ def status_then_data(codes):
     return fault
 
 
+def reset_then_data(h, protocol, request):
+    """The first bad request per protocol gets 60 % of a 3,000-feature page (all in
+    the test's box), then a
+    reset; later ones the whole page. A reader that streams must start afresh on
+    the retry: the populate keeps exactly 3,000 features."""
+    content, ctype = page(protocol, points(10.1, 3000, first_id=100, spacing=0.0003))
+    first = not RESET_ONCE.get(protocol)
+    RESET_ONCE[protocol] = True
+    if first:
+        h.send_raw(b"HTTP/1.1 200 OK\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n" % (ctype.encode(), len(content))
+                   + content[:len(content) * 6 // 10])
+        h.reset()
+    else:
+        h.respond(200, content, ctype)
+
+
+RESET_ONCE = {}
 HTML = b"<!DOCTYPE html><html><head><title>Sign in</title></head><body><form>login</form></body></html>"
 GZIP_BOMB = gzip.compress(b" " * (64 << 20), compresslevel=9)  # 64 MB of spaces in ~64 KB
 
 CASES = {}
 
 
-def case(name, expected, fault, protocols=PROTOCOLS):
+def case(name, expected, fault, protocols=PROTOCOLS, features=None):
+    """features: how many features a successful populate answers (OK cases)."""
     for protocol in protocols:
-        CASES[(protocol, name)] = (expected, fault)
+        CASES[(protocol, name)] = (expected, fault, features)
 
 
 for step in range(1, 20):
@@ -308,7 +327,7 @@ case("nonfinite", [PARSE], data(lambda p: page(p, BAD_DATA, x_text="1e999")[0]))
 case("huge_finite", [OK], data(lambda p: page(p, BAD_DATA, x_text="1.7e308")[0]))
 # ArcGIS Server before 10.1 writes an empty point as {"x": NaN, ...}, a bare NaN
 # token: read as no geometry there; in GeoJSON it is what it is, not JSON.
-case("nan_point", [OK], data(lambda p: page(p, BAD_DATA, x_text="NaN")[0]), protocols=("arcgis",))
+case("nan_point", [OK], data(lambda p: page(p, BAD_DATA, x_text="NaN")[0]), protocols=("arcgis",), features=5)
 case("nan_coordinate", [PARSE], data(lambda p: page(p, BAD_DATA, x_text="NaN")[0]), protocols=("ogc", "wfsjson"))
 case("deep", [PARSE], data(deep))
 case("wrong_type", [PARSE], data(wrong_type))
@@ -335,7 +354,8 @@ for code in (400, 401, 403, 404, 410, 500, 501):
     case("status_%d" % code, [HTTP], body(b"nope", "text/plain", code))
 for code in (429, 502, 503, 504):
     case("always_%d" % code, [HTTP], body(b"busy", "text/plain", code, [("Retry-After", "0")]))
-case("recovers_after_503", [OK], status_then_data([503, 429]))
+case("recovers_after_503", [OK], status_then_data([503, 429]), features=5)
+case("reset_then_data", [OK], reset_then_data, features=3000)
 case("service_error", [SERVICE], service_error)
 case("endless_paging", [LIMIT], endless)
 case("exceeded_empty", [SERVICE], exceeded_empty, ("arcgis",))
@@ -422,8 +442,8 @@ class Handler(socketserver.BaseRequestHandler):
             return self.other_origin(request)
         parts = request["path"].strip("/").split("/")
         if parts == ["_cases"]:
-            lines = ["%s %s %s" % (protocol, name, ",".join(str(s) for s in expected))
-                     for (protocol, name), (expected, _) in CASES.items()]
+            lines = ["%s %s %s %s" % (protocol, name, ",".join(str(s) for s in expected), "-" if features is None else features)
+                     for (protocol, name), (expected, _, features) in CASES.items()]
             return self.respond(200, ("\n".join(lines) + "\n").encode(), "text/plain")
         if parts == ["_leaks"]:
             with LEAKS_LOCK:

@@ -7,47 +7,70 @@ extension ClientContext {
     /// too, cancelled ones not), retries counted on their own. A cancelled task
     /// stops waiting and retrying at once.
     func send(_ request: HTTPRequest, counting statistics: StatisticsCounter?) async throws(FeatureCacheError) -> HTTPResponse {
+        try await exchange(request, counting: statistics, open: { request throws(FeatureCacheError) in
+            StreamedResponse(try await self.send(request))
+        }, read: { response throws(FeatureCacheError) in
+            try await response.collect()
+        })
+    }
+
+    /// Sends like `send(_:counting:)`, but the final answer's body is read by
+    /// `read` as it arrives instead of whole. A connection that breaks mid-body
+    /// is retried like any transient failure, with `read` called again on the
+    /// new answer: whatever `read` builds must start afresh each call.
+    func send<Read>(_ request: HTTPRequest, counting statistics: StatisticsCounter?,
+                    reading read: (StreamedResponse) async throws(FeatureCacheError) -> Read) async throws(FeatureCacheError) -> Read {
+        try await exchange(request, counting: statistics, open: { request throws(FeatureCacheError) in
+            try Task.checkCancellationTyped()
+            return try await self.transport.open(request)
+        }, read: read)
+    }
+
+    /// The retry loop around redirects and reading, shared by whole and streamed answers.
+    private func exchange<Read>(_ request: HTTPRequest, counting statistics: StatisticsCounter?,
+                                open: (HTTPRequest) async throws(FeatureCacheError) -> StreamedResponse,
+                                read: (StreamedResponse) async throws(FeatureCacheError) -> Read) async throws(FeatureCacheError) -> Read {
         let policy = settings.retry
         var retry = 0
         while true {
-            let outcome: Result<HTTPResponse, FeatureCacheError>
-            do {
-                outcome = .success(try await followingRedirects(request, counting: statistics))
-            } catch {
-                outcome = .failure(error)
-            }
             retry += 1
-            guard request.isIdempotent, let delay = Self.retryDelay(after: outcome, retry: retry, policy) else { return try outcome.get() }
+            let delay: Double
+            do throws(FeatureCacheError) {
+                let response = try await followingRedirects(request, counting: statistics, open: open)
+                let retryAfter = { RetryPolicy.retryAfter(response.header("Retry-After"), now: DateText.now) }
+                guard request.isIdempotent, RetryPolicy.transientStatuses.contains(response.status),
+                      let wait = policy.delay(beforeRetry: retry, retryAfter: retryAfter()) else {
+                    defer { statistics?.countResponse(bytes: response.bytesRead) }
+                    return try await read(response)
+                }
+                _ = try? await response.collect()
+                statistics?.countResponse(bytes: response.bytesRead)
+                delay = wait
+            } catch {
+                guard request.isIdempotent, error.isTransient, let wait = policy.delay(beforeRetry: retry, retryAfter: nil) else { throw error }
+                delay = wait
+            }
             // A server pushing back slows down the pages sent alongside this one.
             PagingWindow.current?.pushedBack()
             try await pause(delay, statistics: statistics)
         }
     }
 
-    /// Seconds to wait before sending again after `outcome`, nil when it is
-    /// final: a success, a failure that is not transient, or the policy's end.
-    private static func retryDelay(after outcome: Result<HTTPResponse, FeatureCacheError>, retry: Int, _ policy: RetryPolicy) -> Double? {
-        switch outcome {
-        case let .success(response):
-            guard RetryPolicy.transientStatuses.contains(response.status) else { return nil }
-            return policy.delay(beforeRetry: retry, retryAfter: RetryPolicy.retryAfter(response.header("Retry-After"), now: DateText.now))
-        case let .failure(error):
-            return error.isTransient ? policy.delay(beforeRetry: retry, retryAfter: nil) : nil
-        }
-    }
-
-    private func followingRedirects(_ request: HTTPRequest, counting statistics: StatisticsCounter?) async throws(FeatureCacheError) -> HTTPResponse {
+    /// The answer after following redirects; each redirect counted as an exchange.
+    private func followingRedirects(_ request: HTTPRequest, counting statistics: StatisticsCounter?,
+                                    open: (HTTPRequest) async throws(FeatureCacheError) -> StreamedResponse) async throws(FeatureCacheError) -> StreamedResponse {
         var current = request
         for _ in 0...Redirect.maxHops {
-            let response: HTTPResponse
+            let response: StreamedResponse
             do {
-                response = try await send(current)
-                statistics?.countResponse(bytes: response.body.count)
+                response = try await open(current)
             } catch {
                 if error.code != .cancelled { statistics?.countResponse(bytes: 0) }
                 throw error
             }
-            guard let next = try Redirect.next(after: current, response) else { return response }
+            guard let next = try Redirect.next(after: current, response.head) else { return response }
+            _ = try? await response.collect()
+            statistics?.countResponse(bytes: response.bytesRead)
             current = next
         }
         throw .protocol("\(request.methodAndURL) redirected more than \(Redirect.maxHops) times")
@@ -67,8 +90,13 @@ extension ClientContext {
 /// prefixing a failure with the request it answered.
 func readBody<R>(_ body: [UInt8], of request: HTTPRequest,
                  _ read: (UnsafeRawBufferPointer) throws(FeatureCacheError) -> R) throws(FeatureCacheError) -> R {
+    try naming(request) { () throws(FeatureCacheError) in try body.withBytes(read) }
+}
+
+/// Runs `work`, prefixing a failure with the request it concerns.
+func naming<R>(_ request: HTTPRequest, _ work: () throws(FeatureCacheError) -> R) throws(FeatureCacheError) -> R {
     do throws(FeatureCacheError) {
-        return try body.withBytes(read)
+        return try work()
     } catch {
         throw FeatureCacheError(error.code, "\(request.methodAndURL): \(error.message)")
     }

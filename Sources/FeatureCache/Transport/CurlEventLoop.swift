@@ -13,6 +13,7 @@ final class CurlEventLoop: @unchecked Sendable {
     private struct Inbox {
         var submitted: [CurlTransfer] = []
         var cancelled: [CurlTransfer] = []
+        var resumed: [CurlTransfer] = []
         var maxConnectionsPerHost: Int? = nil
         var stopping = false
         var threadStarted = false
@@ -22,8 +23,8 @@ final class CurlEventLoop: @unchecked Sendable {
     private let multi: UnsafeMutableRawPointer
     /// Transfers added to the multi handle, by easy-handle address (loop thread only).
     private var active: [UInt: CurlTransfer] = [:]
-    /// Response bytes all active transfers hold (loop thread only).
-    private var bufferedBytes: Int64 = 0
+    /// Response bytes all transfers hold, whole bodies and streamed pieces waiting.
+    let budget = BufferBudget()
 
     init(maxConnectionsPerHost: Int) {
         _ = CurlEventLoop.globalInit
@@ -50,6 +51,12 @@ final class CurlEventLoop: @unchecked Sendable {
     func cancel(_ transfer: CurlTransfer) {
         transfer.requestCancel()
         inbox.withLock { $0.cancelled.append(transfer) }
+        curl_multi_wakeup(multi)
+    }
+
+    /// Unpauses a streamed transfer whose reader has made room.
+    func resume(_ transfer: CurlTransfer) {
+        inbox.withLock { $0.resumed.append(transfer) }
         curl_multi_wakeup(multi)
     }
 
@@ -98,9 +105,12 @@ final class CurlEventLoop: @unchecked Sendable {
 
     private func run() {
         while true {
-            let (submitted, cancelled, maxConnections, stopping) = inbox.withLock { inbox in
-                defer { inbox.submitted.removeAll(); inbox.cancelled.removeAll(); inbox.maxConnectionsPerHost = nil }
-                return (inbox.submitted, inbox.cancelled, inbox.maxConnectionsPerHost, inbox.stopping)
+            let (submitted, cancelled, resumed, maxConnections, stopping) = inbox.withLock { inbox in
+                defer {
+                    inbox.submitted.removeAll(); inbox.cancelled.removeAll(); inbox.resumed.removeAll()
+                    inbox.maxConnectionsPerHost = nil
+                }
+                return (inbox.submitted, inbox.cancelled, inbox.resumed, inbox.maxConnectionsPerHost, inbox.stopping)
             }
             if stopping {
                 for transfer in submitted { transfer.finish(.failure(.cancelled)) }
@@ -116,6 +126,10 @@ final class CurlEventLoop: @unchecked Sendable {
                 if let easy = transfer.easy, active[UInt(bitPattern: easy)] != nil {
                     remove(UInt(bitPattern: easy), result: .failure(.cancelled))
                 }
+            }
+            for transfer in resumed {
+                // May call the write callback at once with the bytes held back.
+                if let easy = transfer.easy, active[UInt(bitPattern: easy)] != nil { _ = curl_easy_pause(easy, 0 /* CURLPAUSE_CONT */) }
             }
 
             var running: Int32 = 0
@@ -149,18 +163,10 @@ final class CurlEventLoop: @unchecked Sendable {
         }
     }
 
-    /// Whether `count` more response bytes fit the transport-wide budget; takes
-    /// them if so (loop thread: called from a transfer's write callback).
-    func reserve(_ count: Int, limit: Int64) -> Bool {
-        guard limit <= 0 || bufferedBytes + Int64(count) <= limit else { return false }
-        bufferedBytes += Int64(count)
-        return true
-    }
-
     private func remove(_ key: UInt, result: Result<HTTPResponse, FeatureCacheError>) {
         guard let transfer = active.removeValue(forKey: key), let easy = transfer.easy else { return }
-        bufferedBytes -= Int64(transfer.body.count)
-        transfer.loop = nil
+        budget.release(transfer.body.count)
+        transfer.budget = nil
         curl_multi_remove_handle(multi, easy)
         curl_easy_cleanup(easy)
         transfer.easy = nil
@@ -216,7 +222,7 @@ final class CurlEventLoop: @unchecked Sendable {
         transfer.headerList = list
         if let list { _ = fcsys_easy_setopt_pointer(easy, CURLOPT_HTTPHEADER, list) }
 
-        transfer.loop = self
+        transfer.budget = budget
         let context = Unmanaged.passUnretained(transfer).toOpaque()
         _ = fcsys_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION) { data, size, count, context in
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()

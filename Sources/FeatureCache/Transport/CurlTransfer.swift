@@ -4,9 +4,12 @@ import Synchronization
 
 /// One request in flight on a `CurlEventLoop`: the easy handle's buffers and the
 /// continuation to resume exactly once, whoever finishes first (completion,
-/// cancellation or shutdown).
+/// cancellation or shutdown). A buffered transfer resumes it with the whole
+/// response; a streamed one (`pipe` set) with the status and headers as soon as
+/// the body starts, and hands the body to the pipe.
 final class CurlTransfer: @unchecked Sendable {
     let request: HTTPRequest
+    let pipe: BodyPipe?
     private let continuation = Locked<CheckedContinuation<HTTPResponse, any Error>?>(nil)
     private let cancelRequested = Atomic<Bool>(false)
 
@@ -19,13 +22,15 @@ final class CurlTransfer: @unchecked Sendable {
     var headers: [(name: String, value: String)] = []
     var exceededLimit = false
     var exceededBuffers = false
-    /// The loop running this transfer, for the transport-wide buffer budget.
-    /// Set by the loop while the transfer is active on it (and so alive), then
-    /// cleared: no reference count or weak side table needed.
-    unowned(unsafe) var loop: CurlEventLoop?
+    /// Body bytes received, whether kept in `body` or handed to the pipe.
+    private var received: Int64 = 0
+    private var headDelivered = false
+    /// The transport-wide buffer budget, set by the loop running this transfer.
+    var budget: BufferBudget?
 
-    init(request: HTTPRequest) {
+    init(request: HTTPRequest, pipe: BodyPipe? = nil) {
         self.request = request
+        self.pipe = pipe
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 
@@ -49,8 +54,15 @@ final class CurlTransfer: @unchecked Sendable {
 
     func requestCancel() { cancelRequested.store(true, ordering: .releasing) }
 
-    /// Resumes the waiting task once; later calls do nothing.
+    /// Resumes the waiting task once, and ends a streamed body; later calls do nothing.
     func finish(_ result: Result<HTTPResponse, FeatureCacheError>) {
+        resume(result)
+        if let pipe {
+            if case let .failure(error) = result { pipe.end(error) } else { pipe.end(nil) }
+        }
+    }
+
+    private func resume(_ result: Result<HTTPResponse, FeatureCacheError>) {
         guard let continuation = continuation.withLock({ value -> CheckedContinuation<HTTPResponse, any Error>? in
             defer { value = nil }
             return value
@@ -62,15 +74,31 @@ final class CurlTransfer: @unchecked Sendable {
 
     func receive(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
         if isCancelRequested { return 0 }
-        if request.maxResponseBytes > 0, Int64(body.count) + Int64(count) > request.maxResponseBytes {
+        if let pipe {
+            if !headDelivered {
+                // The body starts: the headers are complete and final.
+                headDelivered = true
+                var status = 0
+                if let easy { _ = fcsys_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status) }
+                resume(.success(HTTPResponse(status: status, headers: headers, body: [])))
+            }
+            // libcurl keeps these bytes and offers them again once resumed.
+            if pipe.pauseIfHolding(atLeast: BodyPipe.highWater) { return Int(CURL_WRITEFUNC_PAUSE) }
+        }
+        if request.maxResponseBytes > 0, received + Int64(count) > request.maxResponseBytes {
             exceededLimit = true
             return 0  // makes libcurl abort the transfer with CURLE_WRITE_ERROR
         }
-        guard loop?.reserve(count, limit: request.maxBufferedBytes) ?? true else {
+        guard budget?.reserve(count, limit: request.maxBufferedBytes) ?? true else {
+            // A streamed body waits for its reader to give budget back; one
+            // holding nothing cannot, and fails like a whole one.
+            if pipe?.pauseIfHolding(atLeast: 1) == true { return Int(CURL_WRITEFUNC_PAUSE) }
             exceededBuffers = true
             return 0
         }
-        body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: count))
+        received += Int64(count)
+        let bytes = UnsafeRawBufferPointer(start: data, count: count)
+        if let pipe { pipe.append(bytes) } else { body.append(contentsOf: bytes) }
         return count
     }
 

@@ -84,6 +84,16 @@ public struct HTTPResponse: Sendable {
 /// cancellation by really aborting the exchange.
 public protocol Transport: Sendable {
     func send(_ request: HTTPRequest) async throws(FeatureCacheError) -> HTTPResponse
+    /// The same exchange, answered as soon as the status and headers are in,
+    /// with the body read as it arrives. The default sends and hands the body
+    /// over whole.
+    func open(_ request: HTTPRequest) async throws(FeatureCacheError) -> StreamedResponse
+}
+
+extension Transport {
+    public func open(_ request: HTTPRequest) async throws(FeatureCacheError) -> StreamedResponse {
+        StreamedResponse(try await send(request))
+    }
 }
 
 /// The first header of that name in `headers`, compared case-insensitively.

@@ -184,9 +184,12 @@ struct WFSException {
                                  httpStatus: status)
     }
 
+    /// How much of a body `looksLikeException` reads.
+    static let headBytes = 2048
+
     /// Whether `bytes` look like an exception report (the root element, within the first bytes).
     static func looksLikeException(_ bytes: [UInt8]) -> Bool {
-        let head = String(decoding: bytes.prefix(2048), as: UTF8.self)
+        let head = String(decoding: bytes.prefix(headBytes), as: UTF8.self)
         return head.contains("ExceptionReport")
     }
 }

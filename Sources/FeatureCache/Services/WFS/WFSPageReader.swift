@@ -22,36 +22,79 @@ struct WFSPageReader {
     /// - Parameter projection: applied after the axis order (the server could not send the table's CRS).
     func read(_ request: HTTPRequest, askedWkid: Int32?,
               projection: CoordinateTransform? = nil) async throws(FeatureCacheError) -> Page {
-        let response = try await source.requester.send(request)
-        let identity = source.identity
-        let fields = state.schema.fields
-        var page: Page
-        if response.body.allSatisfy(XMLBytes.isSpace), WFSFeatureTypeSource.isJSON(state.outputFormat) {
-            // MapServer's OGR GeoJSON output writes nothing at all when nothing matches.
-            page = Page(batch: BatchBuilder(fields: fields, objectIdField: nil).finish(), emptyBody: true)
-        } else if ServiceResponse.looksLikeJSON(response.body) {
-            let json = try readBody(response.body, of: request) { bytes throws(FeatureCacheError) in
-                try GeoJSONReader.read(bytes, fields: fields, identity: identity)
+        let known = state.dataAxisOrder == .auto ? nil : state.dataAxisOrder == .swap
+        let learned = source.state.withLock { $0.learnedSwap.first?.value }
+        let swapWhileReading = known ?? learned ?? false
+        let answer = try await source.requester.read(request) { answer throws(FeatureCacheError) -> Read in
+            switch answer {
+            case let .whole(response):
+                return try readWhole(response, of: request, swapAxes: swapWhileReading)
+            case let .streaming(first, rest):
+                return .gml(try await readGML(first, then: rest, of: request, swapAxes: swapWhileReading))
             }
-            page = Page(batch: json.batch, numberMatched: json.numberMatched, numberReturned: json.numberReturned, next: json.nextLink)
-            // GeoJSON is lon/lat by definition; only an explicit swap swaps it.
-            if state.dataAxisOrder == .swap { page.batch = page.batch.mappingCoordinates { ($1, $0) } }
-        } else {
-            let known = state.dataAxisOrder == .auto ? nil : state.dataAxisOrder == .swap
-            let learned = source.state.withLock { $0.learnedSwap.first?.value }
-            let swapWhileReading = known ?? learned ?? false
-            let geometryProperty = state.schema.geometryProperty
-            let gml = try readBody(response.body, of: request) { bytes throws(FeatureCacheError) in
-                try GMLReader.read(bytes, fields: fields, geometryProperty: geometryProperty, identity: identity, swapAxes: swapWhileReading)
-            }
-            page = Page(batch: gml.batch, numberMatched: gml.numberMatched, numberReturned: gml.numberReturned, next: gml.next)
+        }
+        switch answer {
+        case let .page(page):
+            return try finish(page, request: request, askedWkid: askedWkid, projection: projection)
+        case let .gml(gml):
+            var page = Page(batch: gml.batch, numberMatched: gml.numberMatched, numberReturned: gml.numberReturned, next: gml.next)
             if let prefix = gml.idPrefix, state.idPrefix == nil { source.state.withLock { $0.idPrefix = prefix } }
             if known == nil, learned == nil, gml.batch.count > 0 {
                 let swap = decideSwap(gml, askedWkid: askedWkid)
                 source.state.withLock { $0.learnedSwap[gml.srsName ?? ""] = swap }
                 if swap { page.batch = page.batch.mappingCoordinates { ($1, $0) } }
             }
+            return try finish(page, request: request, askedWkid: askedWkid, projection: projection)
         }
+    }
+
+    /// What an answer was read into: a GeoJSON page (final), or GML whose axis order may still be learned.
+    private enum Read {
+        case page(Page)
+        case gml(GMLPage)
+    }
+
+    /// A body that came whole: GeoJSON, nothing, or GML too short to stream.
+    private func readWhole(_ response: HTTPResponse, of request: HTTPRequest, swapAxes: Bool) throws(FeatureCacheError) -> Read {
+        let fields = state.schema.fields
+        if response.body.allSatisfy(XMLBytes.isSpace), WFSFeatureTypeSource.isJSON(state.outputFormat) {
+            // MapServer's OGR GeoJSON output writes nothing at all when nothing matches.
+            return .page(Page(batch: BatchBuilder(fields: fields, objectIdField: nil).finish(), emptyBody: true))
+        }
+        guard ServiceResponse.looksLikeJSON(response.body) else {
+            return .gml(try readBody(response.body, of: request) { bytes throws(FeatureCacheError) in
+                try GMLReader.read(bytes, fields: fields, geometryProperty: state.schema.geometryProperty,
+                                   identity: source.identity, swapAxes: swapAxes)
+            })
+        }
+        let json = try readBody(response.body, of: request) { bytes throws(FeatureCacheError) in
+            try GeoJSONReader.read(bytes, fields: fields, identity: source.identity)
+        }
+        var page = Page(batch: json.batch, numberMatched: json.numberMatched, numberReturned: json.numberReturned, next: json.nextLink)
+        // GeoJSON is lon/lat by definition; only an explicit swap swaps it.
+        if state.dataAxisOrder == .swap { page.batch = page.batch.mappingCoordinates { ($1, $0) } }
+        return .page(page)
+    }
+
+    /// GML read as it arrives, by a parser of its own: a retry after a broken
+    /// connection calls this again and starts afresh.
+    private func readGML(_ first: [UInt8], then rest: StreamedResponse, of request: HTTPRequest,
+                         swapAxes: Bool) async throws(FeatureCacheError) -> GMLPage {
+        let reader = try GMLReader.Stream(fields: state.schema.fields, geometryProperty: state.schema.geometryProperty,
+                                          identity: source.identity, swapAxes: swapAxes)
+        var piece: [UInt8]? = first
+        while let bytes = piece {
+            try readBody(bytes, of: request) { bytes throws(FeatureCacheError) in try reader.feed(bytes) }
+            // The transport's errors pass unchanged: a broken connection stays transient, and is retried.
+            piece = try await rest.next()
+        }
+        return try naming(request) { () throws(FeatureCacheError) in try reader.finish() }
+    }
+
+    /// The checks and conversions every page goes through, whatever its format.
+    private func finish(_ page: Page, request: HTTPRequest, askedWkid: Int32?,
+                        projection: CoordinateTransform?) throws(FeatureCacheError) -> Page {
+        var page = page
         source.statistics.update { $0.featuresReceived += page.batch.count }
         try budget.spend(features: page.batch.count, limits: source.service.context.settings.limits, request: request.methodAndURL)
         if let returned = page.numberReturned, returned != Int64(page.batch.count) {

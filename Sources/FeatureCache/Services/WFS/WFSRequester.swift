@@ -28,6 +28,36 @@ struct WFSRequester: Sendable {
         return response
     }
 
+    /// An answer as `read(_:_:)` hands it over.
+    enum Answer {
+        /// Checked and whole: JSON, an empty body, or anything not GML.
+        case whole(HTTPResponse)
+        /// A successful XML body, not an exception report: its first bytes,
+        /// then the rest from the response as it arrives.
+        case streaming(first: [UInt8], rest: StreamedResponse)
+    }
+
+    /// Sends and reads the answer as it arrives: an XML body that starts like
+    /// a feature collection is streamed to `read` (so a GetFeature response of
+    /// any size is never held whole); errors, exception reports and JSON come
+    /// whole and checked. `read` may be called again after a connection broke
+    /// mid-body (a retry): it must start afresh each time.
+    func read<Read>(_ request: HTTPRequest, _ read: (Answer) async throws(FeatureCacheError) -> Read) async throws(FeatureCacheError) -> Read {
+        try await context.send(request, counting: statistics) { response throws(FeatureCacheError) in
+            // Enough of the body to tell an exception report or JSON from GML.
+            var first: [UInt8] = []
+            while first.count < WFSException.headBytes, let piece = try await response.next() { first += piece }
+            let isJSON = ServiceResponse.looksLikeJSON(first)
+            guard (200..<300).contains(response.status), !isJSON, !first.allSatisfy(XMLBytes.isSpace),
+                  !WFSException.looksLikeException(first) else {
+                let whole = try await response.collect(after: first)
+                try Self.check(whole, request: request)
+                return try await read(.whole(whole))
+            }
+            return try await read(.streaming(first: first, rest: response))
+        }
+    }
+
     static func check(_ response: HTTPResponse, request: HTTPRequest) throws(FeatureCacheError) {
         let exception = WFSException.looksLikeException(response.body)
             ? (try? XMLElement.parse(response.body)).flatMap(WFSException.init) : nil
