@@ -25,7 +25,8 @@ struct WFSPageReader {
         let known = state.dataAxisOrder == .auto ? nil : state.dataAxisOrder == .swap
         let learned = source.state.withLock { $0.learnedSwap.first?.value }
         let swapWhileReading = known ?? learned ?? false
-        let answer = try await source.requester.read(request) { answer throws(FeatureCacheError) -> Read in
+        let streamable = !WFSFeatureTypeSource.isJSON(state.outputFormat)
+        let answer = try await source.requester.read(request, streamable: streamable) { answer throws(FeatureCacheError) -> Read in
             switch answer {
             case let .whole(response):
                 return try readWhole(response, of: request, swapAxes: swapWhileReading)

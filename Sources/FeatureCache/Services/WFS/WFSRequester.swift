@@ -42,8 +42,12 @@ struct WFSRequester: Sendable {
     /// any size is never held whole); errors, exception reports and JSON come
     /// whole and checked. `read` may be called again after a connection broke
     /// mid-body (a retry): it must start afresh each time.
-    func read<Read>(_ request: HTTPRequest, _ read: (Answer) async throws(FeatureCacheError) -> Read) async throws(FeatureCacheError) -> Read {
-        try await context.send(request, counting: statistics) { response throws(FeatureCacheError) in
+    /// - Parameter streamable: false when JSON was asked for: the answer is
+    ///   received whole, by the transfer itself, as every JSON answer is.
+    func read<Read>(_ request: HTTPRequest, streamable: Bool,
+                    _ read: (Answer) async throws(FeatureCacheError) -> Read) async throws(FeatureCacheError) -> Read {
+        guard streamable else { return try await read(.whole(try await send(request))) }
+        return try await context.send(request, counting: statistics) { response throws(FeatureCacheError) in
             // Enough of the body to tell an exception report or JSON from GML.
             var first: [UInt8] = []
             while first.count < WFSException.headBytes, let piece = try await response.next() { first += piece }
