@@ -116,6 +116,24 @@ final class ColumnBuilder {
         finishText()
     }
 
+    /// Appends text met where this column's type is not text: an inferred
+    /// column becomes text; a declared number takes the text's number, a date
+    /// its time (older servers write dates as text); anything else is a mismatch.
+    func appendTextToTypedColumn(_ text: String) throws(FeatureCacheError) {
+        if inferred {
+            widenToText()
+            appendText(text)
+        } else if kind == .double, let number = Double(text.trimmingCharacters(in: " ")) {
+            try appendDouble(number)
+        } else if kind == .int64, let number = Int64(text.trimmingCharacters(in: " ")) {
+            try appendInteger(number)
+        } else if field.type == .date, let milliseconds = DateText.epochMilliseconds(text) {
+            try appendInteger(milliseconds)
+        } else {
+            throw mismatch(kind == .double ? "a number" : "an integer", "\"\(text)\"")
+        }
+    }
+
     // MARK: - Finishing
 
     func finish() -> Column {

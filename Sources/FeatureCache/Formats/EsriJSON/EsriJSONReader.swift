@@ -1,13 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-/// What one Esri JSON query response (`f=json`) holds besides its features.
-package struct EsriJSONPage {
-    package var batch: FeatureBatch
-    var exceededTransferLimit = false
-    var spatialReference: SpatialReference?
-    /// The body is an `{"error":…}` object; the caller turns it into the error.
-    var isServiceError = false
-}
-
 /// Reads ArcGIS REST query responses straight into a batch: `fields` fix the
 /// columns, `features[].attributes` fill them, `geometry` (`{x,y}`, `{points}`,
 /// `{paths}`, `{rings}`) becomes WKB, with rings grouped into polygons by
@@ -16,7 +7,7 @@ package enum EsriJSONReader {
     /// - Parameters:
     ///   - fields: the schema to use when the response lists none before its features.
     ///   - objectIdField: the field holding object ids when the response does not say.
-    package static func read(_ bytes: UnsafeRawBufferPointer, fields: [FieldInfo], objectIdField: String?) throws(FeatureCacheError) -> EsriJSONPage {
+    package static func read(_ bytes: UnsafeRawBufferPointer, fields: [FieldInfo], objectIdField: String?) throws(FeatureCacheError) -> ArcGISQueryPage {
         var scanner = JSONScanner(bytes)
         var objectIdField = objectIdField
         var responseFields: [FieldInfo]? = nil
@@ -49,7 +40,7 @@ package enum EsriJSONReader {
         // An error body has no features: an empty batch of the schema stands in.
         guard builder != nil || isServiceError else { throw scanner.error("not a query response: no 'features' member") }
         let batch = (builder ?? BatchBuilder(fields: fields, objectIdField: objectIdField)).finish()
-        return EsriJSONPage(batch: batch, exceededTransferLimit: exceededTransferLimit,
+        return ArcGISQueryPage(batch: batch, exceededTransferLimit: exceededTransferLimit,
                             spatialReference: spatialReference, isServiceError: isServiceError)
     }
 

@@ -9,19 +9,7 @@ extension ColumnBuilder {
         case .string:
             try appendTextBytes { (bytes) throws(FeatureCacheError) in try scanner.readStringBytes(into: &bytes) }
         case .int64, .double, .boolean:
-            let text = try scanner.readString()
-            if inferred {
-                widenToText()
-                appendText(text)
-            } else if kind == .double, let number = Double(text.trimmingCharacters(in: " ")) {
-                try appendDouble(number)
-            } else if kind == .int64, let number = Int64(text.trimmingCharacters(in: " ")) {
-                try appendInteger(number)
-            } else if field.type == .date, let milliseconds = DateText.epochMilliseconds(text) {
-                try appendInteger(milliseconds)  // older servers write dates as text
-            } else {
-                throw mismatch(kind == .double ? "a number" : "an integer", "\"\(text)\"")
-            }
+            try appendTextToTypedColumn(try scanner.readString())
         }
     }
 

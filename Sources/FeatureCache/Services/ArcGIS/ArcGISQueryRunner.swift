@@ -63,7 +63,7 @@ struct ArcGISQueryRunner {
         var fetched = FetchedFeatures()
         var offset = query.resultOffset
         var previous: PageSignature? = nil
-        let pages = PagePrefetcher<String, EsriJSONPage>(context: requester.context)
+        let pages = PagePrefetcher<String, ArcGISQueryPage>(context: requester.context)
         defer { pages.finish() }
         /// How many features match, asked once a first page says there are more.
         var matching: Int?? = nil
@@ -132,9 +132,9 @@ struct ArcGISQueryRunner {
     /// Tells `pages` the offset pages up to `end` (the matching count) that
     /// follow if every page holds `step` features.
     private func expectOffsetPages(from offset: Int, step: Int, end: Int, fetchedSoFar: Int,
-                                   _ pages: PagePrefetcher<String, EsriJSONPage>) throws(FeatureCacheError) {
+                                   _ pages: PagePrefetcher<String, ArcGISQueryPage>) throws(FeatureCacheError) {
         guard step > 0 else { return }
-        var upcoming: [(key: String, fetch: PagePrefetcher<String, EsriJSONPage>.Fetch)] = []
+        var upcoming: [(key: String, fetch: PagePrefetcher<String, ArcGISQueryPage>.Fetch)] = []
         var next = offset
         var fetchedThen = fetchedSoFar
         while next < end, upcoming.count < pages.window.limit, remaining(after: fetchedThen) > 0 {
@@ -174,11 +174,11 @@ struct ArcGISQueryRunner {
         }
         // Every batch of ids is known: they are sent side by side, applied in order.
         let chunks = stride(from: 0, to: ids.count, by: pageSize).map { Array(ids[$0..<min($0 + pageSize, ids.count)]) }
-        let pages = PagePrefetcher<Int, EsriJSONPage>(context: requester.context)
+        let pages = PagePrefetcher<Int, ArcGISQueryPage>(context: requester.context)
         defer { pages.finish() }
         /// The request for a batch of ids, built when it is sent (the batches
         /// ahead are named again for every page).
-        let idsPage = { [self] (ids: [Int64]) -> PagePrefetcher<Int, EsriJSONPage>.Fetch in
+        let idsPage = { [self] (ids: [Int64]) -> PagePrefetcher<Int, ArcGISQueryPage>.Fetch in
             { [self] () async throws(FeatureCacheError) in
                 // Ids alone select the features when the service chose them;
                 // explicit ids still honour the caller's where and geometry.
@@ -271,7 +271,7 @@ struct ArcGISQueryRunner {
         return url
     }
 
-    private func fetchPage(_ url: RequestURL) async throws(FeatureCacheError) -> EsriJSONPage {
+    private func fetchPage(_ url: RequestURL) async throws(FeatureCacheError) -> ArcGISQueryPage {
         let fields = expectedFields
         let oid = objectIdField
         let page = try await requester.fetch(url) { bytes throws(FeatureCacheError) in

@@ -1,0 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
+/// What one ArcGIS query response holds besides its features, in either of
+/// its formats (Esri JSON, `f=json`; protocol buffers, `f=pbf`).
+package struct ArcGISQueryPage {
+    package var batch: FeatureBatch
+    var exceededTransferLimit = false
+    var spatialReference: SpatialReference?
+    /// The body is an `{"error":…}` object; the caller turns it into the error.
+    var isServiceError = false
+}

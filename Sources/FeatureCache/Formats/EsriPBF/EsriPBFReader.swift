@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: Apache-2.0
+/// Reads ArcGIS feature-service query responses in Esri's protocol-buffer
+/// format (`f=pbf`, `FeatureCollectionPBuffer` of FeatureCollection.proto)
+/// straight into a batch, as `EsriJSONReader` reads `f=json`:
+///
+/// - `FeatureResult`: the fields fix the columns; each feature's attribute
+///   `Value`s fill them in field order (or at the `index` a value names);
+///   geometry is `lengths` (vertices per part) and zig-zag, delta-encoded
+///   integer `coords` (deltas start again at each part), turned into world
+///   coordinates by the `Transform`: x = translate + q × scale, and y the same
+///   for a lower-left origin or translate − q × scale for an upper-left one.
+///   Rings become polygons by orientation, as in Esri JSON.
+/// - `CountResult`, `ObjectIdsResult` and `ExtentCountResult`.
+///
+/// Fields it does not use are skipped by wire type. Anything malformed (cut
+/// varints, lengths past the end, wrong wire types, coordinates that disagree
+/// with the lengths, values for fields that do not exist) is an FC_E_PARSE
+/// naming the byte offset. Z and M ordinates are read past, not kept.
+package enum EsriPBFReader {
+    package static func read(_ bytes: UnsafeRawBufferPointer, fields: [FieldInfo], objectIdField: String?) throws(FeatureCacheError) -> ArcGISQueryPage {
+        var result = try queryResult(bytes, expecting: Results.features)
+        var header = FeatureResultHeader()
+        let start = result
+        while let (number, type) = try result.nextField() {
+            try header.read(number, type, &result)
+        }
+        let responseFields = header.fields ?? fields
+        let objectIdField = header.objectIdField ?? objectIdField ?? responseFields.first { $0.type == .oid }?.name
+        let builder = BatchBuilder(fields: responseFields, objectIdField: objectIdField)
+        var features = FeatureDecoder(builder: builder, header: header)
+        // Features after the header: a second pass, so the fields and the
+        // transform are known whatever order the server wrote them in.
+        result = start
+        while let (number, type) = try result.nextField() {
+            guard number == 15 else {
+                try result.skip(type)
+                continue
+            }
+            try result.expect(.lengthDelimited, type, field: "a feature")
+            var feature = try result.readMessage()
+            try features.read(&feature)
+        }
+        return ArcGISQueryPage(batch: builder.finish(), exceededTransferLimit: header.exceededTransferLimit,
+                               spatialReference: header.spatialReference)
+    }
+
+    /// The `count` of a `returnCountOnly=true` answer.
+    static func readCount(_ bytes: UnsafeRawBufferPointer) throws(FeatureCacheError) -> Int {
+        var result = try queryResult(bytes, expecting: Results.count)
+        var count: UInt64 = 0
+        while let (number, type) = try result.nextField() {
+            if number == 1 {
+                try result.expect(.varint, type, field: "the count")
+                count = try result.readVarint()
+            } else {
+                try result.skip(type)
+            }
+        }
+        guard count <= UInt64(Int.max) else { throw result.error("a count of \(count)") }
+        return Int(count)
+    }
+
+    /// The ids of a `returnIdsOnly=true` answer.
+    static func readObjectIds(_ bytes: UnsafeRawBufferPointer) throws(FeatureCacheError) -> [Int64] {
+        var result = try queryResult(bytes, expecting: Results.objectIds)
+        var ids: [Int64] = []
+        while let (number, type) = try result.nextField() {
+            guard number == 3 else {
+                try result.skip(type)
+                continue
+            }
+            try result.readRepeated(type, scalar: .varint, field: "an object id") { (run) throws(FeatureCacheError) in
+                let id = try run.readVarint()
+                guard id <= UInt64(Int64.max) else { throw run.error("object id \(id) is out of range") }
+                ids.append(Int64(id))
+            }
+        }
+        return ids
+    }
+
+    /// The extent of a `returnExtentOnly=true` answer; nil when empty.
+    static func readExtent(_ bytes: UnsafeRawBufferPointer) throws(FeatureCacheError) -> Envelope? {
+        var result = try queryResult(bytes, expecting: Results.extent)
+        var extent: Envelope? = nil
+        while let (number, type) = try result.nextField() {
+            guard number == 1 else {
+                try result.skip(type)
+                continue
+            }
+            try result.expect(.lengthDelimited, type, field: "the extent")
+            var message = try result.readMessage()
+            extent = try readEnvelope(&message)
+        }
+        guard let extent, extent.xmin <= extent.xmax, extent.ymin <= extent.ymax else { return nil }  // NaN corners: empty
+        return extent
+    }
+
+    // MARK: - Messages
+
+    /// `QueryResult`'s members (a oneof).
+    private enum Results {
+        static let features = (1, "features"), count = (2, "a count"), objectIds = (3, "object ids"), extent = (4, "an extent")
+    }
+
+    /// The `QueryResult` member the caller expects, as a reader of its own.
+    private static func queryResult(_ bytes: UnsafeRawBufferPointer, expecting wanted: (Int, String)) throws(FeatureCacheError) -> ProtobufReader {
+        var message = ProtobufReader(bytes)
+        var found: ProtobufReader? = nil
+        var other: Int? = nil
+        while let (number, type) = try message.nextField() {
+            guard number == 2 else {
+                try message.skip(type)  // version, and whatever a later version adds
+                continue
+            }
+            try message.expect(.lengthDelimited, type, field: "the query result")
+            var result = try message.readMessage()
+            while let (member, memberType) = try result.nextField() {
+                if member == wanted.0 {
+                    try result.expect(.lengthDelimited, memberType, field: "the query result's \(wanted.1)")
+                    found = try result.readMessage()
+                } else {
+                    if (1...4).contains(member) { other = member }
+                    try result.skip(memberType)
+                }
+            }
+        }
+        guard let found else {
+            let names = [1: "features", 2: "a count", 3: "object ids", 4: "an extent"]
+            let got = other.flatMap { names[$0] }.map { "it holds \($0)" } ?? "it holds no query result"
+            throw message.error("expected \(wanted.1) in the response, but \(got)", at: 0)
+        }
+        return found
+    }
+
+    fileprivate static func readSpatialReference(_ message: inout ProtobufReader) throws(FeatureCacheError) -> SpatialReference? {
+        var wkid: UInt64 = 0, latest: UInt64 = 0, wkt: String? = nil
+        while let (number, type) = try message.nextField() {
+            switch number {
+            case 1: try message.expect(.varint, type, field: "wkid"); wkid = try message.readVarint()
+            case 2: try message.expect(.varint, type, field: "latestWkid"); latest = try message.readVarint()
+            case 5: try message.expect(.lengthDelimited, type, field: "wkt"); wkt = try message.readString()
+            default: try message.skip(type)
+            }
+        }
+        if wkid == 0, latest == 0, wkt?.isEmpty ?? true { return nil }
+        return SpatialReference(wkid: Int32(clamping: wkid), latestWkid: Int32(clamping: latest), wkt: wkt.flatMap { $0.isEmpty ? nil : $0 })
+    }
+
+    private static func readEnvelope(_ message: inout ProtobufReader) throws(FeatureCacheError) -> Envelope {
+        var corners = [Double](repeating: .nan, count: 4)
+        var spatialReference: SpatialReference? = nil
+        while let (number, type) = try message.nextField() {
+            switch number {
+            case 1...4:
+                try message.expect(.fixed64, type, field: "an extent corner")
+                corners[number - 1] = try message.readDouble()
+            case 5:
+                try message.expect(.lengthDelimited, type, field: "the extent's spatial reference")
+                var reference = try message.readMessage()
+                spatialReference = try readSpatialReference(&reference)
+            default: try message.skip(type)
+            }
+        }
+        return Envelope(xmin: corners[0], ymin: corners[1], xmax: corners[2], ymax: corners[3], spatialReference: spatialReference)
+    }
+}
+
+/// `FeatureResult` apart from its features.
+private struct FeatureResultHeader {
+    var objectIdField: String?
+    /// proto3 leaves out a field at its default: no geometryType is 0, points.
+    var geometryType: UInt64 = 0
+    var spatialReference: SpatialReference?
+    var exceededTransferLimit = false
+    var hasZ = false
+    var hasM = false
+    var transform: PBFTransform?
+    var fields: [FieldInfo]?
+
+    mutating func read(_ number: Int, _ type: ProtobufReader.WireType, _ message: inout ProtobufReader) throws(FeatureCacheError) {
+        switch number {
+        case 1:
+            try message.expect(.lengthDelimited, type, field: "objectIdFieldName")
+            let name = try message.readString()
+            objectIdField = name.isEmpty ? nil : name
+        case 7: try message.expect(.varint, type, field: "geometryType"); geometryType = try message.readVarint()
+        case 8:
+            try message.expect(.lengthDelimited, type, field: "spatialReference")
+            var reference = try message.readMessage()
+            spatialReference = try EsriPBFReader.readSpatialReference(&reference)
+        case 9: try message.expect(.varint, type, field: "exceededTransferLimit"); exceededTransferLimit = try message.readBool()
+        case 10: try message.expect(.varint, type, field: "hasZ"); hasZ = try message.readBool()
+        case 11: try message.expect(.varint, type, field: "hasM"); hasM = try message.readBool()
+        case 12:
+            try message.expect(.lengthDelimited, type, field: "transform")
+            var transform = try message.readMessage()
+            self.transform = try PBFTransform(&transform)
+        case 13:
+            try message.expect(.lengthDelimited, type, field: "a field")
+            var field = try message.readMessage()
+            fields = (fields ?? []) + [try Self.readField(&field)]
+        default: try message.skip(type)  // features (the second pass), values, unique id, server gens…
+        }
+    }
+
+    /// Field types by their number in FeatureCollection.proto's `FieldType`.
+    private static let fieldTypes: [FieldType] = [
+        .smallInteger, .integer, .single, .double, .string, .date, .oid, .geometry, .blob, .raster,
+        .guid, .globalID, .xml, .bigInteger, .dateOnly, .timeOnly, .timestampOffset,
+    ]
+
+    private static func readField(_ message: inout ProtobufReader) throws(FeatureCacheError) -> FieldInfo {
+        let start = message.offset
+        var name = "", alias: String? = nil, type = fieldTypes[0]  // proto3: an absent type is 0
+        while let (number, wire) = try message.nextField() {
+            switch number {
+            case 1: try message.expect(.lengthDelimited, wire, field: "a field's name"); name = try message.readString()
+            case 2:
+                try message.expect(.varint, wire, field: "a field's type")
+                let code = try message.readVarint()
+                type = code < UInt64(fieldTypes.count) ? fieldTypes[Int(code)] : .unknown
+            case 3: try message.expect(.lengthDelimited, wire, field: "a field's alias"); alias = try message.readString()
+            default: try message.skip(wire)
+            }
+        }
+        guard !name.isEmpty else { throw message.error("a field has no name", at: start) }
+        return FieldInfo(name: name, alias: alias.flatMap { $0.isEmpty ? nil : $0 }, type: type, nullable: type != .oid)
+    }
+}
+
+/// Integer coordinates to world coordinates.
+private struct PBFTransform {
+    var upperLeft = true
+    var scaleX = 1.0, scaleY = 1.0
+    var translateX = 0.0, translateY = 0.0
+
+    init(_ message: inout ProtobufReader) throws(FeatureCacheError) {
+        while let (number, type) = try message.nextField() {
+            switch number {
+            case 1: try message.expect(.varint, type, field: "quantizeOriginPostion"); upperLeft = try message.readVarint() == 0
+            case 2, 3:
+                try message.expect(.lengthDelimited, type, field: number == 2 ? "scale" : "translate")
+                var pair = try message.readMessage()
+                while let (axis, axisType) = try pair.nextField() {
+                    guard axis == 1 || axis == 2 else { try pair.skip(axisType); continue }  // m and z
+                    try pair.expect(.fixed64, axisType, field: number == 2 ? "a scale" : "a translation")
+                    let value = try pair.readDouble()
+                    switch (number, axis) {
+                    case (2, 1): scaleX = value
+                    case (2, _): scaleY = value
+                    case (_, 1): translateX = value
+                    default: translateY = value
+                    }
+                }
+            default: try message.skip(type)
+            }
+        }
+    }
+}
+
+/// Reads `Feature` messages into the builder's rows.
+private struct FeatureDecoder {
+    let builder: BatchBuilder
+    let columns: [ColumnBuilder]
+    let header: FeatureResultHeader
+    /// Ordinates per vertex: x, y, then z and m when the result has them.
+    let stride: Int
+    var scratch = CoordinateScratch()
+    /// One geometry's vertices per part, and its coordinate deltas.
+    var lengths: [Int] = []
+    var deltas: [Int64] = []
+
+    init(builder: BatchBuilder, header: FeatureResultHeader) {
+        self.builder = builder
+        columns = builder.columns
+        self.header = header
+        stride = 2 + (header.hasZ ? 1 : 0) + (header.hasM ? 1 : 0)
+    }
+
+    mutating func read(_ feature: inout ProtobufReader) throws(FeatureCacheError) {
+        var position = 0
+        var sawGeometry = false
+        while let (number, type) = try feature.nextField() {
+            switch number {
+            case 1:
+                try feature.expect(.lengthDelimited, type, field: "an attribute")
+                var value = try feature.readMessage()
+                try readValue(&value, position: position)
+                position += 1
+            case 2:
+                try feature.expect(.lengthDelimited, type, field: "a geometry")
+                var geometry = try feature.readMessage()
+                try readGeometry(&geometry)
+                sawGeometry = true
+            case 3: throw feature.error("compressed shape buffers are not supported (query without them)")
+            case 7: throw feature.error("true curves are not supported (query with returnTrueCurves=false)")
+            default: try feature.skip(type)  // centroid, aggregate geometries, envelope
+            }
+        }
+        if !sawGeometry { builder.geometry.appendNull() }
+        builder.endRow()
+    }
+
+    /// One `Value`, for the field at `position` unless it names its own `index`.
+    private func readValue(_ message: inout ProtobufReader, position: Int) throws(FeatureCacheError) {
+        let start = message.offset
+        var value = PBFValue.null
+        var index: UInt64? = nil
+        while let (number, type) = try message.nextField() {
+            switch number {
+            case 1: try message.expect(.lengthDelimited, type, field: "a string value"); value = .text(try message.readBytes())
+            case 2: try message.expect(.fixed32, type, field: "a float value"); value = .double(Double(try message.readFloat()))
+            case 3: try message.expect(.fixed64, type, field: "a double value"); value = .double(try message.readDouble())
+            case 4, 8: try message.expect(.varint, type, field: "a sint value"); value = .integer(try message.readSignedVarint())
+            case 5: try message.expect(.varint, type, field: "a uint value"); value = .integer(Int64(UInt32(truncatingIfNeeded: try message.readVarint())))
+            case 6: try message.expect(.varint, type, field: "an int64 value"); value = .integer(Int64(bitPattern: try message.readVarint()))
+            case 7:
+                try message.expect(.varint, type, field: "a uint64 value")
+                let raw = try message.readVarint()
+                value = raw <= UInt64(Int64.max) ? .integer(Int64(raw)) : .double(Double(raw))
+            case 9: try message.expect(.varint, type, field: "a bool value"); value = .boolean(try message.readBool())
+            case 10: try message.expect(.varint, type, field: "a null value"); _ = try message.readVarint(); value = .null
+            case 11: try message.expect(.varint, type, field: "a value's index"); index = try message.readVarint()
+            default: try message.skip(type)
+            }
+        }
+        let field = index ?? UInt64(position)
+        guard field < UInt64(columns.count) else {
+            throw message.error("feature \(builder.count + 1) has a value for field \(field + 1) of \(columns.count)", at: start)
+        }
+        let column = columns[Int(field)]
+        guard column.count == builder.count else {
+            throw message.error("feature \(builder.count + 1) has two values for '\(column.field.name)'", at: start)
+        }
+        do {
+            switch value {
+            case .null: column.appendNull()
+            case let .integer(number): try column.appendInteger(number)
+            case let .double(number): try column.appendDouble(number)
+            case let .boolean(flag): try column.appendBoolean(flag)
+            case let .text(bytes):
+                if column.kind == nil { column.settle(.string) }
+                if column.kind == .string {
+                    column.appendTextBytes(bytes)
+                } else {
+                    try column.appendTextToTypedColumn(String(decoding: bytes, as: UTF8.self))
+                }
+            }
+        } catch {
+            throw message.error(error.message, at: start)
+        }
+    }
+
+    private mutating func readGeometry(_ message: inout ProtobufReader) throws(FeatureCacheError) {
+        let start = message.offset
+        lengths.removeAll(keepingCapacity: true)
+        deltas.removeAll(keepingCapacity: true)
+        while let (number, type) = try message.nextField() {
+            switch number {
+            case 2:
+                try message.readRepeated(type, scalar: .varint, field: "a part length") { (run) throws(FeatureCacheError) in
+                    let length = try run.readVarint()
+                    guard length <= UInt64(Int32.max) else { throw run.error("a part of \(length) vertices") }
+                    lengths.append(Int(length))
+                }
+            case 3:
+                try message.readRepeated(type, scalar: .varint, field: "a coordinate") { (run) throws(FeatureCacheError) in
+                    deltas.append(try run.readSignedVarint())
+                }
+            default: try message.skip(type)  // the geometry type (the result's counts), vertex ids
+            }
+        }
+        guard deltas.count % stride == 0 else {
+            throw message.error("a geometry has \(deltas.count) coordinate values, not a multiple of \(stride) per vertex", at: start)
+        }
+        let vertices = deltas.count / stride
+        guard vertices > 0 else { return builder.geometry.appendNull() }
+        guard let transform = header.transform else {
+            throw message.error("a geometry, but the response has no transform to place its integer coordinates", at: start)
+        }
+        if lengths.isEmpty { lengths.append(vertices) }  // optional for points and multipoints
+        try place(vertices, transform, message, start: start)
+        try append(message, start: start)
+    }
+
+    /// World coordinates into the scratch, part by part: each part's deltas
+    /// start again from zero.
+    private mutating func place(_ vertices: Int, _ transform: PBFTransform, _ message: ProtobufReader, start: Int) throws(FeatureCacheError) {
+        scratch.reset()
+        var vertex = 0
+        for length in lengths where length > 0 {
+            guard length <= vertices - vertex else { break }
+            var x: Int64 = 0, y: Int64 = 0
+            for index in vertex..<(vertex + length) {
+                x &+= deltas[index * stride]
+                y &+= deltas[index * stride + 1]
+                scratch.xy.append(transform.translateX + Double(x) * transform.scaleX)
+                scratch.xy.append(transform.upperLeft ? transform.translateY - Double(y) * transform.scaleY
+                                                      : transform.translateY + Double(y) * transform.scaleY)
+            }
+            vertex += length
+            scratch.listEnds.append(vertex)
+        }
+        guard vertex == vertices, lengths.allSatisfy({ $0 >= 0 }) else {
+            let listed = lengths.reduce(0) { $0 &+ $1 }
+            throw message.error("a geometry's parts hold \(listed) vertices but its coordinates \(vertices)", at: start)
+        }
+    }
+
+    /// Appends the scratch as the result's geometry type.
+    private mutating func append(_ message: ProtobufReader, start: Int) throws(FeatureCacheError) {
+        let vertices = scratch.pointCount
+        do throws(FeatureCacheError) {
+            switch header.geometryType {
+            case 0:
+                guard vertices == 1 else { throw .parse("a point has \(vertices) vertices") }
+                try builder.geometry.appendPoint(scratch.xy[0], scratch.xy[1])
+            case 1:
+                scratch.depth = 2
+                scratch.listEnds = [vertices]
+                try builder.geometry.append(.multiPoint, scratch)
+            case 2:
+                scratch.depth = 3
+                scratch.groupEnds.append(scratch.listEnds.count)
+                try builder.geometry.append(.multiLineString, scratch)
+            case 3:
+                scratch.depth = 3
+                scratch.groupEnds.append(scratch.listEnds.count)
+                try builder.geometry.append(.polygon, scratch, ringsByOrientation: true)
+            default:
+                throw .parse("geometry type \(header.geometryType) is not supported")
+            }
+        } catch {
+            throw message.error(error.message, at: start)
+        }
+    }
+}
+
+/// One attribute as the wire carries it, before it meets its column.
+private enum PBFValue {
+    case null
+    case integer(Int64)
+    case double(Double)
+    case boolean(Bool)
+    case text(UnsafeRawBufferPointer)
+}

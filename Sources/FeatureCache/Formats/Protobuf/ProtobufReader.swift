@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: Apache-2.0
+/// A cursor over protocol-buffer wire-format bytes (no schema, no code
+/// generator): tags, varints, zig-zag integers, fixed 32/64-bit values and
+/// length-delimited fields, each checked against the end of its message.
+/// Every malformed input is an FC_E_PARSE naming the byte offset: a varint
+/// longer than 10 bytes or cut short, a length past the end of its message,
+/// a field number of 0, a wire type that does not exist or is not the one
+/// the schema gives the field. Unknown fields are skipped by their wire type.
+struct ProtobufReader {
+    enum WireType: UInt8 {
+        case varint = 0, fixed64 = 1, lengthDelimited = 2, fixed32 = 5
+    }
+
+    /// The whole buffer; offsets in errors are into it.
+    private let bytes: UnsafeRawBufferPointer
+    private(set) var offset: Int
+    /// The end of the message being read.
+    let end: Int
+    /// What the bytes are, for messages ("PBF").
+    let what: String
+
+    init(_ bytes: UnsafeRawBufferPointer, what: String = "PBF") {
+        self.bytes = bytes
+        offset = 0
+        end = bytes.count
+        self.what = what
+    }
+
+    private init(_ bytes: UnsafeRawBufferPointer, range: Range<Int>, what: String) {
+        self.bytes = bytes
+        offset = range.lowerBound
+        end = range.upperBound
+        self.what = what
+    }
+
+    var isAtEnd: Bool { offset >= end }
+
+    func error(_ message: String, at position: Int? = nil) -> FeatureCacheError {
+        .parse("\(what): \(message) at byte \(position ?? offset)")
+    }
+
+    // MARK: - Fields
+
+    /// The next field's number and wire type, nil at the end of the message.
+    @inline(__always)
+    mutating func nextField() throws(FeatureCacheError) -> (number: Int, type: WireType)? {
+        guard offset < end else { return nil }
+        let start = offset
+        let tag = try readVarint()
+        guard let type = WireType(rawValue: UInt8(tag & 7)) else {
+            throw error("wire type \(tag & 7) (\(tag & 7 == 3 || tag & 7 == 4 ? "groups are not used by this format" : "no such type"))", at: start)
+        }
+        let number = tag >> 3
+        guard number >= 1, number <= 536_870_911 else { throw error("field number \(number)", at: start) }
+        return (Int(number), type)
+    }
+
+    /// Fails unless the field just read has the wire type the schema gives it.
+    @inline(__always)
+    func expect(_ type: WireType, _ actual: WireType, field: String) throws(FeatureCacheError) {
+        guard type == actual else { throw error("\(field) has wire type \(actual.rawValue), expected \(type.rawValue)") }
+    }
+
+    /// Skips the value of a field this reader does not use.
+    mutating func skip(_ type: WireType) throws(FeatureCacheError) {
+        switch type {
+        case .varint: _ = try readVarint()
+        case .fixed64: try advance(8)
+        case .fixed32: try advance(4)
+        case .lengthDelimited: try advance(try readLength())
+        }
+    }
+
+    // MARK: - Scalars
+
+    @inline(__always)
+    mutating func readVarint() throws(FeatureCacheError) -> UInt64 {
+        // One byte is most of them (tags, small lengths and deltas).
+        if offset < end {
+            let byte = bytes[offset]
+            if byte < 0x80 {
+                offset += 1
+                return UInt64(byte)
+            }
+        }
+        return try readLongVarint()
+    }
+
+    private mutating func readLongVarint() throws(FeatureCacheError) -> UInt64 {
+        let start = offset
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            guard offset < end else { throw error("a varint is cut off", at: start) }
+            let byte = bytes[offset]
+            offset += 1
+            // The tenth byte may carry only the top bit of 64.
+            if shift == 63, byte > 1 { throw error("a varint overflows 64 bits", at: start) }
+            value |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return value }
+            shift += 7
+        }
+    }
+
+    /// sint32/sint64: zig-zag.
+    @inline(__always)
+    mutating func readSignedVarint() throws(FeatureCacheError) -> Int64 {
+        let raw = try readVarint()
+        return Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))
+    }
+
+    mutating func readBool() throws(FeatureCacheError) -> Bool { try readVarint() != 0 }
+
+    mutating func readFixed64() throws(FeatureCacheError) -> UInt64 {
+        guard end - offset >= 8 else { throw error("a 64-bit value is cut off") }
+        let value = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        offset += 8
+        return UInt64(littleEndian: value)
+    }
+
+    mutating func readFixed32() throws(FeatureCacheError) -> UInt32 {
+        guard end - offset >= 4 else { throw error("a 32-bit value is cut off") }
+        let value = bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+        offset += 4
+        return UInt32(littleEndian: value)
+    }
+
+    mutating func readDouble() throws(FeatureCacheError) -> Double { Double(bitPattern: try readFixed64()) }
+    mutating func readFloat() throws(FeatureCacheError) -> Float { Float(bitPattern: try readFixed32()) }
+
+    // MARK: - Length-delimited
+
+    /// A length prefix, checked against the end of the message.
+    mutating func readLength() throws(FeatureCacheError) -> Int {
+        let start = offset
+        let length = try readVarint()
+        guard length <= UInt64(end - offset) else {
+            throw error("a length of \(length) bytes runs past the end of its message (\(end - offset) left)", at: start)
+        }
+        return Int(length)
+    }
+
+    /// The bytes of a length-delimited field, as a reader of their own.
+    mutating func readMessage() throws(FeatureCacheError) -> ProtobufReader {
+        let length = try readLength()
+        defer { offset += length }
+        return ProtobufReader(bytes, range: offset..<(offset + length), what: what)
+    }
+
+    /// A string field's bytes (not checked as UTF-8: the column builder stores bytes).
+    mutating func readBytes() throws(FeatureCacheError) -> UnsafeRawBufferPointer {
+        let length = try readLength()
+        defer { offset += length }
+        return UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)])
+    }
+
+    mutating func readString() throws(FeatureCacheError) -> String {
+        String(decoding: try readBytes(), as: UTF8.self)
+    }
+
+    /// Calls `element` for each value of a repeated scalar field, packed (one
+    /// length-delimited run, proto3's default) or not (one value per field, which
+    /// a parser must accept too).
+    @inline(__always)
+    mutating func readRepeated(_ type: WireType, scalar: WireType, field: String,
+                               _ element: (inout ProtobufReader) throws(FeatureCacheError) -> Void) throws(FeatureCacheError) {
+        if type == .lengthDelimited {
+            var run = try readMessage()
+            while !run.isAtEnd { try element(&run) }
+        } else {
+            try expect(scalar, type, field: field)
+            try element(&self)
+        }
+    }
+
+    private mutating func advance(_ count: Int) throws(FeatureCacheError) {
+        guard count <= end - offset else { throw error("a value of \(count) bytes runs past the end of its message") }
+        offset += count
+    }
+}
