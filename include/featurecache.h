@@ -1321,6 +1321,34 @@ FC_API fc_status fc_arcgis_table_supported_query_formats(const fc_arcgis_table *
  * @since 1.0 */
 FC_API fc_status fc_arcgis_table_service_version(const fc_arcgis_table *table, double *out);
 
+/* The format an ArcGIS table's queries ask for (fc_arcgis_table_set_query_format). */
+#define FC_ARCGIS_FORMAT_AUTO  1  /* PBF when the layer lists it in supportedQueryFormats
+                                     (ArcGIS Online hosted layers, recent ArcGIS
+                                     Enterprise), else JSON. The default. */
+#define FC_ARCGIS_FORMAT_JSON  2  /* Esri JSON (f=json) */
+#define FC_ARCGIS_FORMAT_PBF   3  /* Esri's protocol buffers (f=pbf): integer coordinates
+                                     through the answer's transform, typed values; fewer
+                                     bytes and faster to read. Not quantized: geometry
+                                     comes at the server's full resolution. */
+
+/* Sets the format of the table's queries: populates, on-interaction tiles,
+ * counts, object ids and extents. Any time, loaded or not; applies to requests
+ * sent afterwards. Forcing PBF on a layer that does not list it makes those
+ * requests fail with FC_E_UNSUPPORTED, naming the formats it lists. Errors:
+ * FC_E_INVALID_ARGUMENT for NULL, a table of another kind or a bad value.
+ * Thread-safe. @since 1.3 */
+FC_API fc_status fc_arcgis_table_set_query_format(fc_arcgis_table *table, int32_t format);
+
+/* *out = the format as set (FC_ARCGIS_FORMAT_*; AUTO unless changed). Any time.
+ * @since 1.3 */
+FC_API fc_status fc_arcgis_table_query_format(const fc_arcgis_table *table, int32_t *out);
+
+/* *out = the format requests use, FC_ARCGIS_FORMAT_JSON or FC_ARCGIS_FORMAT_PBF:
+ * the setting resolved against the layer's formats. FC_E_INVALID_STATE until
+ * the table is loaded; FC_E_UNSUPPORTED when PBF is forced on a layer without
+ * it. @since 1.3 */
+FC_API fc_status fc_arcgis_table_query_format_in_use(const fc_arcgis_table *table, int32_t *out);
+
 /* How an OGC API table's where clauses reach its server
  * (fc_ogc_table_set_query_language). */
 #define FC_QUERY_LANGUAGE_AUTO       1  /* CQL2 when the server filters (Part 3 filter or

@@ -12,6 +12,10 @@ Services (under /arcgis/rest/services):
   PortlandLegacy/FeatureServer  the same layers as a pre-10.3 server: no pagination
   Secure/FeatureServer          the same layers, token required: "let-me-in"
                                 (no token: error 499; another token: error 498)
+  Hosted/FeatureServer          the same layers as an ArcGIS Online hosted layer:
+                                supportedQueryFormats "JSON, geoJSON, PBF" (f=pbf,
+                                arcgis_pbf.py, with quantizationParameters)
+  HostedLegacy/FeatureServer    the same, without pagination (read in object-id batches)
 
 Namespaces isolate tests that run at the same time: /ns/<name>/arcgis/rest/...
 has its own counters and faults ("default" without the prefix).
@@ -54,6 +58,8 @@ SERVICES = {
     "Portland": {"pagination": True, "version": 11.1, "secure": False},
     "PortlandLegacy": {"pagination": False, "version": 10.22, "secure": False},
     "Secure": {"pagination": True, "version": 11.1, "secure": True},
+    "Hosted": {"pagination": True, "version": 11.3, "secure": False, "pbf": True},
+    "HostedLegacy": {"pagination": False, "version": 10.22, "secure": False, "pbf": True},
 }
 MAX_RECORD_COUNT = 2000
 
@@ -135,7 +141,7 @@ class Emulator:
         config = SERVICES[service]
         return {"currentVersion": config["version"], "serviceDescription": "FeatureCache test data",
                 "hasVersionedData": False, "supportsDisconnectedEditing": False, "maxRecordCount": MAX_RECORD_COUNT,
-                "supportedQueryFormats": "JSON, geoJSON", "capabilities": "Query",
+                "supportedQueryFormats": query_formats(config), "capabilities": "Query",
                 "spatialReference": {"wkid": 4326, "latestWkid": 4326},
                 "layers": [{"id": l["id"], "name": l["name"], "geometryType": l["geometryType"], "type": "Feature Layer"}
                            for l in arcgis_data.LAYERS],
@@ -152,12 +158,16 @@ class Emulator:
                            "spatialReference": {"wkid": 4326, "latestWkid": 4326}},
                 "displayField": layer["displayField"], "objectIdField": "OBJECTID", "globalIdField": "",
                 "fields": layer["fields"], "hasZ": False, "hasM": False, "maxRecordCount": MAX_RECORD_COUNT,
-                "supportedQueryFormats": "JSON, geoJSON", "capabilities": "Query",
+                "supportedQueryFormats": query_formats(config), "capabilities": "Query",
                 "supportsAdvancedQueries": config["pagination"]}
         if config["pagination"]:
             info["advancedQueryCapabilities"] = {"supportsPagination": True, "supportsOrderBy": True,
                                                  "supportsDistinct": True, "supportsQueryWithResultType": True}
         return info
+
+
+def query_formats(config):
+    return "JSON, geoJSON, PBF" if config.get("pbf") else "JSON, geoJSON"
 
 
 def error_body(code, message, details=None):
@@ -270,7 +280,8 @@ class Handler(BaseHTTPRequestHandler):
             return 200, "application/json", json.dumps(emulator.layer_info(service, layer_id)).encode()
         if segments[6].lower() != "query":
             return 200, "application/json", error_body(400, "Requested operation is not supported by this service.")
-        content_type, body = run_query(emulator.stores[layer_id], params, MAX_RECORD_COUNT, config["pagination"])
+        content_type, body = run_query(emulator.stores[layer_id], params, MAX_RECORD_COUNT, config["pagination"],
+                                       config.get("pbf", False))
         return 200, content_type, body
 
     def bearer_token(self):

@@ -3,13 +3,15 @@
 describes it: where (SQL, evaluated by SQLite as a real server's database would),
 objectIds, geometry + geometryType + inSR + spatialRel, outFields, returnGeometry,
 returnIdsOnly, returnCountOnly, returnExtentOnly, orderByFields, resultOffset/resultRecordCount,
-outSR, f=json|pjson|geojson.
+outSR, f=json|pjson|geojson, and f=pbf (arcgis_pbf.py) with quantizationParameters.
 """
 import json
 import math
 import re
 import sqlite3
 import threading
+
+import arcgis_pbf
 
 
 class QueryError(Exception):
@@ -59,6 +61,7 @@ class LayerStore:
         self.layer = layer
         self.rows = {row["OBJECTID"]: row for row in rows}
         self.encoded = {}     # (fields, geometry, projection) -> {oid: encoded feature}
+        self.exact_bits = {}  # projection -> k of the exact PBF transform (arcgis_pbf.Exact)
         self.selections = {}  # query parameters -> matching ids, the last 8
         self.fields = [f["name"] for f in layer["fields"]]
         self.lock = threading.Lock()
@@ -306,18 +309,50 @@ def _truthy(value, default):
     return value.lower() == "true"
 
 
-def run_query(store, params, max_record_count, supports_pagination):
-    """Answers a query: (content type, body bytes)."""
+def _exact_bits(store, mercator):
+    """k of the exact PBF transform for this layer in this projection, once."""
+    if mercator not in store.exact_bits:
+        def coordinates():
+            for row in store.rows.values():
+                geometry = _project_geometry(row["_geom"], mercator)
+                if "x" in geometry:
+                    yield geometry["x"]
+                    yield geometry["y"]
+                else:
+                    for part in geometry.get("rings") or geometry.get("paths"):
+                        for point in part:
+                            yield point[0]
+                            yield point[1]
+        store.exact_bits[mercator] = arcgis_pbf.Exact.bits(coordinates())
+    return store.exact_bits[mercator]
+
+
+def run_query(store, params, max_record_count, supports_pagination, supports_pbf=False):
+    """Answers a query: (content type, body bytes). f=pbf only where the service
+    lists PBF (supports_pbf), as real servers."""
     fmt = params.get("f", "html").lower()
-    if fmt not in ("json", "pjson", "geojson"):
+    if fmt not in ("json", "pjson", "geojson") and not (fmt == "pbf" and supports_pbf):
         raise QueryError("Invalid or missing output format (f)", ["f=%s is not supported" % fmt])
+    if params.get("quantizationParameters", "").strip() and fmt != "pbf":
+        raise QueryError("Unable to perform query. Please check your parameters.",
+                         ["'quantizationParameters' is supported with f=pbf only here"])
     ids = store.select(params)
     layer = store.layer
     if _truthy(params.get("returnCountOnly"), False):
+        if fmt == "pbf":
+            return PBF, arcgis_pbf.count_result(len(ids))
         return _json({"count": len(ids)}, fmt)
     if _truthy(params.get("returnExtentOnly"), False):
         mercator = _is_mercator(_wkid(params.get("outSR")) or 4326)
         sr = {"wkid": 102100, "latestWkid": 3857} if mercator else {"wkid": 4326, "latestWkid": 4326}
+        if fmt == "pbf":
+            box = [float("nan")] * 4
+            if ids:
+                boxes = [store.rows[oid]["_bbox"] for oid in ids]
+                box = [min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)]
+                if mercator:
+                    box = list(to_web_mercator(box[0], box[1]) + to_web_mercator(box[2], box[3]))
+            return PBF, arcgis_pbf.extent_result(box, sr, len(ids))
         if not ids:
             return _json({"extent": {"xmin": "NaN", "ymin": "NaN", "xmax": "NaN", "ymax": "NaN",
                                      "spatialReference": sr}, "count": 0}, fmt)
@@ -329,6 +364,8 @@ def run_query(store, params, max_record_count, supports_pagination):
         return _json({"extent": {"xmin": x0, "ymin": y0, "xmax": x1, "ymax": y1, "spatialReference": sr},
                       "count": len(ids)}, fmt)
     if _truthy(params.get("returnIdsOnly"), False):
+        if fmt == "pbf":
+            return PBF, arcgis_pbf.ids_result(ids)
         return _json({"objectIdFieldName": "OBJECTID", "objectIds": ids}, fmt)
 
     offset = params.get("resultOffset", "").strip()
@@ -364,6 +401,24 @@ def run_query(store, params, max_record_count, supports_pagination):
             body["properties"] = {"exceededTransferLimit": True}
         return "application/geo+json", json.dumps(body, ensure_ascii=False).encode()
 
+    if fmt == "pbf":
+        try:
+            transform = arcgis_pbf.transform_for(params, lambda: _exact_bits(store, mercator))
+        except (ValueError, KeyError, TypeError):
+            raise QueryError("Unable to perform query. Please check your parameters.",
+                             ["'quantizationParameters' is invalid"])
+        field_types = {name: field_specs[name]["type"] for name in fields}
+        cache = store.encoded.setdefault((tuple(fields), return_geometry, mercator, transform.key()), {})
+        encoded = []
+        for oid in page:
+            feature = cache.get(oid)
+            if feature is None:
+                row = store.rows[oid]
+                shape = _project_geometry(row["_geom"], mercator) if return_geometry else None
+                feature = cache[oid] = arcgis_pbf.feature(row, fields, field_types, shape, transform)
+            encoded.append(feature)
+        return PBF, arcgis_pbf.feature_result(layer, fields, field_specs, spatial_reference, transform, encoded, exceeded)
+
     # Each row's feature is encoded once per (fields, geometry, projection) and
     # reused: pages are then joined, not re-encoded, so the emulator serves a page
     # in a millisecond or two and benchmarks measure the client, not this server.
@@ -393,6 +448,9 @@ def run_query(store, params, max_record_count, supports_pagination):
     if exceeded:
         body["exceededTransferLimit"] = True
     return _json(body, fmt)
+
+
+PBF = "application/x-protobuf"
 
 
 def _json(body, fmt):

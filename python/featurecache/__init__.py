@@ -7,7 +7,7 @@ services into a fast local cache. A ctypes binding of libfeaturecache.
 """
 from . import _ffi
 from .arcgis import ArcGISLayer, ArcGISService
-from .constants import (AxisOrder, Envelope, Field, FieldType, GeometryType, LoadStatus, Progress, QueryLanguage,
+from .constants import (AxisOrder, Envelope, Field, FieldType, GeometryType, LoadStatus, Progress, QueryFormat, QueryLanguage,
                         RequestMode, ServiceKind, SpatialReference, SpatialRelationship, Statistics, TokenPlacement)
 from .context import TOKEN_AS_HEADER, TOKEN_AS_PARAMETER, Context
 from .errors import (CancelledError, FeatureCacheError, HTTPError, InvalidArgumentError, InvalidStateError,
@@ -33,7 +33,7 @@ __all__ = [
     "Context", "Table", "ArcGISService", "ArcGISLayer", "OGCService", "WFSService", "Layer", "Map",
     "Query", "Result", "ResultField", "Feature", "Operation", "wkb_to_geojson",
     "Field", "Envelope", "SpatialReference", "Statistics", "Progress",
-    "LoadStatus", "RequestMode", "ServiceKind", "AxisOrder", "QueryLanguage", "TokenPlacement", "FieldType",
+    "LoadStatus", "RequestMode", "ServiceKind", "AxisOrder", "QueryFormat", "QueryLanguage", "TokenPlacement", "FieldType",
     "GeometryType", "SpatialRelationship", "SPATIAL_RELATIONSHIPS",
     "NOT_LOADED", "LOADING", "FAILED_TO_LOAD", "LOADED", "STATUS_NAMES",
     "ON_INTERACTION_CACHE", "ON_INTERACTION_NO_CACHE", "MANUAL_CACHE",

@@ -30,6 +30,13 @@ class AxisOrder(IntEnum):
     NO_SWAP = 3
 
 
+class QueryFormat(IntEnum):
+    """The format an ArcGIS table's queries ask for (fc_arcgis_table_set_query_format)."""
+    AUTO = 1
+    JSON = 2
+    PBF = 3
+
+
 class QueryLanguage(IntEnum):
     AUTO = 1
     LOCAL = 2

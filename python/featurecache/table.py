@@ -6,7 +6,7 @@ from . import _ffi
 from ._handle import Handle
 from .errors import check
 from .loadable import LOADED, Loadable
-from .constants import (FIELD_TYPES, GEOMETRY_TYPES, AxisOrder, Envelope, Field, QueryLanguage, RequestMode,
+from .constants import (FIELD_TYPES, GEOMETRY_TYPES, AxisOrder, Envelope, Field, QueryFormat, QueryLanguage, RequestMode,
                         ServiceKind, SpatialReference, Statistics)
 from .operation import Operation, _take_count, _take_extent, _take_result
 from .query import Query
@@ -265,6 +265,21 @@ class Table(Handle, Loadable):
     @property
     def service_version(self):
         return self._view_get(_ffi.lib.fc_table_as_arcgis, _ffi.lib.fc_arcgis_table_service_version, ctypes.c_double)
+
+    @property
+    def query_format(self):
+        """ArcGIS: the format queries ask for, as set (QueryFormat.AUTO: PBF when
+        the layer lists it, else JSON). Settable any time."""
+        return QueryFormat(self._view_get(_ffi.lib.fc_table_as_arcgis, _ffi.lib.fc_arcgis_table_query_format))
+
+    @query_format.setter
+    def query_format(self, format):
+        check(_ffi.lib.fc_arcgis_table_set_query_format(self._view(_ffi.lib.fc_table_as_arcgis), int(format)))
+
+    @property
+    def query_format_in_use(self):
+        """ArcGIS, once loaded: QueryFormat.JSON or QueryFormat.PBF."""
+        return QueryFormat(self._view_get(_ffi.lib.fc_table_as_arcgis, _ffi.lib.fc_arcgis_table_query_format_in_use))
 
     # ---- populate ----------------------------------------------------------
 

@@ -20,6 +20,8 @@ protocol FeatureSource: Sendable {
     /// The WFS feature type behind the table, for what only WFS has (axis
     /// orders, output format, GetFeature documents); nil for other kinds.
     var wfsFeatureType: WFSFeatureTypeSource? { get }
+    /// The ArcGIS layer behind the table (its query format); nil for other kinds.
+    var arcgisLayer: ArcGISLayerSource? { get }
     /// Fetches and parses the pages matching the query (all of them, or at most
     /// `maxPages`, then `complete` says whether the service had more); changes nothing.
     func fetch(_ query: QueryParameters, outFields: [String]?, metadata: TableMetadata,
@@ -34,6 +36,7 @@ protocol FeatureSource: Sendable {
 extension FeatureSource {
     var queryLanguage: QueryLanguage { .auto }
     var wfsFeatureType: WFSFeatureTypeSource? { nil }
+    var arcgisLayer: ArcGISLayerSource? { nil }
 
     func setQueryLanguage(_ language: QueryLanguage) throws(FeatureCacheError) {
         guard language == .auto else {

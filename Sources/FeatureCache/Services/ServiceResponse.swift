@@ -16,11 +16,17 @@ enum ServiceResponse {
         return error
     }
 
-    /// `FC_E_PARSE` for a body that is not JSON, naming its content type.
-    static func notJSONError(_ response: HTTPResponse, request: HTTPRequest) -> FeatureCacheError {
+    /// `FC_E_PARSE` for a body that is not JSON (or the `expected` format),
+    /// naming its content type.
+    static func notJSONError(_ response: HTTPResponse, request: HTTPRequest, expected: String = "JSON") -> FeatureCacheError {
         let type = response.header("Content-Type") ?? "no content type"
         let preview = response.body.isEmpty ? "an empty body" : "'\(response.bodyPreview)'"
-        return FeatureCacheError.parse("\(request.methodAndURL) did not answer with JSON (\(type)): \(preview)")
+        return FeatureCacheError.parse("\(request.methodAndURL) did not answer with \(expected) (\(type)): \(preview)")
+    }
+
+    /// The first non-blank byte opens markup (an HTML or XML page).
+    static func looksLikeMarkup(_ body: [UInt8]) -> Bool {
+        body.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "<")
     }
 
     /// The first non-blank byte opens an object or an array.

@@ -28,3 +28,27 @@ public func fcArcGISTableSupportedQueryFormats(_ pointer: OpaquePointer?, _ out:
 public func fcArcGISTableServiceVersion(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<Double>?) -> Int32 {
     metadataGetter(pointer, out, of: .arcgis) { _, metadata in metadata.serviceVersion }
 }
+
+@_cdecl("fc_arcgis_table_set_query_format")
+public func fcArcGISTableSetQueryFormat(_ pointer: OpaquePointer?, _ format: Int32) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        let format = try CArguments.enumValue(format, ArcGISQueryFormat.self, "query format (FC_ARCGIS_FORMAT_*)")
+        try table(pointer, of: .arcgis).1.setQueryFormat(format)
+    }
+}
+
+@_cdecl("fc_arcgis_table_query_format")
+public func fcArcGISTableQueryFormat(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        let out = try CArguments.output(out)
+        out.pointee = try table(pointer, of: .arcgis).1.queryFormat().rawValue
+    }
+}
+
+@_cdecl("fc_arcgis_table_query_format_in_use")
+public func fcArcGISTableQueryFormatInUse(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        let out = try CArguments.output(out)
+        out.pointee = try table(pointer, of: .arcgis).1.queryFormatInUse().rawValue
+    }
+}

@@ -8,10 +8,13 @@ struct ArcGISLayerSource: FeatureSource {
     /// The service the table was created from (a strong dependency), if any.
     var service: ArcGISService? = nil
     var layerId: Int? = nil
+    /// The format queries ask for, as set (`auto` until changed).
+    let queryFormat = Locked(ArcGISQueryFormat.auto)
 
     private var requester: ArcGISRequester { ArcGISRequester(context: context, statistics: statistics, serviceURL: layerURL.string) }
 
     var kind: ServiceKind { .arcgis }
+    var arcgisLayer: ArcGISLayerSource? { self }
     var urlString: String { layerURL.string }
 
     func loadMetadata(retrying: Bool) async throws(FeatureCacheError) -> TableMetadata {
@@ -29,7 +32,7 @@ struct ArcGISLayerSource: FeatureSource {
 
     func fetch(_ query: QueryParameters, outFields: [String]?, metadata: TableMetadata,
                progress: PopulateProgress?, maxPages: Int?) async throws(FeatureCacheError) -> FetchedFeatures {
-        let runner = ArcGISQueryRunner(layerURL: layerURL, requester: requester, metadata: metadata,
+        let runner = ArcGISQueryRunner(layerURL: layerURL, requester: requester, metadata: metadata, format: try format(metadata),
                                        query: query, outFields: outFields, progress: progress, maxPages: maxPages)
         let fetched = try await runner.run()
         statistics.update { $0.featuresReceived += fetched.featureCount }
@@ -37,14 +40,19 @@ struct ArcGISLayerSource: FeatureSource {
     }
 
     func count(_ query: QueryParameters, metadata: TableMetadata) async throws(FeatureCacheError) -> Int {
-        let runner = ArcGISQueryRunner(layerURL: layerURL, requester: requester, metadata: metadata,
+        let runner = ArcGISQueryRunner(layerURL: layerURL, requester: requester, metadata: metadata, format: try format(metadata),
                                        query: query, outFields: nil, progress: nil)
         return try await runner.count()
     }
 
     func extent(_ query: QueryParameters, metadata: TableMetadata) async throws(FeatureCacheError) -> Envelope? {
-        let runner = ArcGISQueryRunner(layerURL: layerURL, requester: requester, metadata: metadata,
+        let runner = ArcGISQueryRunner(layerURL: layerURL, requester: requester, metadata: metadata, format: try format(metadata),
                                        query: query, outFields: nil, progress: nil)
         return try await runner.extent()
+    }
+
+    /// The format queries use: the setting, resolved against the layer's formats.
+    func format(_ metadata: TableMetadata) throws(FeatureCacheError) -> ArcGISQueryFormat {
+        try queryFormat.withLock { $0 }.resolved(for: metadata, layer: RequestURL.redacted(layerURL.string))
     }
 }

@@ -9,10 +9,14 @@
 ///   ids first (`returnIdsOnly=true`), then `objectIds` batches of the page size,
 ///   re-asking for any ids a capped answer left out.
 /// - A page identical to the one before (same ids) fails rather than loops.
+///
+/// Every request asks for `format`: Esri JSON or protocol buffers.
 struct ArcGISQueryRunner {
     let layerURL: RequestURL
     let requester: ArcGISRequester
     let metadata: TableMetadata
+    /// `.json` or `.pbf` (resolved, never `.auto`).
+    let format: ArcGISQueryFormat
     let query: QueryParameters
     let progress: PopulateProgress?
     /// Stop after this many feature pages (nil = all); `complete` then tells.
@@ -25,9 +29,10 @@ struct ArcGISQueryRunner {
     private let budget = PageBudget()
 
     /// - Parameter outFields: nil, empty or containing "*" = all fields.
-    init(layerURL: RequestURL, requester: ArcGISRequester, metadata: TableMetadata, query: QueryParameters,
-         outFields: [String]?, progress: PopulateProgress?, maxPages: Int? = nil) {
+    init(layerURL: RequestURL, requester: ArcGISRequester, metadata: TableMetadata, format: ArcGISQueryFormat,
+         query: QueryParameters, outFields: [String]?, progress: PopulateProgress?, maxPages: Int? = nil) {
         self.layerURL = layerURL
+        self.format = format
         self.maxPages = maxPages
         self.requester = requester
         self.metadata = metadata
@@ -156,9 +161,13 @@ struct ArcGISQueryRunner {
             var url = try baseQuery()
             url.set("returnIdsOnly", "true")
             for name in ["outFields", "returnGeometry", "outSR", "orderByFields"] { url.remove(name) }
-            ids = try await requester.fetch(url) { bytes throws(FeatureCacheError) in
-                let answer = try EsriJSONReader.readObjectIds(bytes)
-                return (answer.ids, answer.isServiceError)
+            if format == .pbf {
+                ids = try await requester.fetchPBF(url, read: EsriPBFReader.readObjectIds)
+            } else {
+                ids = try await requester.fetch(url) { bytes throws(FeatureCacheError) in
+                    let answer = try EsriJSONReader.readObjectIds(bytes)
+                    return (answer.ids, answer.isServiceError)
+                }
             }
             if query.orderBy.isEmpty { ids.sort() }
         }
@@ -220,6 +229,7 @@ struct ArcGISQueryRunner {
         var url = try baseQuery()
         url.set("returnCountOnly", "true")
         for name in ["outFields", "returnGeometry", "outSR", "orderByFields"] { url.remove(name) }
+        if format == .pbf { return try await requester.fetchPBF(url, read: EsriPBFReader.readCount) }
         let json = try await requester.getJSON(url)
         guard let count = json["count"]?.int, count >= 0 else {
             throw FeatureCacheError.parse("\(redacted): a count answer without a count")
@@ -233,6 +243,10 @@ struct ArcGISQueryRunner {
         url.set("returnExtentOnly", "true")
         for name in ["outFields", "returnGeometry", "orderByFields"] { url.remove(name) }
         if let wkid = metadata.spatialReference?.effectiveWkid, wkid != 0 { url.set("outSR", String(wkid)) }
+        if format == .pbf {
+            let extent = try await requester.fetchPBF(url, read: EsriPBFReader.readExtent)
+            return extent.map { Envelope(xmin: $0.xmin, ymin: $0.ymin, xmax: $0.xmax, ymax: $0.ymax, spatialReference: metadata.spatialReference) }
+        }
         let json = try await requester.getJSON(url)
         guard let extent = json["extent"] else { throw FeatureCacheError.parse("\(redacted): an extent answer without an extent") }
         guard let xmin = extent["xmin"]?.double, let ymin = extent["ymin"]?.double,
@@ -274,9 +288,16 @@ struct ArcGISQueryRunner {
     private func fetchPage(_ url: RequestURL) async throws(FeatureCacheError) -> ArcGISQueryPage {
         let fields = expectedFields
         let oid = objectIdField
-        let page = try await requester.fetch(url) { bytes throws(FeatureCacheError) in
-            let page = try EsriJSONReader.read(bytes, fields: fields, objectIdField: oid)
-            return (page, page.isServiceError)
+        let page: ArcGISQueryPage
+        if format == .pbf {
+            page = try await requester.fetchPBF(url) { bytes throws(FeatureCacheError) in
+                try EsriPBFReader.read(bytes, fields: fields, objectIdField: oid)
+            }
+        } else {
+            page = try await requester.fetch(url) { bytes throws(FeatureCacheError) in
+                let page = try EsriJSONReader.read(bytes, fields: fields, objectIdField: oid)
+                return (page, page.isServiceError)
+            }
         }
         try budget.spend(features: page.batch.count, limits: requester.context.settings.limits, request: requester.request(url).methodAndURL)
         return page

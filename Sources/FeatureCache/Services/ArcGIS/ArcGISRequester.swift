@@ -56,4 +56,21 @@ struct ArcGISRequester: Sendable {
         }
         return result.0
     }
+
+    /// Sends an `f=pbf` request and reads its protocol-buffer answer. Servers
+    /// answer errors in JSON whatever was asked (`{"error":…}` with HTTP 200),
+    /// so an HTTP error or a JSON body becomes the error it says; anything
+    /// else that is not PBF fails in the reader with its byte offset.
+    func fetchPBF<T>(_ url: RequestURL, read: (UnsafeRawBufferPointer) throws(FeatureCacheError) -> T) async throws(FeatureCacheError) -> T {
+        let request = request(url.setting("f", "pbf"))
+        let response = try await send(request)
+        if response.status >= 400 || ServiceResponse.looksLikeJSON(response.body) {
+            _ = try ArcGISResponse.decode(response, request: request)
+            throw FeatureCacheError.parse("\(request.methodAndURL): a JSON answer where PBF was asked for")
+        }
+        if response.body.isEmpty || ServiceResponse.looksLikeMarkup(response.body) {
+            throw ServiceResponse.notJSONError(response, request: request, expected: "PBF")
+        }
+        return try readBody(response.body, of: request, read)
+    }
 }

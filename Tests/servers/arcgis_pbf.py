@@ -1,0 +1,214 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The emulator's f=pbf encoder: ArcGIS query answers as Esri's protocol buffers
+(FeatureCollectionPBuffer of FeatureCollection.proto, written by hand from that
+schema; stdlib only).
+
+Geometry is integers through a Transform. Without quantizationParameters the
+transform is exact: translate 0 and a power-of-two scale fine enough that every
+coordinate of the layer is a whole multiple of it (2**-47 for the generated
+degrees, 2**-30 for them in Web Mercator metres), so a client that applies it
+gets the JSON answer's coordinates bit for bit. With quantizationParameters (mode view, origin
+upperLeft or lowerLeft, tolerance, extent) coordinates are snapped to the
+tolerance from the extent's corner and repeated vertices dropped, as ArcGIS
+generalizes for a view. Deltas start again at each part."""
+import json
+import struct
+
+FIELD_TYPES = {
+    "esriFieldTypeSmallInteger": 0, "esriFieldTypeInteger": 1, "esriFieldTypeSingle": 2, "esriFieldTypeDouble": 3,
+    "esriFieldTypeString": 4, "esriFieldTypeDate": 5, "esriFieldTypeOID": 6, "esriFieldTypeGeometry": 7,
+    "esriFieldTypeBlob": 8, "esriFieldTypeRaster": 9, "esriFieldTypeGUID": 10, "esriFieldTypeGlobalID": 11,
+    "esriFieldTypeXML": 12, "esriFieldTypeBigInteger": 13,
+}
+GEOMETRY_TYPES = {"esriGeometryPoint": 0, "esriGeometryMultipoint": 1, "esriGeometryPolyline": 2,
+                  "esriGeometryPolygon": 3}
+
+
+# ---- wire format -----------------------------------------------------------------
+
+def varint(n):
+    n &= (1 << 64) - 1
+    out = bytearray()
+    while n >= 0x80:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def zigzag(n):
+    return (n << 1) ^ (n >> 63)
+
+
+def tag(number, wire):
+    return varint(number << 3 | wire)
+
+
+def field_varint(number, n):
+    return tag(number, 0) + varint(n)
+
+
+def field_double(number, x):
+    return tag(number, 1) + struct.pack("<d", x)
+
+
+def field_bytes(number, payload):
+    return tag(number, 2) + varint(len(payload)) + payload
+
+
+def field_string(number, text):
+    return field_bytes(number, text.encode())
+
+
+def field_packed(number, values):
+    return field_bytes(number, b"".join(varint(v) for v in values)) if values else b""
+
+
+# ---- transforms ------------------------------------------------------------------
+
+class Exact:
+    """translate 0, scale 2**-k: x = q * scale exactly, for the k at which every
+    coordinate of the layer (in this projection) is a whole multiple of it."""
+
+    def __init__(self, k):
+        self.scale = 2.0 ** -k
+
+    @staticmethod
+    def bits(coordinates):
+        """The k that makes every coordinate a whole multiple of 2**-k (at most
+        62 - the bits the largest one needs, so integers stay in 64 bits)."""
+        k, largest = 0, 1.0
+        for x in coordinates:
+            k = max(k, x.as_integer_ratio()[1].bit_length() - 1)
+            largest = max(largest, abs(x))
+        return min(k, 62 - int(largest).bit_length())
+
+    def encode(self):
+        pair = field_double(1, self.scale) + field_double(2, self.scale)
+        return field_varint(1, 0) + field_bytes(2, pair) + field_bytes(3, field_double(1, 0.0) + field_double(2, 0.0))
+
+    def quantize(self, x, y):
+        return int(x / self.scale), int(-y / self.scale)  # upper-left: y = translate - q * scale
+
+    def key(self):
+        return ("exact", self.scale)
+
+
+class Quantized:
+    """quantizationParameters: snapped to the tolerance from the extent's corner."""
+
+    def __init__(self, parameters):
+        extent = parameters["extent"]
+        self.tolerance = float(parameters["tolerance"])
+        if not self.tolerance > 0:
+            raise ValueError("tolerance must be positive")
+        self.upper_left = parameters.get("originPosition", "upperLeft") == "upperLeft"
+        self.x0 = float(extent["xmin"])
+        self.y0 = float(extent["ymax"] if self.upper_left else extent["ymin"])
+
+    def encode(self):
+        pair = field_double(1, self.tolerance) + field_double(2, self.tolerance)
+        return (field_varint(1, 0 if self.upper_left else 1) + field_bytes(2, pair)
+                + field_bytes(3, field_double(1, self.x0) + field_double(2, self.y0)))
+
+    def quantize(self, x, y):
+        qx = round((x - self.x0) / self.tolerance)
+        qy = round((self.y0 - y) / self.tolerance) if self.upper_left else round((y - self.y0) / self.tolerance)
+        return qx, qy
+
+    def key(self):
+        return ("quantized", self.tolerance, self.upper_left, self.x0, self.y0)
+
+
+def transform_for(params, exact_bits):
+    """The answer's transform: quantized when asked, else exact (exact_bits() gives k)."""
+    text = params.get("quantizationParameters", "").strip()
+    return Quantized(json.loads(text)) if text else Exact(exact_bits())
+
+
+# ---- messages --------------------------------------------------------------------
+
+def spatial_reference(sr):
+    return field_varint(1, sr["wkid"]) + field_varint(2, sr.get("latestWkid", sr["wkid"]))
+
+
+def value(v, esri_type):
+    if v is None:
+        return field_varint(10, 1)
+    if isinstance(v, bool):
+        return field_varint(9, 1 if v else 0)
+    if isinstance(v, str):
+        return field_string(1, v)
+    if isinstance(v, int):
+        if esri_type in ("esriFieldTypeSmallInteger", "esriFieldTypeInteger"):
+            return field_varint(4, zigzag(v))  # sint32
+        if esri_type == "esriFieldTypeOID" and v >= 0:
+            return field_varint(5, v)  # uint32
+        return field_varint(8, zigzag(v))  # sint64 (dates, big integers)
+    if esri_type == "esriFieldTypeSingle":
+        return tag(2, 5) + struct.pack("<f", v)
+    return field_double(3, v)
+
+
+def geometry(shape, transform):
+    """A Geometry message: lengths per part, coords as per-part deltas."""
+    if "x" in shape:
+        parts = [[(shape["x"], shape["y"])]]
+    else:
+        parts = shape.get("rings") or shape.get("paths") or [shape.get("points", [])]
+    lengths, coords = [], []
+    for part in parts:
+        quantized = []
+        for x, y in ((p[0], p[1]) for p in part):
+            q = transform.quantize(x, y)
+            if not quantized or q != quantized[-1] or isinstance(transform, Exact):
+                quantized.append(q)
+        if not quantized:
+            continue
+        lengths.append(len(quantized))
+        px = py = 0
+        for qx, qy in quantized:
+            coords += [zigzag(qx - px), zigzag(qy - py)]
+            px, py = qx, qy
+    body = b"" if "x" in shape else field_packed(2, lengths)
+    return body + field_packed(3, coords)
+
+
+def feature(row, fields, field_types, shape, transform):
+    body = b"".join(field_bytes(1, value(row[name], field_types[name])) for name in fields)
+    if shape is not None:
+        body += field_bytes(2, geometry(shape, transform))
+    return field_bytes(15, body)
+
+
+def feature_result(layer, fields, field_specs, sr, transform, encoded_features, exceeded):
+    body = field_string(1, "OBJECTID")
+    body += field_bytes(2, field_string(1, "OBJECTID") + field_varint(2, 1))
+    body += field_varint(7, GEOMETRY_TYPES[layer["geometryType"]])
+    body += field_bytes(8, spatial_reference(sr))
+    if exceeded:
+        body += field_varint(9, 1)
+    body += field_bytes(12, transform.encode())
+    for name in fields:
+        spec = field_specs[name]
+        field = field_string(1, name) + field_varint(2, FIELD_TYPES.get(spec["type"], 4)) + field_string(3, spec.get("alias", name))
+        body += field_bytes(13, field)
+    return collection(1, body + b"".join(encoded_features))
+
+
+def count_result(count):
+    return collection(2, field_varint(1, count))
+
+
+def ids_result(ids):
+    return collection(3, field_string(1, "OBJECTID") + field_packed(3, ids))
+
+
+def extent_result(box, sr, count):
+    envelope = b"".join(field_double(i + 1, v) for i, v in enumerate(box)) + field_bytes(5, spatial_reference(sr))
+    return collection(4, field_bytes(1, envelope) + field_varint(2, count))
+
+
+def collection(member, body):
+    """FeatureCollectionPBuffer { version, queryResult { <member> } }."""
+    return field_string(1, "1.0") + field_bytes(2, field_bytes(member, body))
