@@ -18,7 +18,7 @@ cd "$root"
 seconds="${1:-30}"
 shift || true
 targets=("$@")
-[ "${#targets[@]}" -gt 0 ] || targets=(esrijson geojson gml pipeline wfs json where)
+[ "${#targets[@]}" -gt 0 ] || targets=(esrijson geojson gml pbf pipeline wfs json where)
 
 scratch=.build-fuzz
 FEATURECACHE_FUZZ=1 swift build -c release --sanitize=fuzzer --scratch-path "$scratch" --product fc-fuzz \
@@ -38,6 +38,9 @@ seed() {
         cp Tests/fuzz/seeds/geojson/* "$corpus/" ;;
     gml)
         cp Tests/fuzz/seeds/gml/* "$corpus/" ;;
+    pbf)
+        cp "$fixtures"/arcgis-pbf/*.pbf "$corpus/"
+        cp Tests/fuzz/seeds/pbf/* "$corpus/" ;;
     wfs)
         cp "$fixtures"/wfs/*.xml "$corpus/" ;;
     json)

@@ -50,7 +50,7 @@ final class InteractionFetcher: Sendable {
         guard let grid = table.tileGrid else { return }
         switch table.requestMode {
         case .manualCache: return
-        case .onInteractionNoCache: fetchView(area, table: table)
+        case .onInteractionNoCache: fetchView(area, tolerance: grid.unitsPerPixel(scale: scale) ?? 0, table: table)
         case .onInteractionCache: fetchTiles(area, visibleWidth: visibleWidth, scale: scale, grid: grid, table: table)
         }
     }
@@ -67,6 +67,9 @@ final class InteractionFetcher: Sendable {
             distance(grid.bounds(a), cx, cy) < distance(grid.bounds(b), cx, cy)
         }
         let signature = table.filterSignature
+        // The view's pixel: geometry generalized to it looks exact here; tiles
+        // covered coarser than it are fetched again.
+        let tolerance = grid.unitsPerPixel(scale: scale) ?? 0
         let wanted = Set(keys)
         var cancelled: [Task<Void, Never>] = []
         state.withLock { state in
@@ -83,13 +86,14 @@ final class InteractionFetcher: Sendable {
             }
             let generation = state.generation
             // Partly covered tiles (finer tiles of an earlier zoom) fetch only their gaps.
-            let pieces = keys.flatMap { state.coverage.missingPieces(of: $0, signature: signature) }
+            let pieces = keys.flatMap { state.coverage.missingPieces(of: $0, signature: signature, tolerance: tolerance) }
             for key in pieces where state.jobs[key] == nil {
                 state.nextJobId += 1
                 let id = state.nextJobId
                 idle.begin()
                 let task = Task.detached { [self] in
-                    await fetchTile(key, splits: 0, grid: grid, signature: signature, generation: generation, table: table, budget: budget)
+                    await fetchTile(key, splits: 0, grid: grid, signature: signature, generation: generation, table: table,
+                                    budget: budget, tolerance: tolerance)
                     self.state.withLock { state in
                         if state.jobs[key]?.id == id { state.jobs[key] = nil }
                     }
@@ -102,10 +106,10 @@ final class InteractionFetcher: Sendable {
     }
 
     private func fetchTile(_ key: TileKey, splits: Int, grid: TileGrid, signature: String, generation: UInt64,
-                           table: FeatureTable, budget: ViewRequestBudget) async {
+                           table: FeatureTable, budget: ViewRequestBudget, tolerance: Double) async {
         do throws(FeatureCacheError) {
             try budget.take()
-            let fetched = try await table.fetchArea(grid.bounds(key), maxPages: splits < Self.maxSplits ? 1 : nil)
+            let fetched = try await table.fetchArea(grid.bounds(key), maxPages: splits < Self.maxSplits ? 1 : nil, tolerance: tolerance)
             guard fetched.complete else {
                 // Too many features for one answer: the four quarters instead,
                 // and the finer level from now on.
@@ -114,7 +118,8 @@ final class InteractionFetcher: Sendable {
                 await withTaskGroup(of: Void.self) { group in
                     for child in key.children.sorted(by: { distance(grid.bounds($0), x, y) < distance(grid.bounds($1), x, y) }) {
                         group.addTask { [self] in
-                            await fetchTile(child, splits: splits + 1, grid: grid, signature: signature, generation: generation, table: table, budget: budget)
+                            await fetchTile(child, splits: splits + 1, grid: grid, signature: signature, generation: generation,
+                                            table: table, budget: budget, tolerance: tolerance)
                         }
                     }
                 }
@@ -123,7 +128,7 @@ final class InteractionFetcher: Sendable {
             let change = state.withLock { state -> FeatureTable.CacheChange? in
                 guard state.generation == generation, !Task.isCancelled else { return nil }
                 let change = table.write(fetched, replacing: false)
-                state.coverage.cover(key, signature: signature, ids: fetched.objectIds)
+                state.coverage.cover(key, signature: signature, ids: fetched.objectIds, tolerance: fetched.geometryTolerance)
                 let evicted = enforceBudget(&state, table: table)
                 table.statistics.update { stats in
                     stats.tilesFetched += 1
@@ -163,7 +168,7 @@ final class InteractionFetcher: Sendable {
         return evicted
     }
 
-    private func fetchView(_ area: BoundingBox, table: FeatureTable) {
+    private func fetchView(_ area: BoundingBox, tolerance: Double, table: FeatureTable) {
         state.withLock { state in
             state.viewJob?.task.cancel()
             state.nextJobId += 1
@@ -171,7 +176,7 @@ final class InteractionFetcher: Sendable {
             idle.begin()
             let task = Task.detached { [self] in
                 do throws(FeatureCacheError) {
-                    let fetched = try await table.fetchArea(area, maxPages: nil)
+                    let fetched = try await table.fetchArea(area, maxPages: nil, tolerance: tolerance)
                     let change = self.state.withLock { state -> FeatureTable.CacheChange? in
                         // Only the latest view replaces the cache.
                         guard state.generation == generation, state.viewJob?.id == id, !Task.isCancelled else { return nil }

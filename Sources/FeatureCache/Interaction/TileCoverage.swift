@@ -3,13 +3,17 @@
 /// (definition expression + out fields), and what the memory budget needs:
 /// the features each tile brought, how many covered tiles hold each feature,
 /// which features are pinned (a manual populate brought them), and when each
-/// tile was last used. Besides tiles, the areas whose complete answer a table
+/// tile was last used, and how generalized its geometry is (a quantized view's
+/// tile answers views of its pixel size or coarser, not a zoom past it; for
+/// which features there are, it answers any). Besides tiles, the areas whose complete answer a table
 /// query brought (any box, per signature and where clause): the same query
 /// asked again is answered from the cache.
 struct TileCoverage {
     private struct Tile {
         var ids: [Int64]
         var lastUsed: UInt64
+        /// Map units its geometry may be off by (0 = exact).
+        var tolerance: Double
     }
     private struct Area {
         var box: BoundingBox
@@ -33,8 +37,8 @@ struct TileCoverage {
 
     func contains(_ key: TileKey, signature: String) -> Bool { tiles[signature]?[key] != nil }
 
-    /// Records a tile's complete answer.
-    mutating func cover(_ key: TileKey, signature: String, ids: [Int64]) {
+    /// Records a tile's complete answer, its geometry generalized to `tolerance`.
+    mutating func cover(_ key: TileKey, signature: String, ids: [Int64], tolerance: Double = 0) {
         clock += 1
         if let old = tiles[signature]?[key] { release(old.ids) }
         else {
@@ -44,7 +48,7 @@ struct TileCoverage {
                 ancestor = current.parent
             }
         }
-        tiles[signature, default: [:]][key] = Tile(ids: ids, lastUsed: clock)
+        tiles[signature, default: [:]][key] = Tile(ids: ids, lastUsed: clock, tolerance: tolerance)
         for id in ids { references[id, default: 0] += 1 }
     }
 
@@ -73,45 +77,48 @@ struct TileCoverage {
     /// Features a manual populate brought in: never evicted.
     mutating func pin(_ ids: [Int64]) { pinned.formUnion(ids) }
 
-    /// Whether every part of `area` lies in covered tiles (of any level).
-    /// Marks the tiles used as recently used.
-    mutating func covers(_ area: BoundingBox, grid: TileGrid, signature: String) -> Bool {
+    /// Whether every part of `area` lies in covered tiles (of any level) whose
+    /// geometry is within `tolerance` (infinity: which features, whatever their
+    /// geometry). Marks the tiles used as recently used.
+    mutating func covers(_ area: BoundingBox, grid: TileGrid, signature: String, tolerance: Double = .infinity) -> Bool {
         guard let covered = tiles[signature] else { return false }
         let root = grid.root
         guard area.intersects(root) else { return true }  // outside the data's extent: nothing to fetch
         clock += 1
         var used: [TileKey] = []
-        let result = covers(TileKey(level: 0, x: 0, y: 0), area, grid, covered, below[signature] ?? [:], &used)
+        let result = covers(TileKey(level: 0, x: 0, y: 0), area, grid, covered, below[signature] ?? [:], tolerance, &used)
         if result { for key in used { tiles[signature]![key]!.lastUsed = clock } }
         return result
     }
 
     private func covers(_ key: TileKey, _ area: BoundingBox, _ grid: TileGrid, _ covered: [TileKey: Tile],
-                        _ below: [TileKey: Int], _ used: inout [TileKey]) -> Bool {
-        if covered[key] != nil {
+                        _ below: [TileKey: Int], _ tolerance: Double, _ used: inout [TileKey]) -> Bool {
+        if let tile = covered[key], tile.tolerance <= tolerance {
             used.append(key)
             return true
         }
         guard below[key] != nil, key.level < TileGrid.maxLevel else { return false }
         for child in key.children where overlaps(grid.bounds(child), area) {
-            if !covers(child, area, grid, covered, below, &used) { return false }
+            if !covers(child, area, grid, covered, below, tolerance, &used) { return false }
         }
         return true
     }
 
-    /// What of tile `key` still needs fetching: nothing when covered; the tile
-    /// itself when nothing under it is covered; else its uncovered pieces (so
-    /// zooming out fetches only what finer tiles did not bring).
-    func missingPieces(of key: TileKey, signature: String) -> [TileKey] {
+    /// What of tile `key` still needs fetching for a view of pixel size
+    /// `tolerance`: nothing when covered fine enough; the tile itself when
+    /// nothing under it is; else its uncovered pieces (so zooming out fetches
+    /// only what finer tiles did not bring, and zooming in past a generalized
+    /// tile fetches it again).
+    func missingPieces(of key: TileKey, signature: String, tolerance: Double = .infinity) -> [TileKey] {
         guard let covered = tiles[signature] else { return [key] }
         var ancestor: TileKey? = key
         while let current = ancestor {
-            if covered[current] != nil { return [] }
+            if let tile = covered[current], tile.tolerance <= tolerance { return [] }
             ancestor = current.parent
         }
         let below = self.below[signature] ?? [:]
         func pieces(_ key: TileKey) -> [TileKey] {
-            if covered[key] != nil { return [] }
+            if let tile = covered[key], tile.tolerance <= tolerance { return [] }
             guard below[key] != nil, key.level < TileGrid.maxLevel else { return [key] }
             return key.children.flatMap(pieces)
         }

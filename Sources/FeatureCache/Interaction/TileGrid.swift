@@ -78,9 +78,7 @@ struct TileGrid: Sendable, Equatable {
     /// (BENCHMARKS.md). Scale 0 (no pixel size known): tiles as wide as the view.
     func level(scale: Double, viewWidth: Double) -> Int {
         let target: Double
-        if scale > 0 {
-            let metresPerPixel = scale * 0.0254 / 96
-            let unitsPerPixel = geographic ? metresPerPixel / 111_319.490_793 : metresPerPixel
+        if let unitsPerPixel = unitsPerPixel(scale: scale) {
             let quarterView = viewWidth / unitsPerPixel / 4
             let pixels = quarterView.isNaN ? Self.tilePixels.lowerBound
                 : min(max(quarterView, Self.tilePixels.lowerBound), Self.tilePixels.upperBound)
@@ -91,6 +89,14 @@ struct TileGrid: Sendable, Equatable {
         let level = log2(size / target).rounded()
         guard level > 0 else { return 0 }  // also NaN
         return level < Double(Self.maxLevel) ? Int(level) : Self.maxLevel
+    }
+
+    /// Map units per screen pixel at `scale` (a scale denominator, 96 dpi;
+    /// degrees at the equator for a geographic grid); nil for scale 0 (unknown).
+    func unitsPerPixel(scale: Double) -> Double? {
+        guard scale > 0, scale.isFinite else { return nil }
+        let metresPerPixel = scale * 0.0254 / 96
+        return geographic ? metresPerPixel / 111_319.490_793 : metresPerPixel
     }
 
     /// The columns and rows of `level` that overlap `area` (tiles it only

@@ -40,4 +40,6 @@ struct FetchedFeatures: Sendable {
     var complete = true
     var featureCount: Int { batches.reduce(0) { $0 + $1.count } }
     var objectIds: [Int64] { batches.flatMap { batch in (0..<batch.count).map { batch.objectId($0) } } }
+    /// How generalized the coarsest page's geometry is (0 = all exact).
+    var geometryTolerance: Double { batches.map(\.geometryTolerance).max() ?? 0 }
 }

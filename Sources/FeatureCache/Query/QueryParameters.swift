@@ -63,6 +63,10 @@ public struct QueryParameters: Sendable, Equatable {
     public var objectIds: [Int64] = []
     /// "Name ASC, DBH DESC"; empty = the service's order.
     public var orderBy = ""
+    /// Map units per pixel of the view a fetch serves: services that can
+    /// generalize geometry to it (ArcGIS PBF, `quantizationParameters`) are
+    /// asked to. 0 = exact geometry (populates, queries).
+    var quantizationTolerance = 0.0
 
     public init() {}
 

@@ -44,10 +44,11 @@ extension FeatureBatch {
         return compacted
     }
 
-    /// Same columns (names, field types, storage kinds, in order) and the same
-    /// kind of object ids: rows of one can follow rows of the other.
+    /// Same columns (names, field types, storage kinds, in order), the same
+    /// kind of object ids and the same geometry tolerance: rows of one can
+    /// follow rows of the other.
     func hasLayout(of other: FeatureBatch) -> Bool {
-        guard schemaKey == other.schemaKey, objectIdColumn == other.objectIdColumn,
+        guard schemaKey == other.schemaKey, objectIdColumn == other.objectIdColumn, geometryTolerance == other.geometryTolerance,
               objectIds.isEmpty == other.objectIds.isEmpty, columns.count == other.columns.count else { return false }
         for (a, b) in zip(columns, other.columns) where a.kind != b.kind || a.field.type != b.field.type { return false }
         return true
@@ -59,7 +60,8 @@ extension FeatureBatch {
         let columns = first.columns.indices.map { index in Column.concatenating(batches.map { $0.columns[index] }) }
         return FeatureBatch(columns: columns, geometry: GeometryColumn.concatenating(batches.map(\.geometry)),
                             count: batches.reduce(0) { $0 + $1.count }, objectIdColumn: first.objectIdColumn,
-                            objectIds: first.objectIds.isEmpty ? [] : batches.flatMap(\.objectIds))
+                            objectIds: first.objectIds.isEmpty ? [] : batches.flatMap(\.objectIds),
+                            geometryTolerance: first.geometryTolerance)
     }
 }
 

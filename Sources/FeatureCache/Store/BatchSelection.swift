@@ -10,7 +10,7 @@ extension FeatureBatch {
         for row in rows { geometryRows.appendRow(of: geometry, row) }
         return FeatureBatch(columns: columns.map { $0.selecting(rows) }, geometry: geometryRows.finish(),
                             count: rows.count, objectIdColumn: objectIdColumn,
-                            objectIds: objectIds.isEmpty ? [] : rows.map { objectIds[$0] })
+                            objectIds: objectIds.isEmpty ? [] : rows.map { objectIds[$0] }, geometryTolerance: geometryTolerance)
     }
 
     /// The batch with every coordinate passed through `transform` (x, y → x, y).
@@ -18,7 +18,7 @@ extension FeatureBatch {
         var mapped = GeometryColumnBuilder()
         for row in 0..<count { mapped.appendMapped(geometry.wkb(row), transform) }
         return FeatureBatch(columns: columns, geometry: mapped.finish(), count: count,
-                            objectIdColumn: objectIdColumn, objectIds: objectIds)
+                            objectIdColumn: objectIdColumn, objectIds: objectIds, geometryTolerance: geometryTolerance)
     }
 }
 

@@ -17,8 +17,14 @@ public final class FeatureBatch: Sendable {
     /// The field names, joined: batches with equal keys have the same columns
     /// in the same order (results map them once).
     let schemaKey: String
+    /// How far the geometry may be from the server's, in map units: the
+    /// quantization tolerance a view asked for (ArcGIS PBF tiles); 0 = exact.
+    /// The store never replaces a row with a coarser copy of it.
+    let geometryTolerance: Double
 
-    init(columns: [Column], geometry: GeometryColumn, count: Int, objectIdColumn: Int?, objectIds: [Int64]) {
+    init(columns: [Column], geometry: GeometryColumn, count: Int, objectIdColumn: Int?, objectIds: [Int64],
+         geometryTolerance: Double = 0) {
+        self.geometryTolerance = geometryTolerance
         self.columns = columns
         self.geometry = geometry
         self.count = count
@@ -40,7 +46,13 @@ public final class FeatureBatch: Sendable {
     func prefix(_ n: Int) -> FeatureBatch {
         guard n < count else { return self }
         return FeatureBatch(columns: columns.map { $0.prefix(n) }, geometry: geometry.prefix(n), count: n,
-                            objectIdColumn: objectIdColumn, objectIds: Array(objectIds.prefix(n)))
+                            objectIdColumn: objectIdColumn, objectIds: Array(objectIds.prefix(n)), geometryTolerance: geometryTolerance)
+    }
+
+    /// The same rows, marked as generalized to `tolerance` map units.
+    func withGeometryTolerance(_ tolerance: Double) -> FeatureBatch {
+        FeatureBatch(columns: columns, geometry: geometry, count: count, objectIdColumn: objectIdColumn,
+                     objectIds: objectIds, geometryTolerance: tolerance)
     }
 
     /// The column of a field, compared case-insensitively.

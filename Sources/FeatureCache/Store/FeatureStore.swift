@@ -38,9 +38,11 @@ package final class FeatureStore: Sendable {
     }
 
     /// Adds the batches of one populate, replacing cached features with the same
-    /// object id (a later row of the same populate replaces an earlier one too).
-    /// Returns, per batch, the rows that are current after the merge (nil = all),
-    /// the features of this populate.
+    /// object id (a later row of the same populate replaces an earlier one too),
+    /// except that a generalized row (a quantized view's) never replaces one
+    /// whose geometry is finer: the cached row stays. Returns, per batch, the
+    /// rows that are current after the merge (nil = all), the features of this
+    /// populate.
     @discardableResult
     package func apply(_ batches: [FeatureBatch], clearingFirst: Bool) -> [[UInt32]?] {
         state.withLock { state in
@@ -56,7 +58,11 @@ package final class FeatureStore: Sendable {
                 state.nextRow += batch.count
                 state.liveCount += batch.count
                 for row in 0..<batch.count {
-                    if let old = state.index.insert(batch.objectId(row), UInt32(base + row)) {
+                    guard let old = state.index.insert(batch.objectId(row), UInt32(base + row)) else { continue }
+                    if batch.geometryTolerance > 0, state.tolerance(ofRow: Int(old)) < batch.geometryTolerance {
+                        _ = state.index.insert(batch.objectId(row), old)  // the finer copy stays
+                        state.kill(base + row)
+                    } else {
                         state.kill(Int(old))
                     }
                 }
@@ -118,14 +124,21 @@ package final class FeatureStore: Sendable {
 }
 
 extension FeatureStore.State {
-    /// Marks a row dead by its row number.
-    fileprivate mutating func kill(_ row: Int) {
-        // Entries are in row-number order: binary search for the owner.
+    /// The entry holding a row number (entries are in row-number order).
+    private func entry(ofRow row: Int) -> Int {
         var low = 0, high = entries.count - 1
         while low < high {
             let mid = (low + high + 1) / 2
             if entries[mid].base <= row { low = mid } else { high = mid - 1 }
         }
+        return low
+    }
+
+    fileprivate func tolerance(ofRow row: Int) -> Double { entries[entry(ofRow: row)].batch.geometryTolerance }
+
+    /// Marks a row dead by its row number.
+    fileprivate mutating func kill(_ row: Int) {
+        let low = entry(ofRow: row)
         let local = row - entries[low].base
         guard entries[low].live[local] else { return }
         entries[low].live[local] = false

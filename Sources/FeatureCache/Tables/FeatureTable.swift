@@ -256,10 +256,12 @@ public final class FeatureTable: Loadable {
     }
 
     /// Fetches the features intersecting `area` (table spatial reference) under
-    /// the table's filter, through the host's gate.
-    func fetchArea(_ area: BoundingBox, maxPages: Int?) async throws(FeatureCacheError) -> FetchedFeatures {
+    /// the table's filter, through the host's gate; `tolerance` > 0 lets the
+    /// service generalize geometry to that many map units (a view's pixel).
+    func fetchArea(_ area: BoundingBox, maxPages: Int?, tolerance: Double = 0) async throws(FeatureCacheError) -> FetchedFeatures {
         let metadata = try metadata()
         var query = QueryParameters()
+        query.quantizationTolerance = tolerance
         query.whereClause = definitionExpression
         query.geometry = .envelope(Envelope(xmin: area.xmin, ymin: area.ymin, xmax: area.xmax, ymax: area.ymax,
                                             spatialReference: metadata.spatialReference))

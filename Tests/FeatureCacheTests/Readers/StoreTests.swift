@@ -72,6 +72,28 @@ import Testing
         #expect(store.count == 0 && store.snapshot().isEmpty)
     }
 
+    /// Issue 19: a quantized view's copy of a feature never replaces a finer
+    /// one (zooming out after zooming in keeps the detail); a finer copy
+    /// replaces a coarser one, and exact copies replace anything.
+    @Test func aCoarserCopyNeverReplacesAFinerOne() throws {
+        let store = FeatureStore()
+        func tolerance(of id: Int64) -> Double? {
+            store.snapshot().lazy.compactMap { part -> Double? in
+                let rows = part.rows.map { $0.map(Int.init) } ?? Array(0..<part.batch.count)
+                return rows.contains { part.batch.objectId($0) == id } ? part.batch.geometryTolerance : nil
+            }.first
+        }
+        store.apply([try batch([1, 2]).withGeometryTolerance(0.5)], clearingFirst: false)
+        store.apply([try batch([1]).withGeometryTolerance(0.01)], clearingFirst: false)
+        #expect(tolerance(of: 1) == 0.01 && tolerance(of: 2) == 0.5)
+        let kept = store.apply([try batch([1, 2]).withGeometryTolerance(0.1)], clearingFirst: false)
+        #expect(tolerance(of: 1) == 0.01 && tolerance(of: 2) == 0.1 && kept == [[1]])
+        store.apply([try batch([1])], clearingFirst: false)
+        #expect(tolerance(of: 1) == 0 && store.count == 2)
+        store.apply([try batch([1]).withGeometryTolerance(0.001)], clearingFirst: false)
+        #expect(tolerance(of: 1) == 0)
+    }
+
     @Test func snapshotsSeeOnlyCurrentRows() throws {
         let store = FeatureStore()
         store.apply([try batch(Array(1...10))], clearingFirst: false)

@@ -2,11 +2,11 @@
 import FeatureCache
 
 /// What each fuzz target feeds the library: every reader a server's bytes
-/// reach (with and without a schema), the whole read → store → index → query →
+/// reach (with and without a schema; PBF answers of every kind), the whole read → store → index → query →
 /// GeoJSON path, the WFS documents loading reads, JSON values, and where
 /// clauses (parse, evaluate, translate) as callers write them.
 enum FuzzTarget: String, CaseIterable {
-    case esrijson, geojson, gml, pipeline, wfs, json, `where`
+    case esrijson, geojson, gml, pbf, pipeline, wfs, json, `where`
 
     func run(_ bytes: UnsafeRawBufferPointer) {
         switch self {
@@ -27,6 +27,12 @@ enum FuzzTarget: String, CaseIterable {
             if let whole, let chunked, !samePage(whole, chunked) {
                 fatalError("GML read in chunks differs from the whole document")
             }
+        case .pbf:
+            _ = try? EsriPBFReader.read(bytes, fields: Schema.fields, objectIdField: "OBJECTID")
+            _ = try? EsriPBFReader.read(bytes, fields: [], objectIdField: nil)
+            _ = try? EsriPBFReader.readCount(bytes)
+            _ = try? EsriPBFReader.readObjectIds(bytes)
+            _ = try? EsriPBFReader.readExtent(bytes)
         case .pipeline:
             pipeline(bytes)
         case .wfs:

@@ -45,7 +45,7 @@ package enum EsriPBFReader {
     }
 
     /// The `count` of a `returnCountOnly=true` answer.
-    static func readCount(_ bytes: UnsafeRawBufferPointer) throws(FeatureCacheError) -> Int {
+    package static func readCount(_ bytes: UnsafeRawBufferPointer) throws(FeatureCacheError) -> Int {
         var result = try queryResult(bytes, expecting: Results.count)
         var count: UInt64 = 0
         while let (number, type) = try result.nextField() {
@@ -61,7 +61,7 @@ package enum EsriPBFReader {
     }
 
     /// The ids of a `returnIdsOnly=true` answer.
-    static func readObjectIds(_ bytes: UnsafeRawBufferPointer) throws(FeatureCacheError) -> [Int64] {
+    package static func readObjectIds(_ bytes: UnsafeRawBufferPointer) throws(FeatureCacheError) -> [Int64] {
         var result = try queryResult(bytes, expecting: Results.objectIds)
         var ids: [Int64] = []
         while let (number, type) = try result.nextField() {
@@ -79,7 +79,7 @@ package enum EsriPBFReader {
     }
 
     /// The extent of a `returnExtentOnly=true` answer; nil when empty.
-    static func readExtent(_ bytes: UnsafeRawBufferPointer) throws(FeatureCacheError) -> Envelope? {
+    package static func readExtent(_ bytes: UnsafeRawBufferPointer) throws(FeatureCacheError) -> Envelope? {
         var result = try queryResult(bytes, expecting: Results.extent)
         var extent: Envelope? = nil
         while let (number, type) = try result.nextField() {

@@ -282,17 +282,37 @@ struct ArcGISQueryRunner {
         }
         let order = query.orderBy.isEmpty ? objectIdField.map { "\($0) ASC" } : query.orderBy
         if let order { url.set("orderByFields", order) }
+        if let quantization = quantizationParameters { url.set("quantizationParameters", quantization) }
         return url
+    }
+
+    /// The tolerance pages are generalized to: a view's pixel, in PBF (the
+    /// format ArcGIS's own clients quantize in), over the view's tile; else 0.
+    private var quantizationTolerance: Double {
+        guard format == .pbf, query.quantizationTolerance > 0, query.quantizationTolerance.isFinite,
+              case .envelope = query.geometry else { return 0 }
+        return query.quantizationTolerance
+    }
+
+    /// `quantizationParameters` for the tile (mode view, origin upper left):
+    /// the server snaps coordinates to the tolerance and drops what collapses.
+    private var quantizationParameters: String? {
+        guard quantizationTolerance > 0, case let .envelope(tile)? = query.geometry else { return nil }
+        let wkid = metadata.spatialReference?.effectiveWkid ?? tile.spatialReference?.effectiveWkid ?? 0
+        let reference = wkid != 0 ? ",\"spatialReference\":{\"wkid\":\(wkid)}" : ""
+        return "{\"mode\":\"view\",\"originPosition\":\"upperLeft\",\"tolerance\":\(quantizationTolerance),"
+            + "\"extent\":{\"xmin\":\(tile.xmin),\"ymin\":\(tile.ymin),\"xmax\":\(tile.xmax),\"ymax\":\(tile.ymax)\(reference)}}"
     }
 
     private func fetchPage(_ url: RequestURL) async throws(FeatureCacheError) -> ArcGISQueryPage {
         let fields = expectedFields
         let oid = objectIdField
-        let page: ArcGISQueryPage
+        var page: ArcGISQueryPage
         if format == .pbf {
             page = try await requester.fetchPBF(url) { bytes throws(FeatureCacheError) in
                 try EsriPBFReader.read(bytes, fields: fields, objectIdField: oid)
             }
+            if quantizationTolerance > 0 { page.batch = page.batch.withGeometryTolerance(quantizationTolerance) }
         } else {
             page = try await requester.fetch(url) { bytes throws(FeatureCacheError) in
                 let page = try EsriJSONReader.read(bytes, fields: fields, objectIdField: oid)

@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: Apache-2.0
+"""ArcGIS PBF through the Python binding against the emulator's Hosted service
+(issue 19): the format in use, and on-interaction tiles quantized to the view's
+pixel: within tolerance of the exact geometry, fetched again when the view zooms
+in past it, and never replaced by a coarser copy when it zooms back out."""
+import json
+
+import pytest
+
+import featurecache as fc
+
+shapely = pytest.importorskip("shapely")
+
+VIEW = fc.Envelope(-122.690, 45.505, -122.660, 45.525)
+COARSE, FINE = 100_000, 2_000  # scale denominators
+
+
+def pixel_degrees(scale):
+    """Map units per pixel at a scale (96 dpi), in degrees at the equator: the library's rule."""
+    return scale * 0.0254 / 96 / 111_319.490_793
+
+
+def geometries(result):
+    return {result.object_id(row): shapely.from_wkb(result.wkb(row)) for row in range(len(result))}
+
+
+def farthest(cached, exact):
+    """The largest Hausdorff distance between a cached geometry and the exact one."""
+    assert cached.keys() <= exact.keys() and cached
+    return max(shapely.hausdorff_distance(geometry, exact[oid]) for oid, geometry in cached.items())
+
+
+def test_format_follows_the_layer(ns):
+    hosted = fc.Table.arcgis(ns.layer_url(0, "Hosted"))
+    hosted.wait(30)
+    assert hosted.query_format == fc.QueryFormat.AUTO and hosted.query_format_in_use == fc.QueryFormat.PBF
+    hosted.query_format = fc.QueryFormat.JSON
+    assert hosted.query_format_in_use == fc.QueryFormat.JSON
+    portland = fc.Table.arcgis(ns.layer_url(0))
+    portland.wait(30)
+    assert "PBF" not in portland.supported_query_formats
+    assert portland.query_format_in_use == fc.QueryFormat.JSON
+    portland.query_format = fc.QueryFormat.PBF
+    with pytest.raises(fc.UnsupportedError, match="supportedQueryFormats"):
+        portland.populate(max_features=5)
+    assert portland.cached_feature_count == 0
+
+
+def test_quantized_tiles_follow_the_zoom(ns):
+    exact_table = fc.Table.arcgis(ns.layer_url(1, "Hosted"))
+    exact_table.query_format = fc.QueryFormat.JSON
+    exact = geometries(exact_table.populate(fc.Query(geometry=VIEW)))
+
+    table = fc.Table.arcgis(ns.layer_url(1, "Hosted"))
+    table.request_mode = fc.ON_INTERACTION_CACHE
+    layer = fc.Layer(table)
+    map_ = fc.Map([layer])
+    map_.wait(30)
+
+    def show(scale):
+        before = ns.stats["by_kind"].get("query", 0)
+        map_.set_visible_extent(VIEW, scale)
+        map_.wait_idle(60)
+        return ns.stats["by_kind"].get("query", 0) - before
+
+    def cached():
+        return geometries(table.query(fc.Query(geometry=VIEW)))
+
+    # Zoomed out: tiles ask for the view's pixel, and come generalized to it.
+    assert show(COARSE) >= 1
+    asked = json.loads(ns.stats["last_params"]["quantizationParameters"])
+    assert asked["mode"] == "view" and asked["originPosition"] == "upperLeft"
+    assert asked["tolerance"] == pytest.approx(pixel_degrees(COARSE))
+    coarse = farthest(cached(), exact)
+    assert 0 < coarse <= 2 * pixel_degrees(COARSE)
+
+    # Zoomed in past that pixel: the same area is fetched again, finer.
+    assert show(FINE) >= 1
+    fine = farthest(cached(), exact)
+    assert fine <= 2 * pixel_degrees(FINE) and fine < coarse
+
+    # Zoomed out again: covered (the finer tiles answer), and nothing coarser
+    # replaces the finer geometry.
+    assert show(COARSE) == 0
+    assert farthest(cached(), exact) == fine
+
+
+def test_populate_is_never_quantized(ns):
+    table = fc.Table.arcgis(ns.layer_url(1, "Hosted"))
+    table.populate(fc.Query(geometry=VIEW))
+    assert "quantizationParameters" not in ns.stats["last_params"]
