@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """Writes the benchmark inputs to bench/data/ (not committed): the emulator's
-200,000 trees and 20,000 parcels as one Esri JSON (f=json) and one GeoJSON
-(f=geojson) document each, exactly the bytes the emulator serves, unpaged; and
+200,000 trees and 20,000 parcels as one Esri JSON (f=json), one GeoJSON
+(f=geojson) and one protocol-buffer (f=pbf) document each, exactly the bytes
+the emulator serves, unpaged; and
 the trees again with coordinates as real servers often print them, 17
 significant digits (trees-17digits: Web Mercator metres in Esri JSON, as
 ArcGIS writes -13627361.171700001; degrees in GeoJSON)."""
@@ -24,12 +25,12 @@ def main():
     os.makedirs(out, exist_ok=True)
     for name, (layer_id, count) in SIZES.items():
         layer = arcgis_data.LAYERS[layer_id]
-        targets = {fmt: os.path.join(out, "%s.%s" % (name, "json" if fmt == "json" else "geojson")) for fmt in ("json", "geojson")}
+        targets = {fmt: os.path.join(out, "%s.%s" % (name, fmt)) for fmt in ("json", "geojson", "pbf")}
         if all(os.path.exists(path) for path in targets.values()) and os.path.exists(os.path.join(out, "trees-pages.json")):
             continue
         store = LayerStore(layer, layer["make"](count))
         for fmt, path in targets.items():
-            _, body = run_query(store, {"where": "1=1", "outFields": "*", "f": fmt}, count, True)
+            _, body = run_query(store, {"where": "1=1", "outFields": "*", "f": fmt}, count, True, supports_pbf=True)
             with open(path, "wb") as f:
                 f.write(body)
             print("%s: %d features, %.1f MB" % (path, count, len(body) / 1e6))

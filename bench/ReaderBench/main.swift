@@ -3,9 +3,9 @@
 //
 //   swift run -c release fc-bench-readers [bench/data] [runs]
 //
-// For each file: a bare syntax scan of the bytes (the ceiling), then the reader
-// that builds the columnar batch (Esri JSON or GeoJSON), best and median of the
-// runs, in features/s and MB/s. Then the trees in a FeatureStore: bytes per
+// For each file: a bare syntax scan of the bytes (the ceiling; JSON only), then
+// the reader that builds the columnar batch (Esri JSON, GeoJSON or Esri PBF),
+// best and median of the runs, in features/s and MB/s. Then the trees in a FeatureStore: bytes per
 // cached feature, split into attribute columns and everything else.
 import BenchSupport
 import FeatureCache
@@ -36,11 +36,12 @@ print("file                 features      MB   scan MB/s   read best s  median s
 /// FC_BENCH_ONLY=trees.geojson reads that file alone (for a profiler).
 let only = getenv("FC_BENCH_ONLY").map { String(cString: $0) }
 for (name, fields) in [("trees", treeFields), ("trees-17digits", treeFields), ("parcels", parcelFields)] {
-    for kind in ["json", "geojson"] where only == nil || only == "\(name).\(kind)" {
+    for kind in ["json", "geojson", "pbf"] where only == nil || only == "\(name).\(kind)" {
         let path = "\(directory)/\(name).\(kind)"
+        if kind == "pbf", name.hasSuffix("17digits") { continue }  // integers: no digits to print
         let bytes = readFile(path, hint: "run bench/make_data.py")
         let megabytes = Double(bytes.count) / 1e6
-        let scan = try measure(runs) {
+        let scan = kind == "pbf" ? nil : try measure(runs) {
             try bytes.withUnsafeBytes { raw in
                 var scanner = JSONScanner(raw)
                 try scanner.skipValue()
@@ -53,12 +54,16 @@ for (name, fields) in [("trees", treeFields), ("trees-17digits", treeFields), ("
                 if kind == "json" {
                     return try EsriJSONReader.read(raw, fields: fields, objectIdField: "OBJECTID").batch
                 }
+                if kind == "pbf" {
+                    return try EsriPBFReader.read(raw, fields: fields, objectIdField: "OBJECTID").batch
+                }
                 return try GeoJSONReader.read(raw, fields: fields, objectIdField: "OBJECTID", identity: FeatureIdentity()).batch
             }
             count = batch.count
         }
         let label = "\(name).\(kind)".rightPadded(20)
-        print("\(label) \(String(count).leftPadded(9)) \(format(megabytes, 1).leftPadded(7)) \(format(megabytes / scan.best, 0).leftPadded(11)) "
+        let scanned = scan.map { format(megabytes / $0.best, 0) } ?? "-"
+        print("\(label) \(String(count).leftPadded(9)) \(format(megabytes, 1).leftPadded(7)) \(scanned.leftPadded(11)) "
               + "\(format(read.best, 3).leftPadded(13)) \(format(read.median, 3).leftPadded(9)) "
               + "\(format(Double(count) / read.best, 0).leftPadded(12)) \(format(megabytes / read.best, 0).leftPadded(8))")
     }

@@ -33,6 +33,18 @@ final class ColumnBuilder {
         inferred = true
     }
 
+    /// Room for `rows` values, when a reader knows how many rows come (text
+    /// bytes are not guessed).
+    func reserveCapacity(_ rows: Int) {
+        validity.reserveCapacity(rows)
+        switch kind {
+        case .int64?, .boolean?: integers.reserveCapacity(rows)
+        case .double?: doubles.reserveCapacity(rows)
+        case .string?: offsets.reserveCapacity(rows + 1)
+        case nil: break
+        }
+    }
+
     /// Rows before this column first appeared (a GeoJSON property missing from
     /// earlier features) are NULL.
     func padNulls(to rows: Int) { while count < rows { appendNull() } }

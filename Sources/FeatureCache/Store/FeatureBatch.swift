@@ -86,6 +86,13 @@ final class BatchBuilder {
         objectIdColumn = fields.firstIndex { $0.name.lowercased() == oid && ColumnKind($0.type) == .int64 }
     }
 
+    /// Room for `rows` rows, when a reader knows how many come.
+    func reserveCapacity(_ rows: Int) {
+        for column in columns { column.reserveCapacity(rows) }
+        geometry.reserveCapacity(rows)
+        if objectIdColumn == nil { objectIds.reserveCapacity(rows) }
+    }
+
     /// A builder whose columns appear as properties are met (GeoJSON).
     init() {
         columns = []

@@ -21,12 +21,21 @@ package enum EsriPBFReader {
         var result = try queryResult(bytes, expecting: Results.features)
         var header = FeatureResultHeader()
         let start = result
+        var featureCount = 0
         while let (number, type) = try result.nextField() {
+            if number == 15 { featureCount += 1 }
             try header.read(number, type, &result)
         }
         let responseFields = header.fields ?? fields
+        // Every feature gets a cell in every column: a response of a million
+        // fields and a million empty features would ask for 10^12 of them.
+        let (cells, overflow) = featureCount.multipliedReportingOverflow(by: max(1, responseFields.count))
+        guard !overflow, cells <= max(Self.cellsAlwaysAllowed, 4 * bytes.count) else {
+            throw result.error("\(featureCount) features × \(responseFields.count) fields is more than \(bytes.count) bytes can hold", at: 0)
+        }
         let objectIdField = header.objectIdField ?? objectIdField ?? responseFields.first { $0.type == .oid }?.name
         let builder = BatchBuilder(fields: responseFields, objectIdField: objectIdField)
+        builder.reserveCapacity(featureCount)
         var features = FeatureDecoder(builder: builder, header: header)
         // Features after the header: a second pass, so the fields and the
         // transform are known whatever order the server wrote them in.
@@ -43,6 +52,10 @@ package enum EsriPBFReader {
         return ArcGISQueryPage(batch: builder.finish(), exceededTransferLimit: header.exceededTransferLimit,
                                spatialReference: header.spatialReference)
     }
+
+    /// Attribute cells (features × fields) any response may have; beyond it, at
+    /// most four per byte of the response.
+    static let cellsAlwaysAllowed = 1 << 22
 
     /// The `count` of a `returnCountOnly=true` answer.
     package static func readCount(_ bytes: UnsafeRawBufferPointer) throws(FeatureCacheError) -> Int {
@@ -234,6 +247,9 @@ private struct PBFTransform {
     var scaleX = 1.0, scaleY = 1.0
     var translateX = 0.0, translateY = 0.0
 
+    @inline(__always) func x(_ q: Int64) -> Double { translateX + Double(q) * scaleX }
+    @inline(__always) func y(_ q: Int64) -> Double { upperLeft ? translateY - Double(q) * scaleY : translateY + Double(q) * scaleY }
+
     init(_ message: inout ProtobufReader) throws(FeatureCacheError) {
         while let (number, type) = try message.nextField() {
             switch number {
@@ -280,21 +296,25 @@ private struct FeatureDecoder {
     mutating func read(_ feature: inout ProtobufReader) throws(FeatureCacheError) {
         var position = 0
         var sawGeometry = false
+        // if/else rather than a switch: a jump table mispredicts on the
+        // alternating field numbers; these branches are learned.
         while let (number, type) = try feature.nextField() {
-            switch number {
-            case 1:
+            if number == 1 {
                 try feature.expect(.lengthDelimited, type, field: "an attribute")
                 var value = try feature.readMessage()
                 try readValue(&value, position: position)
                 position += 1
-            case 2:
+            } else if number == 2 {
                 try feature.expect(.lengthDelimited, type, field: "a geometry")
                 var geometry = try feature.readMessage()
                 try readGeometry(&geometry)
                 sawGeometry = true
-            case 3: throw feature.error("compressed shape buffers are not supported (query without them)")
-            case 7: throw feature.error("true curves are not supported (query with returnTrueCurves=false)")
-            default: try feature.skip(type)  // centroid, aggregate geometries, envelope
+            } else if number == 3 {
+                throw feature.error("compressed shape buffers are not supported (query without them)")
+            } else if number == 7 {
+                throw feature.error("true curves are not supported (query with returnTrueCurves=false)")
+            } else {
+                try feature.skip(type)  // centroid, aggregate geometries, envelope
             }
         }
         if !sawGeometry { builder.geometry.appendNull() }
@@ -307,21 +327,38 @@ private struct FeatureDecoder {
         var value = PBFValue.null
         var index: UInt64? = nil
         while let (number, type) = try message.nextField() {
-            switch number {
-            case 1: try message.expect(.lengthDelimited, type, field: "a string value"); value = .text(try message.readBytes())
-            case 2: try message.expect(.fixed32, type, field: "a float value"); value = .double(Double(try message.readFloat()))
-            case 3: try message.expect(.fixed64, type, field: "a double value"); value = .double(try message.readDouble())
-            case 4, 8: try message.expect(.varint, type, field: "a sint value"); value = .integer(try message.readSignedVarint())
-            case 5: try message.expect(.varint, type, field: "a uint value"); value = .integer(Int64(UInt32(truncatingIfNeeded: try message.readVarint())))
-            case 6: try message.expect(.varint, type, field: "an int64 value"); value = .integer(Int64(bitPattern: try message.readVarint()))
-            case 7:
-                try message.expect(.varint, type, field: "a uint64 value")
+            // Varint members first (integers are most values), then the rest;
+            // if/else for the branch predictor, as in `read`.
+            if type == .varint, number >= 4, number <= 11 {
                 let raw = try message.readVarint()
-                value = raw <= UInt64(Int64.max) ? .integer(Int64(raw)) : .double(Double(raw))
-            case 9: try message.expect(.varint, type, field: "a bool value"); value = .boolean(try message.readBool())
-            case 10: try message.expect(.varint, type, field: "a null value"); _ = try message.readVarint(); value = .null
-            case 11: try message.expect(.varint, type, field: "a value's index"); index = try message.readVarint()
-            default: try message.skip(type)
+                if number == 4 || number == 8 {
+                    value = .integer(Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1))))  // sint: zig-zag
+                } else if number == 5 {
+                    value = .integer(Int64(UInt32(truncatingIfNeeded: raw)))
+                } else if number == 6 {
+                    value = .integer(Int64(bitPattern: raw))
+                } else if number == 7 {
+                    value = raw <= UInt64(Int64.max) ? .integer(Int64(raw)) : .double(Double(raw))
+                } else if number == 9 {
+                    value = .boolean(raw != 0)
+                } else if number == 10 {
+                    value = .null
+                } else {
+                    index = raw
+                }
+            } else if number == 1 {
+                try message.expect(.lengthDelimited, type, field: "a string value")
+                value = .text(try message.readBytes())
+            } else if number == 3 {
+                try message.expect(.fixed64, type, field: "a double value")
+                value = .double(try message.readDouble())
+            } else if number == 2 {
+                try message.expect(.fixed32, type, field: "a float value")
+                value = .double(Double(try message.readFloat()))
+            } else if (4...11).contains(number) {
+                throw message.error("value field \(number) has wire type \(type.rawValue), expected 0")
+            } else {
+                try message.skip(type)
             }
         }
         let field = index ?? UInt64(position)
@@ -353,8 +390,9 @@ private struct FeatureDecoder {
 
     private mutating func readGeometry(_ message: inout ProtobufReader) throws(FeatureCacheError) {
         let start = message.offset
-        lengths.removeAll(keepingCapacity: true)
-        deltas.removeAll(keepingCapacity: true)
+        // (removeAll on an empty array still costs a generic call per geometry)
+        if !lengths.isEmpty { lengths.removeAll(keepingCapacity: true) }
+        if !deltas.isEmpty { deltas.removeAll(keepingCapacity: true) }
         while let (number, type) = try message.nextField() {
             switch number {
             case 2:
@@ -369,6 +407,15 @@ private struct FeatureDecoder {
                 }
             default: try message.skip(type)  // the geometry type (the result's counts), vertex ids
             }
+        }
+        if header.geometryType == 0, lengths.isEmpty, deltas.count == stride, let transform = header.transform {
+            // A point (most layers): no parts to lay out.
+            do throws(FeatureCacheError) {
+                try builder.geometry.appendPoint(transform.x(deltas[0]), transform.y(deltas[1]))
+            } catch {
+                throw message.error(error.message, at: start)
+            }
+            return
         }
         guard deltas.count % stride == 0 else {
             throw message.error("a geometry has \(deltas.count) coordinate values, not a multiple of \(stride) per vertex", at: start)
@@ -394,9 +441,8 @@ private struct FeatureDecoder {
             for index in vertex..<(vertex + length) {
                 x &+= deltas[index * stride]
                 y &+= deltas[index * stride + 1]
-                scratch.xy.append(transform.translateX + Double(x) * transform.scaleX)
-                scratch.xy.append(transform.upperLeft ? transform.translateY - Double(y) * transform.scaleY
-                                                      : transform.translateY + Double(y) * transform.scaleY)
+                scratch.xy.append(transform.x(x))
+                scratch.xy.append(transform.y(y))
             }
             vertex += length
             scratch.listEnds.append(vertex)

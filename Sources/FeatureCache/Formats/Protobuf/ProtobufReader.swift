@@ -16,27 +16,23 @@ struct ProtobufReader {
     private(set) var offset: Int
     /// The end of the message being read.
     let end: Int
-    /// What the bytes are, for messages ("PBF").
-    let what: String
 
-    init(_ bytes: UnsafeRawBufferPointer, what: String = "PBF") {
+    init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
         offset = 0
         end = bytes.count
-        self.what = what
     }
 
-    private init(_ bytes: UnsafeRawBufferPointer, range: Range<Int>, what: String) {
+    private init(_ bytes: UnsafeRawBufferPointer, range: Range<Int>) {
         self.bytes = bytes
         offset = range.lowerBound
         end = range.upperBound
-        self.what = what
     }
 
     var isAtEnd: Bool { offset >= end }
 
     func error(_ message: String, at position: Int? = nil) -> FeatureCacheError {
-        .parse("\(what): \(message) at byte \(position ?? offset)")
+        .parse("PBF: \(message) at byte \(position ?? offset)")
     }
 
     // MARK: - Fields
@@ -88,6 +84,22 @@ struct ProtobufReader {
 
     private mutating func readLongVarint() throws(FeatureCacheError) -> UInt64 {
         let start = offset
+        if end - offset >= 10 {
+            // Room for the longest varint: no end check per byte.
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
+            for _ in 0..<10 {
+                let byte = bytes[offset]
+                offset += 1
+                value |= UInt64(byte & 0x7F) << shift
+                if byte < 0x80 {
+                    guard shift < 63 || byte <= 1 else { break }
+                    return value
+                }
+                shift += 7
+            }
+            throw error("a varint overflows 64 bits", at: start)
+        }
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while true {
@@ -111,6 +123,7 @@ struct ProtobufReader {
 
     mutating func readBool() throws(FeatureCacheError) -> Bool { try readVarint() != 0 }
 
+    @inline(__always)
     mutating func readFixed64() throws(FeatureCacheError) -> UInt64 {
         guard end - offset >= 8 else { throw error("a 64-bit value is cut off") }
         let value = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
@@ -131,6 +144,7 @@ struct ProtobufReader {
     // MARK: - Length-delimited
 
     /// A length prefix, checked against the end of the message.
+    @inline(__always)
     mutating func readLength() throws(FeatureCacheError) -> Int {
         let start = offset
         let length = try readVarint()
@@ -141,13 +155,15 @@ struct ProtobufReader {
     }
 
     /// The bytes of a length-delimited field, as a reader of their own.
+    @inline(__always)
     mutating func readMessage() throws(FeatureCacheError) -> ProtobufReader {
         let length = try readLength()
         defer { offset += length }
-        return ProtobufReader(bytes, range: offset..<(offset + length), what: what)
+        return ProtobufReader(bytes, range: offset..<(offset + length))
     }
 
     /// A string field's bytes (not checked as UTF-8: the column builder stores bytes).
+    @inline(__always)
     mutating func readBytes() throws(FeatureCacheError) -> UnsafeRawBufferPointer {
         let length = try readLength()
         defer { offset += length }
