@@ -2,9 +2,10 @@
 @testable import FeatureCache
 import Testing
 
-/// Issue 19: a tile fetched generalized to a view's pixel answers views of that
-/// pixel size or coarser; a zoom past it fetches the tile again; which features
-/// there are, it answers for any query.
+/// Issue 19: a tile fetched generalized to a tolerance answers views whose pixel
+/// is down to half of it (vertices moved by at most half the tolerance: within
+/// a pixel); a zoom past that fetches the tile again; which features there
+/// are, it answers for any query.
 @Suite struct QuantizedCoverageTests {
     let grid = TileGrid(extent: BoundingBox(0, 0, 1024, 1024), geographic: false)
     let signature = "where=&outFields=*"
@@ -16,9 +17,10 @@ import Testing
         let inside = grid.bounds(tile)
         let same = coverage.covers(inside, grid: grid, signature: signature, tolerance: 4)
         let coarser = coverage.covers(inside, grid: grid, signature: signature, tolerance: 16)
-        let finer = coverage.covers(inside, grid: grid, signature: signature, tolerance: 1)
+        let halfAsFine = coverage.covers(inside, grid: grid, signature: signature, tolerance: 2)
+        let finer = coverage.covers(inside, grid: grid, signature: signature, tolerance: 1.9)
         let membership = coverage.covers(inside, grid: grid, signature: signature)  // any tolerance
-        #expect(same && coarser && !finer && membership)
+        #expect(same && coarser && halfAsFine && !finer && membership)
         // Zoomed in past it: its finer tiles are fetched, all of them.
         let child = tile.children[0]
         #expect(coverage.missingPieces(of: child, signature: signature, tolerance: 8).isEmpty)

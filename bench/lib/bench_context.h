@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The context the populate benchmarks use: NULL (the library's default, six
  * connections per host) unless FC_BENCH_CONNECTIONS=N asks for another cap
- * (1 = one page at a time, as before concurrent paging). Exits on a bad N. */
+ * (1 = one page at a time, as before concurrent paging). Exits on a bad N.
+ * FC_BENCH_FORMAT=json|pbf sets an ArcGIS table's query format
+ * (bench_query_format); unset leaves AUTO. */
 #ifndef FC_BENCH_CONTEXT_H
 #define FC_BENCH_CONTEXT_H
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "featurecache.h"
 
-static fc_context *bench_context(void) {
+static inline fc_context *bench_context(void) {
     const char *connections = getenv("FC_BENCH_CONNECTIONS");
     if (!connections) return NULL;
     fc_context *ctx = NULL;
@@ -19,6 +22,17 @@ static fc_context *bench_context(void) {
         exit(2);
     }
     return ctx;
+}
+
+static inline void bench_query_format(fc_table *table) {
+    const char *format = getenv("FC_BENCH_FORMAT");
+    if (!format) return;
+    fc_arcgis_table *arcgis = NULL;
+    int32_t value = strcmp(format, "json") == 0 ? FC_ARCGIS_FORMAT_JSON : strcmp(format, "pbf") == 0 ? FC_ARCGIS_FORMAT_PBF : 0;
+    if (fc_table_as_arcgis(table, &arcgis) != FC_OK || fc_arcgis_table_set_query_format(arcgis, value) != FC_OK) {
+        fprintf(stderr, "FC_BENCH_FORMAT=%s: %s\n", format, fc_error_message(fc_last_error()));
+        exit(2);
+    }
 }
 
 #endif

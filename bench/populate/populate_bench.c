@@ -5,7 +5,7 @@
  *
  *   populate_bench LAYER_URL [runs]
  *
- * FC_BENCH_CONNECTIONS=N: see bench/lib/bench_context.h.
+ * FC_BENCH_CONNECTIONS=N, FC_BENCH_FORMAT=json|pbf: see bench/lib/bench_context.h.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,7 +39,9 @@ int main(int argc, char **argv) {
     fc_context *ctx = bench_context();
     for (int run = 0; run < runs; run++) {
         fc_table *table = NULL;
-        if (fc_table_create_arcgis(ctx, argv[1], &table) != FC_OK || fc_loadable_wait(fc_table_as_loadable(table), 60) != FC_OK) {
+        if (fc_table_create_arcgis(ctx, argv[1], &table) != FC_OK) return 1;
+        bench_query_format(table);
+        if (fc_loadable_wait(fc_table_as_loadable(table), 60) != FC_OK) {
             fprintf(stderr, "load failed: %s\n", fc_error_message(fc_last_error()));
             return 1;
         }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "featurecache.h"
+#include "../lib/bench_context.h"
 
 #define STEPS 60
 
@@ -72,6 +73,7 @@ static int run_mode(const char *url, const char *label, int32_t mode, const view
     fc_layer *layer = NULL;
     fc_map *map = NULL;
     if (fc_table_create_arcgis(NULL, url, &table) != FC_OK) return 1;
+    bench_query_format(table);
     fc_table_set_request_mode(table, abs(mode));  /* negative: the same mode with buffer factor 1 */
     fc_layer_create(table, &layer);
     fc_map_create(&map);

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """ArcGIS PBF through the Python binding against the emulator's Hosted service
-(issue 19): the format in use, and on-interaction tiles quantized to the view's
-pixel: within tolerance of the exact geometry, fetched again when the view zooms
-in past it, and never replaced by a coarser copy when it zooms back out."""
+(issue 19): the format in use, and on-interaction tiles quantized to about the
+view's pixel (their level's): within tolerance of the exact geometry, fetched
+again when the view zooms in past the level, and never replaced by a coarser
+copy when it zooms back out."""
 import json
 
 import pytest
@@ -66,18 +67,28 @@ def test_quantized_tiles_follow_the_zoom(ns):
     def cached():
         return geometries(table.query(fc.Query(geometry=VIEW)))
 
-    # Zoomed out: tiles ask for the view's pixel, and come generalized to it.
-    assert show(COARSE) >= 1
-    asked = json.loads(ns.stats["last_params"]["quantizationParameters"])
-    assert asked["mode"] == "view" and asked["originPosition"] == "upperLeft"
-    assert asked["tolerance"] == pytest.approx(pixel_degrees(COARSE))
-    coarse = farthest(cached(), exact)
-    assert 0 < coarse <= 2 * pixel_degrees(COARSE)
+    def tolerance():
+        asked = json.loads(ns.stats["last_params"]["quantizationParameters"])
+        assert asked["mode"] == "view" and asked["originPosition"] == "upperLeft"
+        return asked["tolerance"]
 
-    # Zoomed in past that pixel: the same area is fetched again, finer.
+    # Zoomed out: tiles ask for about the view's pixel (their level's), and
+    # come generalized to it.
+    assert show(COARSE) >= 1
+    coarse_tolerance = tolerance()
+    assert pixel_degrees(COARSE) / 8 < coarse_tolerance <= 1.5 * pixel_degrees(COARSE)
+    coarse = farthest(cached(), exact)
+    assert 0 < coarse <= 2 * coarse_tolerance
+
+    # A slightly different scale of the same level: nothing fetched again.
+    assert show(COARSE * 0.9) == 0
+
+    # Zoomed in past the level: the same area is fetched again, finer.
     assert show(FINE) >= 1
+    fine_tolerance = tolerance()
+    assert fine_tolerance <= 1.5 * pixel_degrees(FINE)
     fine = farthest(cached(), exact)
-    assert fine <= 2 * pixel_degrees(FINE) and fine < coarse
+    assert fine <= 2 * fine_tolerance and fine < coarse
 
     # Zoomed out again: covered (the finer tiles answer), and nothing coarser
     # replaces the finer geometry.

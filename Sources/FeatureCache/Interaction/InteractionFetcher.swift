@@ -67,9 +67,12 @@ final class InteractionFetcher: Sendable {
             distance(grid.bounds(a), cx, cy) < distance(grid.bounds(b), cx, cy)
         }
         let signature = table.filterSignature
-        // The view's pixel: geometry generalized to it looks exact here; tiles
-        // covered coarser than it are fetched again.
-        let tolerance = grid.unitsPerPixel(scale: scale) ?? 0
+        // With a known scale, tiles are generalized to their level's pixel
+        // (about the view's: a level's tiles span 256 to 1,024 of its pixels),
+        // so views of one level share them, and a zoom past the level fetches
+        // again. Without one, tiles come exact and any coverage answers.
+        let quantize = grid.unitsPerPixel(scale: scale) != nil
+        let tolerance = quantize ? grid.tolerance(level) : .infinity
         let wanted = Set(keys)
         var cancelled: [Task<Void, Never>] = []
         state.withLock { state in
@@ -93,7 +96,7 @@ final class InteractionFetcher: Sendable {
                 idle.begin()
                 let task = Task.detached { [self] in
                     await fetchTile(key, splits: 0, grid: grid, signature: signature, generation: generation, table: table,
-                                    budget: budget, tolerance: tolerance)
+                                    budget: budget, quantize: quantize)
                     self.state.withLock { state in
                         if state.jobs[key]?.id == id { state.jobs[key] = nil }
                     }
@@ -105,11 +108,15 @@ final class InteractionFetcher: Sendable {
         for task in cancelled { task.cancel() }
     }
 
+    /// Fetches one tile (quarters, when the service caps its answer), at its
+    /// level's tolerance when `quantize`, so coverage and tolerance agree
+    /// whichever view asked for it.
     private func fetchTile(_ key: TileKey, splits: Int, grid: TileGrid, signature: String, generation: UInt64,
-                           table: FeatureTable, budget: ViewRequestBudget, tolerance: Double) async {
+                           table: FeatureTable, budget: ViewRequestBudget, quantize: Bool) async {
         do throws(FeatureCacheError) {
             try budget.take()
-            let fetched = try await table.fetchArea(grid.bounds(key), maxPages: splits < Self.maxSplits ? 1 : nil, tolerance: tolerance)
+            let fetched = try await table.fetchArea(grid.bounds(key), maxPages: splits < Self.maxSplits ? 1 : nil,
+                                                    tolerance: quantize ? grid.tolerance(key.level) : 0)
             guard fetched.complete else {
                 // Too many features for one answer: the four quarters instead,
                 // and the finer level from now on.
@@ -119,7 +126,7 @@ final class InteractionFetcher: Sendable {
                     for child in key.children.sorted(by: { distance(grid.bounds($0), x, y) < distance(grid.bounds($1), x, y) }) {
                         group.addTask { [self] in
                             await fetchTile(child, splits: splits + 1, grid: grid, signature: signature, generation: generation,
-                                            table: table, budget: budget, tolerance: tolerance)
+                                            table: table, budget: budget, quantize: quantize)
                         }
                     }
                 }

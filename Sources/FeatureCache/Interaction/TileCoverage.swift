@@ -3,17 +3,22 @@
 /// (definition expression + out fields), and what the memory budget needs:
 /// the features each tile brought, how many covered tiles hold each feature,
 /// which features are pinned (a manual populate brought them), and when each
-/// tile was last used, and how generalized its geometry is (a quantized view's
-/// tile answers views of its pixel size or coarser, not a zoom past it; for
-/// which features there are, it answers any). Besides tiles, the areas whose complete answer a table
+/// tile was last used, and how generalized its geometry is (a quantized tile
+/// answers views down to half its tolerance, within a pixel, not a zoom past
+/// that; for which features there are, it answers any). Besides tiles, the areas whose complete answer a table
 /// query brought (any box, per signature and where clause): the same query
 /// asked again is answered from the cache.
 struct TileCoverage {
     private struct Tile {
         var ids: [Int64]
         var lastUsed: UInt64
-        /// Map units its geometry may be off by (0 = exact).
+        /// The quantization tolerance its geometry came at (0 = exact).
         var tolerance: Double
+
+        /// Whether it serves views whose pixel is `needed`: snapping moves a
+        /// vertex by at most half the tolerance on each axis, so a tile is
+        /// within a pixel of views down to half its tolerance.
+        func answers(_ needed: Double) -> Bool { tolerance <= 2 * needed }
     }
     private struct Area {
         var box: BoundingBox
@@ -93,7 +98,7 @@ struct TileCoverage {
 
     private func covers(_ key: TileKey, _ area: BoundingBox, _ grid: TileGrid, _ covered: [TileKey: Tile],
                         _ below: [TileKey: Int], _ tolerance: Double, _ used: inout [TileKey]) -> Bool {
-        if let tile = covered[key], tile.tolerance <= tolerance {
+        if let tile = covered[key], tile.answers(tolerance) {
             used.append(key)
             return true
         }
@@ -113,12 +118,12 @@ struct TileCoverage {
         guard let covered = tiles[signature] else { return [key] }
         var ancestor: TileKey? = key
         while let current = ancestor {
-            if let tile = covered[current], tile.tolerance <= tolerance { return [] }
+            if let tile = covered[current], tile.answers(tolerance) { return [] }
             ancestor = current.parent
         }
         let below = self.below[signature] ?? [:]
         func pieces(_ key: TileKey) -> [TileKey] {
-            if let tile = covered[key], tile.tolerance <= tolerance { return [] }
+            if let tile = covered[key], tile.answers(tolerance) { return [] }
             guard below[key] != nil, key.level < TileGrid.maxLevel else { return [key] }
             return key.children.flatMap(pieces)
         }

@@ -99,6 +99,11 @@ struct TileGrid: Sendable, Equatable {
         return geographic ? metresPerPixel / 111_319.490_793 : metresPerPixel
     }
 
+    /// The geometry tolerance tiles of `level` are fetched at (where the
+    /// service can generalize): a 1,024th of the tile's side, at most about a
+    /// screen pixel of the views that choose the level.
+    func tolerance(_ level: Int) -> Double { tileSize(level) / 1024 }
+
     /// The columns and rows of `level` that overlap `area` (tiles it only
     /// touches are left out); nil when it misses the grid. Safe for any area:
     /// positions are clamped to the grid before they become integers, so an
