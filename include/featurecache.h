@@ -1328,8 +1328,15 @@ FC_API fc_status fc_arcgis_table_service_version(const fc_arcgis_table *table, d
 #define FC_ARCGIS_FORMAT_JSON  2  /* Esri JSON (f=json) */
 #define FC_ARCGIS_FORMAT_PBF   3  /* Esri's protocol buffers (f=pbf): integer coordinates
                                      through the answer's transform, typed values; fewer
-                                     bytes and faster to read. Not quantized: geometry
-                                     comes at the server's full resolution. */
+                                     bytes and faster to read. Populates, counts and
+                                     table queries get full-resolution geometry.
+                                     On-interaction views (both modes) ask the server to
+                                     generalize geometry to about the view's pixel
+                                     (quantizationParameters, a tile level's pixel in
+                                     cache mode): a zoom in past twice that fetches the
+                                     tiles again, a cached copy is never replaced by a
+                                     coarser one, and fc_table_query over such tiles
+                                     returns the geometry as generalized. */
 
 /* Sets the format of the table's queries: populates, on-interaction tiles,
  * counts, object ids and extents. Any time, loaded or not; applies to requests

@@ -67,7 +67,8 @@ int main(int argc, char **argv) {
     if (argc > 2) {
         snprintf(url, sizeof url, "%s", argv[2]);
     } else if (getenv("FC_EMULATOR_URL")) {
-        snprintf(url, sizeof url, "%s/arcgis/rest/services/Portland/FeatureServer/0", getenv("FC_EMULATOR_URL"));
+        /* Hosted: the emulator's ArcGIS Online-style service, which answers in PBF. */
+        snprintf(url, sizeof url, "%s/arcgis/rest/services/Hosted/FeatureServer/0", getenv("FC_EMULATOR_URL"));
     } else {
         fprintf(stderr, "usage: %s [cache|nocache|manual] LAYER_URL (or set FC_EMULATOR_URL)\n", argv[0]);
         return 2;
@@ -82,6 +83,13 @@ int main(int argc, char **argv) {
     if (fc_map_add_layer(map, layer) != FC_OK) return fail("fc_map_add_layer");
     if (fc_loadable_wait(fc_map_as_loadable(map), 30) != FC_OK) return fail("loading the map");
     printf("Mode: %s\n", mode_name);
+    /* AUTO (the default) chose PBF if the layer lists it, else JSON. */
+    fc_arcgis_table *arcgis = NULL;
+    int32_t format = 0;
+    if (fc_table_as_arcgis(table, &arcgis) != FC_OK || fc_arcgis_table_query_format_in_use(arcgis, &format) != FC_OK) {
+        return fail("fc_arcgis_table_query_format_in_use");
+    }
+    printf("Query format: %s\n", format == FC_ARCGIS_FORMAT_PBF ? "PBF" : "JSON");
 
     fc_query *in_view = NULL;
     fc_query_create(&in_view);

@@ -44,7 +44,8 @@ def main():
     if len(sys.argv) > 2:
         url = sys.argv[2]
     elif os.environ.get("FC_EMULATOR_URL"):
-        url = os.environ["FC_EMULATOR_URL"] + "/arcgis/rest/services/Portland/FeatureServer/0"
+        # Hosted: the emulator's ArcGIS Online-style service, which answers in PBF.
+        url = os.environ["FC_EMULATOR_URL"] + "/arcgis/rest/services/Hosted/FeatureServer/0"
     else:
         print("usage: request_modes.py [cache|nocache|manual] LAYER_URL (or set FC_EMULATOR_URL)", file=sys.stderr)
         return 2
@@ -53,6 +54,8 @@ def main():
         table.request_mode = MODES[mode_name]
         map_.wait(30)
         print("Mode: %s" % mode_name)
+        # AUTO (the default) chose PBF if the layer lists it, else JSON.
+        print("Query format: %s" % table.query_format_in_use.name)
         for number, (action, cx, cy, scale) in enumerate(TRACE, 1):
             view = view_at(cx, cy, scale)
             print("%d. %s (1:%.0f)" % (number, action, scale))

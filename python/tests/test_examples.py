@@ -49,6 +49,7 @@ def test_request_modes_example_matches_the_c_twin(emulator):
     python = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "python", "request_modes.py"), "manual"],
                             env=env, capture_output=True, text=True, timeout=300)
     assert python.returncode == 0, python.stderr
+    assert "Query format: PBF" in python.stdout.splitlines()
     populated = [line for line in python.stdout.splitlines() if "Populated" in line]
     assert len(populated) == 6 and all(line.strip().endswith("features.") for line in populated)
     c_example = os.path.join(ROOT, "build", "examples", "request_modes")
