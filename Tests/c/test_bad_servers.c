@@ -2,8 +2,8 @@
 /* The bad-server corpus (issue 13): every fault Tests/servers/bad_server.py
  * serves — cut, flipped, huge, non-finite, deeply nested, wrong-type, empty and
  * HTML bodies, gzip bombs, redirects, resets, slow drips, endless paging,
- * error statuses, service errors, broken HTTP — for ArcGIS, OGC API, WFS with
- * GML and WFS with GeoJSON. For each case a table is populated with good data
+ * error statuses, service errors, broken HTTP — for ArcGIS (JSON and PBF), OGC
+ * API, WFS with GML and WFS with GeoJSON. For each case a table is populated with good data
  * first; then the populate that meets the fault must end with the status the
  * server's case list expects, an error that says so, and a cache that is
  * byte-for-byte what it was (its GeoJSON before and after). Credentials never
@@ -92,8 +92,8 @@ static fc_table *table_for(fc_context *ctx, const char *base, const bad_case *c)
     char url[700];
     fc_table *table = NULL;
     fc_status status;
-    if (strcmp(c->protocol, "arcgis") == 0) {
-        snprintf(url, sizeof url, "%s/arcgis/%s/FeatureServer/0", base, c->name);
+    if (strncmp(c->protocol, "arcgis", 6) == 0) {  /* arcgis, arcgispbf */
+        snprintf(url, sizeof url, "%s/%s/%s/FeatureServer/0", base, c->protocol, c->name);
         status = fc_table_create_arcgis(ctx, url, &table);
     } else if (strcmp(c->protocol, "ogc") == 0) {
         snprintf(url, sizeof url, "%s/ogc/%s", base, c->name);

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """A feature server that answers badly on purpose, for Tests/c/test_bad_servers.c.
 
-Each case is a URL prefix: /<protocol>/<case>/... where protocol is arcgis, ogc,
-wfsgml or wfsjson. Metadata (layer JSON, landing page, capabilities, schema) is
+Each case is a URL prefix: /<protocol>/<case>/... where protocol is arcgis, arcgispbf
+(the same layer listing PBF, answered with arcgis_pbf.py), ogc, wfsgml or wfsjson. Metadata (layer JSON, landing page, capabilities, schema) is
 always good. A data request whose box stays below x = 5 gets a good page of five
 points (the test populates that first); a box beyond gets the case's fault.
 GET /_cases lists every case as "protocol case expected-statuses features" lines
@@ -18,14 +18,20 @@ cut, reset, dripped or malformed at the byte level."""
 import argparse
 import gzip
 import json
+import os
 import socket
 import socketserver
+import sys
 import threading
 import time
 from urllib.parse import parse_qsl, urlsplit
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import arcgis_pbf  # noqa: E402
+
 OK, CANCELLED, TIMEOUT, NETWORK, HTTP, SERVICE, PARSE, LIMIT, PROTOCOL = 0, -3, -4, -5, -6, -7, -8, -10, -11
-PROTOCOLS = ("arcgis", "ogc", "wfsgml", "wfsjson")
+PROTOCOLS = ("arcgis", "arcgispbf", "ogc", "wfsgml", "wfsjson")
+TEXT_PROTOCOLS = ("arcgis", "ogc", "wfsgml", "wfsjson")  # faults written into text
 LEAKS = {"credentialed": 0, "requests": 0}
 LEAKS_LOCK = threading.Lock()
 
@@ -85,7 +91,39 @@ def gml_page(features, matched=None, returned=None, next_href=None, x_text=None)
             % (GML_NS, attributes, "".join(members))).encode()
 
 
+def pbf_page(features, exceeded=False, x_text=None):
+    """An f=pbf answer of the bad layer (x_text, a text fault, cannot be written in binary)."""
+    transform = arcgis_pbf.Exact(arcgis_pbf.Exact.bits(c for _, x, y, _ in features for c in (x, y)) if features else 0)
+    types = {"OBJECTID": "esriFieldTypeOID", "Name": "esriFieldTypeString"}
+    encoded = [arcgis_pbf.feature({"OBJECTID": oid, "Name": name}, ["OBJECTID", "Name"], types, {"x": x, "y": y}, transform)
+               for oid, x, y, name in features]
+    layer = {"geometryType": "esriGeometryPoint"}
+    specs = {name: {"type": kind, "alias": name} for name, kind in types.items()}
+    return arcgis_pbf.feature_result(layer, ["OBJECTID", "Name"], specs, {"wkid": 4326}, transform, encoded, exceeded)
+
+
+def pbf_page_scaled(scale):
+    """BAD_DATA through a transform whose scale makes the coordinates overflow to infinity."""
+    class Overflowing(arcgis_pbf.Exact):
+        def encode(self):
+            pair = arcgis_pbf.field_double(1, scale) + arcgis_pbf.field_double(2, scale)
+            return arcgis_pbf.field_bytes(2, pair)
+
+        def quantize(self, x, y):
+            return 10, 10
+    transform = Overflowing(0)
+    types = {"OBJECTID": "esriFieldTypeOID", "Name": "esriFieldTypeString"}
+    encoded = [arcgis_pbf.feature({"OBJECTID": oid, "Name": name}, ["OBJECTID", "Name"], types, {"x": x, "y": y}, transform)
+               for oid, x, y, name in BAD_DATA]
+    specs = {name: {"type": kind, "alias": name} for name, kind in types.items()}
+    return arcgis_pbf.feature_result({"geometryType": "esriGeometryPoint"}, ["OBJECTID", "Name"], specs, {"wkid": 4326},
+                                     transform, encoded, False)
+
+
 def page(protocol, features, **kwargs):
+    if protocol == "arcgispbf":
+        kwargs.pop("matched", None), kwargs.pop("returned", None), kwargs.pop("next_href", None)
+        return pbf_page(features, **kwargs), arcgis_pbf_type()
     if protocol == "arcgis":
         kwargs.pop("matched", None), kwargs.pop("returned", None), kwargs.pop("next_href", None)
         return esri_page(features, **kwargs), "application/json"
@@ -94,11 +132,17 @@ def page(protocol, features, **kwargs):
     return geojson_page(features, **kwargs), "application/geo+json"
 
 
-def layer_json():
+def arcgis_pbf_type():
+    return "application/x-protobuf"
+
+
+def layer_json(protocol):
+    formats = b"JSON, geoJSON, PBF" if protocol == "arcgispbf" else b"JSON, geoJSON"
     return (b'{"currentVersion":11.1,"name":"bad","type":"Feature Layer","geometryType":"esriGeometryPoint",'
             b'"objectIdField":"OBJECTID","extent":{"xmin":0,"ymin":0,"xmax":20,"ymax":20,"spatialReference":{"wkid":4326}},'
             b'"fields":[{"name":"OBJECTID","type":"esriFieldTypeOID"},{"name":"Name","type":"esriFieldTypeString","length":20}],'
-            b'"maxRecordCount":100,"advancedQueryCapabilities":{"supportsPagination":true},"capabilities":"Query"}')
+            b'"maxRecordCount":100,"advancedQueryCapabilities":{"supportsPagination":true},"capabilities":"Query",'
+            b'"supportedQueryFormats":"' + formats + b'"}')
 
 
 def wfs_capabilities(json_output):
@@ -165,10 +209,18 @@ def deep(protocol):
 
 
 def wrong_type(protocol):
+    if protocol == "arcgispbf":
+        # The text "ten" where the object id goes.
+        pbf = arcgis_pbf
+        header = (pbf.field_string(1, "OBJECTID") + pbf.field_bytes(12, pbf.Exact(0).encode())
+                  + pbf.field_bytes(13, pbf.field_string(1, "OBJECTID") + pbf.field_varint(2, 6)))
+        return pbf.collection(1, header + pbf.field_bytes(15, pbf.field_bytes(1, pbf.field_string(1, "ten"))))
     return page(protocol, BAD_DATA, x_text='"ten"')[0]
 
 
 def wrong_document(protocol):
+    if protocol == "arcgispbf":
+        return arcgis_pbf.count_result(5)  # a count where features were asked for
     return b"<root><nothing/></root>" if protocol == "wfsgml" else b'[1, 2, 3]'
 
 
@@ -180,8 +232,8 @@ def endless(h, protocol, request):
     next_href = h.absolute(request["path"] + "?" + "&".join(
         "%s=%s" % (k, v) for k, v in list(query.items()) if k.lower() not in ("offset", "startindex")) + "&offset=%d&STARTINDEX=%d"
         % (start + 5, start + 5))
-    if protocol == "arcgis":
-        h.respond(200, esri_page(features, exceeded=True), "application/json")
+    if protocol.startswith("arcgis"):
+        h.respond(200, *page(protocol, features, exceeded=True))
     else:
         content, ctype = page(protocol, features, next_href=next_href)
         h.respond(200, content, ctype)
@@ -200,15 +252,15 @@ def looping_next(h, protocol, request):
 
 
 def exceeded_empty(h, protocol, request):
-    h.respond(200, esri_page([], exceeded=True), "application/json")
+    h.respond(200, *page(protocol, [], exceeded=True))
 
 
 def repeated_page(h, protocol, request):
-    h.respond(200, esri_page(BAD_DATA, exceeded=True), "application/json")
+    h.respond(200, *page(protocol, BAD_DATA, exceeded=True))
 
 
 def service_error(h, protocol, request):
-    if protocol == "arcgis":
+    if protocol.startswith("arcgis"):  # errors come in JSON whatever f asked for
         h.respond(200, b'{"error":{"code":498,"message":"Invalid token.","details":[]}}', "application/json")
     elif protocol.startswith("wfs"):
         h.respond(200, b'<?xml version="1.0"?><ows:ExceptionReport xmlns:ows="http://www.opengis.net/ows/1.1" version="2.0.0">'
@@ -223,9 +275,14 @@ def gzip_bomb(h, protocol, request):
 
 
 def huge(h, protocol, request):
-    # 12 MB of valid features against the test's 8 MB response limit.
-    features = points(10.1, 120000, first_id=100)
-    content, ctype = page(protocol, features)
+    # 12 MB of valid features against the test's 8 MB response limit (PBF: a page
+    # and 12 MB of a field the reader would skip; encoding 120,000 features in
+    # Python would take longer than the test's low-speed limit allows).
+    if protocol == "arcgispbf":
+        content, ctype = page(protocol, BAD_DATA)
+        content += arcgis_pbf.field_bytes(99, b"\0" * (12 << 20))
+    else:
+        content, ctype = page(protocol, points(10.1, 120000, first_id=100))
     h.respond(200, content, ctype)
 
 
@@ -322,9 +379,10 @@ def case(name, expected, fault, protocols=PROTOCOLS, features=None):
 for step in range(1, 20):
     case("truncated_%02d" % (step * 5), [PARSE], truncated(step / 20))
 for k in range(6):
-    case("flipped_%d" % k, [PARSE], flipped(k))
-case("nonfinite", [PARSE], data(lambda p: page(p, BAD_DATA, x_text="1e999")[0]))
-case("huge_finite", [OK], data(lambda p: page(p, BAD_DATA, x_text="1.7e308")[0]))
+    case("flipped_%d" % k, [PARSE], flipped(k), TEXT_PROTOCOLS)  # binary: Swift's EsriPBFReaderTests flip it
+case("nonfinite", [PARSE], data(lambda p: page(p, BAD_DATA, x_text="1e999")[0]), TEXT_PROTOCOLS)
+case("nonfinite", [PARSE], data(lambda p: pbf_page_scaled(1e308)), ("arcgispbf",))
+case("huge_finite", [OK], data(lambda p: page(p, BAD_DATA, x_text="1.7e308")[0]), TEXT_PROTOCOLS)
 # ArcGIS Server before 10.1 writes an empty point as {"x": NaN, ...}, a bare NaN
 # token: read as no geometry there; in GeoJSON it is what it is, not JSON.
 case("nan_point", [OK], data(lambda p: page(p, BAD_DATA, x_text="NaN")[0]), protocols=("arcgis",), features=5)
@@ -358,8 +416,8 @@ case("recovers_after_503", [OK], status_then_data([503, 429]), features=5)
 case("reset_then_data", [OK], reset_then_data, features=3000)
 case("service_error", [SERVICE], service_error)
 case("endless_paging", [LIMIT], endless)
-case("exceeded_empty", [SERVICE], exceeded_empty, ("arcgis",))
-case("repeated_page", [SERVICE], repeated_page, ("arcgis",))
+case("exceeded_empty", [SERVICE], exceeded_empty, ("arcgis", "arcgispbf"))
+case("repeated_page", [SERVICE], repeated_page, ("arcgis", "arcgispbf"))
 case("next_loop", [SERVICE], looping_next, ("ogc",))
 case("next_ftp", [PROTOCOL], next_link("ftp://127.0.0.1/x"), ("ogc",))
 case("next_javascript", [PROTOCOL], next_link("javascript:alert(1)"), ("ogc",))
@@ -452,9 +510,9 @@ class Handler(socketserver.BaseRequestHandler):
             return self.respond(404, b"no such case", "text/plain")
         protocol, name = parts[0], parts[1]
         rest = parts[2:]
-        if protocol == "arcgis":
+        if protocol.startswith("arcgis"):
             if rest == ["FeatureServer", "0"]:
-                return self.respond(200, layer_json(), "application/json")
+                return self.respond(200, layer_json(protocol), "application/json")
             if rest != ["FeatureServer", "0", "query"]:
                 return self.respond(404, b"{}", "application/json")
             parameters = dict(request["query"], **request["form"])
