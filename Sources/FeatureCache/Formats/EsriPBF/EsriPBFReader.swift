@@ -40,11 +40,7 @@ package enum EsriPBFReader {
         // Features after the header: a second pass, so the fields and the
         // transform are known whatever order the server wrote them in.
         result = start
-        while let (number, type) = try result.nextField() {
-            guard number == 15 else {
-                try result.skip(type)
-                continue
-            }
+        try result.forEach(field: 15) { (result, type) throws(FeatureCacheError) in
             try result.expect(.lengthDelimited, type, field: "a feature")
             var feature = try result.readMessage()
             try features.read(&feature)
@@ -61,13 +57,9 @@ package enum EsriPBFReader {
     package static func readCount(_ bytes: UnsafeRawBufferPointer) throws(FeatureCacheError) -> Int {
         var result = try queryResult(bytes, expecting: Results.count)
         var count: UInt64 = 0
-        while let (number, type) = try result.nextField() {
-            if number == 1 {
-                try result.expect(.varint, type, field: "the count")
-                count = try result.readVarint()
-            } else {
-                try result.skip(type)
-            }
+        try result.forEach(field: 1) { (result, type) throws(FeatureCacheError) in
+            try result.expect(.varint, type, field: "the count")
+            count = try result.readVarint()
         }
         guard count <= UInt64(Int.max) else { throw result.error("a count of \(count)") }
         return Int(count)
@@ -77,11 +69,7 @@ package enum EsriPBFReader {
     package static func readObjectIds(_ bytes: UnsafeRawBufferPointer) throws(FeatureCacheError) -> [Int64] {
         var result = try queryResult(bytes, expecting: Results.objectIds)
         var ids: [Int64] = []
-        while let (number, type) = try result.nextField() {
-            guard number == 3 else {
-                try result.skip(type)
-                continue
-            }
+        try result.forEach(field: 3) { (result, type) throws(FeatureCacheError) in
             try result.readRepeated(type, scalar: .varint, field: "an object id") { (run) throws(FeatureCacheError) in
                 let id = try run.readVarint()
                 guard id <= UInt64(Int64.max) else { throw run.error("object id \(id) is out of range") }
@@ -95,11 +83,7 @@ package enum EsriPBFReader {
     package static func readExtent(_ bytes: UnsafeRawBufferPointer) throws(FeatureCacheError) -> Envelope? {
         var result = try queryResult(bytes, expecting: Results.extent)
         var extent: Envelope? = nil
-        while let (number, type) = try result.nextField() {
-            guard number == 1 else {
-                try result.skip(type)
-                continue
-            }
+        try result.forEach(field: 1) { (result, type) throws(FeatureCacheError) in
             try result.expect(.lengthDelimited, type, field: "the extent")
             var message = try result.readMessage()
             extent = try readEnvelope(&message)

@@ -57,6 +57,16 @@ struct ProtobufReader {
         guard type == actual else { throw error("\(field) has wire type \(actual.rawValue), expected \(type.rawValue)") }
     }
 
+    /// Reads the rest of the message, calling `body` for each occurrence of
+    /// field `number` (positioned at its value) and skipping every other field.
+    @inline(__always)
+    mutating func forEach(field number: Int,
+                          _ body: (inout ProtobufReader, WireType) throws(FeatureCacheError) -> Void) throws(FeatureCacheError) {
+        while let (field, type) = try nextField() {
+            if field == number { try body(&self, type) } else { try skip(type) }
+        }
+    }
+
     /// Skips the value of a field this reader does not use.
     mutating func skip(_ type: WireType) throws(FeatureCacheError) {
         switch type {
