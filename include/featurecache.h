@@ -777,6 +777,15 @@ FC_API fc_status fc_table_field_index(const fc_table *table, const char *name, i
 /* FC_GEOMETRY_TYPE_* of the table's features. @since 0.1 */
 FC_API fc_status fc_table_geometry_type(const fc_table *table, int32_t *out);
 
+/* Whether the table's geometry carries Z (heights) or M (measures), as the
+ * service declares it (ArcGIS hasZ / hasM). Cached geometry keeps what the
+ * service sends, from any kind of service: ISO WKB of the type with the
+ * ordinates (Z 1001…, M 2001…, ZM 3001…; 2D data stays 2D and costs nothing
+ * more), GeoJSON output with the height. A vertex that had no value has NaN
+ * there. Spatial predicates, boxes and query geometries are 2D. @since 1.3 */
+FC_API fc_status fc_table_has_z(const fc_table *table, bool *out);
+FC_API fc_status fc_table_has_m(const fc_table *table, bool *out);
+
 /* The table's spatial reference: wkid, and the newer id that replaced it
  * (latest_wkid, e.g. 3857 for 102100; 0 if not given). Either pointer may be
  * NULL. Both are 0 when the service gives WKT only. @since 0.1 */

@@ -152,6 +152,8 @@ private func headerConformance() {
     conforms(CFeatureCacheABI.fc_table_free, fcTableFree)
     conforms(CFeatureCacheABI.fc_table_geometry_type, fcTableGeometryType)
     conforms(CFeatureCacheABI.fc_table_get_statistics, fcTableGetStatistics)
+    conforms(CFeatureCacheABI.fc_table_has_m, fcTableHasM)
+    conforms(CFeatureCacheABI.fc_table_has_z, fcTableHasZ)
     conforms(CFeatureCacheABI.fc_table_max_record_count, fcTableMaxRecordCount)
     conforms(CFeatureCacheABI.fc_table_max_scale, fcTableMaxScale)
     conforms(CFeatureCacheABI.fc_table_min_scale, fcTableMinScale)

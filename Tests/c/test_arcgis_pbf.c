@@ -4,7 +4,8 @@
  * AUTO, populates that equal the JSON populates feature for feature (ids,
  * attributes, geometry exact: the emulator's transform is), counts, extents,
  * object-id batches (HostedLegacy pages by ids), on-interaction tiles, fewer
- * bytes, and a clear error when PBF is forced on a layer that does not list it. */
+ * bytes, and a clear error when PBF is forced on a layer that does not list it.
+ * Issue 20: the Pipes layer's Z and M arrive in both formats, the same bytes. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +76,50 @@ static void populates_equal_json(const char *ns) {
         fc_table_free(json);
         fc_table_free(pbf);
     }
+}
+
+/* The populated features of a table in object-id order; caller frees. */
+static fc_result *all_features(fc_table *table) {
+    fc_query *query = NULL;
+    CHECK_STATUS(fc_query_create(&query), FC_OK);
+    CHECK_STATUS(fc_query_set_order_by(query, "OBJECTID"), FC_OK);
+    fc_result *result = NULL;
+    CHECK_STATUS(fc_table_query(table, query, &result), FC_OK);
+    fc_query_free(query);
+    return result;
+}
+
+/* Pipes (hasZ, hasM): lines with heights and measures, as ISO WKB
+ * LineString ZM, the same bytes from JSON and from PBF. */
+static void z_and_m(const char *ns) {
+    fc_table *json = hosted(ns, "Hosted", 3, FC_ARCGIS_FORMAT_JSON);
+    fc_table *pbf = hosted(ns, "Hosted", 3, FC_ARCGIS_FORMAT_PBF);
+    bool z = false, m = false;
+    CHECK_STATUS(fc_table_has_z(pbf, &z), FC_OK);
+    CHECK_STATUS(fc_table_has_m(pbf, &m), FC_OK);
+    CHECK(z && m);
+    CHECK(populate_count(json, NULL, NULL, 0) == 2000 && populate_count(pbf, NULL, NULL, 0) == 2000);
+    fc_result *a = all_features(json), *b = all_features(pbf);
+    int same = 0;
+    for (int64_t row = 0; row < 2000; row++) {
+        const uint8_t *wa = NULL, *wb = NULL;
+        size_t la = 0, lb = 0;
+        CHECK_STATUS(fc_result_geometry_wkb(a, row, &wa, &la), FC_OK);
+        CHECK_STATUS(fc_result_geometry_wkb(b, row, &wb, &lb), FC_OK);
+        uint32_t type = 0;
+        memcpy(&type, wa + 1, 4);
+        int equal = type == 3002 && la == lb && la >= 9 + 2 * 32 && memcmp(wa, wb, la) == 0;  /* two vertices or more */
+        same += equal;
+    }
+    CHECK(same == 2000);
+    fc_result_free(a);
+    fc_result_free(b);
+    fc_table *trees = hosted(ns, "Hosted", 0, FC_ARCGIS_FORMAT_AUTO);
+    CHECK_STATUS(fc_table_has_z(trees, &z), FC_OK);
+    CHECK(!z);
+    fc_table_free(trees);
+    fc_table_free(json);
+    fc_table_free(pbf);
 }
 
 /* Counts and extents asked of the service agree in both formats. */
@@ -173,5 +218,6 @@ int main(void) {
     object_id_batches(ns);
     tiles(ns);
     forced_pbf_on_a_json_layer(ns);
+    z_and_m(ns);
     return fc_test_finish("test_arcgis_pbf");
 }

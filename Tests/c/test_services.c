@@ -27,15 +27,16 @@ static void test_arcgis_service_lists_layers_and_makes_tables(void) {
     CHECK_STATUS(fc_arcgis_service_layer_count(service, &count), FC_E_INVALID_STATE);  /* not loaded */
     CHECK_STATUS(fc_loadable_wait(fc_arcgis_service_as_loadable(service), 30), FC_OK);
     CHECK_STATUS(fc_arcgis_service_layer_count(service, &count), FC_OK);
-    CHECK(count == 3);
+    CHECK(count == 4);
     CHECK(strcmp(layer_name(service, 0), "Trees") == 0 && strcmp(layer_name(service, 2), "Roads") == 0);
+    CHECK(strcmp(layer_name(service, 3), "Pipes") == 0);
     int32_t id = -1, geometry = -1;
     bool is_table = true;
     CHECK_STATUS(fc_arcgis_service_layer_id(service, 1, &id), FC_OK);
     CHECK_STATUS(fc_arcgis_service_layer_geometry_type(service, 1, &geometry), FC_OK);
     CHECK_STATUS(fc_arcgis_service_layer_is_table(service, 1, &is_table), FC_OK);
     CHECK(id == 1 && geometry == FC_GEOMETRY_TYPE_POLYGON && !is_table);
-    CHECK_STATUS(fc_arcgis_service_layer_name(service, 3, &(const char *){NULL}), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_arcgis_service_layer_name(service, 4, &(const char *){NULL}), FC_E_INVALID_ARGUMENT);
     const char *description = NULL;
     double version = 0;
     CHECK_STATUS(fc_arcgis_service_description(service, &description), FC_OK);

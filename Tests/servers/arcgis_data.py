@@ -1,13 +1,16 @@
 # SPDX-License-Identifier: Apache-2.0
 """Generated, seeded data for the ArcGIS REST emulator: the same bytes every run.
 
-Three layers in WGS84 (lon/lat), each a list of rows. A row is a dict of
+Four layers in WGS84 (lon/lat), each a list of rows. A row is a dict of
 attributes plus "_geom" (Esri JSON geometry, lon/lat) and "_bbox".
 
 - Trees (points, Portland): OBJECTID, Condition 1..4 (about 5 % are 4),
   Species (2 % NULL, one non-ASCII name), DBH (3 % NULL), Planted (date, 5 % NULL).
 - Parcels (polygons, Portland): about 10 % have a hole, about 6 % are two-part.
 - Roads (polylines, Seattle): 2..15 vertices.
+- Pipes (polylines with Z and M, Portland): 2..10 vertices [x, y, z, m], z an
+  elevation in quarter metres, m the distance along the pipe in half metres
+  (both exact in binary, so PBF's power-of-two transform carries them exactly).
 """
 import math
 import random
@@ -96,6 +99,26 @@ def make_roads(count, seed=3):
     return rows
 
 
+def make_pipes(count, seed=4):
+    rng = random.Random(seed)
+    xmin, ymin, xmax, ymax = TREES_BBOX
+    rows = []
+    for oid in range(1, count + 1):
+        x, y = rng.uniform(xmin, xmax), rng.uniform(ymin, ymax)
+        z, m = round(rng.uniform(10, 60) * 4) / 4, 0.0
+        path = []
+        for _ in range(rng.randrange(2, 11)):
+            path.append([round(x, 7), round(y, 7), z, m])
+            step = rng.uniform(0.0002, 0.001)
+            x = min(xmax, max(xmin, x + rng.uniform(-step, step)))
+            y = min(ymax, max(ymin, y + rng.uniform(-step, step)))
+            z = round((z + rng.uniform(-1.5, 1.5)) * 4) / 4
+            m += round(step * 111000 * 2) / 2
+        rows.append({"OBJECTID": oid, "Material": ["PVC", "ductile iron", "concrete"][rng.randrange(3)],
+                     "Diameter": rng.choice([100, 150, 200, 300]), "_geom": {"paths": [path]}, "_bbox": _bbox(path)})
+    return rows
+
+
 def field(name, esri_type, alias=None, nullable=True, length=None):
     spec = {"name": name, "type": esri_type, "alias": alias or name, "nullable": nullable, "editable": esri_type != "esriFieldTypeOID"}
     if length:
@@ -119,4 +142,7 @@ LAYERS = [
      "make": make_roads,
      "fields": [OID, field("Name", "esriFieldTypeString", length=80), field("Highway", "esriFieldTypeString", length=16),
                 field("Lanes", "esriFieldTypeSmallInteger")]},
+    {"id": 3, "name": "Pipes", "geometryType": "esriGeometryPolyline", "displayField": "Material", "bbox": TREES_BBOX,
+     "make": make_pipes, "hasZ": True, "hasM": True,
+     "fields": [OID, field("Material", "esriFieldTypeString", length=16), field("Diameter", "esriFieldTypeSmallInteger")]},
 ]

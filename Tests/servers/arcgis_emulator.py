@@ -7,7 +7,8 @@ query resources and serves generated data (arcgis_data.py). Loopback only,
 HTTP/1.1 keep-alive, TCP_NODELAY, gzip when asked.
 
 Services (under /arcgis/rest/services):
-  Portland/FeatureServer        0 Trees (points), 1 Parcels (polygons), 2 Roads (lines);
+  Portland/FeatureServer        0 Trees (points), 1 Parcels (polygons), 2 Roads (lines),
+                                3 Pipes (lines with Z and M: hasZ, hasM);
                                 maxRecordCount 2000, supportsPagination true, version 11.1
   PortlandLegacy/FeatureServer  the same layers as a pre-10.3 server: no pagination
   Secure/FeatureServer          the same layers, token required: "let-me-in"
@@ -35,7 +36,7 @@ Test controls, GET or POST, per namespace:
         "max_in_flight" (most requests being answered at once), "last_headers", "last_params",
         "log": [[method, path, kind], …]}
 
-Usage: arcgis_emulator.py [--port 0] [--url-file F] [--trees N] [--parcels N] [--roads N]
+Usage: arcgis_emulator.py [--port 0] [--url-file F] [--trees N] [--parcels N] [--roads N] [--pipes N]
 """
 import argparse
 import gzip
@@ -117,8 +118,8 @@ class Namespace:
 
 
 class Emulator:
-    def __init__(self, trees, parcels, roads):
-        counts = {"Trees": trees, "Parcels": parcels, "Roads": roads}
+    def __init__(self, trees, parcels, roads, pipes=2000):
+        counts = {"Trees": trees, "Parcels": parcels, "Roads": roads, "Pipes": pipes}
         self.stores = {}
         for layer in arcgis_data.LAYERS:
             self.stores[layer["id"]] = LayerStore(layer, layer["make"](counts[layer["name"]]))
@@ -157,7 +158,7 @@ class Emulator:
                 "extent": {"xmin": xmin, "ymin": ymin, "xmax": xmax, "ymax": ymax,
                            "spatialReference": {"wkid": 4326, "latestWkid": 4326}},
                 "displayField": layer["displayField"], "objectIdField": "OBJECTID", "globalIdField": "",
-                "fields": layer["fields"], "hasZ": False, "hasM": False, "maxRecordCount": MAX_RECORD_COUNT,
+                "fields": layer["fields"], "hasZ": layer.get("hasZ", False), "hasM": layer.get("hasM", False), "maxRecordCount": MAX_RECORD_COUNT,
                 "supportedQueryFormats": query_formats(config), "capabilities": "Query",
                 "supportsAdvancedQueries": config["pagination"]}
         if config["pagination"]:
@@ -393,11 +394,12 @@ def main():
     parser.add_argument("--trees", type=int, default=200000)
     parser.add_argument("--parcels", type=int, default=20000)
     parser.add_argument("--roads", type=int, default=5000)
+    parser.add_argument("--pipes", type=int, default=2000)
     args = parser.parse_args()
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         parser.error("the emulator only listens on loopback")
 
-    Handler.emulator = Emulator(args.trees, args.parcels, args.roads)
+    Handler.emulator = Emulator(args.trees, args.parcels, args.roads, args.pipes)
     server = ThreadingHTTPServer((args.host, args.port), Handler)
     server.daemon_threads = True
     server.request_queue_size = 128

@@ -10,7 +10,9 @@ degrees, 2**-30 for them in Web Mercator metres), so a client that applies it
 gets the JSON answer's coordinates bit for bit. With quantizationParameters (mode view, origin
 upperLeft or lowerLeft, tolerance, extent) coordinates are snapped to the
 tolerance from the extent's corner and repeated vertices dropped, as ArcGIS
-generalizes for a view. Deltas start again at each part."""
+generalizes for a view. Deltas start again at each part. Z and M (layers with
+hasZ/hasM) follow x and y in each vertex, through a scale of 2**-10 (the
+generated heights and measures are multiples of a quarter and a half)."""
 import json
 import struct
 
@@ -84,8 +86,9 @@ class Exact:
         return min(k, 62 - int(largest).bit_length())
 
     def encode(self):
-        pair = field_double(1, self.scale) + field_double(2, self.scale)
-        return field_varint(1, 0) + field_bytes(2, pair) + field_bytes(3, field_double(1, 0.0) + field_double(2, 0.0))
+        scale_zm, translate_zm = zm_transform()
+        pair = field_double(1, self.scale) + field_double(2, self.scale) + scale_zm
+        return field_varint(1, 0) + field_bytes(2, pair) + field_bytes(3, field_double(1, 0.0) + field_double(2, 0.0) + translate_zm)
 
     def quantize(self, x, y):
         return int(x / self.scale), int(-y / self.scale)  # upper-left: y = translate - q * scale
@@ -107,9 +110,10 @@ class Quantized:
         self.y0 = float(extent["ymax"] if self.upper_left else extent["ymin"])
 
     def encode(self):
-        pair = field_double(1, self.tolerance) + field_double(2, self.tolerance)
+        scale_zm, translate_zm = zm_transform()
+        pair = field_double(1, self.tolerance) + field_double(2, self.tolerance) + scale_zm
         return (field_varint(1, 0 if self.upper_left else 1) + field_bytes(2, pair)
-                + field_bytes(3, field_double(1, self.x0) + field_double(2, self.y0)))
+                + field_bytes(3, field_double(1, self.x0) + field_double(2, self.y0) + translate_zm))
 
     def quantize(self, x, y):
         qx = round((x - self.x0) / self.tolerance)
@@ -118,6 +122,14 @@ class Quantized:
 
     def key(self):
         return ("quantized", self.tolerance, self.upper_left, self.x0, self.y0)
+
+
+ZM_SCALE = 2.0 ** -10
+
+
+def zm_transform():
+    """Scale and Translate members for z and m (fields 4 and 3 of each)."""
+    return field_double(3, ZM_SCALE) + field_double(4, ZM_SCALE), field_double(3, 0.0) + field_double(4, 0.0)
 
 
 def transform_for(params, exact_bits):
@@ -150,34 +162,35 @@ def value(v, esri_type):
     return field_double(3, v)
 
 
-def geometry(shape, transform):
-    """A Geometry message: lengths per part, coords as per-part deltas."""
+def geometry(shape, transform, ordinates=0):
+    """A Geometry message: lengths per part, coords as per-part deltas; each
+    vertex x, y and `ordinates` more (z and/or m, as the vertex lists them)."""
     if "x" in shape:
-        parts = [[(shape["x"], shape["y"])]]
+        parts = [[[shape["x"], shape["y"]] + [shape[k] for k in ("z", "m") if k in shape][:ordinates]]]
     else:
         parts = shape.get("rings") or shape.get("paths") or [shape.get("points", [])]
     lengths, coords = [], []
     for part in parts:
         quantized = []
-        for x, y in ((p[0], p[1]) for p in part):
-            q = transform.quantize(x, y)
-            if not quantized or q != quantized[-1] or isinstance(transform, Exact):
-                quantized.append(q)
+        for p in part:
+            q = transform.quantize(p[0], p[1])
+            if not quantized or q != quantized[-1][:2] or isinstance(transform, Exact):
+                quantized.append(q + tuple(int(v / ZM_SCALE) for v in p[2:2 + ordinates]))
         if not quantized:
             continue
         lengths.append(len(quantized))
-        px = py = 0
-        for qx, qy in quantized:
-            coords += [zigzag(qx - px), zigzag(qy - py)]
-            px, py = qx, qy
+        previous = [0] * (2 + ordinates)
+        for vertex in quantized:
+            coords += [zigzag(v - p) for v, p in zip(vertex, previous)]
+            previous = list(vertex)
     body = b"" if "x" in shape else field_packed(2, lengths)
     return body + field_packed(3, coords)
 
 
-def feature(row, fields, field_types, shape, transform):
+def feature(row, fields, field_types, shape, transform, ordinates=0):
     body = b"".join(field_bytes(1, value(row[name], field_types[name])) for name in fields)
     if shape is not None:
-        body += field_bytes(2, geometry(shape, transform))
+        body += field_bytes(2, geometry(shape, transform, ordinates))
     return field_bytes(15, body)
 
 
@@ -188,6 +201,10 @@ def feature_result(layer, fields, field_specs, sr, transform, encoded_features, 
     body += field_bytes(8, spatial_reference(sr))
     if exceeded:
         body += field_varint(9, 1)
+    if layer.get("hasZ"):
+        body += field_varint(10, 1)
+    if layer.get("hasM"):
+        body += field_varint(11, 1)
     body += field_bytes(12, transform.encode())
     for name in fields:
         spec = field_specs[name]

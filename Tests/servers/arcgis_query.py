@@ -262,7 +262,7 @@ def _project_geometry(geometry, mercator):
         x, y = to_web_mercator(geometry["x"], geometry["y"])
         return {"x": x, "y": y}
     key = "rings" if "rings" in geometry else "paths"
-    return {key: [[list(to_web_mercator(*p)) for p in part] for part in geometry[key]]}
+    return {key: [[list(to_web_mercator(p[0], p[1])) + p[2:] for p in part] for part in geometry[key]]}
 
 
 def _geojson_geometry(geometry, layer_type):
@@ -415,7 +415,8 @@ def run_query(store, params, max_record_count, supports_pagination, supports_pbf
             if feature is None:
                 row = store.rows[oid]
                 shape = _project_geometry(row["_geom"], mercator) if return_geometry else None
-                feature = cache[oid] = arcgis_pbf.feature(row, fields, field_types, shape, transform)
+                ordinates = int(bool(layer.get("hasZ"))) + int(bool(layer.get("hasM")))
+                feature = cache[oid] = arcgis_pbf.feature(row, fields, field_types, shape, transform, ordinates)
             encoded.append(feature)
         return PBF, arcgis_pbf.feature_result(layer, fields, field_specs, spatial_reference, transform, encoded, exceeded)
 
@@ -438,6 +439,10 @@ def run_query(store, params, max_record_count, supports_pagination, supports_pbf
         head = {"objectIdFieldName": "OBJECTID", "uniqueIdField": {"name": "OBJECTID", "isSystemMaintained": True},
                 "globalIdFieldName": "", "geometryType": layer["geometryType"], "spatialReference": spatial_reference,
                 "fields": [field_specs[name] for name in fields]}
+        if layer.get("hasZ"):
+            head["hasZ"] = True
+        if layer.get("hasM"):
+            head["hasM"] = True
         prefix = json.dumps(head, ensure_ascii=False)[:-1].encode() + b', "features": ['
         suffix = b"], \"exceededTransferLimit\": true}" if exceeded else b"]}"
         return "application/json; charset=utf-8", prefix + b",".join(parts) + suffix
@@ -445,6 +450,9 @@ def run_query(store, params, max_record_count, supports_pagination, supports_pbf
     body = {"objectIdFieldName": "OBJECTID", "uniqueIdField": {"name": "OBJECTID", "isSystemMaintained": True},
             "globalIdFieldName": "", "geometryType": layer["geometryType"], "spatialReference": spatial_reference,
             "fields": [field_specs[name] for name in fields], "features": features}
+    for key in ("hasZ", "hasM"):
+        if layer.get(key):
+            body[key] = True
     if exceeded:
         body["exceededTransferLimit"] = True
     return _json(body, fmt)

@@ -187,6 +187,8 @@ _SIGNATURES = {
     "fc_table_field_length": (_status, [_handle, c_int32, POINTER(c_int32)]),
     "fc_table_field_index": (_status, [_handle, c_char_p, POINTER(c_int32)]),
     "fc_table_geometry_type": (_status, [_handle, POINTER(c_int32)]),
+    "fc_table_has_z": (_status, [_handle, POINTER(c_bool)]),
+    "fc_table_has_m": (_status, [_handle, POINTER(c_bool)]),
     "fc_table_spatial_reference": (_status, [_handle, POINTER(c_int32), POINTER(c_int32)]),
     "fc_table_extent": (_status, [_handle, POINTER(Envelope)]),
     "fc_table_object_id_field": (_status, [_handle, _out_str]),

@@ -214,6 +214,16 @@ class Table(Handle, Loadable):
         return GEOMETRY_TYPES.get(self._get(_ffi.lib.fc_table_geometry_type, ctypes.c_int32), "unknown")
 
     @property
+    def has_z(self):
+        """Whether the geometry carries heights, as the service declares (ArcGIS hasZ)."""
+        return self._get(_ffi.lib.fc_table_has_z, ctypes.c_bool)
+
+    @property
+    def has_m(self):
+        """Whether the geometry carries measures, as the service declares (ArcGIS hasM)."""
+        return self._get(_ffi.lib.fc_table_has_m, ctypes.c_bool)
+
+    @property
     def spatial_reference(self):
         wkid, latest = ctypes.c_int32(), ctypes.c_int32()
         check(_ffi.lib.fc_table_spatial_reference(self._ptr, ctypes.byref(wkid), ctypes.byref(latest)))

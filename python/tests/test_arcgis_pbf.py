@@ -100,3 +100,24 @@ def test_populate_is_never_quantized(ns):
     table = fc.Table.arcgis(ns.layer_url(1, "Hosted"))
     table.populate(fc.Query(geometry=VIEW))
     assert "quantizationParameters" not in ns.stats["last_params"]
+
+
+@pytest.mark.parametrize("query_format", [fc.QueryFormat.JSON, fc.QueryFormat.PBF])
+def test_heights_and_measures_arrive(ns, query_format):
+    """Issue 20: the Pipes layer declares hasZ and hasM; its lines come as
+    LineString ZM in either format, and GeoJSON output carries the heights."""
+    table = fc.Table.arcgis(ns.layer_url(3, "Hosted"))
+    table.query_format = query_format
+    table.wait(30)
+    assert table.has_z and table.has_m
+    result = table.populate(fc.Query(where="OBJECTID <= 50", order_by="OBJECTID"))
+    assert len(result) == 50
+    for row in range(len(result)):
+        geometry = shapely.from_wkb(result.wkb(row))
+        assert geometry.has_z and geometry.geom_type == "LineString"
+        assert result.wkb(row)[1:5] == (3002).to_bytes(4, "little")
+    feature = json.loads(result.to_geojson())["features"][0]
+    assert all(len(position) == 3 for position in feature["geometry"]["coordinates"])
+    trees = fc.Table.arcgis(ns.layer_url(0, "Hosted"))
+    trees.wait(30)
+    assert not trees.has_z and not trees.has_m

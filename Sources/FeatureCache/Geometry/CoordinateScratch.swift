@@ -15,6 +15,16 @@ struct CoordinateScratch {
     /// Esri JSON only, where ArcGIS Online writes a Z+M vertex without a measure
     /// as `[x, y, z, null]`. GeoJSON positions stay numbers (RFC 7946).
     var nullOrdinatesAfterXY = false
+    /// The ordinates the reader keeps beyond x and y, as the response declares
+    /// them (Esri `hasZ`/`hasM`); `layout` starts as this for each geometry.
+    var declared = VertexLayout.xy
+    /// Whether a third ordinate the response did not declare is a Z (GeoJSON
+    /// altitude; Esri JSON without `hasZ`, as GDAL reads it).
+    var inferZ = false
+    /// This geometry's layout, and its extra ordinates (`layout.extra` per
+    /// point, NaN where a vertex had none). Empty for 2D: no cost.
+    var layout = VertexLayout.xy
+    var extras: [Double] = []
 
     var pointCount: Int { xy.count / 2 }
 
@@ -22,7 +32,36 @@ struct CoordinateScratch {
         xy.removeAll(keepingCapacity: true)
         listEnds.removeAll(keepingCapacity: true)
         groupEnds.removeAll(keepingCapacity: true)
+        if !extras.isEmpty { extras.removeAll(keepingCapacity: true) }
+        layout = declared
         depth = 0
+    }
+
+    /// The extra ordinates of point `index`.
+    @inline(__always)
+    func extra(of index: Int) -> ArraySlice<Double> {
+        let width = layout.extra
+        return extras[(index * width)..<(index * width + width)]
+    }
+
+    /// Appends a vertex: x, y and what followed them (`more[0..<count]`, NaN
+    /// for a null), placed by the layout.
+    mutating func appendVertex(_ x: Double, _ y: Double, more: (Double, Double), count: Int) {
+        if count > 0, !layout.hasZ, !layout.hasM, inferZ {
+            // The first vertex with a height: the earlier ones had none.
+            layout.hasZ = true
+            extras = [Double](repeating: .nan, count: pointCount)
+        }
+        xy.append(x)
+        xy.append(y)
+        guard layout.extra > 0 else { return }
+        switch (layout.hasZ, layout.hasM) {
+        case (true, true):
+            extras.append(count > 0 ? more.0 : .nan)
+            extras.append(count > 1 ? more.1 : .nan)
+        default:
+            extras.append(count > 0 ? more.0 : .nan)  // the Z, or the M of an M-only layout
+        }
     }
 
     /// Reads a nested coordinate array (`[x,y]`, `[[x,y],…]`, … up to 4 levels).
@@ -62,12 +101,15 @@ struct CoordinateScratch {
         let x = try scanner.readDouble()
         guard try scanner.nextElement() else { throw scanner.error("a position needs at least 2 numbers") }
         let y = try scanner.readDouble()
+        var more = (Double.nan, Double.nan)
+        var count = 0
         while try scanner.nextElement() {
-            if nullOrdinatesAfterXY, try scanner.readNull() { continue }
-            _ = try scanner.readNumber()
+            let value: Double
+            if nullOrdinatesAfterXY, try scanner.readNull() { value = .nan } else { value = try scanner.readNumber().double }
+            if count == 0 { more.0 = value } else if count == 1 { more.1 = value }
+            count += 1
         }
-        xy.append(x)
-        xy.append(y)
+        appendVertex(x, y, more: more, count: count)
     }
 
     mutating func readList(_ scanner: inout JSONScanner) throws(FeatureCacheError) {

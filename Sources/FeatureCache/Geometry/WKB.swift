@@ -10,14 +10,46 @@ public enum WKBType: UInt32, Sendable {
     case geometryCollection = 7
 }
 
+/// The ordinates a vertex carries beyond x and y: Z (height), M (a measure), or
+/// both, in that order after x and y, as ISO WKB writes them (type codes
+/// +1000 for Z, +2000 for M, +3000 for ZM).
+struct VertexLayout: Equatable, Sendable {
+    var hasZ = false
+    var hasM = false
+
+    static let xy = VertexLayout()
+
+    /// Ordinates beyond x and y.
+    var extra: Int { (hasZ ? 1 : 0) + (hasM ? 1 : 0) }
+    var wkbTypeOffset: UInt32 { (hasZ ? 1000 : 0) + (hasM ? 2000 : 0) }
+
+    /// The layout of an ISO WKB type code (1, 1001, 2001, 3001, …).
+    init(wkbType code: UInt32) {
+        hasZ = (code / 1000) & 1 == 1
+        hasM = code / 1000 >= 2
+    }
+
+    init(hasZ: Bool = false, hasM: Bool = false) {
+        self.hasZ = hasZ
+        self.hasM = hasM
+    }
+}
+
 /// Appends little-endian ISO WKB to a byte array.
 struct WKBWriter {
     var bytes: [UInt8] = []
 
     @inline(__always)
-    mutating func header(_ type: WKBType) {
+    mutating func header(_ type: WKBType, _ layout: VertexLayout = .xy) {
         bytes.append(1)  // little endian
-        uint32(type.rawValue)
+        uint32(type.rawValue + layout.wkbTypeOffset)
+    }
+
+    /// x and y, then the vertex's Z and/or M.
+    @inline(__always)
+    mutating func vertex(_ x: Double, _ y: Double, _ extra: ArraySlice<Double>) {
+        point(x, y)
+        for value in extra { withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) } }
     }
 
     @inline(__always)

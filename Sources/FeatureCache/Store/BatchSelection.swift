@@ -65,8 +65,8 @@ extension GeometryColumnBuilder {
         appendWKB(Array(wkb), bounds)
     }
 
-    /// Appends `wkb` (2D, as the library's readers write it) with every
-    /// coordinate transformed; a row that is not such WKB is kept empty.
+    /// Appends `wkb` (little-endian ISO, as the library's readers write it) with
+    /// every x and y transformed; a row that is not such WKB is kept empty.
     mutating func appendMapped(_ wkb: UnsafeRawBufferPointer, _ transform: (Double, Double) -> (Double, Double)) {
         guard !wkb.isEmpty else { return appendNull() }
         var bytes = Array(wkb)
@@ -87,10 +87,13 @@ extension GeometryColumnBuilder {
     }
 }
 
-/// Visits the XY coordinates of little-endian 2D WKB in place.
+/// Visits the XY coordinates of little-endian ISO WKB in place (Z and M kept
+/// as they are).
 private struct WKBCoordinateWalker {
     let count: Int
     private var offset = 0
+    /// Bytes per vertex of the geometry being walked: 16, 24 or 32.
+    private var vertexBytes = 16
 
     init(count: Int) { self.count = count }
 
@@ -106,14 +109,14 @@ private struct WKBCoordinateWalker {
     }
 
     private mutating func points(_ bytes: UnsafeMutableRawBufferPointer, _ n: Int, _ visit: (Double, Double) -> (Double, Double)) -> Bool {
-        guard n >= 0, offset + 16 * n <= count else { return false }
+        guard n >= 0, n <= (count - offset) / vertexBytes else { return false }
         for _ in 0..<n {
             let x = Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
             let y = Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)))
             let moved = visit(x, y)
             bytes.storeBytes(of: moved.0.bitPattern.littleEndian, toByteOffset: offset, as: UInt64.self)
             bytes.storeBytes(of: moved.1.bitPattern.littleEndian, toByteOffset: offset + 8, as: UInt64.self)
-            offset += 16
+            offset += vertexBytes
         }
         return true
     }
@@ -121,8 +124,9 @@ private struct WKBCoordinateWalker {
     private mutating func geometry(_ bytes: UnsafeMutableRawBufferPointer, _ visit: (Double, Double) -> (Double, Double)) -> Bool {
         guard offset < count, bytes[offset] == 1 else { return false }
         offset += 1
-        guard let type = uint32(bytes) else { return false }
-        switch type {
+        guard let code = uint32(bytes), code < 4000 else { return false }
+        vertexBytes = 16 + 8 * VertexLayout(wkbType: code).extra
+        switch code % 1000 {
         case 1: return points(bytes, 1, visit)
         case 2: return uint32(bytes).map { points(bytes, Int($0), visit) } ?? false
         case 3:

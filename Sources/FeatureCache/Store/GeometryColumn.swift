@@ -105,40 +105,45 @@ struct GeometryColumnBuilder {
             }
             box.add(x, y)
         }
+        // Z and M may be missing (NaN), not infinite.
+        for value in scratch.extras where value.isInfinite { throw nonFinite() }
+        let layout = scratch.layout
         func shape(_ expected: Int) throws(FeatureCacheError) {
             guard scratch.depth == expected else {
                 let message = "\(type) coordinates must be nested \(expected) levels deep, not \(scratch.depth)"
                 throw .parse(message)
             }
         }
-        if type != .point { leavePointsOnly() }
+        if type != .point || layout != .xy { leavePointsOnly() }
         switch type {
         case .point:
             try shape(1)
-            return try appendPoint(scratch.xy[0], scratch.xy[1])
+            guard layout != .xy else { return try appendPoint(scratch.xy[0], scratch.xy[1]) }
+            writer.header(.point, layout)
+            writer.vertex(scratch.xy[0], scratch.xy[1], scratch.extra(of: 0))
         case .multiPoint:
             try shape(2)
-            writer.header(.multiPoint)
+            writer.header(.multiPoint, layout)
             writer.uint32(UInt32(scratch.pointCount))
             for index in 0..<scratch.pointCount {
-                writer.header(.point)
-                writer.point(scratch.xy[2 * index], scratch.xy[2 * index + 1])
+                writer.header(.point, layout)
+                writer.vertex(scratch.xy[2 * index], scratch.xy[2 * index + 1], layout == .xy ? [] : scratch.extra(of: index))
             }
         case .lineString:
             try shape(2)
-            writer.header(.lineString)
+            writer.header(.lineString, layout)
             writeList(scratch, 0)
         case .multiLineString:
             try shape(3)
             let parts = scratch.nonEmptyLists(scratch.listEnds.indices)
             if parts.count == 1 {
-                writer.header(.lineString)
+                writer.header(.lineString, layout)
                 writeList(scratch, parts[0])
             } else {
-                writer.header(.multiLineString)
+                writer.header(.multiLineString, layout)
                 writer.uint32(UInt32(parts.count))
                 for list in parts {
-                    writer.header(.lineString)
+                    writer.header(.lineString, layout)
                     writeList(scratch, list)
                 }
             }
@@ -148,16 +153,16 @@ struct GeometryColumnBuilder {
         case .polygon:
             try shape(3)
             let rings = scratch.nonEmptyLists(scratch.listEnds.indices)
-            writer.header(.polygon)
+            writer.header(.polygon, layout)
             writer.uint32(UInt32(rings.count))
             for list in rings { writeList(scratch, list, closing: true) }
         case .multiPolygon:
             try shape(4)
             let polygons = scratch.groupEnds.indices.map { scratch.nonEmptyLists(scratch.groupRange($0)) }.filter { !$0.isEmpty }
-            writer.header(.multiPolygon)
+            writer.header(.multiPolygon, layout)
             writer.uint32(UInt32(polygons.count))
             for rings in polygons {
-                writer.header(.polygon)
+                writer.header(.polygon, layout)
                 writer.uint32(UInt32(rings.count))
                 for list in rings { writeList(scratch, list, closing: true) }
             }
@@ -223,8 +228,16 @@ struct GeometryColumnBuilder {
         let range = scratch.listRange(list)
         let open = closing && !range.isEmpty && !scratch.isClosed(list)
         writer.uint32(UInt32(range.count + (open ? 1 : 0)))
-        for index in range { writer.point(scratch.xy[2 * index], scratch.xy[2 * index + 1]) }
-        if open { writer.point(scratch.xy[2 * range.lowerBound], scratch.xy[2 * range.lowerBound + 1]) }
+        if scratch.layout == .xy {
+            for index in range { writer.point(scratch.xy[2 * index], scratch.xy[2 * index + 1]) }
+            if open { writer.point(scratch.xy[2 * range.lowerBound], scratch.xy[2 * range.lowerBound + 1]) }
+            return
+        }
+        for index in range { writer.vertex(scratch.xy[2 * index], scratch.xy[2 * index + 1], scratch.extra(of: index)) }
+        if open {
+            let first = range.lowerBound
+            writer.vertex(scratch.xy[2 * first], scratch.xy[2 * first + 1], scratch.extra(of: first))
+        }
     }
 
     /// Esri polygons list all rings flat: clockwise rings are outer boundaries,
@@ -256,11 +269,11 @@ struct GeometryColumnBuilder {
             }
         }
         if outers.count > 1 {
-            writer.header(.multiPolygon)
+            writer.header(.multiPolygon, scratch.layout)
             writer.uint32(UInt32(outers.count))
         }
         for (slot, outer) in outers.enumerated() {
-            writer.header(.polygon)
+            writer.header(.polygon, scratch.layout)
             writer.uint32(UInt32(1 + holesOf[slot].count))
             writeList(scratch, outer, closing: true)
             for hole in holesOf[slot] { writeList(scratch, hole, closing: true) }

@@ -151,6 +151,16 @@ public func fcTableGeometryType(_ pointer: OpaquePointer?, _ out: UnsafeMutableP
     metadataGetter(pointer, out) { _, metadata in metadata.geometryType.rawValue }
 }
 
+@_cdecl("fc_table_has_z")
+public func fcTableHasZ(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<Bool>?) -> Int32 {
+    metadataGetter(pointer, out) { _, metadata in metadata.hasZ }
+}
+
+@_cdecl("fc_table_has_m")
+public func fcTableHasM(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<Bool>?) -> Int32 {
+    metadataGetter(pointer, out) { _, metadata in metadata.hasM }
+}
+
 @_cdecl("fc_table_spatial_reference")
 public func fcTableSpatialReference(_ pointer: OpaquePointer?, _ outWkid: UnsafeMutablePointer<Int32>?,
                                     _ outLatest: UnsafeMutablePointer<Int32>?) -> Int32 {

@@ -15,12 +15,19 @@ package enum EsriJSONReader {
         var exceededTransferLimit = false
         var spatialReference: SpatialReference? = nil
         var isServiceError = false
+        // hasZ / hasM as the response declares them (ArcGIS writes them before
+        // the features); nil until it does.
+        var declaredZ: Bool? = nil, declaredM: Bool? = nil
         try scanner.beginObject()
         while try scanner.nextKey() {
             if scanner.keyEquals("features") {
                 let batch = builder ?? BatchBuilder(fields: responseFields ?? fields, objectIdField: objectIdField)
                 builder = batch
-                try readFeatures(&scanner, into: batch)
+                try readFeatures(&scanner, into: batch, hasZ: declaredZ, hasM: declaredM)
+            } else if scanner.keyEquals("hasZ") {
+                declaredZ = try scanner.readNull() ? nil : try scanner.readBool()
+            } else if scanner.keyEquals("hasM") {
+                declaredM = try scanner.readNull() ? nil : try scanner.readBool()
             } else if scanner.keyEquals("fields") {
                 responseFields = try readFields(&scanner)
             } else if scanner.keyEquals("objectIdFieldName") {
@@ -91,9 +98,14 @@ package enum EsriJSONReader {
         return fields
     }
 
-    private static func readFeatures(_ scanner: inout JSONScanner, into builder: BatchBuilder) throws(FeatureCacheError) {
+    /// - Parameters: hasZ, hasM: as the response declares them; nil = not said,
+    ///   and then a third ordinate is read as a Z (as GDAL reads it).
+    private static func readFeatures(_ scanner: inout JSONScanner, into builder: BatchBuilder,
+                                     hasZ: Bool?, hasM: Bool?) throws(FeatureCacheError) {
         var scratch = CoordinateScratch()
         scratch.nullOrdinatesAfterXY = true  // [x, y, z, null]: a Z+M vertex without a measure
+        scratch.declared = VertexLayout(hasZ: hasZ ?? false, hasM: hasM ?? false)
+        scratch.inferZ = hasZ == nil && hasM == nil
         try scanner.beginArray()
         while try scanner.nextElement() {
             var sawGeometry = false
@@ -119,11 +131,14 @@ package enum EsriJSONReader {
                                      scratch: inout CoordinateScratch) throws(FeatureCacheError) {
         if try scanner.readNull() { return geometry.appendNull() }
         var x = Double.nan, y = Double.nan
+        var z: Double? = nil, m: Double? = nil
         var type: WKBType? = nil
         try scanner.beginObject()
         while try scanner.nextKey() {
             if scanner.keyEquals("x") { x = try coordinate(&scanner); type = .point }
             else if scanner.keyEquals("y") { y = try coordinate(&scanner) }
+            else if scanner.keyEquals("z") { z = try coordinate(&scanner) }
+            else if scanner.keyEquals("m") { m = try coordinate(&scanner) }
             else if scanner.keyEquals("points") { try scratch.read(from: &scanner); type = .multiPoint }
             else if scanner.keyEquals("paths") { try scratch.read(from: &scanner); type = .multiLineString }
             else if scanner.keyEquals("rings") { try scratch.read(from: &scanner); type = .polygon }
@@ -132,6 +147,18 @@ package enum EsriJSONReader {
             } else { try scanner.skipValue() }
         }
         switch type {
+        case .point? where !x.isNaN && !y.isNaN && (z != nil || m != nil):
+            // {x, y, z, m}: the ordinates the layout keeps, in its order.
+            scratch.reset()
+            let keepsZ = scratch.layout.hasZ || (scratch.inferZ && z != nil)
+            let ordinates = keepsZ ? (z ?? .nan, m ?? .nan) : (m ?? .nan, .nan)
+            scratch.appendVertex(x, y, more: ordinates, count: keepsZ ? (m != nil ? 2 : 1) : (scratch.layout.hasM && m != nil ? 1 : 0))
+            scratch.depth = 1
+            do {
+                try geometry.append(.point, scratch)
+            } catch {
+                throw scanner.error(error.message)
+            }
         case .point?: try geometry.appendPoint(x, y)
         case let kind?:
             // An empty array is one level shallower than its type: treat as no geometry.

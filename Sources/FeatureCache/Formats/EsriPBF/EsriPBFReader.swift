@@ -15,7 +15,8 @@
 /// Fields it does not use are skipped by wire type. Anything malformed (cut
 /// varints, lengths past the end, wrong wire types, coordinates that disagree
 /// with the lengths, values for fields that do not exist) is an FC_E_PARSE
-/// naming the byte offset. Z and M ordinates are read past, not kept.
+/// naming the byte offset. Z and M (`hasZ`, `hasM`) are kept, through the
+/// transform's z and m scale and translation.
 package enum EsriPBFReader {
     package static func read(_ bytes: UnsafeRawBufferPointer, fields: [FieldInfo], objectIdField: String?) throws(FeatureCacheError) -> ArcGISQueryPage {
         var result = try queryResult(bytes, expecting: Results.features)
@@ -230,6 +231,8 @@ private struct PBFTransform {
     var upperLeft = true
     var scaleX = 1.0, scaleY = 1.0
     var translateX = 0.0, translateY = 0.0
+    var scaleZ = 1.0, scaleM = 1.0
+    var translateZ = 0.0, translateM = 0.0
 
     @inline(__always) func x(_ q: Int64) -> Double { translateX + Double(q) * scaleX }
     @inline(__always) func y(_ q: Int64) -> Double { upperLeft ? translateY - Double(q) * scaleY : translateY + Double(q) * scaleY }
@@ -242,14 +245,19 @@ private struct PBFTransform {
                 try message.expect(.lengthDelimited, type, field: number == 2 ? "scale" : "translate")
                 var pair = try message.readMessage()
                 while let (axis, axisType) = try pair.nextField() {
-                    guard axis == 1 || axis == 2 else { try pair.skip(axisType); continue }  // m and z
+                    guard (1...4).contains(axis) else { try pair.skip(axisType); continue }
                     try pair.expect(.fixed64, axisType, field: number == 2 ? "a scale" : "a translation")
                     let value = try pair.readDouble()
+                    // Fields 1…4 of Scale and Translate: x, y, m, z.
                     switch (number, axis) {
                     case (2, 1): scaleX = value
-                    case (2, _): scaleY = value
+                    case (2, 2): scaleY = value
+                    case (2, 3): scaleM = value
+                    case (2, _): scaleZ = value
                     case (_, 1): translateX = value
-                    default: translateY = value
+                    case (_, 2): translateY = value
+                    case (_, 3): translateM = value
+                    default: translateZ = value
                     }
                 }
             default: try message.skip(type)
@@ -275,6 +283,7 @@ private struct FeatureDecoder {
         columns = builder.columns
         self.header = header
         stride = 2 + (header.hasZ ? 1 : 0) + (header.hasM ? 1 : 0)
+        scratch.declared = VertexLayout(hasZ: header.hasZ, hasM: header.hasM)
     }
 
     mutating func read(_ feature: inout ProtobufReader) throws(FeatureCacheError) {
@@ -392,7 +401,7 @@ private struct FeatureDecoder {
             default: try message.skip(type)  // the geometry type (the result's counts), vertex ids
             }
         }
-        if header.geometryType == 0, lengths.isEmpty, deltas.count == stride, let transform = header.transform {
+        if header.geometryType == 0, stride == 2, lengths.isEmpty, deltas.count == 2, let transform = header.transform {
             // A point (most layers): no parts to lay out.
             do throws(FeatureCacheError) {
                 try builder.geometry.appendPoint(transform.x(deltas[0]), transform.y(deltas[1]))
@@ -421,12 +430,24 @@ private struct FeatureDecoder {
         var vertex = 0
         for length in lengths where length > 0 {
             guard length <= vertices - vertex else { break }
-            var x: Int64 = 0, y: Int64 = 0
+            var x: Int64 = 0, y: Int64 = 0, z: Int64 = 0, m: Int64 = 0
             for index in vertex..<(vertex + length) {
                 x &+= deltas[index * stride]
                 y &+= deltas[index * stride + 1]
                 scratch.xy.append(transform.x(x))
                 scratch.xy.append(transform.y(y))
+                guard stride > 2 else { continue }
+                // Z then M after x and y, each with its own scale and translation.
+                var next = index * stride + 2
+                if header.hasZ {
+                    z &+= deltas[next]
+                    scratch.extras.append(transform.translateZ + Double(z) * transform.scaleZ)
+                    next += 1
+                }
+                if header.hasM {
+                    m &+= deltas[next]
+                    scratch.extras.append(transform.translateM + Double(m) * transform.scaleM)
+                }
             }
             vertex += length
             scratch.listEnds.append(vertex)
@@ -444,7 +465,8 @@ private struct FeatureDecoder {
             switch header.geometryType {
             case 0:
                 guard vertices == 1 else { throw .parse("a point has \(vertices) vertices") }
-                try builder.geometry.appendPoint(scratch.xy[0], scratch.xy[1])
+                scratch.depth = 1
+                try builder.geometry.append(.point, scratch)
             case 1:
                 scratch.depth = 2
                 scratch.listEnds = [vertices]

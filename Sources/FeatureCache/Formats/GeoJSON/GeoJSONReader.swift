@@ -153,7 +153,12 @@ package enum GeoJSONReader {
 private struct FeatureReader {
     let builder: BatchBuilder
     let identity: FeatureIdentity
-    var scratch = CoordinateScratch()
+    /// A third ordinate is the height (RFC 7946); a fourth is left out.
+    var scratch: CoordinateScratch = {
+        var scratch = CoordinateScratch()
+        scratch.inferZ = true
+        return scratch
+    }()
 
     mutating func readFeature(_ scanner: inout JSONScanner) throws(FeatureCacheError) {
         var objectId: Int64? = nil

@@ -24,6 +24,13 @@ struct GeoJSONWriter {
         return writer.bytes
     }
 
+    /// One stored geometry as a GeoJSON geometry object; nil for WKB it cannot read.
+    static func geometry(_ wkb: UnsafeRawBufferPointer) -> String? {
+        var writer = GeoJSONWriter()
+        var cursor = WKBCursor(wkb)
+        return writer.geometry(&cursor) ? String(decoding: writer.bytes, as: UTF8.self) : nil
+    }
+
     mutating func feature(_ batch: FeatureBatch, _ columnMap: [Int32], _ row: Int, _ names: [[UInt8]], geometry includeGeometry: Bool) {
         text("{\"type\":\"Feature\",\"id\":")
         text(String(batch.objectId(row)))
@@ -69,9 +76,9 @@ struct GeoJSONWriter {
         guard let type = wkb.header() else { return false }
         switch type {
         case 1:
-            guard let (x, y) = wkb.point() else { return false }
+            guard let (x, y, z) = wkb.point() else { return false }
             text("{\"type\":\"Point\",\"coordinates\":")
-            position(x, y)
+            position(x, y, z)
         case 2:
             text("{\"type\":\"LineString\",\"coordinates\":")
             guard positions(&wkb) else { return false }
@@ -86,8 +93,8 @@ struct GeoJSONWriter {
                 guard let member = wkb.header(), member == type - 3 else { return false }
                 switch member {
                 case 1:
-                    guard let (x, y) = wkb.point() else { return false }
-                    writer.position(x, y)
+                    guard let (x, y, z) = wkb.point() else { return false }
+                    writer.position(x, y, z)
                     return true
                 case 2: return writer.positions(&wkb)
                 default: return writer.rings(&wkb)
@@ -118,8 +125,8 @@ struct GeoJSONWriter {
 
     private mutating func positions(_ wkb: inout WKBCursor) -> Bool {
         list(&wkb) { writer, wkb in
-            guard let (x, y) = wkb.point() else { return false }
-            writer.position(x, y)
+            guard let (x, y, z) = wkb.point() else { return false }
+            writer.position(x, y, z)
             return true
         }
     }
@@ -128,11 +135,17 @@ struct GeoJSONWriter {
         list(&wkb) { writer, wkb in writer.positions(&wkb) }
     }
 
-    private mutating func position(_ x: Double, _ y: Double) {
+    /// `[x,y]`, or `[x,y,z]` for a vertex with a height (GeoJSON has no M:
+    /// measures are left out, as is a missing Z).
+    private mutating func position(_ x: Double, _ y: Double, _ z: Double?) {
         bytes.append(UInt8(ascii: "["))
         number(x)
         bytes.append(UInt8(ascii: ","))
         number(y)
+        if let z, z.isFinite {
+            bytes.append(UInt8(ascii: ","))
+            number(z)
+        }
         bytes.append(UInt8(ascii: "]"))
     }
 
@@ -186,15 +199,19 @@ struct WKBCursor {
     private let bytes: UnsafeRawBufferPointer
     private var offset = 0
     private var little = true
+    /// The ordinates of the current geometry's vertices.
+    private var layout = VertexLayout.xy
 
     init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
-    /// Byte order and 2D type code of the next geometry.
+    /// Byte order, vertex layout and 2D type code of the next geometry.
     mutating func header() -> UInt32? {
         guard offset + 5 <= bytes.count, bytes[offset] <= 1 else { return nil }
         little = bytes[offset] == 1
         offset += 1
-        return uint32().map { $0 % 1000 }
+        guard let code = uint32(), code < 4000 else { return nil }
+        layout = VertexLayout(wkbType: code)
+        return code % 1000
     }
 
     mutating func count() -> Int? {
@@ -202,9 +219,13 @@ struct WKBCursor {
         return Int(value)
     }
 
-    mutating func point() -> (Double, Double)? {
-        guard offset + 16 <= bytes.count else { return nil }
-        return (double(), double())
+    /// A vertex's x, y and Z (nil without one; an M is read past).
+    mutating func point() -> (Double, Double, Double?)? {
+        guard offset + 16 + 8 * layout.extra <= bytes.count else { return nil }
+        let x = double(), y = double()
+        let z = layout.hasZ ? double() : nil
+        if layout.hasM { _ = double() }
+        return (x, y, z)
     }
 
     private mutating func uint32() -> UInt32? {
