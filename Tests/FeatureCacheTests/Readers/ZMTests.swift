@@ -96,4 +96,26 @@ import Testing
             _ = try esri(#"{"hasZ":true,"features":[{"attributes":{"OID":1},"geometry":{"paths":[[[0,0,1e999],[1,1,1]]]}}]}"#)
         }
     }
+
+    @Test func gmlWithThreeDimensionsKeepsTheHeight() throws {
+        let document = """
+        <wfs:FeatureCollection xmlns:wfs="http://www.opengis.net/wfs/2.0" xmlns:gml="http://www.opengis.net/gml/3.2" xmlns:t="urn:t">
+        <wfs:member><t:w gml:id="w.1"><t:geom><gml:Point srsDimension="3"><gml:pos>1 2 3</gml:pos></gml:Point></t:geom></t:w></wfs:member>
+        <wfs:member><t:w gml:id="w.2"><t:geom><gml:LineString><gml:posList srsDimension="3">0 0 5 1 1 6</gml:posList></gml:LineString></t:geom></t:w></wfs:member>
+        <wfs:member><t:w gml:id="w.3"><t:geom><gml:Point><gml:pos>7 8</gml:pos></gml:Point></t:geom></t:w></wfs:member>
+        </wfs:FeatureCollection>
+        """
+        let page = try Array(document.utf8).withUnsafeBytes {
+            try GMLReader.read($0, fields: [], geometryProperty: nil, identity: FeatureIdentity(), swapAxes: false)
+        }
+        let point = decode(page.batch.geometry.wkb(0)), line = decode(page.batch.geometry.wkb(1)), flat = decode(page.batch.geometry.wkb(2))
+        #expect(point.type == 1001 && same(point.doubles, [1, 2, 3]))
+        #expect(line.type == 1002 && same(line.doubles, [0, 0, 5, 1, 1, 6]))
+        #expect(flat.type == 1 && same(flat.doubles, [7, 8]))
+        // Swapped axes swap x and y only.
+        let swapped = try Array(document.utf8).withUnsafeBytes {
+            try GMLReader.read($0, fields: [], geometryProperty: nil, identity: FeatureIdentity(), swapAxes: true)
+        }
+        #expect(same(decode(swapped.batch.geometry.wkb(0)).doubles, [2, 1, 3]))
+    }
 }

@@ -62,7 +62,12 @@ package final class GMLReader: XMLEventSink {
     @exclusivity(unchecked) private var geometryRoot = 0                // depth of the geometry's root element, 0 = none
     @exclusivity(unchecked) private var elements: [GeometryElement] = []
     @exclusivity(unchecked) private var dimensions: [Int] = []
-    @exclusivity(unchecked) private var scratch = CoordinateScratch()
+    /// Coordinates of the geometry being read; a third ordinate (srsDimension 3) is the height.
+    @exclusivity(unchecked) private var scratch: CoordinateScratch = {
+        var scratch = CoordinateScratch()
+        scratch.inferZ = true
+        return scratch
+    }()
     @exclusivity(unchecked) private var lists = (lines: 0, points: 0)
     @exclusivity(unchecked) private var ringDepth = 0, curveDepth = 0
     @exclusivity(unchecked) private var listStart = 0                   // first point of the list being read
@@ -322,7 +327,7 @@ package final class GMLReader: XMLEventSink {
             coordinateText = false
             let value = text.withUnsafeBytes { ColumnBuilder.double(XMLBytes.trimmed($0)) }
             guard let value else { throw FeatureCacheError.parse("GML: <coord> holds a value that is not a number") }
-            if element == .x { pendingX = value } else if let x = pendingX { addPoint(x, value); pendingX = nil }
+            if element == .x { pendingX = value } else if let x = pendingX { addPoint(x, value, z: nil); pendingX = nil }
         case .ring:
             ringDepth -= 1
             if ringDepth == 0 { closeList() }
@@ -371,7 +376,7 @@ package final class GMLReader: XMLEventSink {
                 tupleSize = values % -tupleSize == 0 ? max(2, values / -tupleSize) : 2
             }
             var ordinate = 0
-            var x = 0.0
+            var x = 0.0, y = 0.0
             while let next = scanner.peek() {
                 let value: Double
                 if next == UInt8(ascii: "+") {
@@ -380,7 +385,15 @@ package final class GMLReader: XMLEventSink {
                 do throws(FeatureCacheError) { value = try scanner.readNumber().double } catch {
                     throw FeatureCacheError.parse("GML: coordinates hold something that is not a number near '\(String(decoding: bytes[scanner.offset..<min(bytes.count, scanner.offset + 20)], as: UTF8.self))'")
                 }
-                if ordinate == 0 { x = value } else if ordinate == 1 { addPoint(x, value) }
+                // x y, or x y z with srsDimension 3 (a fourth value has no meaning in GML: left out).
+                if ordinate == 0 {
+                    x = value
+                } else if ordinate == 1 {
+                    y = value
+                    if tupleSize == 2 { addPoint(x, y, z: nil) }
+                } else if ordinate == 2 {
+                    addPoint(x, y, z: value)
+                }
                 ordinate += 1
                 if ordinate == tupleSize { ordinate = 0 }
             }
@@ -389,13 +402,19 @@ package final class GMLReader: XMLEventSink {
     }
 
     @inline(__always)
-    private func addPoint(_ x: Double, _ y: Double) {
+    private func addPoint(_ x: Double, _ y: Double, z: Double?) {
         let (first, second) = swapAxes ? (y, x) : (x, y)
         // Segments of one curve share their end points: keep one copy.
         if curveDepth > 0 || ringDepth > 0, scratch.pointCount > listStart,
            scratch.xy[scratch.xy.count - 2] == first, scratch.xy[scratch.xy.count - 1] == second { return }
-        scratch.xy.append(first)
-        scratch.xy.append(second)
+        if let z {
+            scratch.appendVertex(first, second, more: (z, .nan), count: 1)
+        } else if scratch.layout.hasZ {
+            scratch.appendVertex(first, second, more: (.nan, .nan), count: 0)
+        } else {
+            scratch.xy.append(first)
+            scratch.xy.append(second)
+        }
     }
 
     private func closeList() {
