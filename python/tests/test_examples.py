@@ -42,6 +42,22 @@ def test_populate_example_matches_the_c_twin(emulator):
         assert rows(c.stdout) == rows(python.stdout)
 
 
+def test_heights_example_matches_the_c_twin(emulator):
+    """Issue 20: the Pipes layer's heights and measures, printed the same in C and Python."""
+    env = dict(os.environ, FC_EMULATOR_URL=emulator)
+    python = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "python", "heights.py")],
+                            env=env, capture_output=True, text=True, timeout=120)
+    assert python.returncode == 0, python.stderr
+    lines = python.stdout.splitlines()
+    assert lines[0] == "Pipes: heights yes, measures yes"
+    assert sum("LineString ZM" in line and " z " in line and " m " in line for line in lines) == 3
+    c_example = os.path.join(ROOT, "build", "examples", "heights")
+    if os.path.exists(c_example):
+        c = subprocess.run([c_example], env=env, capture_output=True, text=True, timeout=120)
+        assert c.returncode == 0, c.stderr
+        assert c.stdout == python.stdout
+
+
 def test_request_modes_example_matches_the_c_twin(emulator):
     """The manual mode's trace populates and answers the same in C and Python;
     each view's count is the emulator's own count of Condition < 4 there."""
