@@ -238,7 +238,7 @@ def test_arcgis_service_lists_layers_and_opens_tables(ns):
         service.load()
         assert service.wait(30), service.load_error
         assert [(layer.id, layer.name, layer.is_table) for layer in service.layers] == [
-            (0, "Trees", False), (1, "Parcels", False), (2, "Roads", False)]
+            (0, "Trees", False), (1, "Parcels", False), (2, "Roads", False), (3, "Pipes", False)]
         assert service.description == "FeatureCache test data"
         with service.table(2) as roads:
             roads.load()
