@@ -26,6 +26,12 @@ struct CoordinateScratch {
     var layout = VertexLayout.xy
     var extras: [Double] = []
 
+    init(declared: VertexLayout = .xy, inferZ: Bool = false) {
+        self.declared = declared
+        self.inferZ = inferZ
+        layout = declared
+    }
+
     var pointCount: Int { xy.count / 2 }
 
     mutating func reset() {
@@ -44,24 +50,29 @@ struct CoordinateScratch {
         return extras[(index * width)..<(index * width + width)]
     }
 
-    /// Appends a vertex: x, y and what followed them (`more[0..<count]`, NaN
-    /// for a null), placed by the layout.
+    /// Appends a vertex whose ordinates after x and y came in order
+    /// (`more[0..<count]`, NaN for a null): z then m, or m alone in an M-only layout.
     mutating func appendVertex(_ x: Double, _ y: Double, more: (Double, Double), count: Int) {
-        if count > 0, !layout.hasZ, !layout.hasM, inferZ {
-            // The first vertex with a height: the earlier ones had none.
+        let first = count > 0 ? more.0 : nil, second = count > 1 ? more.1 : nil
+        if layout.hasM, !layout.hasZ {
+            appendVertex(x, y, z: nil, m: first)
+        } else {
+            appendVertex(x, y, z: first, m: second)
+        }
+    }
+
+    /// Appends a vertex with its Z and M, each kept if the layout has it (NaN
+    /// when missing). A Z where none was declared makes the layout Z when
+    /// `inferZ`: the earlier vertices had none.
+    mutating func appendVertex(_ x: Double, _ y: Double, z: Double?, m: Double?) {
+        if z != nil, layout == .xy, inferZ {
             layout.hasZ = true
             extras = [Double](repeating: .nan, count: pointCount)
         }
         xy.append(x)
         xy.append(y)
-        guard layout.extra > 0 else { return }
-        switch (layout.hasZ, layout.hasM) {
-        case (true, true):
-            extras.append(count > 0 ? more.0 : .nan)
-            extras.append(count > 1 ? more.1 : .nan)
-        default:
-            extras.append(count > 0 ? more.0 : .nan)  // the Z, or the M of an M-only layout
-        }
+        if layout.hasZ { extras.append(z ?? .nan) }
+        if layout.hasM { extras.append(m ?? .nan) }
     }
 
     /// Reads a nested coordinate array (`[x,y]`, `[[x,y],…]`, … up to 4 levels).

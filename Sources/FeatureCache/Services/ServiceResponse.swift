@@ -26,12 +26,15 @@ enum ServiceResponse {
 
     /// The first non-blank byte opens markup (an HTML or XML page).
     static func looksLikeMarkup(_ body: [UInt8]) -> Bool {
-        body.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "<")
+        firstNonBlank(body) == UInt8(ascii: "<")
+    }
+
+    private static func firstNonBlank(_ body: [UInt8]) -> UInt8? {
+        body.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
     }
 
     /// The first non-blank byte opens an object or an array.
     static func looksLikeJSON(_ body: [UInt8]) -> Bool {
-        body.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 })
-            .map { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") } ?? false
+        firstNonBlank(body).map { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") } ?? false
     }
 }

@@ -97,7 +97,7 @@ extension Transport {
 }
 
 /// The first header of that name in `headers`, compared case-insensitively.
-private func firstHeader(_ name: String, in headers: [(name: String, value: String)]) -> String? {
+func firstHeader(_ name: String, in headers: [(name: String, value: String)]) -> String? {
     let wanted = name.lowercased()
     return headers.first { $0.name.lowercased() == wanted }?.value
 }

@@ -39,7 +39,7 @@ public final class StreamedResponse: @unchecked Sendable {
     }
 
     /// The first header of that name, compared case-insensitively.
-    public func header(_ name: String) -> String? { head.header(name) }
+    public func header(_ name: String) -> String? { firstHeader(name, in: headers) }
 
     /// Status and headers, without the body.
     public var head: HTTPResponse { HTTPResponse(status: status, headers: headers, body: []) }

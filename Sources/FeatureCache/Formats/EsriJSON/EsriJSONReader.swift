@@ -102,10 +102,9 @@ package enum EsriJSONReader {
     ///   and then a third ordinate is read as a Z (as GDAL reads it).
     private static func readFeatures(_ scanner: inout JSONScanner, into builder: BatchBuilder,
                                      hasZ: Bool?, hasM: Bool?) throws(FeatureCacheError) {
-        var scratch = CoordinateScratch()
+        var scratch = CoordinateScratch(declared: VertexLayout(hasZ: hasZ ?? false, hasM: hasM ?? false),
+                                        inferZ: hasZ == nil && hasM == nil)
         scratch.nullOrdinatesAfterXY = true  // [x, y, z, null]: a Z+M vertex without a measure
-        scratch.declared = VertexLayout(hasZ: hasZ ?? false, hasM: hasM ?? false)
-        scratch.inferZ = hasZ == nil && hasM == nil
         try scanner.beginArray()
         while try scanner.nextElement() {
             var sawGeometry = false
@@ -148,11 +147,9 @@ package enum EsriJSONReader {
         }
         switch type {
         case .point? where !x.isNaN && !y.isNaN && (z != nil || m != nil):
-            // {x, y, z, m}: the ordinates the layout keeps, in its order.
+            // {x, y, z, m}: the ordinates the layout keeps.
             scratch.reset()
-            let keepsZ = scratch.layout.hasZ || (scratch.inferZ && z != nil)
-            let ordinates = keepsZ ? (z ?? .nan, m ?? .nan) : (m ?? .nan, .nan)
-            scratch.appendVertex(x, y, more: ordinates, count: keepsZ ? (m != nil ? 2 : 1) : (scratch.layout.hasM && m != nil ? 1 : 0))
+            scratch.appendVertex(x, y, z: z, m: m)
             scratch.depth = 1
             do {
                 try geometry.append(.point, scratch)

@@ -273,7 +273,7 @@ private struct FeatureDecoder {
     let header: FeatureResultHeader
     /// Ordinates per vertex: x, y, then z and m when the result has them.
     let stride: Int
-    var scratch = CoordinateScratch()
+    var scratch: CoordinateScratch
     /// One geometry's vertices per part, and its coordinate deltas.
     var lengths: [Int] = []
     var deltas: [Int64] = []
@@ -283,7 +283,7 @@ private struct FeatureDecoder {
         columns = builder.columns
         self.header = header
         stride = 2 + (header.hasZ ? 1 : 0) + (header.hasM ? 1 : 0)
-        scratch.declared = VertexLayout(hasZ: header.hasZ, hasM: header.hasM)
+        scratch = CoordinateScratch(declared: VertexLayout(hasZ: header.hasZ, hasM: header.hasM))
     }
 
     mutating func read(_ feature: inout ProtobufReader) throws(FeatureCacheError) {
@@ -434,20 +434,24 @@ private struct FeatureDecoder {
             for index in vertex..<(vertex + length) {
                 x &+= deltas[index * stride]
                 y &+= deltas[index * stride + 1]
-                scratch.xy.append(transform.x(x))
-                scratch.xy.append(transform.y(y))
-                guard stride > 2 else { continue }
+                guard stride > 2 else {
+                    scratch.xy.append(transform.x(x))
+                    scratch.xy.append(transform.y(y))
+                    continue
+                }
                 // Z then M after x and y, each with its own scale and translation.
                 var next = index * stride + 2
+                var height: Double? = nil, measure: Double? = nil
                 if header.hasZ {
                     z &+= deltas[next]
-                    scratch.extras.append(transform.translateZ + Double(z) * transform.scaleZ)
+                    height = transform.translateZ + Double(z) * transform.scaleZ
                     next += 1
                 }
                 if header.hasM {
                     m &+= deltas[next]
-                    scratch.extras.append(transform.translateM + Double(m) * transform.scaleM)
+                    measure = transform.translateM + Double(m) * transform.scaleM
                 }
+                scratch.appendVertex(transform.x(x), transform.y(y), z: height, m: measure)
             }
             vertex += length
             scratch.listEnds.append(vertex)

@@ -63,11 +63,7 @@ package final class GMLReader: XMLEventSink {
     @exclusivity(unchecked) private var elements: [GeometryElement] = []
     @exclusivity(unchecked) private var dimensions: [Int] = []
     /// Coordinates of the geometry being read; a third ordinate (srsDimension 3) is the height.
-    @exclusivity(unchecked) private var scratch: CoordinateScratch = {
-        var scratch = CoordinateScratch()
-        scratch.inferZ = true
-        return scratch
-    }()
+    @exclusivity(unchecked) private var scratch = CoordinateScratch(inferZ: true)
     @exclusivity(unchecked) private var lists = (lines: 0, points: 0)
     @exclusivity(unchecked) private var ringDepth = 0, curveDepth = 0
     @exclusivity(unchecked) private var listStart = 0                   // first point of the list being read
@@ -407,13 +403,11 @@ package final class GMLReader: XMLEventSink {
         // Segments of one curve share their end points: keep one copy.
         if curveDepth > 0 || ringDepth > 0, scratch.pointCount > listStart,
            scratch.xy[scratch.xy.count - 2] == first, scratch.xy[scratch.xy.count - 1] == second { return }
-        if let z {
-            scratch.appendVertex(first, second, more: (z, .nan), count: 1)
-        } else if scratch.layout.hasZ {
-            scratch.appendVertex(first, second, more: (.nan, .nan), count: 0)
-        } else {
+        if z == nil, scratch.layout == .xy {
             scratch.xy.append(first)
             scratch.xy.append(second)
+        } else {
+            scratch.appendVertex(first, second, z: z, m: nil)
         }
     }
 

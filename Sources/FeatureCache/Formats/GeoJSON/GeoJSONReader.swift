@@ -154,11 +154,7 @@ private struct FeatureReader {
     let builder: BatchBuilder
     let identity: FeatureIdentity
     /// A third ordinate is the height (RFC 7946); a fourth is left out.
-    var scratch: CoordinateScratch = {
-        var scratch = CoordinateScratch()
-        scratch.inferZ = true
-        return scratch
-    }()
+    var scratch = CoordinateScratch(inferZ: true)
 
     mutating func readFeature(_ scanner: inout JSONScanner) throws(FeatureCacheError) {
         var objectId: Int64? = nil

@@ -25,7 +25,4 @@ public enum ArcGISQueryFormat: Int32, Sendable, CaseIterable {
             return .pbf
         }
     }
-
-    /// The `f` parameter's value.
-    var parameter: String { self == .pbf ? "pbf" : "json" }
 }
