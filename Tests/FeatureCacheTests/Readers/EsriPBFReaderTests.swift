@@ -146,6 +146,28 @@ import Testing
         #expect(throws: FeatureCacheError.self) { _ = try read(response(feature: value + lengthsDisagree)) }
     }
 
+    /// A hostile header: 100,000 fields (and no features) read field by field
+    /// in place; a copy of the list per field made this quadratic.
+    @Test func aResponseListingManyFieldsReads() throws {
+        var fields: [UInt8] = []
+        for index in 0..<100_000 {
+            let name = Array("f\(index)".utf8)
+            fields += [13 << 3 | 2, UInt8(4 + name.count), 0x0A, UInt8(name.count)] + name + [0x10, 0x04]
+        }
+        let page = try read(delimited(2, delimited(1, fields)))
+        #expect(page.batch.fields.count == 100_000 && page.batch.count == 0)
+        #expect(page.batch.fields.last?.name == "f99999" && page.batch.fields.last?.type == .string)
+    }
+
+    /// A length-delimited field of any length (varint length).
+    private func delimited(_ field: UInt8, _ body: [UInt8]) -> [UInt8] {
+        var length: [UInt8] = []
+        var n = body.count
+        while n >= 0x80 { length.append(UInt8(n & 0x7F) | 0x80); n >>= 7 }
+        length.append(UInt8(n))
+        return [field << 3 | 2] + length + body
+    }
+
     private func message(_ field: UInt8, _ body: [UInt8]) -> [UInt8] {
         precondition(body.count < 128)
         return [field << 3 | 2, UInt8(body.count)] + body

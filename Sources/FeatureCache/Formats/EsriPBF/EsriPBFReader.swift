@@ -196,7 +196,9 @@ private struct FeatureResultHeader {
         case 13:
             try message.expect(.lengthDelimited, type, field: "a field")
             var field = try message.readMessage()
-            fields = (fields ?? []) + [try Self.readField(&field)]
+            // Appended in place: a response may list many fields (a copy per field would be quadratic).
+            fields = fields ?? []
+            fields!.append(try Self.readField(&field))
         default: try message.skip(type)  // features (the second pass), values, unique id, server gens…
         }
     }
