@@ -153,3 +153,31 @@ def test_pages_go_side_by_side_and_give_what_one_at_a_time_gives(ns, trees):
     assert [feature.object_id for feature in result] == sequential == list(range(1, 12001))
     assert 2 <= ns.stats["max_in_flight"] <= 4
     assert ns.stats["by_kind"]["query"] == 6 + 1
+
+
+def test_a_large_cache_answers_in_the_servers_order(ns, trees):
+    """200,000 cached trees are stored in spatial order (big batches sorted along
+    a Hilbert curve, so a viewport's rows sit together); every answer still lists
+    features in the order the server sent them: the populate's result, local
+    viewport queries with and without a where clause, offset and max features,
+    and the Arrow export."""
+    table = fc.Table.arcgis(ns.layer_url())
+    table.request_mode = fc.MANUAL_CACHE
+    populated = table.populate(fc.Query())
+    in_server_order = sorted(trees)  # the emulator pages in object-id order
+    assert [feature.object_id for feature in populated] == in_server_order
+    assert [oid for oid in populated.to_arrow().column("OBJECTID").to_pylist()] == in_server_order
+
+    box = (-122.68, 45.50, -122.66, 45.52)
+    in_box = [oid for oid in in_server_order if inside(trees[oid], box)]
+    assert len(in_box) > 500
+    local = table.query(fc.Query(geometry=box, wkid=4326))
+    assert [feature.object_id for feature in local] == in_box
+    good = [oid for oid in in_box if trees[oid]["Condition"] < 3]
+    local = table.query(fc.Query(where="Condition < 3", geometry=box, wkid=4326))
+    assert [feature.object_id for feature in local] == good
+    window = table.query(fc.Query(geometry=box, wkid=4326, result_offset=100, max_features=50))
+    assert [feature.object_id for feature in window] == in_box[100:150]
+    everything = table.query(fc.Query(where="DBH > 40"))
+    assert [feature.object_id for feature in everything] == [
+        oid for oid in in_server_order if (trees[oid]["DBH"] or 0) > 40]

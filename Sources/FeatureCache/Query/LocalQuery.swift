@@ -38,7 +38,7 @@ package struct LocalQuery {
         order = query.orderBy.isEmpty ? nil : try OrderBy(query.orderBy, fields: fields)
     }
 
-    /// The matching current rows of every batch, ascending, in batch order.
+    /// The matching current rows of every batch, in the server's order, in batch order.
     private func selectAll(_ snapshot: StoreSnapshot) throws(FeatureCacheError) -> [[Int]] {
         var selected = [[Int]](repeating: [], count: snapshot.batches.count)
         try forEachCandidateBatch(snapshot) { (index, batch, live, boxHits) throws(FeatureCacheError) in
@@ -77,12 +77,12 @@ package struct LocalQuery {
         }
     }
 
-    /// The matching current rows of one batch, ascending; `boxHits` = the rows
-    /// the spatial index found (when the query needs a box hit).
+    /// The matching current rows of one batch, in the server's order; `boxHits`
+    /// = the rows the spatial index found (when the query needs a box hit).
     func select(_ batch: FeatureBatch, live: Bitmap?, boxHits: [Int]?) throws(FeatureCacheError) -> [Int] {
         let rows = candidates(batch, live: live, boxHits: boxHits)
-        if let evaluator { return try evaluator.select(batch, rows: rows) }
-        return rows ?? Array(0..<batch.count)
+        if let evaluator { return batch.inServerOrder(try evaluator.select(batch, rows: rows)) }
+        return rows.map(batch.inServerOrder) ?? batch.rowsInServerOrder()
     }
 
     /// How many rows of one batch match, without listing them where the where
@@ -138,7 +138,8 @@ package struct LocalQuery {
                 let taken = rows[skip..<min(rows.count, skip + room)]
                 skip = 0
                 room -= taken.count
-                pieces.append((entry.batch, taken.count == entry.batch.count ? nil : taken.map(UInt32.init)))
+                pieces.append((entry.batch, taken.count == entry.batch.count && entry.batch.serverPositions.isEmpty
+                                            ? nil : taken.map(UInt32.init)))
             }
         }
         return FeatureResult(pieces, limitExceeded: matched > limitEnd, spatialReference: spatialReference,

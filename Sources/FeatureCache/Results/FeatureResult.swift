@@ -72,7 +72,8 @@ public final class FeatureResult: Sendable {
                 maps[piece.batch.schemaKey] = map
             }
             starts.append(total)
-            parts.append(Part(batch: piece.batch, rows: piece.rows, columnMap: map, count: count))
+            // nil rows: every row, listed in the server's order.
+            parts.append(Part(batch: piece.batch, rows: piece.rows ?? piece.batch.resultRows, columnMap: map, count: count))
             total += count
         }
         var blockParts: [Int32] = []

@@ -13,7 +13,8 @@ extension FeatureBatch {
     static let compactedBytes = 1 << 30
 
     /// `batches` with each run of consecutive batches of one layout concatenated,
-    /// up to `compactedRows` rows each; batches that share nothing stay as they
+    /// up to `compactedRows` rows each, and large ones in spatial order
+    /// (SpatialRowOrder.swift); small batches that share nothing stay as they
     /// are (never copied). Empty batches are dropped.
     package static func compacting(_ batches: [FeatureBatch]) -> [FeatureBatch] {
         var compacted: [FeatureBatch] = []
@@ -22,7 +23,7 @@ extension FeatureBatch {
         var rows = 0, geometryBytes = 0
         var columnBytes: [Int] = []
         func flush() {
-            if run.count == 1 { compacted.append(run[0]) } else if run.count > 1 { compacted.append(concatenating(run)) }
+            if run.count == 1 { compacted.append(run[0].inSpatialOrder()) } else if run.count > 1 { compacted.append(concatenating(run).inSpatialOrder()) }
             run = []
             rows = 0
             geometryBytes = 0
@@ -61,7 +62,7 @@ extension FeatureBatch {
         return FeatureBatch(columns: columns, geometry: GeometryColumn.concatenating(batches.map(\.geometry)),
                             count: batches.reduce(0) { $0 + $1.count }, objectIdColumn: first.objectIdColumn,
                             objectIds: first.objectIds.isEmpty ? [] : batches.flatMap(\.objectIds),
-                            geometryTolerance: first.geometryTolerance)
+                            geometryTolerance: first.geometryTolerance, serverPositions: concatenatedServerPositions(batches))
     }
 }
 

@@ -6,11 +6,19 @@ extension FeatureBatch {
     /// The given rows (ascending), in a new batch; `self` when every row is kept.
     func selecting(_ rows: [Int]) -> FeatureBatch {
         guard rows.count != count else { return self }
+        return gathering(rows)
+    }
+
+    /// The given rows, in the order given (any order, each row once), in a new
+    /// batch; they keep their order among themselves in the server's order,
+    /// or take `positions` (a permutation of 0..<rows.count) when given.
+    func gathering(_ rows: [Int], serverPositions positions: [UInt32]? = nil) -> FeatureBatch {
         var geometryRows = GeometryColumnBuilder()
         for row in rows { geometryRows.appendRow(of: geometry, row) }
         return FeatureBatch(columns: columns.map { $0.selecting(rows) }, geometry: geometryRows.finish(),
                             count: rows.count, objectIdColumn: objectIdColumn,
-                            objectIds: objectIds.isEmpty ? [] : rows.map { objectIds[$0] }, geometryTolerance: geometryTolerance)
+                            objectIds: objectIds.isEmpty ? [] : rows.map { objectIds[$0] }, geometryTolerance: geometryTolerance,
+                            serverPositions: positions ?? (serverPositions.isEmpty ? [] : Self.ranks(rows.map { serverPositions[$0] })))
     }
 
     /// The batch with every coordinate passed through `transform` (x, y → x, y).
@@ -18,7 +26,8 @@ extension FeatureBatch {
         var mapped = GeometryColumnBuilder()
         for row in 0..<count { mapped.appendMapped(geometry.wkb(row), transform) }
         return FeatureBatch(columns: columns, geometry: mapped.finish(), count: count,
-                            objectIdColumn: objectIdColumn, objectIds: objectIds, geometryTolerance: geometryTolerance)
+                            objectIdColumn: objectIdColumn, objectIds: objectIds, geometryTolerance: geometryTolerance,
+                            serverPositions: serverPositions)
     }
 }
 

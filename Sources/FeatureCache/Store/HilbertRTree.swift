@@ -1,65 +1,37 @@
 // SPDX-License-Identifier: Apache-2.0
-/// A packed, static R-tree (the Flatbush layout): items sorted by the Hilbert
-/// index of their box centres, then grouped 16 to a node, level by level up to
-/// one root. Built once (over a whole store's rows: `StoreSpatialIndex`); a
-/// search visits only nodes whose boxes meet the query. Item boxes are not
-/// copied: they are read back through the `box` function given. A search
-/// speaks of tree positions (0..<count, Hilbert order): `order` maps them to
-/// items, and a caller that keeps its items in that order can drop it
-/// (`droppingOrder`) and read them sequentially.
+/// A packed, static R-tree (the Flatbush layout): items in the Hilbert order
+/// of their box centres (`hilbertOrder`), grouped 16 to a node, level by level
+/// up to one root. Built once (over a whole store's rows: `StoreSpatialIndex`);
+/// a search visits only nodes whose boxes meet the query. Item boxes are not
+/// copied: they are read back through the `box` function given. The tree
+/// speaks of positions 0..<count; the caller keeps its items in that order.
 public struct HilbertRTree: Sendable {
     static let nodeSize = 16
 
-    /// The item at each tree position: rows with a geometry, in Hilbert order.
-    private(set) var order: [UInt32]
-    /// Tree positions (items with a geometry).
+    /// Tree positions (items, each with a box).
     let count: Int
-    /// xmin, ymin, xmax, ymax of every node, level 0 (over `order`) first, root last.
+    /// xmin, ymin, xmax, ymax of every node, level 0 (over the positions) first, root last.
     let nodeBoxes: [Double]
     /// Index of each level's first node in `nodeBoxes` / 4, plus the end.
     let levelStarts: [Int]
 
-    /// A tree over items 0..<count; items whose box is NaN are left out.
+    /// A tree over positions 0..<count, in the order given (spatially
+    /// coherent, for a useful tree); no box may be NaN.
     init(count: Int, box itemBox: (Int) -> (xmin: Double, ymin: Double, xmax: Double, ymax: Double)) {
-        var rows: [UInt32] = []
-        rows.reserveCapacity(count)
-        var extent = BoundingBox()
-        for row in 0..<count {
-            let box = itemBox(row)
-            guard !box.xmin.isNaN else { continue }
-            rows.append(UInt32(row))
-            extent.add(box.xmin, box.ymin)
-            extent.add(box.xmax, box.ymax)
-        }
-        guard !rows.isEmpty else {
-            order = []; self.count = 0; nodeBoxes = []; levelStarts = [0]
+        self.count = count
+        guard count > 0 else {
+            nodeBoxes = []; levelStarts = [0]
             return
         }
-        // Hilbert keys of box centres on a 65536 × 65536 grid over the extent.
-        // Halves throughout: (min + max) and (xmax - xmin) overflow to infinity for
-        // coordinates near ±Double.greatestFiniteMagnitude, halves never do.
-        let halfWidth = extent.xmax / 2 - extent.xmin / 2
-        let halfHeight = extent.ymax / 2 - extent.ymin / 2
-        var keyed: [(key: UInt32, row: UInt32)] = []
-        keyed.reserveCapacity(rows.count)
-        for row in rows {
-            let box = itemBox(Int(row))
-            let cx = Self.gridCell((box.xmin / 4 + box.xmax / 4 - extent.xmin / 2) / halfWidth)
-            let cy = Self.gridCell((box.ymin / 4 + box.ymax / 4 - extent.ymin / 2) / halfHeight)
-            keyed.append((hilbert(cx, cy), row))
-        }
-        keyed.sort { $0.key < $1.key }
-        order = keyed.map(\.row)
-        self.count = order.count
 
         var boxes: [Double] = []
         var starts = [0]
         // Level 0: one node per 16 rows.
         var index = 0
-        while index < order.count {
+        while index < count {
             var box = BoundingBox()
-            for row in order[index..<min(index + Self.nodeSize, order.count)] {
-                let b = itemBox(Int(row))
+            for position in index..<min(index + Self.nodeSize, count) {
+                let b = itemBox(position)
                 box.add(b.xmin, b.ymin)
                 box.add(b.xmax, b.ymax)
             }
@@ -86,15 +58,40 @@ public struct HilbertRTree: Sendable {
         levelStarts = starts
     }
 
-    /// The tree without `order`, for a caller that keeps its items in tree order.
-    func droppingOrder() -> HilbertRTree {
-        var tree = self
-        tree.order = []
-        return tree
+    /// Items 0..<count whose box is not NaN, in the Hilbert order of their box
+    /// centres on a 65536 × 65536 grid over their extent (ties in item order).
+    /// The tree's order, and the order a large batch stores its rows in
+    /// (SpatialRowOrder.swift), so that the two agree.
+    static func hilbertOrder(count: Int, box itemBox: (Int) -> (xmin: Double, ymin: Double, xmax: Double, ymax: Double)) -> [UInt32] {
+        var extent = BoundingBox()
+        var located = 0
+        for item in 0..<count {
+            let box = itemBox(item)
+            guard !box.xmin.isNaN else { continue }
+            extent.add(box.xmin, box.ymin)
+            extent.add(box.xmax, box.ymax)
+            located += 1
+        }
+        guard located > 0 else { return [] }
+        // Halves throughout: (min + max) and (xmax - xmin) overflow to infinity for
+        // coordinates near ±Double.greatestFiniteMagnitude, halves never do.
+        let halfWidth = extent.xmax / 2 - extent.xmin / 2
+        let halfHeight = extent.ymax / 2 - extent.ymin / 2
+        var keyed: [UInt64] = []
+        keyed.reserveCapacity(located)
+        for item in 0..<count {
+            let box = itemBox(item)
+            guard !box.xmin.isNaN else { continue }
+            let cx = gridCell((box.xmin / 4 + box.xmax / 4 - extent.xmin / 2) / halfWidth)
+            let cy = gridCell((box.ymin / 4 + box.ymax / 4 - extent.ymin / 2) / halfHeight)
+            keyed.append(UInt64(hilbert(cx, cy)) << 32 | UInt64(item))
+        }
+        RadixSort.sort(&keyed)
+        return keyed.map { UInt32(truncatingIfNeeded: $0) }
     }
 
     /// Calls `visit` with every tree position whose box (read through
-    /// `positionBox`) meets the envelope (borders included).
+    /// `positionBox`) meets the envelope (borders included), in ascending order.
     func search(_ xmin: Double, _ ymin: Double, _ xmax: Double, _ ymax: Double,
                 box positionBox: (Int) -> (xmin: Double, ymin: Double, xmax: Double, ymax: Double), _ visit: (Int) -> Void) {
         guard count > 0 else { return }
@@ -113,7 +110,8 @@ public struct HilbertRTree: Sendable {
             } else {
                 let below = levelStarts[level - 1]
                 let first = below + slot * Self.nodeSize
-                for child in first..<min(first + Self.nodeSize, levelStarts[level]) { stack.append((level - 1, child)) }
+                // Pushed last to first, so positions are visited in ascending order.
+                for child in (first..<min(first + Self.nodeSize, levelStarts[level])).reversed() { stack.append((level - 1, child)) }
             }
         }
     }
@@ -127,7 +125,7 @@ public struct HilbertRTree: Sendable {
         return UInt32(t * 65535)
     }
 
-    public var byteSize: Int { order.count * 4 + nodeBoxes.count * 8 }
+    public var byteSize: Int { nodeBoxes.count * 8 }
 }
 
 /// The Hilbert curve index of (x, y) on a 2^16 grid (Warren, Hacker's Delight 16-2).

@@ -7,10 +7,24 @@ enum RadixSort {
     private static let bits = 11
     private static let buckets = 1 << bits
 
-    static func sort(_ keys: inout [UInt64]) {
-        guard keys.count > 64 else { return keys.sort() }
+    /// Sorts `keys` ascending; with `byBitsFrom`, by the bits from there up only,
+    /// keeping the order of keys equal in those (a payload in the low bits rides
+    /// along: fewer passes).
+    static func sort(_ keys: inout [UInt64], byBitsFrom low: Int = 0) {
+        guard keys.count > 64 else {
+            if low == 0 { keys.sort() } else {
+                // Insertion sort: stable, and these lists are short.
+                for i in 1..<max(keys.count, 1) {
+                    let key = keys[i]
+                    var j = i
+                    while j > 0, keys[j - 1] >> low > key >> low { keys[j] = keys[j - 1]; j -= 1 }
+                    keys[j] = key
+                }
+            }
+            return
+        }
         let largest = keys.max()!
-        let passes = max(1, (64 - largest.leadingZeroBitCount + bits - 1) / bits)
+        let passes = max(1, (64 - largest.leadingZeroBitCount - low + bits - 1) / bits)
         var target = [UInt64](repeating: 0, count: keys.count)
         var counts = [Int](repeating: 0, count: buckets)
         keys.withUnsafeMutableBufferPointer { a in
@@ -18,7 +32,7 @@ enum RadixSort {
                 counts.withUnsafeMutableBufferPointer { count in
                     var from = a, to = b
                     for pass in 0..<passes {
-                        let shift = UInt64(pass * bits), mask = UInt64(buckets - 1)
+                        let shift = UInt64(low + pass * bits), mask = UInt64(buckets - 1)
                         for i in 0..<buckets { count[i] = 0 }
                         for key in from { count[Int((key >> shift) & mask)] += 1 }
                         var total = 0

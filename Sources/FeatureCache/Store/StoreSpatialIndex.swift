@@ -15,17 +15,12 @@ final class StoreSpatialIndex: @unchecked Sendable {
     private let batches: [FeatureBatch]  // keeps the point bytes alive
     private let sources: [Source]
     private let boxStorage: UnsafeMutablePointer<Double>?
-    /// Batch index << 32 | row, per tree position (Hilbert order, so a leaf's
-    /// items are read one after another).
+    /// Batch index << 32 | row, per tree position, so a leaf's items are read
+    /// one after another.
     private let items: [UInt64]
     private let tree: HilbertRTree
 
     init(_ batches: [FeatureBatch]) {
-        var items: [UInt64] = []
-        items.reserveCapacity(batches.reduce(0) { $0 + $1.count })
-        for (index, batch) in batches.enumerated() {
-            for row in 0..<batch.count { items.append(UInt64(index) << 32 | UInt64(row)) }
-        }
         let boxed = batches.reduce(0) { $0 + ($1.geometry.isPointsOnly ? 0 : $1.count) }
         let storage = boxed > 0 ? UnsafeMutablePointer<Double>.allocate(capacity: 4 * boxed) : nil
         var sources: [Source] = []
@@ -44,12 +39,28 @@ final class StoreSpatialIndex: @unchecked Sendable {
                 next += batch.count
             }
         }
+        // Tree order: the rows of batches stored in spatial order as they are
+        // (a search then finds a batch's rows ascending, with nothing to sort),
+        // then every other row with a geometry in the Hilbert order of them all.
+        var items: [UInt64] = []
+        items.reserveCapacity(batches.reduce(0) { $0 + $1.count })
+        var unordered: [UInt64] = []
+        for (index, batch) in batches.enumerated() {
+            let spatial = batch.isInSpatialOrder
+            for row in 0..<batch.count {
+                let item = UInt64(index) << 32 | UInt64(row)
+                guard !Self.box(sources, item).xmin.isNaN else { continue }
+                if spatial { items.append(item) } else { unordered.append(item) }
+            }
+        }
+        for position in HilbertRTree.hilbertOrder(count: unordered.count, box: { Self.box(sources, unordered[$0]) }) {
+            items.append(unordered[Int(position)])
+        }
         self.batches = batches
         self.sources = sources
         boxStorage = storage
-        let tree = HilbertRTree(count: items.count) { i in Self.box(sources, items[i]) }
-        self.items = tree.order.map { items[Int($0)] }
-        self.tree = tree.droppingOrder()
+        self.items = items
+        tree = HilbertRTree(count: items.count) { Self.box(sources, items[$0]) }
     }
 
     deinit { boxStorage?.deallocate() }
@@ -72,8 +83,14 @@ final class StoreSpatialIndex: @unchecked Sendable {
     func search(_ box: BoundingBox) -> [UInt64] {
         var found: [UInt64] = []
         let sources = self.sources, items = self.items
-        tree.search(box.xmin, box.ymin, box.xmax, box.ymax, box: { Self.box(sources, items[$0]) }) { found.append(items[$0]) }
-        RadixSort.sort(&found)
+        var sorted = true
+        tree.search(box.xmin, box.ymin, box.xmax, box.ymax, box: { Self.box(sources, items[$0]) }) {
+            let item = items[$0]
+            if let last = found.last, last > item { sorted = false }
+            found.append(item)
+        }
+        // Hits in batches stored in spatial order come sorted already.
+        if !sorted { RadixSort.sort(&found) }
         return found
     }
 

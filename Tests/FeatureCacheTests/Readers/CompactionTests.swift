@@ -23,10 +23,10 @@ import Testing
         return try Array(json.utf8).withUnsafeBytes { try EsriJSONReader.read($0, fields: fields, objectIdField: "OID") }.batch
     }
 
-    /// Every row of `compacted`, in order, equals the rows of `pages`.
+    /// Every row of `compacted`, in the server's order, equals the rows of `pages`.
     private func expectSameRows(_ compacted: [FeatureBatch], _ pages: [FeatureBatch]) {
         let want = pages.flatMap { page in (0..<page.count).map { (page, $0) } }
-        let have = compacted.flatMap { batch in (0..<batch.count).map { (batch, $0) } }
+        let have = compacted.flatMap { batch in batch.rowsInServerOrder().map { (batch, $0) } }
         #expect(have.count == want.count)
         for ((a, i), (b, j)) in zip(have, want) {
             #expect(a.objectId(i) == b.objectId(j))
