@@ -886,7 +886,9 @@ FC_API fc_status fc_query_set_result_offset(fc_query *query, int64_t n);
 FC_API fc_status fc_query_set_object_ids(fc_query *query, const int64_t *ids, size_t n);
 
 /* Sort order, "Name ASC, DBH DESC"; NULL or "" = the service's order (object
- * id order when paging). @since 0.2 */
+ * id order when paging): an answer from the cache lists features in the order
+ * they were fetched (each write after the ones before it, the server's order
+ * within it), whatever order the cache stores them in. @since 0.2 */
 FC_API fc_status fc_query_set_order_by(fc_query *query, const char *order_by);
 
 /* ==== Results ============================================================== */

@@ -98,7 +98,11 @@ package struct LocalQuery {
     private func candidates(_ batch: FeatureBatch, live: Bitmap?, boxHits: [Int]?) -> [Int]? {
         var rows: [Int]?
         if let spatial, let boxHits {
-            rows = boxHits.filter { (live?[$0] ?? true) && spatial.test(batch.geometry, $0) }
+            if spatial.boxHitDecides(batch.geometry) {
+                rows = live.map { live in boxHits.filter { live[$0] } } ?? boxHits
+            } else {
+                rows = boxHits.filter { (live?[$0] ?? true) && spatial.test(batch.geometry, $0) }
+            }
         } else {
             rows = live.map { live in (0..<batch.count).filter { live[$0] } }
             if let spatial { rows = (rows ?? Array(0..<batch.count)).filter { spatial.test(batch.geometry, $0) } }

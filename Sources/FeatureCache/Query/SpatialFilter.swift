@@ -44,6 +44,18 @@ struct SpatialFilter: Sendable {
     /// Only disjoint can hold for rows whose box misses the query's.
     var needsBoxHit: Bool { relationship != .disjoint }
 
+    /// Whether a row of `geometry` whose box the spatial index found meeting
+    /// the query's box (borders included, as `test` compares) stands in the
+    /// relationship with nothing more to test: envelope relationships, and
+    /// points against a rectangle.
+    func boxHitDecides(_ geometry: GeometryColumn) -> Bool {
+        switch relationship {
+        case .envelopeIntersects, .indexIntersects: true
+        case .intersects: isRectangle && geometry.isPointsOnly
+        default: false
+        }
+    }
+
     /// Whether the row's geometry stands in the relationship to the query shape.
     func test(_ geometry: GeometryColumn, _ row: Int) -> Bool {
         let b = geometry.box(row)

@@ -13,9 +13,7 @@ extension FeatureBatch {
     /// batch; they keep their order among themselves in the server's order,
     /// or take `positions` (a permutation of 0..<rows.count) when given.
     func gathering(_ rows: [Int], serverPositions positions: [UInt32]? = nil) -> FeatureBatch {
-        var geometryRows = GeometryColumnBuilder()
-        for row in rows { geometryRows.appendRow(of: geometry, row) }
-        return FeatureBatch(columns: columns.map { $0.selecting(rows) }, geometry: geometryRows.finish(),
+        return FeatureBatch(columns: columns.map { $0.selecting(rows) }, geometry: geometry.selecting(rows),
                             count: rows.count, objectIdColumn: objectIdColumn,
                             objectIds: objectIds.isEmpty ? [] : rows.map { objectIds[$0] }, geometryTolerance: geometryTolerance,
                             serverPositions: positions ?? (serverPositions.isEmpty ? [] : Self.ranks(rows.map { serverPositions[$0] })))
@@ -46,34 +44,68 @@ extension Column {
         case .double:
             return Column(field: field, kind: kind, doubles: rows.map { doubles[$0] }, validity: validity)
         case .string:
-            var bytes: [UInt8] = []
+            // Offsets first, then every value copied once into its place.
             var offsets: [UInt32] = [0]
             offsets.reserveCapacity(rows.count + 1)
-            for row in rows {
-                if let source = self.bytes {
-                    bytes.append(contentsOf: source[Int(self.offsets[row]) ..< Int(self.offsets[row + 1])])
+            var total = 0
+            if self.bytes != nil {
+                for row in rows {
+                    total += Int(self.offsets[row + 1] - self.offsets[row])
+                    offsets.append(UInt32(total))
                 }
-                offsets.append(UInt32(bytes.count))
+            } else {
+                offsets.append(contentsOf: repeatElement(0, count: rows.count))
             }
-            return Column(field: field, kind: kind, offsets: offsets, bytes: FrozenBytes(bytes), validity: validity)
+            let bytes = FrozenBytes(count: total) { target in
+                guard let source = self.bytes else { return }
+                var at = 0
+                for row in rows {
+                    let start = Int(self.offsets[row]), length = Int(self.offsets[row + 1]) - start
+                    (target + at).copyMemory(from: source.base + start, byteCount: length)
+                    at += length
+                }
+            }
+            return Column(field: field, kind: kind, offsets: offsets, bytes: bytes, validity: validity)
         }
     }
 }
 
-extension GeometryColumnBuilder {
-    /// Appends row `row` of `column` as it is.
-    mutating func appendRow(of column: GeometryColumn, _ row: Int) {
-        let wkb = column.wkb(row)
-        if wkb.isEmpty { return appendNull() }
-        if column.isPointsOnly {
-            let point = column.box(row)
-            return appendComputedPoint(point.xmin, point.ymin)
+extension GeometryColumn {
+    /// The given rows, in the order given, in a new column of the same layout.
+    func selecting(_ rows: [Int]) -> GeometryColumn {
+        if isPointsOnly {
+            let size = Self.pointSize
+            let points = FrozenBytes(count: rows.count * size) { target in
+                for (index, row) in rows.enumerated() {
+                    (target + index * size).copyMemory(from: bytes.base + row * size, byteCount: size)
+                }
+            }
+            return GeometryColumn(bytes: points, offsets: nil, boxes: nil, count: rows.count)
         }
-        var bounds = BoundingBox()
-        column.addBox(of: row, to: &bounds)
-        appendWKB(Array(wkb), bounds)
+        let stored = offsets!, storedBoxes = boxes!
+        var offsets: [UInt32] = [0]
+        offsets.reserveCapacity(rows.count + 1)
+        var boxes: [Double] = []
+        boxes.reserveCapacity(4 * rows.count)
+        var total = 0
+        for row in rows {
+            total += Int(stored[row + 1] - stored[row])
+            offsets.append(UInt32(total))
+            boxes.append(contentsOf: storedBoxes[4 * row ..< 4 * row + 4])
+        }
+        let wkb = FrozenBytes(count: total) { target in
+            var at = 0
+            for row in rows {
+                let start = Int(stored[row]), length = Int(stored[row + 1]) - start
+                (target + at).copyMemory(from: bytes.base + start, byteCount: length)
+                at += length
+            }
+        }
+        return GeometryColumn(bytes: wkb, offsets: offsets, boxes: boxes, count: rows.count)
     }
+}
 
+extension GeometryColumnBuilder {
     /// Appends `wkb` (little-endian ISO, as the library's readers write it) with
     /// every x and y transformed; a row that is not such WKB is kept empty.
     mutating func appendMapped(_ wkb: UnsafeRawBufferPointer, _ transform: (Double, Double) -> (Double, Double)) {

@@ -13,6 +13,14 @@ public final class FrozenBytes: @unchecked Sendable {
         count = bytes.count
     }
 
+    /// `count` bytes written in place by `fill`, with no array in between.
+    init(count: Int, fill: (UnsafeMutableRawPointer) -> Void) {
+        let storage = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 8)
+        fill(storage)
+        base = UnsafeRawPointer(storage)
+        self.count = count
+    }
+
     deinit { UnsafeMutableRawPointer(mutating: base).deallocate() }
 
     @inline(__always)

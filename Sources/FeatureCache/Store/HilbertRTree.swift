@@ -86,7 +86,8 @@ public struct HilbertRTree: Sendable {
             let cy = gridCell((box.ymin / 4 + box.ymax / 4 - extent.ymin / 2) / halfHeight)
             keyed.append(UInt64(hilbert(cx, cy)) << 32 | UInt64(item))
         }
-        RadixSort.sort(&keyed)
+        // By key only: items come in order, and the sort keeps that order for ties.
+        RadixSort.sort(&keyed, byBitsFrom: 32)
         return keyed.map { UInt32(truncatingIfNeeded: $0) }
     }
 

@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-/// Sorts unsigned 64-bit keys ascending by LSD radix, 11 bits a pass and only
-/// as many passes as the largest key needs: a viewport's hits (batch << 32 |
-/// row, a few thousand) sort in two to four linear passes instead of a
-/// comparison sort's n log n.
+/// Sorts unsigned 64-bit keys ascending by LSD radix, only as many passes as
+/// the largest key needs: a viewport's hits (a few thousand) sort in two to
+/// four linear passes instead of a comparison sort's n log n. Digits are 8 bits
+/// for short lists (clearing and summing 2,048 counters a pass would cost more
+/// than the keys) and 11 bits for long ones.
 enum RadixSort {
-    private static let bits = 11
-    private static let buckets = 1 << bits
-
     /// Sorts `keys` ascending; with `byBitsFrom`, by the bits from there up only,
     /// keeping the order of keys equal in those (a payload in the low bits rides
     /// along: fewer passes).
@@ -23,13 +21,14 @@ enum RadixSort {
             }
             return
         }
+        let bits = keys.count <= 4096 ? 8 : 11
+        let buckets = 1 << bits
         let largest = keys.max()!
         let passes = max(1, (64 - largest.leadingZeroBitCount - low + bits - 1) / bits)
         var target = [UInt64](repeating: 0, count: keys.count)
-        var counts = [Int](repeating: 0, count: buckets)
-        keys.withUnsafeMutableBufferPointer { a in
-            target.withUnsafeMutableBufferPointer { b in
-                counts.withUnsafeMutableBufferPointer { count in
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: buckets) { count in
+            keys.withUnsafeMutableBufferPointer { a in
+                target.withUnsafeMutableBufferPointer { b in
                     var from = a, to = b
                     for pass in 0..<passes {
                         let shift = UInt64(low + pass * bits), mask = UInt64(buckets - 1)

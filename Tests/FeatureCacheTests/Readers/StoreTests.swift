@@ -116,20 +116,28 @@ import Testing
         #expect(index.byteSize <= 12 * 32_768)
     }
 
-    @Test func theRTreeFindsExactlyWhatABruteForceScanFinds() throws {
+    /// Two pages as a populate of a few thousand stores them (the index spans
+    /// both), and a large compacted batch in spatial order between two small
+    /// pages (the index lays the large one in as it is, the others sorted).
+    @Test(arguments: [false, true])
+    func theRTreeFindsExactlyWhatABruteForceScanFinds(large: Bool) throws {
         var generator = SystemRandomNumberGenerator()
         var features: [String] = []
-        for id in 1...3000 {
+        for id in 1...(large ? 13_000 : 3000) {
             let x = Double.random(in: -180...180, using: &generator), y = Double.random(in: -90...90, using: &generator)
             let w = Double.random(in: 0...2, using: &generator), h = Double.random(in: 0...2, using: &generator)
             features.append(#"{"attributes":{"OID":\#(id)},"geometry":{"rings":[[[\#(x),\#(y)],[\#(x),\#(y + h)],[\#(x + w),\#(y + h)],[\#(x + w),\#(y)],[\#(x),\#(y)]]]}}"#)
         }
-        // Two pages, as a populate stores them: the index spans both.
-        let batches = try [features[..<1500], features[1500...]].map { page in
-            let json = #"{"features":[\#(page.joined(separator: ","))]}"#
+        var batches = try stride(from: 0, to: features.count, by: 1500).map { start in
+            let json = #"{"features":[\#(features[start..<min(start + 1500, features.count)].joined(separator: ","))]}"#
             return try Array(json.utf8).withUnsafeBytes {
                 try EsriJSONReader.read($0, fields: [FieldInfo(name: "OID", type: .oid)], objectIdField: "OID")
             }.batch
+        }
+        if large {
+            let ordered = FeatureBatch.compacting(Array(batches[1..<(batches.count - 1)]))
+            #expect(ordered.count == 1 && ordered[0].isInSpatialOrder)
+            batches = [batches[0]] + ordered + [batches[batches.count - 1]]
         }
         let index = StoreSpatialIndex(batches)
         for _ in 0..<200 {
@@ -153,9 +161,28 @@ import Testing
         let store = FeatureStore()
         var batches: [FeatureBatch] = []
         for page in 0..<50 { batches.append(try batch((1...2000).map { Int64(page * 2000 + $0) })) }
-        store.apply(batches, clearingFirst: true)
+        // As a populate writes them: compacted, in spatial order with server positions.
+        let compacted = FeatureBatch.compacting(batches)
+        #expect(compacted.count == 1 && compacted[0].isInSpatialOrder)
+        store.apply(compacted, clearingFirst: true)
         let attributeBytes = 100_000 * 16  // the OID and V columns
         let perFeature = Double(store.byteSize - attributeBytes) / 100_000
         #expect(perFeature <= 48, "\(perFeature) bytes per point beyond the attribute columns")
+    }
+
+    /// Every length on both sides of the short-list and digit-width switches,
+    /// whole keys and keys by their high bits with a payload below (stable).
+    @Test(arguments: [0, 1, 64, 65, 300, 4096, 4097, 70_000])
+    func radixSortSortsLikeTheStandardLibrary(count: Int) {
+        var generator = SystemRandomNumberGenerator()
+        let keys = (0..<count).map { _ in UInt64.random(in: 0...UInt64.max, using: &generator) >> UInt64.random(in: 0...40, using: &generator) }
+        var sorted = keys
+        RadixSort.sort(&sorted)
+        #expect(sorted == keys.sorted())
+        // High 32 bits: few distinct values, so ties keep the payload's order.
+        let payloaded = keys.enumerated().map { UInt64($0.element % 97) << 32 | UInt64($0.offset) }
+        var byHigh = payloaded
+        RadixSort.sort(&byHigh, byBitsFrom: 32)
+        #expect(byHigh == payloaded.sorted())  // payloads ascend with the input order
     }
 }
