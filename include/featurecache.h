@@ -885,10 +885,12 @@ FC_API fc_status fc_query_set_result_offset(fc_query *query, int64_t n);
  * FC_E_INVALID_ARGUMENT for NULL ids with n > 0. @since 0.2 */
 FC_API fc_status fc_query_set_object_ids(fc_query *query, const int64_t *ids, size_t n);
 
-/* Sort order, "Name ASC, DBH DESC"; NULL or "" = the service's order (object
- * id order when paging): an answer from the cache lists features in the order
- * they were fetched (each write after the ones before it, the server's order
- * within it), whatever order the cache stores them in. @since 0.2 */
+/* Sort order, "Name ASC, DBH DESC"; NULL or "" = no order asked: from the
+ * service, its own order; from the cache, the order the cache stores features
+ * in (a large populate's in spatial order, so that a viewport's features are
+ * neighbours; one that asked the service for an order keeps it) — except that
+ * a result offset or max features pages in object-id order, as the service
+ * does. Ask for an order when it matters. @since 0.2 */
 FC_API fc_status fc_query_set_order_by(fc_query *query, const char *order_by);
 
 /* ==== Results ============================================================== */

@@ -102,7 +102,7 @@ do {
     print("")
     print("cache of \(store.count) trees from \(pages.count) pages in \(compacted.count) batches: \(format(Double(total) / features, 1)) bytes/feature in all, "
           + "\(format(Double(attributes) / features, 1)) in attribute columns, "
-          + "\(format(Double(total - attributes) / features, 1)) beyond them (geometry, id index, bitmaps, server positions); "
+          + "\(format(Double(total - attributes) / features, 1)) beyond them (geometry, id index, bitmaps); "
           + "compacted in \(format(compaction * 1000, 1)) ms")
 }
 print("peak RSS: \(format(peakRSSMegabytes(), 0)) MB")

@@ -150,34 +150,46 @@ def test_pages_go_side_by_side_and_give_what_one_at_a_time_gives(ns, trees):
     ns.control("delay", ms=30, match="query")
     side_by_side = fc.Table.arcgis(ns.layer_url(), fc.Context(max_connections_per_host=4))
     result = side_by_side.populate(query)
-    assert [feature.object_id for feature in result] == sequential == list(range(1, 12001))
+    # 12,000 rows are stored in spatial order (the cache's order for large
+    # batches): the same order both ways, every feature once.
+    assert [feature.object_id for feature in result] == sequential
+    assert sorted(sequential) == list(range(1, 12001))
     assert 2 <= ns.stats["max_in_flight"] <= 4
     assert ns.stats["by_kind"]["query"] == 6 + 1
 
 
-def test_a_large_cache_answers_in_the_servers_order(ns, trees):
+def test_a_large_cache_is_stored_in_spatial_order(ns, trees):
     """200,000 cached trees are stored in spatial order (big batches sorted along
-    a Hilbert curve, so a viewport's rows sit together); every answer still lists
-    features in the order the server sent them: the populate's result, local
-    viewport queries with and without a where clause, offset and max features,
-    and the Arrow export."""
+    a Hilbert curve, so a viewport's rows sit together). Through the C ABI:
+    answers without ORDER BY hold exactly the matching features, windows
+    (offset, max features) come in object-id order as the service pages them, and
+    a populate that asked the service for an order keeps it."""
     table = fc.Table.arcgis(ns.layer_url())
     table.request_mode = fc.MANUAL_CACHE
-    populated = table.populate(fc.Query())
-    in_server_order = sorted(trees)  # the emulator pages in object-id order
-    assert [feature.object_id for feature in populated] == in_server_order
-    assert [oid for oid in populated.to_arrow().column("OBJECTID").to_pylist()] == in_server_order
+    populated = [feature.object_id for feature in table.populate(fc.Query())]
+    assert len(populated) == len(trees) and set(populated) == set(trees)
+    assert populated != sorted(populated)  # not the server's object-id order
 
     box = (-122.68, 45.50, -122.66, 45.52)
-    in_box = [oid for oid in in_server_order if inside(trees[oid], box)]
+    in_box = sorted(oid for oid in trees if inside(trees[oid], box))
     assert len(in_box) > 500
-    local = table.query(fc.Query(geometry=box, wkid=4326))
-    assert [feature.object_id for feature in local] == in_box
+    local = [feature.object_id for feature in table.query(fc.Query(geometry=box, wkid=4326))]
+    assert sorted(local) == in_box
     good = [oid for oid in in_box if trees[oid]["Condition"] < 3]
     local = table.query(fc.Query(where="Condition < 3", geometry=box, wkid=4326))
-    assert [feature.object_id for feature in local] == good
-    window = table.query(fc.Query(geometry=box, wkid=4326, result_offset=100, max_features=50))
-    assert [feature.object_id for feature in window] == in_box[100:150]
-    everything = table.query(fc.Query(where="DBH > 40"))
-    assert [feature.object_id for feature in everything] == [
-        oid for oid in in_server_order if (trees[oid]["DBH"] or 0) > 40]
+    assert sorted(feature.object_id for feature in local) == good
+    pages = []
+    for offset in range(0, len(in_box) + 200, 200):
+        window = table.query(fc.Query(geometry=box, wkid=4326, result_offset=offset, max_features=200))
+        pages += [feature.object_id for feature in window]
+    assert pages == in_box
+    arrow = table.query(fc.Query(geometry=box, wkid=4326)).to_arrow()
+    assert sorted(arrow.column("OBJECTID").to_pylist()) == in_box
+
+    ordered = fc.Table.arcgis(ns.layer_url())
+    ordered.request_mode = fc.MANUAL_CACHE
+    result = ordered.populate(fc.Query(where="OBJECTID <= 20000", order_by="DBH DESC"))
+    dbh = [feature["DBH"] for feature in result]
+    assert len(dbh) == 20000
+    assert all((a if a is not None else -1) >= (b if b is not None else -1) for a, b in zip(dbh, dbh[1:]))
+    assert [f.object_id for f in ordered.query(fc.Query())] == [f.object_id for f in result]

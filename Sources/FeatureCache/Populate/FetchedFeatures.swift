@@ -38,6 +38,9 @@ struct FetchedFeatures: Sendable {
     var spatialReference: SpatialReference?
     /// False when a page limit stopped the fetch while the service had more.
     var complete = true
+    /// The service was asked for an order (ORDER BY, sortBy): the cache keeps
+    /// the rows in it rather than in spatial order.
+    var ordered = false
     var featureCount: Int { batches.reduce(0) { $0 + $1.count } }
     var objectIds: [Int64] { batches.flatMap { batch in (0..<batch.count).map { batch.objectId($0) } } }
     /// How generalized the coarsest page's geometry is (0 = all exact).

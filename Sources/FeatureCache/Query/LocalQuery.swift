@@ -35,10 +35,17 @@ package struct LocalQuery {
         }
         spatial = query.geometry == nil ? nil : try SpatialFilter(query, tableWkid: tableWkid)
         ids = query.objectIds.isEmpty ? nil : Set(query.objectIds)
-        order = query.orderBy.isEmpty ? nil : try OrderBy(query.orderBy, fields: fields)
+        // Without ORDER BY rows come as the cache stores them, except when an
+        // offset or max features picks a window: then in object-id order, as a
+        // feature service pages, so the windows of one query tile its matches.
+        if !query.orderBy.isEmpty {
+            order = try OrderBy(query.orderBy, fields: fields)
+        } else {
+            order = query.resultOffset > 0 || query.maxFeatures > 0 ? OrderBy.objectIds : nil
+        }
     }
 
-    /// The matching current rows of every batch, in the server's order, in batch order.
+    /// The matching current rows of every batch, ascending, in batch order.
     private func selectAll(_ snapshot: StoreSnapshot) throws(FeatureCacheError) -> [[Int]] {
         var selected = [[Int]](repeating: [], count: snapshot.batches.count)
         try forEachCandidateBatch(snapshot) { (index, batch, live, boxHits) throws(FeatureCacheError) in
@@ -77,12 +84,12 @@ package struct LocalQuery {
         }
     }
 
-    /// The matching current rows of one batch, in the server's order; `boxHits`
-    /// = the rows the spatial index found (when the query needs a box hit).
+    /// The matching current rows of one batch, ascending; `boxHits` = the rows
+    /// the spatial index found (when the query needs a box hit).
     func select(_ batch: FeatureBatch, live: Bitmap?, boxHits: [Int]?) throws(FeatureCacheError) -> [Int] {
         let rows = candidates(batch, live: live, boxHits: boxHits)
-        if let evaluator { return batch.inServerOrder(try evaluator.select(batch, rows: rows)) }
-        return rows.map(batch.inServerOrder) ?? batch.rowsInServerOrder()
+        if let evaluator { return try evaluator.select(batch, rows: rows) }
+        return rows ?? Array(0..<batch.count)
     }
 
     /// How many rows of one batch match, without listing them where the where
@@ -142,8 +149,7 @@ package struct LocalQuery {
                 let taken = rows[skip..<min(rows.count, skip + room)]
                 skip = 0
                 room -= taken.count
-                pieces.append((entry.batch, taken.count == entry.batch.count && entry.batch.serverPositions.isEmpty
-                                            ? nil : taken.map(UInt32.init)))
+                pieces.append((entry.batch, taken.count == entry.batch.count ? nil : taken.map(UInt32.init)))
             }
         }
         return FeatureResult(pieces, limitExceeded: matched > limitEnd, spatialReference: spatialReference,

@@ -29,6 +29,11 @@ struct OrderBy: Sendable {
         self.keys = keys
     }
 
+    private init(keys: [Key]) { self.keys = keys }
+
+    /// Object-id order alone (the ties of every order).
+    static let objectIds = OrderBy(keys: [])
+
     var isEmpty: Bool { keys.isEmpty }
 
     /// Sorts (batch index, row) pairs.

@@ -72,8 +72,7 @@ public final class FeatureResult: Sendable {
                 maps[piece.batch.schemaKey] = map
             }
             starts.append(total)
-            // nil rows: every row, listed in the server's order.
-            parts.append(Part(batch: piece.batch, rows: piece.rows ?? piece.batch.resultRows, columnMap: map, count: count))
+            parts.append(Part(batch: piece.batch, rows: piece.rows, columnMap: map, count: count))
             total += count
         }
         var blockParts: [Int32] = []

@@ -13,17 +13,20 @@ extension FeatureBatch {
     static let compactedBytes = 1 << 30
 
     /// `batches` with each run of consecutive batches of one layout concatenated,
-    /// up to `compactedRows` rows each, and large ones in spatial order
-    /// (SpatialRowOrder.swift); small batches that share nothing stay as they
-    /// are (never copied). Empty batches are dropped.
-    package static func compacting(_ batches: [FeatureBatch]) -> [FeatureBatch] {
+    /// up to `compactedRows` rows each, and large ones in spatial order unless
+    /// `spatialOrder` is false (SpatialRowOrder.swift); small batches that share
+    /// nothing stay as they are (never copied). Empty batches are dropped.
+    package static func compacting(_ batches: [FeatureBatch], spatialOrder: Bool = true) -> [FeatureBatch] {
         var compacted: [FeatureBatch] = []
         var run: [FeatureBatch] = []
         // What the run holds so far: rows, geometry bytes, bytes per column.
         var rows = 0, geometryBytes = 0
         var columnBytes: [Int] = []
         func flush() {
-            if run.count == 1 { compacted.append(run[0].inSpatialOrder()) } else if run.count > 1 { compacted.append(concatenating(run).inSpatialOrder()) }
+            if !run.isEmpty {
+                let batch = run.count == 1 ? run[0] : concatenating(run)
+                compacted.append(spatialOrder ? batch.inSpatialOrder() : batch)
+            }
             run = []
             rows = 0
             geometryBytes = 0
@@ -62,7 +65,7 @@ extension FeatureBatch {
         return FeatureBatch(columns: columns, geometry: GeometryColumn.concatenating(batches.map(\.geometry)),
                             count: batches.reduce(0) { $0 + $1.count }, objectIdColumn: first.objectIdColumn,
                             objectIds: first.objectIds.isEmpty ? [] : batches.flatMap(\.objectIds),
-                            geometryTolerance: first.geometryTolerance, serverPositions: concatenatedServerPositions(batches))
+                            geometryTolerance: first.geometryTolerance)
     }
 }
 

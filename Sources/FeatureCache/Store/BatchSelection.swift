@@ -10,13 +10,13 @@ extension FeatureBatch {
     }
 
     /// The given rows, in the order given (any order, each row once), in a new
-    /// batch; they keep their order among themselves in the server's order,
-    /// or take `positions` (a permutation of 0..<rows.count) when given.
-    func gathering(_ rows: [Int], serverPositions positions: [UInt32]? = nil) -> FeatureBatch {
+    /// batch, stored in spatial order when `spatial` says they are (or when
+    /// this batch is and `rows` ascend).
+    func gathering(_ rows: [Int], spatial: Bool? = nil) -> FeatureBatch {
         return FeatureBatch(columns: columns.map { $0.selecting(rows) }, geometry: geometry.selecting(rows),
                             count: rows.count, objectIdColumn: objectIdColumn,
                             objectIds: objectIds.isEmpty ? [] : rows.map { objectIds[$0] }, geometryTolerance: geometryTolerance,
-                            serverPositions: positions ?? (serverPositions.isEmpty ? [] : Self.ranks(rows.map { serverPositions[$0] })))
+                            isInSpatialOrder: spatial ?? isInSpatialOrder)
     }
 
     /// The batch with every coordinate passed through `transform` (x, y → x, y).
@@ -25,7 +25,7 @@ extension FeatureBatch {
         for row in 0..<count { mapped.appendMapped(geometry.wkb(row), transform) }
         return FeatureBatch(columns: columns, geometry: mapped.finish(), count: count,
                             objectIdColumn: objectIdColumn, objectIds: objectIds, geometryTolerance: geometryTolerance,
-                            serverPositions: serverPositions)
+                            isInSpatialOrder: isInSpatialOrder)
     }
 }
 

@@ -21,16 +21,14 @@ public final class FeatureBatch: Sendable {
     /// quantization tolerance a view asked for (ArcGIS PBF tiles); 0 = exact.
     /// The store never replaces a row with a coarser copy of it.
     let geometryTolerance: Double
-    /// Where each row stood in the order the server sent the rows, when they
-    /// are stored in another order (a large batch keeps its rows in spatial
-    /// order: SpatialRowOrder.swift); empty when stored in the server's order.
-    /// A permutation of 0..<count.
-    let serverPositions: [UInt32]
+    /// The rows are stored in spatial order (SpatialRowOrder.swift), not in
+    /// the order the server sent them; rows taken out of such a batch keep it.
+    let isInSpatialOrder: Bool
 
     init(columns: [Column], geometry: GeometryColumn, count: Int, objectIdColumn: Int?, objectIds: [Int64],
-         geometryTolerance: Double = 0, serverPositions: [UInt32] = []) {
+         geometryTolerance: Double = 0, isInSpatialOrder: Bool = false) {
         self.geometryTolerance = geometryTolerance
-        self.serverPositions = serverPositions
+        self.isInSpatialOrder = isInSpatialOrder
         self.columns = columns
         self.geometry = geometry
         self.count = count
@@ -51,7 +49,6 @@ public final class FeatureBatch: Sendable {
     /// The first `n` rows (for a server that sent more than was asked for).
     func prefix(_ n: Int) -> FeatureBatch {
         guard n < count else { return self }
-        if !serverPositions.isEmpty { return selecting(rowsInServerOrder().prefix(n).sorted()) }
         return FeatureBatch(columns: columns.map { $0.prefix(n) }, geometry: geometry.prefix(n), count: n,
                             objectIdColumn: objectIdColumn, objectIds: Array(objectIds.prefix(n)), geometryTolerance: geometryTolerance)
     }
@@ -59,7 +56,7 @@ public final class FeatureBatch: Sendable {
     /// The same rows, marked as generalized to `tolerance` map units.
     func withGeometryTolerance(_ tolerance: Double) -> FeatureBatch {
         FeatureBatch(columns: columns, geometry: geometry, count: count, objectIdColumn: objectIdColumn,
-                     objectIds: objectIds, geometryTolerance: tolerance, serverPositions: serverPositions)
+                     objectIds: objectIds, geometryTolerance: tolerance, isInSpatialOrder: isInSpatialOrder)
     }
 
     /// The column of a field, compared case-insensitively.
@@ -67,7 +64,7 @@ public final class FeatureBatch: Sendable {
 
     /// Heap bytes held by this batch (values, geometry, index).
     public var byteSize: Int {
-        columns.reduce(0) { $0 + $1.byteSize } + geometry.byteSize + objectIds.count * 8 + serverPositions.count * 4
+        columns.reduce(0) { $0 + $1.byteSize } + geometry.byteSize + objectIds.count * 8
     }
 }
 

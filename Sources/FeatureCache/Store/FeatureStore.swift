@@ -9,11 +9,9 @@ package final class FeatureStore: Sendable {
         var live: Bitmap
         var liveCount: Int
 
-        /// The rows still current, in the server's order; nil = all of them in
-        /// storage order.
+        /// The rows still current; nil = all of them.
         var currentRows: [UInt32]? {
-            if liveCount == batch.count { return batch.resultRows }
-            return batch.inServerOrder((0..<batch.count).filter { live[$0] }).map(UInt32.init)
+            liveCount == batch.count ? nil : (0..<batch.count).filter { live[$0] }.map(UInt32.init)
         }
     }
 
@@ -59,8 +57,7 @@ package final class FeatureStore: Sendable {
                 state.entries.append(Entry(base: base, batch: batch, live: Bitmap(count: batch.count, value: true), liveCount: batch.count))
                 state.nextRow += batch.count
                 state.liveCount += batch.count
-                // In the server's order: a later copy of a feature replaces an earlier one.
-                for row in batch.rowsInServerOrder() {
+                for row in 0..<batch.count {
                     guard let old = state.index.insert(batch.objectId(row), UInt32(base + row)) else { continue }
                     if batch.geometryTolerance > 0, state.tolerance(ofRow: Int(old)) < batch.geometryTolerance {
                         _ = state.index.insert(batch.objectId(row), old)  // the finer copy stays

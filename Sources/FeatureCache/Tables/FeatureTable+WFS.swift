@@ -59,7 +59,9 @@ extension FeatureTable {
         let source = try wfsSource("populating with a GetFeature document")
         try await load()
         let metadata = try metadata()
-        let fetched = try await source.fetchXML(xml, metadata: metadata)
+        var fetched = try await source.fetchXML(xml, metadata: metadata)
+        // The document may sort (fes:SortBy): its order is kept as sent.
+        fetched.ordered = true
         progress?(FetchProgress(pages: 1, features: fetched.featureCount))
         try Task.checkCancellationTyped()
         if clearCache { interaction.restart(resetCoverage: true) }

@@ -304,7 +304,8 @@ public final class FeatureTable: Loadable {
         if !validated { try query.validate() }
         try await load()
         let metadata = try metadata()
-        let fetched = try await source.fetch(serverQuery(query), outFields: query.outFields, metadata: metadata, progress: progress)
+        var fetched = try await source.fetch(serverQuery(query), outFields: query.outFields, metadata: metadata, progress: progress)
+        fetched.ordered = !query.orderBy.isEmpty
         try Task.checkCancellationTyped()
         if clearCache { interaction.restart(resetCoverage: true) }
         return merge(fetched, clearingFirst: clearCache, pinned: true, metadata: metadata)
@@ -327,7 +328,7 @@ public final class FeatureTable: Loadable {
     /// caller's lock where coverage must change with the store; the change is
     /// `announce`d after that lock.
     func write(_ fetched: FetchedFeatures, replacing: Bool) -> CacheChange {
-        let batches = FeatureBatch.compacting(fetched.batches)
+        let batches = FeatureBatch.compacting(fetched.batches, spatialOrder: !fetched.ordered)
         return CacheChange(batches: batches, rows: store.apply(batches, clearingFirst: replacing), features: fetched.featureCount)
     }
 
@@ -449,7 +450,8 @@ public final class FeatureTable: Loadable {
         whole.outFields = nil
         whole.returnGeometry = true
         let generation = interaction.generation
-        let fetched = try await source.fetch(whole, outFields: nil, metadata: metadata, progress: nil)
+        var fetched = try await source.fetch(whole, outFields: nil, metadata: metadata, progress: nil)
+        fetched.ordered = !query.orderBy.isEmpty
         try Task.checkCancellationTyped()
         let result = merge(fetched, clearingFirst: false, pinned: false, metadata: metadata, outFields: query.outFields,
                            includesGeometry: query.returnGeometry)

@@ -3,8 +3,9 @@
 import Testing
 
 /// Large batches store their rows in spatial order, so a viewport's rows sit
-/// together; every answer still lists rows in the order the server sent them,
-/// and a later copy of a feature still wins.
+/// together. Answers without ORDER BY list rows as stored, windows (offset, max
+/// features) come in object-id order, a later copy of a feature still wins, and
+/// a fetch that asked for an order keeps it.
 @Suite struct SpatialRowOrderTests {
     /// One feature as a server sends it.
     struct Row {
@@ -65,7 +66,7 @@ import Testing
     @Test func aViewportsRowsSitTogether() throws {
         let rows = scattered(40_000)
         let batch = try #require(FeatureBatch.compacting(try pages(rows)).first)
-        #expect(batch.count == rows.count && !batch.serverPositions.isEmpty)
+        #expect(batch.count == rows.count && batch.isInSpatialOrder)
         // The rows a 5 % window hits, by where they are stored: in server order
         // nearly every hit is on a 64-row block of its own; in spatial order the
         // hits fill the blocks they are on.
@@ -82,27 +83,40 @@ import Testing
         let tail = (batch.count - rows.count / 97 - 1)..<batch.count
         let noGeometry = tail.filter { batch.geometry.wkb($0).isEmpty }.map { batch.objectId($0) }
         #expect(noGeometry == rows.filter { $0.x == nil }.map(\.id))
+        // A fetch that asked the service for an order is kept in it.
+        let ordered = try #require(FeatureBatch.compacting(try pages(rows), spatialOrder: false).first)
+        #expect(!ordered.isInSpatialOrder && (0..<ordered.count).map { ordered.objectId($0) } == rows.map(\.id))
     }
 
-    @Test func answersListRowsInTheServersOrder() throws {
-        let rows = scattered(30_000)
+    @Test func answersListRowsAsStoredAndWindowsInObjectIdOrder() throws {
+        var rows = scattered(30_000)
+        var generator = SeededGenerator()
+        rows.shuffle(using: &generator)  // ids out of order, as a sorted fetch would send them
         let store = FeatureStore()
         let compacted = FeatureBatch.compacting(try pages(rows))
         let applied = store.apply(compacted, clearingFirst: true)
-        // The populate's own result, and the whole cache.
+        let stored = compacted.flatMap { batch in (0..<batch.count).map { batch.objectId($0) } }
+        #expect(Set(stored) == Set(rows.map(\.id)) && stored.count == rows.count)
+        // The populate's own result, the whole cache and a query without ORDER BY:
+        // every feature once, as stored.
         let populated = FeatureResult(zip(compacted, applied).map { (batch: $0, rows: $1) }, limitExceeded: false, spatialReference: nil)
-        #expect(try ids(populated) == rows.map(\.id))
-        #expect(try ids(FeatureResult(store.snapshot(), limitExceeded: false, spatialReference: nil)) == rows.map(\.id))
-        // Queries without ORDER BY: the matches in the server's order, and offset
-        // and max features count in that order, as the service pages them.
-        #expect(try query(store) { _ in } == rows.map(\.id))
-        let inWindow = rows.filter { inside($0, 100, 200, 300, 350) }
-        #expect(try query(store) { $0.geometry = window(100, 200, 300, 350) } == inWindow.map(\.id))
-        #expect(try query(store) { $0.geometry = window(100, 200, 300, 350); $0.whereClause = "V < 3" }
-            == inWindow.filter { $0.value < 3 }.map(\.id))
-        #expect(try query(store) { $0.whereClause = "V = 7" } == rows.filter { $0.value == 7 }.map(\.id))
-        #expect(try query(store) { $0.geometry = window(100, 200, 300, 350); $0.resultOffset = 40; $0.maxFeatures = 25 }
-            == Array(inWindow.map(\.id)[40..<65]))
+        #expect(try ids(populated) == stored)
+        #expect(try ids(FeatureResult(store.snapshot(), limitExceeded: false, spatialReference: nil)) == stored)
+        #expect(try query(store) { _ in } == stored)
+        let inWindow = Set(rows.filter { inside($0, 100, 200, 300, 350) }.map(\.id))
+        let windowed = try query(store) { $0.geometry = window(100, 200, 300, 350) }
+        #expect(Set(windowed) == inWindow && windowed.count == inWindow.count)
+        let good = try query(store) { $0.geometry = window(100, 200, 300, 350); $0.whereClause = "V < 3" }
+        #expect(Set(good) == Set(rows.filter { inside($0, 100, 200, 300, 350) && $0.value < 3 }.map(\.id)))
+        // Offset and max features: object-id order, so the windows of one query
+        // tile its matches, as a service pages them.
+        let sortedWindow = inWindow.sorted()
+        var paged: [Int64] = []
+        for offset in stride(from: 0, to: sortedWindow.count + 100, by: 100) {
+            paged += try query(store) { $0.geometry = window(100, 200, 300, 350); $0.resultOffset = offset; $0.maxFeatures = 100 }
+        }
+        #expect(paged == sortedWindow)
+        #expect(try query(store) { $0.maxFeatures = 10 } == Array(rows.map(\.id).sorted().prefix(10)))
         // ORDER BY: ties broken by object id, whatever the storage order.
         let ordered = rows.sorted { ($0.value, $0.id) < ($1.value, $1.id) }.map(\.id)
         #expect(try query(store) { $0.orderBy = "V" } == ordered)
@@ -116,36 +130,41 @@ import Testing
         rows.append(Row(id: 7, x: 1000 - (original.x ?? 0), y: 1000 - original.y, value: 42))
         let store = FeatureStore()
         let compacted = FeatureBatch.compacting(try pages(rows))
+        #expect(compacted.count == 1 && compacted[0].count == 20_000)
         let applied = store.apply(compacted, clearingFirst: true)
         #expect(store.count == 20_000)
         let result = FeatureResult(zip(compacted, applied).map { (batch: $0, rows: $1) }, limitExceeded: false, spatialReference: nil)
-        var expected = rows.map(\.id)
-        expected.remove(at: 6)
-        #expect(try ids(result) == expected)
+        #expect(try Set(ids(result)) == Set(rows.map(\.id)) && result.count == 20_000)
         #expect(try query(store) { $0.whereClause = "V = 42" } == [7])
     }
 
-    @Test func aRewrittenBatchKeepsTheServersOrder() throws {
+    @Test func aRewrittenBatchStaysInSpatialOrder() throws {
         let rows = scattered(20_000)
         let store = FeatureStore()
-        store.apply(FeatureBatch.compacting(try pages(rows)), clearingFirst: true)
-        // Removing most rows rewrites the batch without them (their positions
-        // renumbered 0..<count); what is left still answers in the server's order.
+        let compacted = FeatureBatch.compacting(try pages(rows))
+        store.apply(compacted, clearingFirst: true)
+        // Removing most rows rewrites the batch without them, the rest in the
+        // order they were stored; the index and queries follow.
         let removed = rows.filter { $0.id % 3 != 0 }.map(\.id)
         #expect(store.remove(removed) == removed.count)
-        let kept = rows.filter { $0.id % 3 == 0 }
         let entries = store.snapshot()
-        #expect(entries.count == 1 && entries[0].batch.count == kept.count)
-        #expect(entries[0].batch.serverPositions.sorted() == (0..<UInt32(kept.count)).map { $0 })
-        #expect(try query(store) { _ in } == kept.map(\.id))
-        #expect(try query(store) { $0.geometry = window(0, 0, 500, 500) } == kept.filter { inside($0, 0, 0, 500, 500) }.map(\.id))
-        // And merging more rows after it keeps batch order, then server order.
-        let more = (0..<10).map { Row(id: Int64(100_000 + $0), x: Double($0), y: 1, value: 0) }
-        store.apply(FeatureBatch.compacting(try pages(more)), clearingFirst: false)
-        #expect(try query(store) { _ in } == kept.map(\.id) + more.map(\.id))
-        // A prefix of a spatially ordered batch is its first rows in server order.
-        let batch = try #require(FeatureBatch.compacting(try pages(rows)).first)
-        let first = batch.prefix(100)
-        #expect(first.rowsInServerOrder().map { first.objectId($0) } == rows.prefix(100).map(\.id))
+        #expect(entries.count == 1 && entries[0].batch.isInSpatialOrder)
+        let kept = Set(rows.filter { $0.id % 3 == 0 }.map(\.id))
+        let before = (0..<compacted[0].count).map { compacted[0].objectId($0) }.filter { kept.contains($0) }
+        #expect(try query(store) { _ in } == before)
+        let inHalf = try query(store) { $0.geometry = window(0, 0, 500, 500) }
+        #expect(Set(inHalf) == Set(rows.filter { $0.id % 3 == 0 && inside($0, 0, 0, 500, 500) }.map(\.id)))
+    }
+}
+
+/// A fixed-seed generator (SplitMix64), so shuffles are the same every run.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64 = 0x1234_5678_9ABC_DEF0
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

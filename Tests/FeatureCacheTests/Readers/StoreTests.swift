@@ -161,7 +161,7 @@ import Testing
         let store = FeatureStore()
         var batches: [FeatureBatch] = []
         for page in 0..<50 { batches.append(try batch((1...2000).map { Int64(page * 2000 + $0) })) }
-        // As a populate writes them: compacted, in spatial order with server positions.
+        // As a populate writes them: compacted, in spatial order.
         let compacted = FeatureBatch.compacting(batches)
         #expect(compacted.count == 1 && compacted[0].isInSpatialOrder)
         store.apply(compacted, clearingFirst: true)
