@@ -118,6 +118,15 @@ def test_heights_and_measures_arrive(ns, query_format):
         assert result.wkb(row)[1:5] == (3002).to_bytes(4, "little")
     feature = json.loads(result.to_geojson())["features"][0]
     assert all(len(position) == 3 for position in feature["geometry"]["coordinates"])
+    # The Arrow export: geoarrow.wkb, whose ISO WKB carries the dimensions
+    # (GeoArrow's metadata for WKB has no key for them); GeoPandas reads ZM.
+    table_arrow = result.to_arrow()
+    field = table_arrow.schema.field(table_arrow.schema.get_field_index("geometry"))
+    assert field.metadata[b"ARROW:extension:name"] == b"geoarrow.wkb"
+    wkbs = table_arrow.column("geometry").to_pylist()
+    assert [bytes(wkb) for wkb in wkbs] == [bytes(result.wkb(row)) for row in range(len(result))]
+    frame = result.to_geopandas()
+    assert frame.geometry.has_z.all()
     trees = fc.Table.arcgis(ns.layer_url(0, "Hosted"))
     trees.wait(30)
     assert not trees.has_z and not trees.has_m
