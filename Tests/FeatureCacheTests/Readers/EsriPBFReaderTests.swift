@@ -174,4 +174,26 @@ import Testing
     }
 
     private func bytes(of value: Double) -> [UInt8] { withUnsafeBytes(of: value.bitPattern.littleEndian, Array.init) }
+
+    /// Varints of every length from 1 to 10 bytes decode to what was encoded,
+    /// read eight bytes at a time where eight remain and byte by byte near the
+    /// end of the message.
+    @Test func varintsOfEveryLengthRoundTrip() throws {
+        var generator = SystemRandomNumberGenerator()
+        var values: [UInt64] = [0, 1, 127, 128, 16_383, 16_384, UInt64(Int64.max), UInt64.max]
+        for bits in 1...64 { values.append(UInt64.random(in: 0...UInt64.max, using: &generator) >> UInt64(64 - bits)) }
+        var encoded: [UInt8] = []
+        for value in values {
+            var rest = value
+            while rest >= 0x80 { encoded.append(UInt8(rest & 0x7F) | 0x80); rest >>= 7 }
+            encoded.append(UInt8(rest))
+        }
+        let decoded = try encoded.withUnsafeBytes { (raw) throws(FeatureCacheError) -> [UInt64] in
+            var reader = ProtobufReader(raw)
+            var out: [UInt64] = []
+            while !reader.isAtEnd { out.append(try reader.readVarint()) }
+            return out
+        }
+        #expect(decoded == values)
+    }
 }

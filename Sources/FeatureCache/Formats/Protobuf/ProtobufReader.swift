@@ -94,6 +94,22 @@ struct ProtobufReader {
 
     private mutating func readLongVarint() throws(FeatureCacheError) -> UInt64 {
         let start = offset
+        if end - offset >= 8 {
+            // Up to eight bytes at once (coordinates in PBF are mostly 4 to 8):
+            // find the last byte from the continuation bits, then pack the
+            // 7-bit groups together in three steps (pairs, quads, octets).
+            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            let stops = ~word & 0x8080_8080_8080_8080
+            if stops != 0 {
+                let length = (stops.trailingZeroBitCount + 1) >> 3
+                var x = (length == 8 ? word : word & ((1 << UInt64(8 * length)) - 1)) & 0x7F7F_7F7F_7F7F_7F7F
+                x = ((x & 0x7F00_7F00_7F00_7F00) >> 1) | (x & 0x007F_007F_007F_007F)
+                x = ((x & 0x3FFF_0000_3FFF_0000) >> 2) | (x & 0x0000_3FFF_0000_3FFF)
+                x = ((x & 0x0FFF_FFFF_0000_0000) >> 4) | (x & 0x0000_0000_0FFF_FFFF)
+                offset += length
+                return x
+            }
+        }
         if end - offset >= 10 {
             // Room for the longest varint: no end check per byte.
             var value: UInt64 = 0
