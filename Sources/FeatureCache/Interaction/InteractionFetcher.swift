@@ -115,7 +115,7 @@ final class InteractionFetcher: Sendable {
                            table: FeatureTable, budget: ViewRequestBudget, quantize: Bool) async {
         do throws(FeatureCacheError) {
             try budget.take()
-            let fetched = try await table.fetchArea(grid.bounds(key), maxPages: splits < Self.maxSplits ? 1 : nil,
+            var fetched = try await table.fetchArea(grid.bounds(key), maxPages: splits < Self.maxSplits ? 1 : nil,
                                                     tolerance: quantize ? grid.tolerance(key.level) : 0)
             guard fetched.complete else {
                 // Too many features for one answer: the four quarters instead,
@@ -132,6 +132,7 @@ final class InteractionFetcher: Sendable {
                 }
                 return
             }
+            fetched.compact()  // outside the lock: it copies every row
             let change = state.withLock { state -> FeatureTable.CacheChange? in
                 guard state.generation == generation, !Task.isCancelled else { return nil }
                 let change = table.write(fetched, replacing: false)
@@ -183,7 +184,8 @@ final class InteractionFetcher: Sendable {
             idle.begin()
             let task = Task.detached { [self] in
                 do throws(FeatureCacheError) {
-                    let fetched = try await table.fetchArea(area, maxPages: nil, tolerance: tolerance)
+                    var fetched = try await table.fetchArea(area, maxPages: nil, tolerance: tolerance)
+                    fetched.compact()  // outside the lock: it copies every row
                     let change = self.state.withLock { state -> FeatureTable.CacheChange? in
                         // Only the latest view replaces the cache.
                         guard state.generation == generation, state.viewJob?.id == id, !Task.isCancelled else { return nil }

@@ -41,6 +41,17 @@ struct FetchedFeatures: Sendable {
     /// The service was asked for an order (ORDER BY, sortBy): the cache keeps
     /// the rows in it rather than in spatial order.
     var ordered = false
+    /// `batches` are compacted already (`compact()`).
+    private(set) var isCompacted = false
+
+    /// The pages as they enter the cache: a few large batches, large ones in
+    /// spatial order unless `ordered` (FeatureBatch.compacting). Done before a
+    /// writer takes its lock, since it copies every row.
+    mutating func compact() {
+        guard !isCompacted else { return }
+        batches = FeatureBatch.compacting(batches, spatialOrder: !ordered)
+        isCompacted = true
+    }
     var featureCount: Int { batches.reduce(0) { $0 + $1.count } }
     var objectIds: [Int64] { batches.flatMap { batch in (0..<batch.count).map { batch.objectId($0) } } }
     /// How generalized the coarsest page's geometry is (0 = all exact).

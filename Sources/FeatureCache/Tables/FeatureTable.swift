@@ -324,12 +324,15 @@ public final class FeatureTable: Loadable {
 
     /// The one place fetched features enter the cache: `replacing` empties it
     /// first, else they merge (a later copy of a feature wins). The pages become
-    /// a few large batches first (FeatureBatch.compacting). Runs under the
-    /// caller's lock where coverage must change with the store; the change is
-    /// `announce`d after that lock.
+    /// a few large batches first (`FetchedFeatures.compact()`, which a caller
+    /// holding a lock does before taking it). Runs under the caller's lock where
+    /// coverage must change with the store; the change is `announce`d after
+    /// that lock.
     func write(_ fetched: FetchedFeatures, replacing: Bool) -> CacheChange {
-        let batches = FeatureBatch.compacting(fetched.batches, spatialOrder: !fetched.ordered)
-        return CacheChange(batches: batches, rows: store.apply(batches, clearingFirst: replacing), features: fetched.featureCount)
+        var fetched = fetched
+        fetched.compact()
+        return CacheChange(batches: fetched.batches, rows: store.apply(fetched.batches, clearingFirst: replacing),
+                           features: fetched.featureCount)
     }
 
     /// Tells the observers (layers) what a write changed; never under a library lock.

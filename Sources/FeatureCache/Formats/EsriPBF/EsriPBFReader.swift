@@ -387,6 +387,21 @@ private struct FeatureDecoder {
 
     private mutating func readGeometry(_ message: inout ProtobufReader) throws(FeatureCacheError) {
         let start = message.offset
+        if header.geometryType == 0, stride == 2, let transform = header.transform {
+            // A point (most layers): its two deltas read straight off the wire;
+            // anything else (parts, more values, a malformation) takes the
+            // general path below, which says what is wrong.
+            var probe = message
+            if let (x, y) = Self.pointDeltas(&probe) {
+                do throws(FeatureCacheError) {
+                    try builder.geometry.appendPoint(transform.x(x), transform.y(y))
+                } catch {
+                    throw message.error(error.message, at: start)
+                }
+                message = probe
+                return
+            }
+        }
         // (removeAll on an empty array still costs a generic call per geometry)
         if !lengths.isEmpty { lengths.removeAll(keepingCapacity: true) }
         if !deltas.isEmpty { deltas.removeAll(keepingCapacity: true) }
@@ -405,15 +420,6 @@ private struct FeatureDecoder {
             default: try message.skip(type)  // the geometry type (the result's counts), vertex ids
             }
         }
-        if header.geometryType == 0, stride == 2, lengths.isEmpty, deltas.count == 2, let transform = header.transform {
-            // A point (most layers): no parts to lay out.
-            do throws(FeatureCacheError) {
-                try builder.geometry.appendPoint(transform.x(deltas[0]), transform.y(deltas[1]))
-            } catch {
-                throw message.error(error.message, at: start)
-            }
-            return
-        }
         guard deltas.count % stride == 0 else {
             throw message.error("a geometry has \(deltas.count) coordinate values, not a multiple of \(stride) per vertex", at: start)
         }
@@ -425,6 +431,31 @@ private struct FeatureDecoder {
         if lengths.isEmpty { lengths.append(vertices) }  // optional for points and multipoints
         try place(vertices, transform, message, start: start)
         try append(message, start: start)
+    }
+
+    /// A point geometry's x and y deltas when the message is just that: packed
+    /// coordinates holding two varints, besides fields the reader skips; nil
+    /// for anything else.
+    private static func pointDeltas(_ message: inout ProtobufReader) -> (Int64, Int64)? {
+        var point: (Int64, Int64)? = nil
+        do throws(FeatureCacheError) {
+            while let (number, type) = try message.nextField() {
+                if number == 3 {
+                    guard point == nil, type == .lengthDelimited else { return nil }
+                    var run = try message.readMessage()
+                    let x = try run.readSignedVarint(), y = try run.readSignedVarint()
+                    guard run.isAtEnd else { return nil }
+                    point = (x, y)
+                } else if number == 2 {
+                    return nil  // part lengths
+                } else {
+                    try message.skip(type)
+                }
+            }
+        } catch {
+            return nil
+        }
+        return point
     }
 
     /// World coordinates into the scratch, part by part: each part's deltas
