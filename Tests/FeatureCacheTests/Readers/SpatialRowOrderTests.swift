@@ -18,11 +18,8 @@ import Testing
     /// Points scattered over [0, 1000)², in a random order (fixed seed), as a
     /// server pages them; every 97th has no geometry.
     private func scattered(_ count: Int) -> [Row] {
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func next() -> Double {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double(state >> 11) / Double(1 << 53) * 1000
-        }
+        var random = SeededRandom(seed: 4)
+        func next() -> Double { Double.random(in: 0..<1000, using: &random) }
         return (0..<count).map { i in
             let x = next(), y = next()
             return Row(id: Int64(i + 1), x: i % 97 == 50 ? nil : x, y: y, value: i % 10)
@@ -90,7 +87,7 @@ import Testing
 
     @Test func answersListRowsAsStoredAndWindowsInObjectIdOrder() throws {
         var rows = scattered(30_000)
-        var generator = SeededGenerator()
+        var generator = SeededRandom(seed: 18)
         rows.shuffle(using: &generator)  // ids out of order, as a sorted fetch would send them
         let store = FeatureStore()
         let compacted = FeatureBatch.compacting(try pages(rows))
@@ -154,17 +151,5 @@ import Testing
         #expect(try query(store) { _ in } == before)
         let inHalf = try query(store) { $0.geometry = window(0, 0, 500, 500) }
         #expect(Set(inHalf) == Set(rows.filter { $0.id % 3 == 0 && inside($0, 0, 0, 500, 500) }.map(\.id)))
-    }
-}
-
-/// A fixed-seed generator (SplitMix64), so shuffles are the same every run.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64 = 0x1234_5678_9ABC_DEF0
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
