@@ -6,17 +6,16 @@ extension FeatureBatch {
     /// The given rows (ascending), in a new batch; `self` when every row is kept.
     func selecting(_ rows: [Int]) -> FeatureBatch {
         guard rows.count != count else { return self }
-        return gathering(rows)
+        return gathering(rows, spatial: isInSpatialOrder)  // ascending rows keep the order
     }
 
     /// The given rows, in the order given (any order, each row once), in a new
-    /// batch, stored in spatial order when `spatial` says they are (or when
-    /// this batch is and `rows` ascend).
-    func gathering(_ rows: [Int], spatial: Bool? = nil) -> FeatureBatch {
+    /// batch; `spatial` says whether they are in spatial order.
+    func gathering(_ rows: [Int], spatial: Bool) -> FeatureBatch {
         return FeatureBatch(columns: columns.map { $0.selecting(rows) }, geometry: geometry.selecting(rows),
                             count: rows.count, objectIdColumn: objectIdColumn,
                             objectIds: objectIds.isEmpty ? [] : rows.map { objectIds[$0] }, geometryTolerance: geometryTolerance,
-                            isInSpatialOrder: spatial ?? isInSpatialOrder)
+                            isInSpatialOrder: spatial)
     }
 
     /// The batch with every coordinate passed through `transform` (x, y → x, y).
@@ -44,28 +43,12 @@ extension Column {
         case .double:
             return Column(field: field, kind: kind, doubles: rows.map { doubles[$0] }, validity: validity)
         case .string:
-            // Offsets first, then every value copied once into its place.
-            var offsets: [UInt32] = [0]
-            offsets.reserveCapacity(rows.count + 1)
-            var total = 0
-            if self.bytes != nil {
-                for row in rows {
-                    total += Int(self.offsets[row + 1] - self.offsets[row])
-                    offsets.append(UInt32(total))
-                }
-            } else {
-                offsets.append(contentsOf: repeatElement(0, count: rows.count))
+            guard let source = bytes else {
+                return Column(field: field, kind: kind, offsets: [UInt32](repeating: 0, count: rows.count + 1),
+                              bytes: FrozenBytes([]), validity: validity)
             }
-            let bytes = FrozenBytes(count: total) { target in
-                guard let source = self.bytes else { return }
-                var at = 0
-                for row in rows {
-                    let start = Int(self.offsets[row]), length = Int(self.offsets[row + 1]) - start
-                    (target + at).copyMemory(from: source.base + start, byteCount: length)
-                    at += length
-                }
-            }
-            return Column(field: field, kind: kind, offsets: offsets, bytes: bytes, validity: validity)
+            let gathered = source.gatheringSlices(rows, offsets: offsets)
+            return Column(field: field, kind: kind, offsets: gathered.offsets, bytes: gathered.bytes, validity: validity)
         }
     }
 }
@@ -82,26 +65,12 @@ extension GeometryColumn {
             }
             return GeometryColumn(bytes: points, offsets: nil, boxes: nil, count: rows.count)
         }
-        let stored = offsets!, storedBoxes = boxes!
-        var offsets: [UInt32] = [0]
-        offsets.reserveCapacity(rows.count + 1)
+        let storedBoxes = boxes!
         var boxes: [Double] = []
         boxes.reserveCapacity(4 * rows.count)
-        var total = 0
-        for row in rows {
-            total += Int(stored[row + 1] - stored[row])
-            offsets.append(UInt32(total))
-            boxes.append(contentsOf: storedBoxes[4 * row ..< 4 * row + 4])
-        }
-        let wkb = FrozenBytes(count: total) { target in
-            var at = 0
-            for row in rows {
-                let start = Int(stored[row]), length = Int(stored[row + 1]) - start
-                (target + at).copyMemory(from: bytes.base + start, byteCount: length)
-                at += length
-            }
-        }
-        return GeometryColumn(bytes: wkb, offsets: offsets, boxes: boxes, count: rows.count)
+        for row in rows { boxes.append(contentsOf: storedBoxes[4 * row ..< 4 * row + 4]) }
+        let wkb = bytes.gatheringSlices(rows, offsets: offsets!)
+        return GeometryColumn(bytes: wkb.bytes, offsets: wkb.offsets, boxes: boxes, count: rows.count)
     }
 }
 

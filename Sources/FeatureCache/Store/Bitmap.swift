@@ -32,18 +32,6 @@ public struct Bitmap: Sendable, Equatable {
 
     public mutating func reserveCapacity(_ bits: Int) { words.reserveCapacity((bits + 63) >> 6) }
 
-    /// Calls `body` with the index of every set bit, ascending.
-    @inline(__always)
-    func forEachSet(_ body: (Int) -> Void) {
-        for (w, word) in words.enumerated() {
-            var bits = word
-            while bits != 0 {
-                body(w << 6 | bits.trailingZeroBitCount)
-                bits &= bits &- 1
-            }
-        }
-    }
-
     func prefix(_ n: Int) -> Bitmap {
         var copy = Bitmap()
         for index in 0..<min(n, count) { copy.append(self[index]) }

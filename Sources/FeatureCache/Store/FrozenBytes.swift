@@ -21,6 +21,24 @@ public final class FrozenBytes: @unchecked Sendable {
         self.count = count
     }
 
+    /// The slices `offsets[row] ..< offsets[row + 1]` of `rows`, in that order,
+    /// back to back (each copied once, into its place), with their offsets.
+    func gatheringSlices(_ rows: [Int], offsets: [UInt32]) -> (bytes: FrozenBytes, offsets: [UInt32]) {
+        var gathered: [UInt32] = [0]
+        gathered.reserveCapacity(rows.count + 1)
+        var total = 0
+        for row in rows {
+            total += Int(offsets[row + 1] - offsets[row])
+            gathered.append(UInt32(total))
+        }
+        let bytes = FrozenBytes(count: total) { target in
+            for (index, row) in rows.enumerated() {
+                (target + Int(gathered[index])).copyMemory(from: base + Int(offsets[row]), byteCount: Int(offsets[row + 1] - offsets[row]))
+            }
+        }
+        return (bytes, gathered)
+    }
+
     deinit { UnsafeMutableRawPointer(mutating: base).deallocate() }
 
     @inline(__always)
