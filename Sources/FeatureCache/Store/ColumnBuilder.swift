@@ -63,7 +63,15 @@ final class ColumnBuilder {
         }
     }
 
+    /// The common case inline (an integer column), the rest in `appendIntegerConverting`.
+    @inline(__always)
     func appendInteger(_ value: Int64) throws(FeatureCacheError) {
+        guard kind == .int64 else { return try appendIntegerConverting(value) }
+        integers.append(value)
+        markValid()
+    }
+
+    private func appendIntegerConverting(_ value: Int64) throws(FeatureCacheError) {
         if kind == nil { settle(.int64) }
         switch kind! {
         case .int64: integers.append(value)
@@ -78,7 +86,15 @@ final class ColumnBuilder {
         markValid()
     }
 
+    /// The common case inline (a double column), the rest in `appendDoubleConverting`.
+    @inline(__always)
     func appendDouble(_ value: Double) throws(FeatureCacheError) {
+        guard kind == .double else { return try appendDoubleConverting(value) }
+        doubles.append(value)
+        markValid()
+    }
+
+    private func appendDoubleConverting(_ value: Double) throws(FeatureCacheError) {
         if kind == nil { settle(.double) }
         switch kind! {
         case .double: doubles.append(value)

@@ -129,10 +129,14 @@ final class BatchBuilder {
 
     /// Ends a row: columns it did not mention get NULL; `objectId` is used when the
     /// ids are not an attribute column.
+    /// - Parameter everyColumnFilled: the reader knows each column has a value
+    ///   for the row (no NULLs to fill in).
     @inline(__always)
-    func endRow(objectId: Int64? = nil) {
+    func endRow(objectId: Int64? = nil, everyColumnFilled: Bool = false) {
         count += 1
-        for column in columns where column.count < count { column.appendNull() }
+        if !everyColumnFilled {
+            for column in columns where column.count < count { column.appendNull() }
+        }
         if objectIdColumn == nil { objectIds.append(objectId ?? 0) }
     }
 

@@ -146,6 +146,35 @@ import Testing
         #expect(throws: FeatureCacheError.self) { _ = try read(response(feature: value + lengthsDisagree)) }
     }
 
+    /// Values missing from a feature are NULL; an explicit null value, and
+    /// values that name their field's `index` out of order, land in the right
+    /// columns (the reader skips filling in NULLs only when every column has
+    /// its value).
+    @Test func missingNullAndIndexedValuesFillTheirColumns() throws {
+        func field(_ name: String, _ type: UInt8) -> [UInt8] { message(13, message(1, Array(name.utf8)) + [0x10, type]) }
+        let fields = field("OID", 6) + field("NAME", 4) + field("SIZE", 3)
+        let transform = message(12, message(2, [0x09] + bytes(of: 1.0) + [0x11] + bytes(of: 1.0)))
+        func id(_ value: UInt8) -> [UInt8] { message(1, [0x28, value]) }                  // uint_value
+        func text(_ value: String) -> [UInt8] { message(1, [0x0A, UInt8(value.utf8.count)] + Array(value.utf8)) }
+        func size(_ value: Double, index: UInt8? = nil) -> [UInt8] {
+            message(1, [0x19] + bytes(of: value) + (index.map { [0x58, $0] } ?? []))   // double_value, index
+        }
+        let point = message(2, message(3, [0x02, 0x04]))
+        let features = [
+            id(1) + text("oak") + size(2.5) + point,              // every column
+            id(2) + point,                                          // NAME and SIZE missing
+            size(7, index: 2) + message(1, [0x28, 3, 0x58, 0]) + point,  // SIZE then OID by index; NAME missing
+            id(4) + message(1, [0x50, 0x01]) + size(9),             // an explicit null for NAME; no geometry
+        ]
+        let body = [0x38, 0x00] + transform + fields + features.flatMap { message(15, $0) }
+        let batch = try read(delimited(2, delimited(1, body))).batch
+        let name = batch.columns[batch.columnIndex(named: "NAME")!], sizes = batch.columns[batch.columnIndex(named: "SIZE")!]
+        #expect((0..<4).map { batch.objectId($0) } == [1, 2, 3, 4])
+        #expect(name.string(0) == "oak" && name.isNull(1) && name.isNull(2) && name.isNull(3))
+        #expect(sizes.double(0) == 2.5 && sizes.isNull(1) && sizes.double(2) == 7 && !sizes.isNull(2) && sizes.double(3) == 9)
+        #expect(batch.count == 4 && batch.geometry.wkb(3).isEmpty && !batch.geometry.wkb(2).isEmpty)
+    }
+
     /// A hostile header: 100,000 fields (and no features) read field by field
     /// in place; a copy of the list per field made this quadratic.
     @Test func aResponseListingManyFieldsReads() throws {

@@ -271,7 +271,7 @@ private struct PBFTransform {
 /// Reads `Feature` messages into the builder's rows.
 private struct FeatureDecoder {
     let builder: BatchBuilder
-    let columns: [ColumnBuilder]
+    let columns: [Unmanaged<ColumnBuilder>]
     let header: FeatureResultHeader
     /// Ordinates per vertex: x, y, then z and m when the result has them.
     let stride: Int
@@ -282,7 +282,7 @@ private struct FeatureDecoder {
 
     init(builder: BatchBuilder, header: FeatureResultHeader) {
         self.builder = builder
-        columns = builder.columns
+        columns = builder.columns.map(Unmanaged.passUnretained)
         self.header = header
         stride = 2 + (header.hasZ ? 1 : 0) + (header.hasM ? 1 : 0)
         scratch = CoordinateScratch(declared: VertexLayout(hasZ: header.hasZ, hasM: header.hasM))
@@ -313,7 +313,8 @@ private struct FeatureDecoder {
             }
         }
         if !sawGeometry { builder.geometry.appendNull() }
-        builder.endRow()
+        // As many values as columns, none twice (readValue checks): every column has its value.
+        builder.endRow(everyColumnFilled: position == columns.count)
     }
 
     /// One `Value`, for the field at `position` unless it names its own `index`.
@@ -360,29 +361,31 @@ private struct FeatureDecoder {
         guard field < UInt64(columns.count) else {
             throw message.error("feature \(builder.count + 1) has a value for field \(field + 1) of \(columns.count)", at: start)
         }
-        // Unretained: `columns` holds every column for the decoder's life, and a
-        // retain and release per value showed in profiles.
-        unowned(unsafe) let column = columns[Int(field)]
-        guard column.count == builder.count else {
-            throw message.error("feature \(builder.count + 1) has two values for '\(column.field.name)'", at: start)
-        }
-        do {
-            switch value {
-            case .null: column.appendNull()
-            case let .integer(number): try column.appendInteger(number)
-            case let .double(number): try column.appendDouble(number)
-            case let .boolean(flag): try column.appendBoolean(flag)
-            case let .text(bytes):
-                if column.kind == nil { column.settle(.string) }
-                if column.kind == .string {
-                    column.appendTextBytes(bytes)
-                } else {
-                    try column.appendTextToTypedColumn(String(decoding: bytes, as: UTF8.self))
+        // Unretained and borrowed: `builder` holds every column for the
+        // decoder's life, and a retain and release per value showed in profiles.
+        let rows = builder.count
+        let problem = columns[Int(field)]._withUnsafeGuaranteedRef { column -> FeatureCacheError? in
+            guard column.count == rows else { return .parse("feature \(rows + 1) has two values for '\(column.field.name)'") }
+            do throws(FeatureCacheError) {
+                switch value {
+                case .null: column.appendNull()
+                case let .integer(number): try column.appendInteger(number)
+                case let .double(number): try column.appendDouble(number)
+                case let .boolean(flag): try column.appendBoolean(flag)
+                case let .text(bytes):
+                    if column.kind == nil { column.settle(.string) }
+                    if column.kind == .string {
+                        column.appendTextBytes(bytes)
+                    } else {
+                        try column.appendTextToTypedColumn(String(decoding: bytes, as: UTF8.self))
+                    }
                 }
+                return nil
+            } catch {
+                return error
             }
-        } catch {
-            throw message.error(error.message, at: start)
         }
+        if let problem { throw message.error(problem.message, at: start) }
     }
 
     private mutating func readGeometry(_ message: inout ProtobufReader) throws(FeatureCacheError) {
