@@ -30,6 +30,17 @@ public struct Bitmap: Sendable, Equatable {
         count += 1
     }
 
+    /// Drops the last bit.
+    mutating func removeLast() {
+        precondition(count > 0)
+        count -= 1
+        if count & 63 == 0 {
+            words.removeLast()
+        } else {
+            words[count >> 6] &= ~(1 << UInt64(count & 63))
+        }
+    }
+
     public mutating func reserveCapacity(_ bits: Int) { words.reserveCapacity((bits + 63) >> 6) }
 
     func prefix(_ n: Int) -> Bitmap {

@@ -162,6 +162,24 @@ final class ColumnBuilder {
         }
     }
 
+    /// Takes back the last value appended, for a reader that read part of a
+    /// row ahead and reads it again another way. A type the value settled or
+    /// widened the column to stays: reading the value again does the same.
+    func removeLastValue() {
+        precondition(count > 0)
+        count -= 1
+        if !validity[count] { nullCount -= 1 }
+        validity.removeLast()
+        switch kind {
+        case .int64?, .boolean?: integers.removeLast()
+        case .double?: doubles.removeLast()
+        case .string?:
+            offsets.removeLast()
+            bytes.removeSubrange(Int(offsets.last!)...)
+        case nil: break  // only NULLs so far, and they are not laid out
+        }
+    }
+
     // MARK: - Finishing
 
     func finish() -> Column {

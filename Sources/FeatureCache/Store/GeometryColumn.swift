@@ -186,6 +186,20 @@ struct GeometryColumnBuilder {
         endRow(box)
     }
 
+    /// Takes back the last row, for a reader that read part of a row ahead and
+    /// reads it again another way.
+    mutating func removeLastRow() {
+        precondition(count > 0)
+        count -= 1
+        if onlyPoints {
+            writer.bytes.removeLast(GeometryColumn.pointSize)  // every row is a point here
+        } else {
+            offsets.removeLast()
+            writer.bytes.removeSubrange(Int(offsets.last!)...)
+            boxes.removeLast(4)
+        }
+    }
+
     func finish() -> GeometryColumn {
         GeometryColumn(bytes: FrozenBytes(writer.bytes), offsets: onlyPoints ? nil : offsets,
                        boxes: onlyPoints ? nil : boxes, count: count)

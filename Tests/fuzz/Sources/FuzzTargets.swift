@@ -14,8 +14,19 @@ enum FuzzTarget: String, CaseIterable {
             _ = try? EsriJSONReader.read(bytes, fields: Schema.fields, objectIdField: "OBJECTID")
             _ = try? EsriJSONReader.read(bytes, fields: [], objectIdField: nil)
         case .geojson:
-            _ = try? GeoJSONReader.read(bytes, identity: FeatureIdentity())
-            _ = try? GeoJSONReader.read(bytes, fields: Schema.fields, identity: FeatureIdentity())
+            // Features read through a template of an earlier one's bytes must
+            // give what reading member by member gives, or the same error.
+            for fields in [[], Schema.fields] {
+                let templated = Result { () throws(FeatureCacheError) in try GeoJSONReader.read(bytes, fields: fields, identity: FeatureIdentity()) }
+                let direct = Result { () throws(FeatureCacheError) in
+                    try GeoJSONReader.read(bytes, fields: fields, identity: FeatureIdentity(), learnsTemplates: false)
+                }
+                switch (templated, direct) {
+                case let (.success(a), .success(b)) where sameBatch(a.batch, b.batch): break
+                case let (.failure(a), .failure(b)) where a.message == b.message: break
+                default: fatalError("GeoJSON read with templates differs from member by member: \(templated) / \(direct)")
+                }
+            }
         case .gml:
             for swap in [false, true] {
                 _ = try? GMLReader.read(bytes, fields: Schema.fields, geometryProperty: "geom", identity: FeatureIdentity(), swapAxes: swap)
@@ -62,6 +73,27 @@ enum FuzzTarget: String, CaseIterable {
         return (0..<a.batch.count).allSatisfy { row in
             a.batch.objectId(row) == b.batch.objectId(row) && a.batch.geometry.wkb(row).elementsEqual(b.batch.geometry.wkb(row))
         }
+    }
+
+    /// Whether two batches hold the same rows: ids, geometry, fields and every cell.
+    private func sameBatch(_ a: FeatureBatch, _ b: FeatureBatch) -> Bool {
+        guard a.count == b.count, a.fields == b.fields else { return false }
+        for row in 0..<a.count where a.objectId(row) != b.objectId(row) || !a.geometry.wkb(row).elementsEqual(b.geometry.wkb(row)) {
+            return false
+        }
+        for (x, y) in zip(a.columns, b.columns) {
+            guard x.kind == y.kind else { return false }
+            for row in 0..<a.count {
+                guard x.isNull(row) == y.isNull(row) else { return false }
+                if x.isNull(row) { continue }
+                switch x.kind {
+                case .string: guard x.stringBytes(row).elementsEqual(y.stringBytes(row)) else { return false }
+                case .double: guard x.double(row).bitPattern == y.double(row).bitPattern else { return false }
+                case .int64, .boolean: guard x.int64(row) == y.int64(row) else { return false }
+                }
+            }
+        }
+        return true
     }
 
     /// Reads a page (Esri JSON or GeoJSON, as the bytes say), caches it, and

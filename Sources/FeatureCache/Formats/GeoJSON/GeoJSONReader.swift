@@ -79,8 +79,10 @@ package enum GeoJSONReader {
     ///   - fields: a known schema (ArcGIS layer fields, OGC queryables); properties
     ///     it does not list get inferred columns. Empty = infer everything.
     ///   - objectIdField: a property that holds object ids, used when a feature has no `id`.
+    ///   - learnsTemplates: read features that repeat an earlier one's layout
+    ///     with its `FeatureTemplate` (false: member by member, as tests compare).
     package static func read(_ bytes: UnsafeRawBufferPointer, fields: [FieldInfo] = [], objectIdField: String? = nil,
-                     identity: FeatureIdentity) throws(FeatureCacheError) -> GeoJSONPage {
+                     identity: FeatureIdentity, learnsTemplates: Bool = true) throws(FeatureCacheError) -> GeoJSONPage {
         var scanner = JSONScanner(bytes)
         let builder = fields.isEmpty ? BatchBuilder() : BatchBuilder(fields: fields, objectIdField: objectIdField)
         var exceededTransferLimit = false
@@ -94,7 +96,7 @@ package enum GeoJSONReader {
                 type = try scanner.readString()
             } else if scanner.keyEquals("features") {
                 sawFeatures = true
-                var reader = FeatureReader(builder: builder, identity: identity)
+                var reader = FeatureReader(builder: builder, identity: identity, learnsTemplates: learnsTemplates)
                 try scanner.beginArray()
                 while try scanner.nextElement() { try reader.readFeature(&scanner) }
             } else if scanner.keyEquals("numberMatched") {
@@ -149,14 +151,103 @@ package enum GeoJSONReader {
     }
 }
 
-/// Reads one Feature object at a time into the batch.
+/// Reads one Feature object at a time into the batch: with the template of
+/// earlier features it matches, else member by member.
 private struct FeatureReader {
     let builder: BatchBuilder
     let identity: FeatureIdentity
     /// A third ordinate is the height (RFC 7946); a fourth is left out.
     var scratch = CoordinateScratch(inferZ: true)
+    /// The templates of the last few shapes of feature met, latest first: a
+    /// layer of polygons and multipolygons has two.
+    var templates: [FeatureTemplate] = []
+    static let maxTemplates = 4
+    /// Features read, and those no template matched: when most match none,
+    /// learning templates costs more than it saves and stops.
+    var features = 0
+    var misses = 0
+
+    let learnsTemplates: Bool
+
+    init(builder: BatchBuilder, identity: FeatureIdentity, learnsTemplates: Bool) {
+        self.builder = builder
+        self.identity = identity
+        self.learnsTemplates = learnsTemplates
+    }
 
     mutating func readFeature(_ scanner: inout JSONScanner) throws(FeatureCacheError) {
+        features += 1
+        _ = scanner.peek()
+        for index in templates.indices {
+            if try read(with: templates[index], &scanner) { return }
+        }
+        if !templates.isEmpty { misses += 1 }
+        let start = scanner.offset
+        try readMemberByMember(&scanner)
+        if learnsTemplates, misses <= 16 || misses * 4 <= features,
+           let template = FeatureTemplate.learn(from: scanner, range: start..<scanner.offset, builder: builder,
+                                                geometryTypes: Self.typeNames, wkbTypes: Self.types) {
+            templates.insert(template, at: 0)
+            if templates.count > Self.maxTemplates { templates.removeLast() }
+        }
+    }
+
+    /// Reads the feature the template describes; false, with the scanner and
+    /// the row as they were, where its bytes differ from the template's.
+    private mutating func read(with template: FeatureTemplate, _ scanner: inout JSONScanner) throws(FeatureCacheError) -> Bool {
+        let start = scanner.offset
+        var objectId: Int64? = nil
+        var read = 0
+        /// Takes back what went into the row so far.
+        func giveUp(_ scanner: inout JSONScanner) -> Bool {
+            for step in template.steps.prefix(read) {
+                switch step.slot {
+                case let .property(column): builder.columns[column].removeLastValue()
+                case .geometryEnd: builder.geometry.removeLastRow()
+                case .id, .coordinates, .skip: break
+                }
+            }
+            scanner.rewind(to: start)
+            return false
+        }
+        for step in template.steps {
+            guard scanner.consumeLiteral(from: step.start, count: step.count) else { return giveUp(&scanner) }
+            scanner.adjustDepth(by: step.depth)
+            switch step.slot {
+            case .id: objectId = try readId(&scanner)
+            case .coordinates: try scratch.read(from: &scanner)
+            case .geometryEnd: try append(template.geometryType!, into: &builder.geometry, scanner)
+            case let .property(column): try builder.appendValue(toColumn: column, from: &scanner)
+            case .skip: try scanner.skipValue()
+            }
+            scanner.adjustDepth(by: -step.depth)
+            read += 1
+        }
+        guard scanner.consumeLiteral(from: template.close.start, count: template.close.count) else { return giveUp(&scanner) }
+        if template.geometryType == nil { builder.geometry.appendNull() }
+        endRow(objectId: objectId, everyColumnFilled: template.propertyCount == builder.columns.count)
+        return true
+    }
+
+    /// The object id of an `id` member's value.
+    private func readId(_ scanner: inout JSONScanner) throws(FeatureCacheError) -> Int64? {
+        switch scanner.peekKind() {
+        case .string?: return identity.objectId(for: try scanner.readString())
+        case .null?: _ = try scanner.readNull(); return nil
+        default: return try scanner.readInt64()
+        }
+    }
+
+    private func endRow(objectId: Int64?, everyColumnFilled: Bool) {
+        if builder.hasObjectIdColumn {
+            builder.endRow(everyColumnFilled: everyColumnFilled)
+        } else {
+            builder.endRow(objectId: objectId ?? identity.anonymousId(), everyColumnFilled: everyColumnFilled)
+        }
+    }
+
+    /// Reads the feature member by member.
+    private mutating func readMemberByMember(_ scanner: inout JSONScanner) throws(FeatureCacheError) {
         var objectId: Int64? = nil
         var sawGeometry = false
         var isFeature = false
@@ -168,11 +259,7 @@ private struct FeatureReader {
                 isFeature = try scanner.readString(matching: ["Feature"]) != nil
                 typeAt = isFeature ? nil : start
             } else if scanner.keyEquals("id") {
-                switch scanner.peekKind() {
-                case .string?: objectId = identity.objectId(for: try scanner.readString())
-                case .null?: _ = try scanner.readNull()
-                default: objectId = try scanner.readInt64()
-                }
+                objectId = try readId(&scanner)
             } else if scanner.keyEquals("geometry") {
                 sawGeometry = true
                 try readGeometry(&scanner)
@@ -187,11 +274,7 @@ private struct FeatureReader {
             throw scanner.error("a member of 'features' must have \"type\": \"Feature\" (got \(type.map { "\"\($0)\"" } ?? "none"))")
         }
         if !sawGeometry { builder.geometry.appendNull() }
-        if builder.hasObjectIdColumn {
-            builder.endRow()
-        } else {
-            builder.endRow(objectId: objectId ?? identity.anonymousId())
-        }
+        endRow(objectId: objectId, everyColumnFilled: false)
     }
 
     private mutating func readGeometry(_ scanner: inout JSONScanner) throws(FeatureCacheError) {
@@ -239,12 +322,17 @@ private struct FeatureReader {
             return (writer.bytes, box)
         }
         guard hasCoordinates else { throw scanner.error("a \(Self.typeNames[typeIndex]) has no 'coordinates'") }
+        try append(type, into: &target, scanner)
+        return nil
+    }
+
+    /// The scratch's coordinates as a `type` geometry, into `target`.
+    private func append(_ type: WKBType, into target: inout GeometryColumnBuilder, _ scanner: JSONScanner) throws(FeatureCacheError) {
         do {
             try target.append(type, scratch)
         } catch {
             throw scanner.error(error.message)  // where in the document
         }
-        return nil
     }
 
     private mutating func readMembers(_ scanner: inout JSONScanner) throws(FeatureCacheError) -> [(bytes: [UInt8], box: BoundingBox)] {
@@ -265,8 +353,8 @@ private struct FeatureReader {
     }
 
     /// RFC 7946's geometry types, and their WKB types in the same order.
-    private static let typeNames: [StaticString] = ["Point", "MultiPoint", "LineString", "MultiLineString", "Polygon",
+    static let typeNames: [StaticString] = ["Point", "MultiPoint", "LineString", "MultiLineString", "Polygon",
                                                     "MultiPolygon", "GeometryCollection"]
-    private static let types: [WKBType] = [.point, .multiPoint, .lineString, .multiLineString, .polygon, .multiPolygon,
+    static let types: [WKBType] = [.point, .multiPoint, .lineString, .multiLineString, .polygon, .multiPolygon,
                                            .geometryCollection]
 }

@@ -28,14 +28,19 @@ extension BatchBuilder {
                 continue
             }
             hint = column + 1
-            let target = columns[column]
-            guard target.count == count else { throw scanner.error("'\(scanner.key)' appears twice in one feature") }
-            do {
-                try target.appendValue(from: &scanner)
-            } catch {
-                // Type mismatches come from the column: say where in the document.
-                throw error.message.hasPrefix("JSON:") ? error : scanner.error(error.message)
-            }
+            guard columns[column].count == count else { throw scanner.error("'\(scanner.key)' appears twice in one feature") }
+            try appendValue(toColumn: column, from: &scanner)
+        }
+    }
+
+    /// Reads the next value into `column` for the current row.
+    @inline(__always)
+    func appendValue(toColumn column: Int, from scanner: inout JSONScanner) throws(FeatureCacheError) {
+        do {
+            try columns[column].appendValue(from: &scanner)
+        } catch {
+            // Type mismatches come from the column: say where in the document.
+            throw error.message.hasPrefix("JSON:") ? error : scanner.error(error.message)
         }
     }
 }

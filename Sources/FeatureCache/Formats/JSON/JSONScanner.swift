@@ -140,6 +140,52 @@ package struct JSONScanner {
         if offset != bytes.count { throw error("unexpected data after the JSON document") }
     }
 
+    // MARK: - Literal runs (feature templates)
+
+    /// Steps over `count` bytes equal to those at `start` of the same document
+    /// (a run a template recorded from an earlier feature) and returns true;
+    /// returns false and stays put when the bytes here differ.
+    @inline(__always)
+    package mutating func consumeLiteral(from start: Int, count: Int) -> Bool {
+        guard count <= bytes.count - offset else { return false }
+        let here = bytes.baseAddress! + offset, there = bytes.baseAddress! + start
+        var index = 0
+        while index + 8 <= count {
+            guard here.loadUnaligned(fromByteOffset: index, as: UInt64.self) == there.loadUnaligned(fromByteOffset: index, as: UInt64.self) else {
+                return false
+            }
+            index += 8
+        }
+        if index < count {
+            if count >= 8 {
+                // The last eight bytes, overlapping what was compared.
+                guard here.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) == there.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) else {
+                    return false
+                }
+            } else {
+                while index < count {
+                    guard here.load(fromByteOffset: index, as: UInt8.self) == there.load(fromByteOffset: index, as: UInt8.self) else { return false }
+                    index += 1
+                }
+            }
+        }
+        offset += count
+        return true
+    }
+
+    /// Counts `levels` containers as entered (or left, negative) without
+    /// reading their brackets: a value a template reads inside a feature's
+    /// objects is held to the same nesting limit as when read member by member.
+    @inline(__always)
+    package mutating func adjustDepth(by levels: Int) { depth += levels }
+
+    /// Goes back to `position`, a place this scanner passed in the same
+    /// container (to read a feature again another way).
+    package mutating func rewind(to position: Int) {
+        precondition(position <= offset)
+        offset = position
+    }
+
     // MARK: - Keys
 
     private mutating func readKey() throws(FeatureCacheError) {

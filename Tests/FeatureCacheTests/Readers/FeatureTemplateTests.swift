@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: Apache-2.0
+@testable import FeatureCache
+import Testing
+
+/// GeoJSON features read through a template of an earlier feature's bytes
+/// (`FeatureTemplate`) give exactly the batch that reading member by member
+/// gives: every cell, type, geometry and id, whatever mix of layouts a
+/// document holds, and the same error for a bad value.
+@Suite struct FeatureTemplateTests {
+    private func read(_ json: String, templates: Bool) throws(FeatureCacheError) -> FeatureBatch {
+        try Array(json.utf8).withBytes { (bytes) throws(FeatureCacheError) in
+            try GeoJSONReader.read(bytes, identity: FeatureIdentity(), learnsTemplates: templates).batch
+        }
+    }
+
+    private func expectSame(_ a: FeatureBatch, _ b: FeatureBatch, _ label: String) {
+        #expect(a.count == b.count, "\(label)")
+        #expect(a.fields == b.fields, "\(label)")
+        guard a.count == b.count, a.fields == b.fields else { return }
+        for row in 0..<a.count {
+            #expect(a.objectId(row) == b.objectId(row), "\(label) row \(row)")
+            #expect(Array(a.geometry.wkb(row)) == Array(b.geometry.wkb(row)), "\(label) row \(row)")
+        }
+        for (x, y) in zip(a.columns, b.columns) {
+            #expect(x.kind == y.kind, "\(label) \(x.field.name)")
+            guard x.kind == y.kind else { continue }
+            for row in 0..<a.count {
+                #expect(x.isNull(row) == y.isNull(row), "\(label) \(x.field.name) row \(row)")
+                guard !x.isNull(row) else { continue }
+                switch x.kind {
+                case .string: #expect(x.string(row) == y.string(row), "\(label) \(x.field.name) row \(row)")
+                case .double: #expect(x.double(row).bitPattern == y.double(row).bitPattern, "\(label) \(x.field.name) row \(row)")
+                case .int64, .boolean: #expect(x.int64(row) == y.int64(row), "\(label) \(x.field.name) row \(row)")
+                }
+            }
+        }
+    }
+
+    /// Documents of runs of features that share a layout, the layout changing
+    /// between runs: key orders, foreign members, ids as numbers, strings or
+    /// none, 2D and 3D points, polygons and multipolygons, null and missing
+    /// geometry, properties that come and go, values of other types than
+    /// their column's so far, nested values, escapes, and the spacing.
+    @Test(arguments: 0..<40)
+    func templatesReadWhatMemberByMemberReads(seed: UInt64) throws {
+        var maker = DocumentMaker(random: SeededRandom(seed: seed))
+        let json = maker.document()
+        let direct = try read(json, templates: false)
+        let templated = try read(json, templates: true)
+        expectSame(templated, direct, "seed \(seed)")
+    }
+
+    /// A feature that matches the template's runs but holds a bad value fails
+    /// as it does member by member: the same message, naming the same byte
+    /// (a geometry that cannot be stored fails before the properties after it).
+    @Test(arguments: [
+        #""coordinates": [1, 2]}, "properties": {"A": 1x}}"#,
+        #""coordinates": [1, 1e999]}, "properties": {"A": 1}}"#,
+        #""coordinates": [1, 1e999]}, "properties": {"A": 1x}}"#,
+        #""coordinates":  z1, 2]}, "properties": {"A": 1}}"#,
+        #""coordinates": [[1, 2]]}, "properties": {"A": 1}}"#,
+        #""coordinates": [1, 2]}, "properties": {"A": "unterminated}}"#,
+    ])
+    func aBadValueInATemplatedFeatureFailsTheSameWay(tail: String) {
+        var features = (1...5).map { #"{"type": "Feature", "id": \#($0), "geometry": {"type": "Point", "coordinates": [1, 2]}, "properties": {"A": \#($0)}}"# }
+        features.append(#"{"type": "Feature", "id": 6, "geometry": {"type": "Point", "# + tail)
+        let json = #"{"type": "FeatureCollection", "features": ["# + features.joined(separator: ", ") + "]}"
+        var messages: [String] = []
+        for templates in [false, true] {
+            do {
+                _ = try read(json, templates: templates)
+                Issue.record("no error")
+            } catch {
+                messages.append(error.message)
+            }
+        }
+        #expect(messages.count == 2 && messages[0] == messages[1])
+    }
+
+    /// Values nested in a templated feature's properties meet the same nesting
+    /// limit as member by member.
+    @Test func nestingIsLimitedTheSameWay() {
+        let feature = #"{"type": "Feature", "id": 1, "geometry": null, "properties": {"A": VALUE}}"#
+        for depth in [252, 253] {
+            let value = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+            let json = #"{"type": "FeatureCollection", "features": ["# + feature.replacing("VALUE", with: "1")
+                + ", " + feature.replacing("VALUE", with: value) + "]}"
+            let results = [false, true].map { templates in Result { () throws(FeatureCacheError) in try read(json, templates: templates).count } }
+            switch (results[0], results[1]) {
+            case let (.success(a), .success(b)): #expect(a == b)
+            case let (.failure(a), .failure(b)): #expect(a.message == b.message)
+            default: Issue.record("depth \(depth): \(results)")
+            }
+        }
+    }
+}
+
+/// Random GeoJSON documents whose features come in runs of one layout.
+private struct DocumentMaker {
+    var random: SeededRandom
+
+    private mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &random) < percent }
+
+    private mutating func number() -> String {
+        switch Int.random(in: 0..<4, using: &random) {
+        case 0: return String(Int.random(in: -1000...1000, using: &random))
+        case 1: return String(Double(Int.random(in: -100_000...100_000, using: &random)) / 64)
+        case 2: return "1.5e3"
+        default: return String(Int64.random(in: 1_000_000_000_000...1_900_000_000_000, using: &random))
+        }
+    }
+
+    private mutating func string() -> String {
+        ["\"oak\"", "\"Fraxinus latifolia\"", "\"caf\\u00e9\"", "\"say \\\"hi\\\"\"", "\"\"", "\"x\\ny\""].randomElement(using: &random)!
+    }
+
+    /// A value, mostly of the property's usual kind.
+    private mutating func value(usual kind: Int) -> String {
+        let kind = chance(85) ? kind : Int.random(in: 0..<6, using: &random)
+        switch kind {
+        case 0: return number()
+        case 1: return string()
+        case 2: return chance(50) ? "true" : "false"
+        case 3: return "null"
+        case 4: return #"{"a": [1, {"b": null}]}"#
+        default: return "[1, \"two\"]"
+        }
+    }
+
+    private mutating func coordinate() -> String { String(Double(Int.random(in: -18_000...18_000, using: &random)) / 100) }
+
+    private mutating func ring() -> String {
+        let x = coordinate(), y = coordinate()
+        return "[[\(x), \(y)], [\(x), \(coordinate())], [\(coordinate()), \(coordinate())], [\(x), \(y)]]"
+    }
+
+    private mutating func geometry(_ kind: Int, _ space: String) -> String? {
+        switch kind {
+        case 0: return "{\"type\":\(space)\"Point\",\(space)\"coordinates\":\(space)[\(coordinate()),\(space)\(coordinate())]}"
+        case 1: return "{\"type\":\(space)\"Point\",\(space)\"coordinates\":\(space)[\(coordinate()),\(space)\(coordinate()),\(space)\(coordinate())]}"
+        case 2: return "{\"coordinates\":\(space)[\(ring())],\(space)\"type\":\(space)\"Polygon\"}"
+        case 3: return "{\"type\":\(space)\"MultiPolygon\",\(space)\"coordinates\":\(space)[[\(ring())],\(space)[\(ring())]]}"
+        case 4: return "null"
+        default: return nil  // no geometry member
+        }
+    }
+
+    /// One layout: which members in which order, which properties, the spacing.
+    private struct Layout {
+        var memberOrder: [String]
+        var properties: [(name: String, kind: Int)]
+        var geometry: Int
+        var id: Int
+        var space: String
+    }
+
+    private mutating func layout() -> Layout {
+        let names = ["OBJECTID", "Species", "DBH", "Planted", "Ty\\u0070e", "Notes", "Flag"]
+        var properties: [(String, Int)] = []
+        for (index, name) in names.enumerated() where chance(70) { properties.append((name, [0, 1, 0, 0, 1, 1, 2][index])) }
+        if chance(30) { properties.shuffle(using: &random) }
+        var members = ["type", "id", "geometry", "properties"]
+        if chance(40) { members.shuffle(using: &random) }
+        if chance(20) { members.insert("bbox", at: Int.random(in: 0...members.count, using: &random)) }
+        return Layout(memberOrder: members, properties: properties, geometry: Int.random(in: 0..<6, using: &random),
+                      id: Int.random(in: 0..<3, using: &random), space: chance(50) ? " " : "")
+    }
+
+    private mutating func feature(_ layout: Layout, number: Int) -> String {
+        let s = layout.space
+        var members: [String] = []
+        for member in layout.memberOrder {
+            switch member {
+            case "type": members.append("\"type\":\(s)\"Feature\"")
+            case "id":
+                switch layout.id {
+                case 0: members.append("\"id\":\(s)\(number)")
+                case 1: members.append("\"id\":\(s)\"trees.\(number)\"")
+                default: break
+                }
+            case "geometry":
+                if let geometry = geometry(layout.geometry, s) { members.append("\"geometry\":\(s)\(geometry)") }
+            case "bbox": members.append("\"bbox\":\(s)[0,\(s)0,\(s)1,\(s)1]")
+            default:
+                let properties = layout.properties.map { "\"\($0.name)\":\(s)\(value(usual: $0.kind))" }
+                members.append("\"properties\":\(s){" + properties.joined(separator: ",\(s)") + "}")
+            }
+        }
+        return "{" + members.joined(separator: ",\(s)") + "}"
+    }
+
+    mutating func document() -> String {
+        var features: [String] = []
+        while features.count < 300 {
+            let layout = layout()
+            for _ in 0..<Int.random(in: 1...30, using: &random) { features.append(feature(layout, number: features.count + 1)) }
+        }
+        return "{\"type\": \"FeatureCollection\", \"features\": [\n" + features.joined(separator: ",\n") + "\n]}"
+    }
+}
