@@ -11,8 +11,18 @@ enum FuzzTarget: String, CaseIterable {
     func run(_ bytes: UnsafeRawBufferPointer) {
         switch self {
         case .esrijson:
-            _ = try? EsriJSONReader.read(bytes, fields: Schema.fields, objectIdField: "OBJECTID")
-            _ = try? EsriJSONReader.read(bytes, fields: [], objectIdField: nil)
+            // As for GeoJSON: templates give what member by member gives.
+            for (fields, objectIdField) in [(Schema.fields, "OBJECTID"), ([], nil)] {
+                let templated = Result { () throws(FeatureCacheError) in try EsriJSONReader.read(bytes, fields: fields, objectIdField: objectIdField) }
+                let direct = Result { () throws(FeatureCacheError) in
+                    try EsriJSONReader.read(bytes, fields: fields, objectIdField: objectIdField, learnsTemplates: false)
+                }
+                switch (templated, direct) {
+                case let (.success(a), .success(b)) where sameBatch(a.batch, b.batch): break
+                case let (.failure(a), .failure(b)) where a.message == b.message: break
+                default: fatalError("Esri JSON read with templates differs from member by member: \(templated) / \(direct)")
+                }
+            }
         case .geojson:
             // Features read through a template of an earlier one's bytes must
             // give what reading member by member gives, or the same error.

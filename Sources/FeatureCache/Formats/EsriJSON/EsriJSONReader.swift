@@ -7,7 +7,10 @@ package enum EsriJSONReader {
     /// - Parameters:
     ///   - fields: the schema to use when the response lists none before its features.
     ///   - objectIdField: the field holding object ids when the response does not say.
-    package static func read(_ bytes: UnsafeRawBufferPointer, fields: [FieldInfo], objectIdField: String?) throws(FeatureCacheError) -> ArcGISQueryPage {
+    ///   - learnsTemplates: read features that repeat an earlier one's layout
+    ///     with its `FeatureTemplate` (false: member by member, as tests compare).
+    package static func read(_ bytes: UnsafeRawBufferPointer, fields: [FieldInfo], objectIdField: String?,
+                             learnsTemplates: Bool = true) throws(FeatureCacheError) -> ArcGISQueryPage {
         var scanner = JSONScanner(bytes)
         var objectIdField = objectIdField
         var responseFields: [FieldInfo]? = nil
@@ -23,7 +26,7 @@ package enum EsriJSONReader {
             if scanner.keyEquals("features") {
                 let batch = builder ?? BatchBuilder(fields: responseFields ?? fields, objectIdField: objectIdField)
                 builder = batch
-                try readFeatures(&scanner, into: batch, hasZ: declaredZ, hasM: declaredM)
+                try readFeatures(&scanner, into: batch, hasZ: declaredZ, hasM: declaredM, learnsTemplates: learnsTemplates)
             } else if scanner.keyEquals("hasZ") {
                 declaredZ = try scanner.readNull() ? nil : try scanner.readBool()
             } else if scanner.keyEquals("hasM") {
@@ -101,12 +104,18 @@ package enum EsriJSONReader {
     /// - Parameters: hasZ, hasM: as the response declares them; nil = not said,
     ///   and then a third ordinate is read as a Z (as GDAL reads it).
     private static func readFeatures(_ scanner: inout JSONScanner, into builder: BatchBuilder,
-                                     hasZ: Bool?, hasM: Bool?) throws(FeatureCacheError) {
+                                     hasZ: Bool?, hasM: Bool?, learnsTemplates: Bool) throws(FeatureCacheError) {
         var scratch = CoordinateScratch(declared: VertexLayout(hasZ: hasZ ?? false, hasM: hasM ?? false),
                                         inferZ: hasZ == nil && hasM == nil)
         scratch.nullOrdinatesAfterXY = true  // [x, y, z, null]: a Z+M vertex without a measure
+        var templates = FeatureTemplates(enabled: learnsTemplates)
         try scanner.beginArray()
         while try scanner.nextElement() {
+            _ = scanner.peek()
+            let matched = try readWithTemplate(&scanner, templates.all, into: builder, scratch: &scratch)
+            templates.count(matched: matched)
+            guard !matched else { continue }
+            let start = scanner.offset
             var sawGeometry = false
             try scanner.beginObject()
             while try scanner.nextKey() {
@@ -121,6 +130,46 @@ package enum EsriJSONReader {
             }
             if !sawGeometry { builder.geometry.appendNull() }
             builder.endRow()
+            if templates.wantsToLearn {
+                templates.add(FeatureTemplate.learnEsriJSON(from: scanner, range: start..<scanner.offset, builder: builder))
+            }
+        }
+    }
+
+    /// Reads the feature with the first template it matches; false when none does.
+    private static func readWithTemplate(_ scanner: inout JSONScanner, _ templates: [FeatureTemplate], into builder: BatchBuilder,
+                                         scratch: inout CoordinateScratch) throws(FeatureCacheError) -> Bool {
+        for template in templates {
+            var point = PointOrdinates()
+            let matched = try template.read(&scanner, into: builder) { (slot, scanner) throws(FeatureCacheError) in
+                switch slot {
+                case let .ordinate(index): point.set(index, try coordinate(&scanner))
+                case .coordinates: try scratch.read(from: &scanner)
+                case .geometryEnd: try appendGeometry(template.geometryType, point, &scratch, into: &builder.geometry, scanner)
+                default: break  // no other slot in Esri JSON templates
+                }
+            }
+            guard matched else { continue }
+            if !template.hasGeometry { builder.geometry.appendNull() }
+            builder.endRow(everyColumnFilled: template.propertyCount == builder.columns.count)
+            return true
+        }
+        return false
+    }
+
+    /// An Esri point's members as read: x and y NaN until given, z and m nil.
+    struct PointOrdinates {
+        var x = Double.nan, y = Double.nan
+        var z: Double? = nil, m: Double? = nil
+
+        /// Sets x, y, z or m by its index 0…3.
+        mutating func set(_ index: Int, _ value: Double) {
+            switch index {
+            case 0: x = value
+            case 1: y = value
+            case 2: z = value
+            default: m = value
+            }
         }
     }
 
@@ -129,34 +178,64 @@ package enum EsriJSONReader {
     private static func readGeometry(_ scanner: inout JSONScanner, into geometry: inout GeometryColumnBuilder,
                                      scratch: inout CoordinateScratch) throws(FeatureCacheError) {
         if try scanner.readNull() { return geometry.appendNull() }
-        var x = Double.nan, y = Double.nan
-        var z: Double? = nil, m: Double? = nil
+        var point = PointOrdinates()
         var type: WKBType? = nil
         try scanner.beginObject()
         while try scanner.nextKey() {
-            if scanner.keyEquals("x") { x = try coordinate(&scanner); type = .point }
-            else if scanner.keyEquals("y") { y = try coordinate(&scanner) }
-            else if scanner.keyEquals("z") { z = try coordinate(&scanner) }
-            else if scanner.keyEquals("m") { m = try coordinate(&scanner) }
-            else if scanner.keyEquals("points") { try scratch.read(from: &scanner); type = .multiPoint }
-            else if scanner.keyEquals("paths") { try scratch.read(from: &scanner); type = .multiLineString }
-            else if scanner.keyEquals("rings") { try scratch.read(from: &scanner); type = .polygon }
-            else if scanner.keyEquals("curvePaths") || scanner.keyEquals("curveRings") {
+            if let kind = geometryMember(scanner) {
+                switch kind {
+                case let .ordinate(index):
+                    point.set(index, try coordinate(&scanner))
+                    if index == 0 { type = .point }
+                case let .coordinates(kind):
+                    try scratch.read(from: &scanner)
+                    type = kind
+                }
+            } else if scanner.keyEquals("curvePaths") || scanner.keyEquals("curveRings") {
                 throw scanner.error("true curves are not supported (query with returnTrueCurves=false)")
-            } else { try scanner.skipValue() }
+            } else {
+                try scanner.skipValue()
+            }
         }
+        try appendGeometry(type, point, &scratch, into: &geometry, scanner)
+    }
+
+    /// What a member of an Esri geometry object holds, by its key.
+    enum GeometryMember {
+        /// x, y, z or m (0…3).
+        case ordinate(Int)
+        /// `points`, `paths` or `rings`: coordinate arrays of this type.
+        case coordinates(WKBType)
+    }
+
+    /// The geometry member the scanner's current key names; nil for any other key.
+    static func geometryMember(_ scanner: JSONScanner) -> GeometryMember? {
+        if scanner.keyEquals("x") { return .ordinate(0) }
+        if scanner.keyEquals("y") { return .ordinate(1) }
+        if scanner.keyEquals("z") { return .ordinate(2) }
+        if scanner.keyEquals("m") { return .ordinate(3) }
+        if scanner.keyEquals("points") { return .coordinates(.multiPoint) }
+        if scanner.keyEquals("paths") { return .coordinates(.multiLineString) }
+        if scanner.keyEquals("rings") { return .coordinates(.polygon) }
+        return nil
+    }
+
+    /// The geometry a closed geometry object read as: a point from its
+    /// ordinates, the scratch as `type`, or none (`{}` is ArcGIS's empty geometry).
+    private static func appendGeometry(_ type: WKBType?, _ point: PointOrdinates, _ scratch: inout CoordinateScratch,
+                                       into geometry: inout GeometryColumnBuilder, _ scanner: JSONScanner) throws(FeatureCacheError) {
         switch type {
-        case .point? where !x.isNaN && !y.isNaN && (z != nil || m != nil):
+        case .point? where !point.x.isNaN && !point.y.isNaN && (point.z != nil || point.m != nil):
             // {x, y, z, m}: the ordinates the layout keeps.
             scratch.reset()
-            scratch.appendVertex(x, y, z: z, m: m)
+            scratch.appendVertex(point.x, point.y, z: point.z, m: point.m)
             scratch.depth = 1
             do {
                 try geometry.append(.point, scratch)
             } catch {
                 throw scanner.error(error.message)
             }
-        case .point?: try geometry.appendPoint(x, y)
+        case .point?: try geometry.appendPoint(point.x, point.y)
         case let kind?:
             // An empty array is one level shallower than its type: treat as no geometry.
             if scratch.pointCount == 0 { return geometry.appendNull() }
@@ -166,7 +245,7 @@ package enum EsriJSONReader {
             } catch {
                 throw scanner.error(error.message)  // where in the document
             }
-        case nil: geometry.appendNull()  // {} is ArcGIS's empty geometry
+        case nil: geometry.appendNull()
         }
     }
 
@@ -176,7 +255,7 @@ package enum EsriJSONReader {
     /// it is accepted here and nowhere else: in a path, a ring or an attribute it
     /// stays an error.
     @inline(__always)
-    private static func coordinate(_ scanner: inout JSONScanner) throws(FeatureCacheError) -> Double {
+    static func coordinate(_ scanner: inout JSONScanner) throws(FeatureCacheError) -> Double {
         switch scanner.peekKind() {
         case .null?: _ = try scanner.readNull(); return .nan
         case .string?:

@@ -158,75 +158,46 @@ private struct FeatureReader {
     let identity: FeatureIdentity
     /// A third ordinate is the height (RFC 7946); a fourth is left out.
     var scratch = CoordinateScratch(inferZ: true)
-    /// The templates of the last few shapes of feature met, latest first: a
-    /// layer of polygons and multipolygons has two.
-    var templates: [FeatureTemplate] = []
-    static let maxTemplates = 4
-    /// Features read, and those no template matched: when most match none,
-    /// learning templates costs more than it saves and stops.
-    var features = 0
-    var misses = 0
-
-    let learnsTemplates: Bool
+    var templates: FeatureTemplates
 
     init(builder: BatchBuilder, identity: FeatureIdentity, learnsTemplates: Bool) {
         self.builder = builder
         self.identity = identity
-        self.learnsTemplates = learnsTemplates
+        templates = FeatureTemplates(enabled: learnsTemplates)
     }
 
     mutating func readFeature(_ scanner: inout JSONScanner) throws(FeatureCacheError) {
-        features += 1
         _ = scanner.peek()
-        for index in templates.indices {
-            if try read(with: templates[index], &scanner) { return }
-        }
-        if !templates.isEmpty { misses += 1 }
+        let matched = try readWithTemplate(&scanner)
+        templates.count(matched: matched)
+        guard !matched else { return }
         let start = scanner.offset
         try readMemberByMember(&scanner)
-        if learnsTemplates, misses <= 16 || misses * 4 <= features,
-           let template = FeatureTemplate.learn(from: scanner, range: start..<scanner.offset, builder: builder,
-                                                geometryTypes: Self.typeNames, wkbTypes: Self.types) {
-            templates.insert(template, at: 0)
-            if templates.count > Self.maxTemplates { templates.removeLast() }
+        if templates.wantsToLearn {
+            templates.add(FeatureTemplate.learnGeoJSON(from: scanner, range: start..<scanner.offset, builder: builder,
+                                                       geometryTypes: Self.typeNames, wkbTypes: Self.types))
         }
     }
 
-    /// Reads the feature the template describes; false, with the scanner and
-    /// the row as they were, where its bytes differ from the template's.
-    private mutating func read(with template: FeatureTemplate, _ scanner: inout JSONScanner) throws(FeatureCacheError) -> Bool {
-        let start = scanner.offset
-        var objectId: Int64? = nil
-        var read = 0
-        /// Takes back what went into the row so far.
-        func giveUp(_ scanner: inout JSONScanner) -> Bool {
-            for step in template.steps.prefix(read) {
-                switch step.slot {
-                case let .property(column): builder.columns[column].removeLastValue()
-                case .geometryEnd: builder.geometry.removeLastRow()
-                case .id, .coordinates, .skip: break
+    /// Reads the feature with the first template it matches; false when none does.
+    private mutating func readWithTemplate(_ scanner: inout JSONScanner) throws(FeatureCacheError) -> Bool {
+        let candidates = templates.all
+        for template in candidates {
+            var objectId: Int64? = nil
+            let matched = try template.read(&scanner, into: builder) { (slot, scanner) throws(FeatureCacheError) in
+                switch slot {
+                case .id: objectId = try readId(&scanner)
+                case .coordinates: try scratch.read(from: &scanner)
+                case .geometryEnd: try append(template.geometryType!, into: &builder.geometry, scanner)
+                default: break  // no other slot in GeoJSON templates
                 }
             }
-            scanner.rewind(to: start)
-            return false
+            guard matched else { continue }
+            if !template.hasGeometry { builder.geometry.appendNull() }
+            endRow(objectId: objectId, everyColumnFilled: template.propertyCount == builder.columns.count)
+            return true
         }
-        for step in template.steps {
-            guard scanner.consumeLiteral(from: step.start, count: step.count) else { return giveUp(&scanner) }
-            scanner.adjustDepth(by: step.depth)
-            switch step.slot {
-            case .id: objectId = try readId(&scanner)
-            case .coordinates: try scratch.read(from: &scanner)
-            case .geometryEnd: try append(template.geometryType!, into: &builder.geometry, scanner)
-            case let .property(column): try builder.appendValue(toColumn: column, from: &scanner)
-            case .skip: try scanner.skipValue()
-            }
-            scanner.adjustDepth(by: -step.depth)
-            read += 1
-        }
-        guard scanner.consumeLiteral(from: template.close.start, count: template.close.count) else { return giveUp(&scanner) }
-        if template.geometryType == nil { builder.geometry.appendNull() }
-        endRow(objectId: objectId, everyColumnFilled: template.propertyCount == builder.columns.count)
-        return true
+        return false
     }
 
     /// The object id of an `id` member's value.

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: Apache-2.0
+/// The bytes the features of one JSON document share, learned from one feature
+/// and checked on the next: a server writes every feature the same way (the
+/// same members in the same order, the same spacing), so between the values
+/// that change lie runs of bytes that do not: `{"type": "Feature", "id":`,
+/// `, "geometry": {"type": "Point", "coordinates":`, `, "DBH":`…
+///
+/// A feature that repeats every run byte for byte has the same structure and
+/// the same keys as the feature the template came from, so only its values
+/// need reading: each run is compared eight bytes at a time instead of being
+/// scanned and its keys looked up. Values are read by the same code as member
+/// by member, starting where that reading starts (a run ends just after a
+/// member's `:`), so they are held to the same rules and fail with the same
+/// message at the same byte. A feature that differs anywhere (another key
+/// order, a foreign member, a 3D point where the template has two values)
+/// takes back what went into its row and is read member by member; the reader
+/// learns its template then. Each format learns its own templates
+/// (`FeatureTemplate+GeoJSON`, `FeatureTemplate+EsriJSON`).
+struct FeatureTemplate {
+    /// What a template reads after a run.
+    enum Slot {
+        /// A property's value, into the column at this index.
+        case property(Int)
+        /// A member's value the format does not keep, skipped.
+        case skip
+        /// The GeoJSON feature's `id`.
+        case id
+        /// A geometry's coordinate arrays (`coordinates`, `paths`, `rings`, `points`).
+        case coordinates
+        /// An Esri point's `x`, `y`, `z` or `m` (0…3).
+        case ordinate(Int)
+        /// Nothing to read: the geometry object just closed, and its geometry
+        /// goes into the row here, where reading member by member puts it (so
+        /// an error in it comes first and names the same byte).
+        case geometryEnd
+    }
+
+    /// A run of bytes, then what follows it.
+    struct Step {
+        /// Where the run is in the document the template was learned from, and its length.
+        let start: Int
+        let count: Int
+        let slot: Slot
+        /// Containers the value lies in, counting the feature's own object.
+        let depth: Int
+    }
+
+    private(set) var steps: [Step] = []
+    /// The run that closes the feature.
+    private(set) var close = (start: 0, count: 0)
+    /// The geometry type the runs spell; nil for none (an Esri `{}`).
+    var geometryType: WKBType?
+    /// Whether the features have a geometry object (not null, not missing).
+    private(set) var hasGeometry = false
+    /// How many columns the properties fill.
+    private(set) var propertyCount = 0
+
+    /// Reads one feature: the runs compared, properties and skipped members
+    /// read here, the format's own slots by `readSlot`. Returns false, with the
+    /// scanner and the row as they were, where the bytes differ.
+    @inline(__always)
+    func read(_ scanner: inout JSONScanner, into builder: BatchBuilder,
+              _ readSlot: (Slot, inout JSONScanner) throws(FeatureCacheError) -> Void) throws(FeatureCacheError) -> Bool {
+        let start = scanner.offset
+        var done = 0
+        for step in steps {
+            guard scanner.consumeLiteral(from: step.start, count: step.count) else {
+                takeBack(steps.prefix(done), from: builder)
+                scanner.rewind(to: start)
+                return false
+            }
+            scanner.adjustDepth(by: step.depth)
+            switch step.slot {
+            case let .property(column): try builder.appendValue(toColumn: column, from: &scanner)
+            case .skip: try scanner.skipValue()
+            default: try readSlot(step.slot, &scanner)
+            }
+            scanner.adjustDepth(by: -step.depth)
+            done += 1
+        }
+        guard scanner.consumeLiteral(from: close.start, count: close.count) else {
+            takeBack(steps[...], from: builder)
+            scanner.rewind(to: start)
+            return false
+        }
+        return true
+    }
+
+    /// Takes back what these steps put into the row.
+    private func takeBack(_ done: ArraySlice<Step>, from builder: BatchBuilder) {
+        for step in done {
+            switch step.slot {
+            case let .property(column): builder.columns[column].removeLastValue()
+            case .geometryEnd: builder.geometry.removeLastRow()
+            default: break
+            }
+        }
+    }
+
+    // MARK: - Learning
+
+    /// Records a template while a format's learner walks a feature again.
+    struct Recorder {
+        var probe: JSONScanner
+        private(set) var template = FeatureTemplate()
+        private var runStart: Int
+        private var keys = Set<String>()
+
+        /// Walks the feature that starts at `start`, just read member by member.
+        init(_ scanner: JSONScanner, at start: Int) {
+            probe = scanner
+            probe.rewind(to: start)
+            runStart = start
+        }
+
+        /// Ends the current run here, with the slot that reads what follows:
+        /// just after a member's `:` (or the geometry's `}`), where reading
+        /// member by member stands.
+        mutating func slot(_ slot: Slot, depth: Int) {
+            template.steps.append(Step(start: runStart, count: probe.offset - runStart, slot: slot, depth: depth))
+            if case .property = slot { template.propertyCount += 1 }
+        }
+
+        /// Ends the current run and skips the value after it.
+        mutating func skip(depth: Int) throws(FeatureCacheError) {
+            slot(.skip, depth: depth)
+            try probe.skipValue()
+            restart()
+        }
+
+        /// A new run starts here (after a value).
+        mutating func restart() { runStart = probe.offset }
+
+        /// Whether the current key is new in its object (`scope` names the
+        /// object): a member listed twice is no template's.
+        mutating func isFirst(_ scope: String) -> Bool { keys.insert(scope + "\u{0}" + probe.key).inserted }
+
+        mutating func setGeometry(_ type: WKBType?) {
+            template.hasGeometry = true
+            template.geometryType = type
+        }
+
+        /// The template, closed where the feature ends; nil when the walk did
+        /// not end where reading member by member did.
+        func finish(at end: Int) -> FeatureTemplate? {
+            guard probe.offset == end else { return nil }
+            var template = template
+            template.close = (runStart, end - runStart)
+            return template
+        }
+    }
+}
+
+/// The templates of the last few layouts a reader met, latest first (a layer
+/// of polygons and multipolygons has two), and whether learning pays: when
+/// most features match none, learning costs more than it saves and stops.
+struct FeatureTemplates {
+    private(set) var all: [FeatureTemplate] = []
+    private var features = 0
+    private var misses = 0
+    let enabled: Bool
+    static let maxCount = 4
+
+    init(enabled: Bool) { self.enabled = enabled }
+
+    /// Counts a feature, and whether a template read it.
+    mutating func count(matched: Bool) {
+        features += 1
+        if !matched, !all.isEmpty { misses += 1 }
+    }
+
+    /// Whether to learn the template of a feature no template matched.
+    var wantsToLearn: Bool { enabled && (misses <= 16 || misses * 4 <= features) }
+
+    mutating func add(_ template: FeatureTemplate?) {
+        guard let template else { return }
+        all.insert(template, at: 0)
+        if all.count > Self.maxCount { all.removeLast() }
+    }
+}
