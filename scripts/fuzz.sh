@@ -32,6 +32,7 @@ seed() {
     esrijson|pipeline)
         find "$fixtures/arcgis-rest" -name '*.json' -size -512k -exec cp {} "$corpus/" \;
         cp "$fixtures/where/rows.json" "$corpus/"
+        cp Tests/fuzz/seeds/esrijson/* "$corpus/"
         [ "$target" = esrijson ] || cp Tests/fuzz/seeds/geojson/* "$corpus/" ;;
     geojson)
         find "$fixtures/arcgis-rest" -name '*.geojson' -size -512k -exec cp {} "$corpus/" \;

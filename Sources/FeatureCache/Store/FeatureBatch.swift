@@ -127,6 +127,12 @@ final class BatchBuilder {
         return columns.count - 1
     }
 
+    /// Whether no other column has the name of column `index` (a schema may
+    /// list a name twice: then which copy a value goes to depends on the row).
+    func hasUniqueName(_ index: Int) -> Bool {
+        !names.indices.contains { $0 != index && names[$0] == names[index] }
+    }
+
     /// Ends a row: columns it did not mention get NULL; `objectId` is used when the
     /// ids are not an attribute column.
     /// - Parameter everyColumnFilled: the reader knows each column has a value

@@ -74,6 +74,23 @@ import Testing
         #expect((try? results[1].get()) != nil || maker.badFeature != nil, "seed \(seed): \(results[1])")
     }
 
+    /// A schema that lists a name twice (servers do): which copy a value goes
+    /// to depends on the row, so such features are read member by member.
+    @Test func aFieldListedTwiceIsReadAsMemberByMember() throws {
+        let fields = #"[{"name": "OBJECTID", "type": "esriFieldTypeOID"}, {"name": "Kind", "type": "esriFieldTypeString"}, "#
+            + #"{"name": "DBH", "type": "esriFieldTypeSmallInteger"}, {"name": "Species", "type": "esriFieldTypeString"}, "#
+            + #"{"name": "DBH", "type": "esriFieldTypeDouble"}]"#
+        let features = (1...6).map { #"{"attributes": {"OBJECTID": \#($0), "Species": "oak", "DBH": \#(Double($0) + 0.5)}, "geometry": {"x": 1, "y": 2}}"# }
+        let json = Array((#"{"fields": "# + fields + #", "features": ["# + features.joined(separator: ", ") + "]}").utf8)
+        let batches = try [true, false].map { templates in
+            try json.withBytes { (bytes) throws(FeatureCacheError) in
+                try EsriJSONReader.read(bytes, fields: [], objectIdField: "OBJECTID", learnsTemplates: templates).batch
+            }
+        }
+        expectSame(batches[0], batches[1], "DBH twice")
+        #expect(batches[0].columns[4].double(5) == 6.5 && batches[0].columns[2].isNull(5))
+    }
+
     /// A feature that matches the template's runs but holds a bad value fails
     /// as it does member by member: the same message, naming the same byte
     /// (a geometry that cannot be stored fails before the properties after it).

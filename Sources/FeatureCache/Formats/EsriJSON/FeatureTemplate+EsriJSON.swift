@@ -21,7 +21,8 @@ extension FeatureTemplate {
                             try recorder.skip(depth: 2)
                             continue
                         }
-                        guard columns.insert(column).inserted else { return nil }
+                        // A name the schema lists twice: the copy a value goes to depends on the row.
+                        guard builder.hasUniqueName(column), columns.insert(column).inserted else { return nil }
                         recorder.slot(.property(column), depth: 2)
                         try recorder.probe.skipValue()
                         recorder.restart()

@@ -47,7 +47,7 @@ extension FeatureTemplate {
                     var columns = Set<Int>()
                     while try recorder.probe.nextKey() {
                         guard let column = builder.column(forKeyOf: recorder.probe, hint: recorder.template.propertyCount),
-                              columns.insert(column).inserted else { return nil }
+                              builder.hasUniqueName(column), columns.insert(column).inserted else { return nil }
                         recorder.slot(.property(column), depth: 2)
                         try recorder.probe.skipValue()
                         recorder.restart()
