@@ -50,6 +50,15 @@ import Testing
         expectSame(templated, direct, "seed \(seed)")
     }
 
+    /// Every feature laid out unlike the one before: templates stop paying,
+    /// are dropped and come back; the batch is the same.
+    @Test(arguments: 0..<5)
+    func everyFeatureLaidOutAnew(seed: UInt64) throws {
+        var maker = DocumentMaker(random: SeededRandom(seed: seed), runs: 1...1)
+        let json = maker.document()
+        expectSame(try read(json, templates: true), try read(json, templates: false), "seed \(seed)")
+    }
+
     /// The same for Esri JSON: attributes the schema lacks, points with and
     /// without z and m (NaN written bare or as text for an empty one), rings,
     /// paths and points, `{}`, null and missing geometry, members the reader
@@ -139,6 +148,8 @@ import Testing
 /// Random GeoJSON documents whose features come in runs of one layout.
 private struct DocumentMaker {
     var random: SeededRandom
+    /// How many features in a row share a layout.
+    var runs = 1...30
 
     private mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &random) < percent }
 
@@ -234,7 +245,7 @@ private struct DocumentMaker {
         var features: [String] = []
         while features.count < 300 {
             let layout = layout()
-            for _ in 0..<Int.random(in: 1...30, using: &random) { features.append(feature(layout, number: features.count + 1)) }
+            for _ in 0..<Int.random(in: runs, using: &random) { features.append(feature(layout, number: features.count + 1)) }
         }
         return "{\"type\": \"FeatureCollection\", \"features\": [\n" + features.joined(separator: ",\n") + "\n]}"
     }

@@ -152,8 +152,11 @@ struct FeatureTemplate {
 }
 
 /// The templates of the last few layouts a reader met, latest first (a layer
-/// of polygons and multipolygons has two), and whether learning pays: when
-/// most features match none, learning costs more than it saves and stops.
+/// of polygons and multipolygons has two), and whether they pay: when more
+/// than a quarter of the features match none, trying and learning them costs
+/// more than it saves (a feature may be read up to six times over: four
+/// templates that fail at its last run, member by member, and learning), so
+/// they are dropped and none learned until matches are the rule again.
 struct FeatureTemplates {
     private(set) var all: [FeatureTemplate] = []
     private var features = 0
@@ -167,10 +170,13 @@ struct FeatureTemplates {
     mutating func count(matched: Bool) {
         features += 1
         if !matched, !all.isEmpty { misses += 1 }
+        if !pays { all.removeAll() }
     }
 
+    private var pays: Bool { misses <= 16 || misses * 4 <= features }
+
     /// Whether to learn the template of a feature no template matched.
-    var wantsToLearn: Bool { enabled && (misses <= 16 || misses * 4 <= features) }
+    var wantsToLearn: Bool { enabled && pays }
 
     mutating func add(_ template: FeatureTemplate?) {
         guard let template else { return }
