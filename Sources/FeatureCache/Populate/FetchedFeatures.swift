@@ -49,7 +49,10 @@ struct FetchedFeatures: Sendable {
     /// writer takes its lock, since it copies every row.
     mutating func compact() {
         guard !isCompacted else { return }
-        batches = FeatureBatch.compacting(batches, spatialOrder: !ordered)
+        // Handed over, not shared: compaction lets each page go once copied.
+        let pages = batches
+        batches = []
+        batches = FeatureBatch.compacting(consume pages, spatialOrder: !ordered)
         isCompacted = true
     }
     var featureCount: Int { batches.reduce(0) { $0 + $1.count } }

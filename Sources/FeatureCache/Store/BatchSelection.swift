@@ -12,10 +12,19 @@ extension FeatureBatch {
     /// The given rows, in the order given (any order, each row once), in a new
     /// batch; `spatial` says whether they are in spatial order.
     func gathering(_ rows: [Int], spatial: Bool) -> FeatureBatch {
-        return FeatureBatch(columns: columns.map { $0.selecting(rows) }, geometry: geometry.selecting(rows),
-                            count: rows.count, objectIdColumn: objectIdColumn,
-                            objectIds: objectIds.isEmpty ? [] : rows.map { objectIds[$0] }, geometryTolerance: geometryTolerance,
-                            isInSpatialOrder: spatial)
+        Self.gathering(RowAddress.rows(rows), from: [self], spatial: spatial)
+    }
+
+    /// The addressed rows of `parts` (batches of one layout, `hasLayout(of:)`),
+    /// in the order given, in one new batch: each value copied once, with no
+    /// concatenation of the parts in between.
+    static func gathering(_ rows: [RowAddress], from parts: [FeatureBatch], spatial: Bool) -> FeatureBatch {
+        let first = parts[0]
+        let columns = first.columns.indices.map { index in Column.gathering(rows, from: parts.map { $0.columns[index] }) }
+        return FeatureBatch(columns: columns, geometry: GeometryColumn.gathering(rows, from: parts.map(\.geometry)),
+                            count: rows.count, objectIdColumn: first.objectIdColumn,
+                            objectIds: first.objectIds.isEmpty ? [] : rows.map { parts[$0.part].objectIds[$0.row] },
+                            geometryTolerance: first.geometryTolerance, isInSpatialOrder: spatial)
     }
 
     /// The batch with every coordinate passed through `transform` (x, y → x, y).
@@ -28,50 +37,78 @@ extension FeatureBatch {
     }
 }
 
+/// A row of one of several batches (or columns) being gathered into one:
+/// the part's index and the row's, packed in one word.
+struct RowAddress {
+    private let bits: Int
+
+    init(part: Int, row: Int) { bits = part << 32 | row }
+
+    @inline(__always) var part: Int { bits >> 32 }
+    @inline(__always) var row: Int { bits & 0xFFFF_FFFF }
+
+    /// Rows of part 0.
+    static func rows(_ rows: [Int]) -> [RowAddress] { rows.map { RowAddress(part: 0, row: $0) } }
+
+    /// Every row of parts of these row counts, part after part.
+    static func everyRow(ofParts counts: [Int]) -> [RowAddress] {
+        var rows: [RowAddress] = []
+        rows.reserveCapacity(counts.reduce(0, +))
+        for (part, count) in counts.enumerated() {
+            for row in 0..<count { rows.append(RowAddress(part: part, row: row)) }
+        }
+        return rows
+    }
+}
+
 extension Column {
-    func selecting(_ rows: [Int]) -> Column {
+    /// The addressed rows of `parts` (one field, one kind) in a new column.
+    static func gathering(_ rows: [RowAddress], from parts: [Column]) -> Column {
+        let first = parts[0]
         var validity: Bitmap? = nil
-        if let source = self.validity {
+        if parts.contains(where: { $0.validity != nil }) {
             var kept = Bitmap()
             kept.reserveCapacity(rows.count)
-            for row in rows { kept.append(source[row]) }
+            for address in rows { kept.append(parts[address.part].validity?[address.row] ?? true) }
             validity = kept
         }
-        switch kind {
+        switch first.kind {
         case .int64, .boolean:
-            return Column(field: field, kind: kind, integers: rows.map { integers[$0] }, validity: validity)
+            return Column(field: first.field, kind: first.kind, integers: rows.map { parts[$0.part].integers[$0.row] }, validity: validity)
         case .double:
-            return Column(field: field, kind: kind, doubles: rows.map { doubles[$0] }, validity: validity)
+            return Column(field: first.field, kind: first.kind, doubles: rows.map { parts[$0.part].doubles[$0.row] }, validity: validity)
         case .string:
-            guard let source = bytes else {
-                return Column(field: field, kind: kind, offsets: [UInt32](repeating: 0, count: rows.count + 1),
-                              bytes: FrozenBytes([]), validity: validity)
-            }
-            let gathered = source.gatheringSlices(rows, offsets: offsets)
-            return Column(field: field, kind: kind, offsets: gathered.offsets, bytes: gathered.bytes, validity: validity)
+            let gathered = FrozenBytes.gatheringSlices(rows, from: parts.map { ($0.bytes, $0.offsets) })
+            return Column(field: first.field, kind: first.kind, offsets: gathered.offsets, bytes: gathered.bytes, validity: validity)
         }
     }
 }
 
 extension GeometryColumn {
-    /// The given rows, in the order given, in a new column of the same layout.
-    func selecting(_ rows: [Int]) -> GeometryColumn {
-        if isPointsOnly {
-            let size = Self.pointSize
+    /// The addressed rows of `parts` in a new column: points only (no offsets,
+    /// no boxes) when every part is.
+    static func gathering(_ rows: [RowAddress], from parts: [GeometryColumn]) -> GeometryColumn {
+        if parts.allSatisfy(\.isPointsOnly) {
+            let size = pointSize
             let points = FrozenBytes(count: rows.count * size) { target in
-                for (index, row) in rows.enumerated() {
-                    (target + index * size).copyMemory(from: bytes.base + row * size, byteCount: size)
+                for (index, address) in rows.enumerated() {
+                    (target + index * size).copyMemory(from: parts[address.part].bytes.base + address.row * size, byteCount: size)
                 }
             }
             return GeometryColumn(bytes: points, offsets: nil, boxes: nil, count: rows.count)
         }
-        let storedBoxes = boxes!
         var boxes: [Double] = []
         boxes.reserveCapacity(4 * rows.count)
-        for row in rows { boxes.append(contentsOf: storedBoxes[4 * row ..< 4 * row + 4]) }
-        let wkb = bytes.gatheringSlices(rows, offsets: offsets!)
+        for address in rows {
+            let box = parts[address.part].box(address.row)
+            boxes.append(box.xmin); boxes.append(box.ymin); boxes.append(box.xmax); boxes.append(box.ymax)
+        }
+        let wkb = FrozenBytes.gatheringSlices(rows, from: parts.map { part in (part.bytes, part.offsets ?? part.pointOffsets) })
         return GeometryColumn(bytes: wkb.bytes, offsets: wkb.offsets, boxes: boxes, count: rows.count)
     }
+
+    /// The offsets a points-only column implies.
+    var pointOffsets: [UInt32] { (0...count).map { UInt32($0 * Self.pointSize) } }
 }
 
 extension GeometryColumnBuilder {

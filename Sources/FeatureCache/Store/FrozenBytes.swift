@@ -21,19 +21,24 @@ public final class FrozenBytes: @unchecked Sendable {
         self.count = count
     }
 
-    /// The slices `offsets[row] ..< offsets[row + 1]` of `rows`, in that order,
-    /// back to back (each copied once, into its place), with their offsets.
-    func gatheringSlices(_ rows: [Int], offsets: [UInt32]) -> (bytes: FrozenBytes, offsets: [UInt32]) {
+    /// The slices `offsets[row] ..< offsets[row + 1]` of the addressed rows of
+    /// `parts` (bytes and their offsets; no bytes: every slice empty), in that
+    /// order, back to back (each copied once, into its place), with their offsets.
+    static func gatheringSlices(_ rows: [RowAddress], from parts: [(bytes: FrozenBytes?, offsets: [UInt32])]) -> (bytes: FrozenBytes, offsets: [UInt32]) {
         var gathered: [UInt32] = [0]
         gathered.reserveCapacity(rows.count + 1)
         var total = 0
-        for row in rows {
-            total += Int(offsets[row + 1] - offsets[row])
+        for address in rows {
+            let offsets = parts[address.part].offsets
+            total += Int(offsets[address.row + 1] - offsets[address.row])
             gathered.append(UInt32(total))
         }
         let bytes = FrozenBytes(count: total) { target in
-            for (index, row) in rows.enumerated() {
-                (target + Int(gathered[index])).copyMemory(from: base + Int(offsets[row]), byteCount: Int(offsets[row + 1] - offsets[row]))
+            for (index, address) in rows.enumerated() {
+                let part = parts[address.part]
+                let start = Int(part.offsets[address.row]), length = Int(part.offsets[address.row + 1]) - start
+                guard length > 0, let source = part.bytes else { continue }
+                (target + Int(gathered[index])).copyMemory(from: source.base + start, byteCount: length)
             }
         }
         return (bytes, gathered)

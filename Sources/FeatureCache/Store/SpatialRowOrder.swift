@@ -18,27 +18,37 @@ extension FeatureBatch {
 
     /// The batch with its rows in spatial order, rows without geometry last;
     /// `self` when it is small, has no geometry or is in that order already.
-    /// A feature the batch holds twice (a server's pages shifted under it) is
-    /// kept once, as its later copy: the merge that would have let the later
-    /// copy win sees the rows in the new order.
     func inSpatialOrder() -> FeatureBatch {
         guard count >= Self.spatialOrderMinimumRows, !isInSpatialOrder else { return self }
-        let located = HilbertRTree.hilbertOrder(count: count, box: geometry.box)
-        guard !located.isEmpty else { return self }
-        let superseded = rowsSupersededLater()
-        var rows: [Int] = []
-        rows.reserveCapacity(count)
-        for row in located where superseded.map({ !$0[Int(row)] }) ?? true { rows.append(Int(row)) }
-        if located.count < count {
-            var placed = Bitmap(count: count, value: false)
-            for row in located { placed[Int(row)] = true }
-            for row in 0..<count where !placed[row] && !(superseded?[row] ?? false) { rows.append(row) }
-        }
-        return gathering(rows, spatial: true)
+        return Self.inSpatialOrder([self]) ?? self
     }
 
-    /// The rows whose object id comes again in a later row; nil when none does.
-    private func rowsSupersededLater() -> Bitmap? {
+    /// The rows of `parts` (batches of one layout, in the order the server
+    /// sent them) in one new batch in spatial order, rows without geometry
+    /// last, each value copied once; nil when no row has a geometry. A feature
+    /// the parts hold twice (a server's pages shifted under it) is kept once,
+    /// as its later copy: the merge that would have let the later copy win
+    /// sees the rows in the new order.
+    static func inSpatialOrder(_ parts: [FeatureBatch]) -> FeatureBatch? {
+        let addresses = RowAddress.everyRow(ofParts: parts.map(\.count))
+        let count = addresses.count
+        let located = HilbertRTree.hilbertOrder(count: count) { parts[addresses[$0].part].geometry.box(addresses[$0].row) }
+        guard !located.isEmpty else { return nil }
+        let superseded = rowsSupersededLater(count) { parts[addresses[$0].part].objectId(addresses[$0].row) }
+        var rows: [RowAddress] = []
+        rows.reserveCapacity(count)
+        for item in located where superseded.map({ !$0[Int(item)] }) ?? true { rows.append(addresses[Int(item)]) }
+        if located.count < count {
+            var placed = Bitmap(count: count, value: false)
+            for item in located { placed[Int(item)] = true }
+            for item in 0..<count where !placed[item] && !(superseded?[item] ?? false) { rows.append(addresses[item]) }
+        }
+        return gathering(rows, from: parts, spatial: true)
+    }
+
+    /// The rows (of `count`, with these object ids) whose object id comes again
+    /// in a later row; nil when none does.
+    private static func rowsSupersededLater(_ count: Int, objectId: (Int) -> Int64) -> Bitmap? {
         var index = ObjectIdIndex()
         index.reserveCapacity(count)
         var superseded: Bitmap? = nil

@@ -307,6 +307,7 @@ public final class FeatureTable: Loadable {
         var fetched = try await source.fetch(serverQuery(query), outFields: query.outFields, metadata: metadata, progress: progress)
         fetched.ordered = !query.orderBy.isEmpty
         try Task.checkCancellationTyped()
+        fetched.compact()  // here, where the pages have one owner: each is let go once copied
         if clearCache { interaction.restart(resetCoverage: true) }
         return merge(fetched, clearingFirst: clearCache, pinned: true, metadata: metadata)
     }
@@ -325,7 +326,8 @@ public final class FeatureTable: Loadable {
     /// The one place fetched features enter the cache: `replacing` empties it
     /// first, else they merge (a later copy of a feature wins). The pages become
     /// a few large batches first (`FetchedFeatures.compact()`, which a caller
-    /// holding a lock does before taking it). Runs under the caller's lock where
+    /// does before: before taking a lock, and where it owns the pages alone,
+    /// so that each page is let go as soon as it is copied). Runs under the caller's lock where
     /// coverage must change with the store; the change is `announce`d after
     /// that lock.
     func write(_ fetched: FetchedFeatures, replacing: Bool) -> CacheChange {
@@ -456,6 +458,7 @@ public final class FeatureTable: Loadable {
         var fetched = try await source.fetch(whole, outFields: nil, metadata: metadata, progress: nil)
         fetched.ordered = !query.orderBy.isEmpty
         try Task.checkCancellationTyped()
+        fetched.compact()  // here, where the pages have one owner: each is let go once copied
         let result = merge(fetched, clearingFirst: false, pinned: false, metadata: metadata, outFields: query.outFields,
                            includesGeometry: query.returnGeometry)
         // A complete answer for an area is coverage: the same query is answered here next time.

@@ -78,6 +78,21 @@ import Testing
         expectSameRows(together, mixed)
     }
 
+    /// Enough rows for spatial order, gathered straight from pages of both
+    /// geometry layouts: points-only pages (no offsets, no boxes) beside pages
+    /// of lines and NULLs.
+    @Test func spatialOrderGathersFromPointsOnlyAndOtherPages() throws {
+        var pages: [FeatureBatch] = []
+        for k in Int64(0)..<700 {
+            pages.append(try page((13 * k + 1)...(13 * k + 12)))  // no multiple of 13: no null, points only
+            if k % 100 == 0 { pages.append(try page((100_000 + k * 20)...(100_000 + k * 20 + 19), lines: true)) }
+        }
+        #expect(pages.filter { $0.geometry.isPointsOnly }.count == 700)
+        let compacted = FeatureBatch.compacting(pages)
+        #expect(compacted.count == 1 && compacted[0].isInSpatialOrder && compacted[0].count == 8_540)
+        expectSameRows(compacted, pages)
+    }
+
     /// A server with a tiny page size: thousands of one-row pages become one
     /// batch (the run's sizes are kept as it grows, not summed again per page).
     @Test func manyTinyPagesBecomeOneBatch() throws {
