@@ -49,7 +49,7 @@ struct FeatureTemplate {
     /// The run that closes the feature.
     private(set) var close = (start: 0, count: 0)
     /// The geometry type the runs spell; nil for none (an Esri `{}`).
-    var geometryType: WKBType?
+    private(set) var geometryType: WKBType?
     /// Whether the features have a geometry object (not null, not missing).
     private(set) var hasGeometry = false
     /// How many columns the properties fill.
@@ -106,11 +106,32 @@ struct FeatureTemplate {
         private var runStart: Int
         private var keys = Set<String>()
 
-        /// Walks the feature that starts at `start`, just read member by member.
-        init(_ scanner: JSONScanner, at start: Int) {
+        private init(_ scanner: JSONScanner, at start: Int) {
             probe = scanner
             probe.rewind(to: start)
             runStart = start
+        }
+
+        /// The template of the feature in `range` of the scanner's document,
+        /// just read member by member: `member` records each member of the
+        /// feature object (the probe stands after its key) and returns false
+        /// for one no template can describe. nil as well for a member listed
+        /// twice in one object.
+        static func record(_ scanner: JSONScanner, range: Range<Int>,
+                           member: (inout Recorder) throws(FeatureCacheError) -> Bool) -> FeatureTemplate? {
+            var recorder = Recorder(scanner, at: range.lowerBound)
+            do throws(FeatureCacheError) {
+                try recorder.probe.beginObject()
+                while try recorder.probe.nextKey() {
+                    guard recorder.isFirst("feature"), try member(&recorder) else { return nil }
+                }
+            } catch {
+                return nil  // read member by member just before: cannot happen
+            }
+            guard recorder.probe.offset == range.upperBound else { return nil }
+            var template = recorder.template
+            template.close = (recorder.runStart, range.upperBound - recorder.runStart)
+            return template
         }
 
         /// Ends the current run here, with the slot that reads what follows:
@@ -121,33 +142,57 @@ struct FeatureTemplate {
             if case .property = slot { template.propertyCount += 1 }
         }
 
-        /// Ends the current run and skips the value after it.
-        mutating func skip(depth: Int) throws(FeatureCacheError) {
-            slot(.skip, depth: depth)
+        /// A new run starts here, after a value the learner read itself.
+        mutating func restartRun() { runStart = probe.offset }
+
+        /// Ends the current run with `slot`, and steps over the value it reads.
+        mutating func value(_ slot: Slot, depth: Int) throws(FeatureCacheError) {
+            self.slot(slot, depth: depth)
             try probe.skipValue()
-            restart()
+            runStart = probe.offset
         }
 
-        /// A new run starts here (after a value).
-        mutating func restart() { runStart = probe.offset }
+        /// An object of values (GeoJSON `properties`, Esri `attributes`), or
+        /// null: each key's column found as reading member by member finds it.
+        /// A key without a column is skipped when `skipsUnknown`, else (like a
+        /// column named twice in the schema, where the copy a value goes to
+        /// depends on the row) no template's.
+        mutating func values(_ builder: BatchBuilder, skipsUnknown: Bool) throws(FeatureCacheError) -> Bool {
+            if try probe.readNull() { return true }
+            try probe.beginObject()
+            var columns = Set<Int>()
+            while try probe.nextKey() {
+                guard isFirst("values") else { return false }
+                guard let column = builder.column(forKeyOf: probe, hint: template.propertyCount) else {
+                    guard skipsUnknown else { return false }
+                    try value(.skip, depth: 2)
+                    continue
+                }
+                guard builder.hasUniqueName(column), columns.insert(column).inserted else { return false }
+                try value(.property(column), depth: 2)
+            }
+            return true
+        }
 
-        /// Whether the current key is new in its object (`scope` names the
-        /// object): a member listed twice is no template's.
-        mutating func isFirst(_ scope: String) -> Bool { keys.insert(scope + "\u{0}" + probe.key).inserted }
-
-        mutating func setGeometry(_ type: WKBType?) {
+        /// A geometry object, or null: `member` records each member (false: no
+        /// template's), then `type` is the geometry's type and it goes into the
+        /// row where the object closes.
+        mutating func geometry(_ member: (inout Recorder) throws(FeatureCacheError) -> Bool,
+                               type: () -> WKBType?) throws(FeatureCacheError) -> Bool {
+            if try probe.readNull() { return true }
+            try probe.beginObject()
+            while try probe.nextKey() {
+                guard isFirst("geometry"), try member(&self) else { return false }
+            }
             template.hasGeometry = true
-            template.geometryType = type
+            template.geometryType = type()
+            slot(.geometryEnd, depth: 0)
+            runStart = probe.offset
+            return true
         }
 
-        /// The template, closed where the feature ends; nil when the walk did
-        /// not end where reading member by member did.
-        func finish(at end: Int) -> FeatureTemplate? {
-            guard probe.offset == end else { return nil }
-            var template = template
-            template.close = (runStart, end - runStart)
-            return template
-        }
+        /// Whether the current key is new in its object (`scope` names the object).
+        private mutating func isFirst(_ scope: String) -> Bool { keys.insert(scope + "\u{0}" + probe.key).inserted }
     }
 }
 
