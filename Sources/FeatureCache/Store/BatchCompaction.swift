@@ -27,8 +27,7 @@ extension FeatureBatch {
         var rows = 0, geometryBytes = 0
         var columnBytes: [Int] = []
         func flush() {
-            if spatialOrder, rows >= spatialOrderMinimumRows, !(run.count == 1 && run[0].isInSpatialOrder),
-               let ordered = inSpatialOrder(run) {
+            if spatialOrder, let ordered = inSpatialOrder(run) {
                 compacted.append(ordered)  // gathered from the pages straight into spatial order
             } else if !run.isEmpty {
                 compacted.append(run.count == 1 ? run[0] : concatenating(run))

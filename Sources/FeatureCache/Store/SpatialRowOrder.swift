@@ -16,20 +16,17 @@ extension FeatureBatch {
     /// caches anyway, and the copy would cost more than it saves.
     static let spatialOrderMinimumRows = 1 << 13
 
-    /// The batch with its rows in spatial order, rows without geometry last;
-    /// `self` when it is small, has no geometry or is in that order already.
-    func inSpatialOrder() -> FeatureBatch {
-        guard count >= Self.spatialOrderMinimumRows, !isInSpatialOrder else { return self }
-        return Self.inSpatialOrder([self]) ?? self
-    }
-
     /// The rows of `parts` (batches of one layout, in the order the server
     /// sent them) in one new batch in spatial order, rows without geometry
-    /// last, each value copied once; nil when no row has a geometry. A feature
+    /// last, each value copied once; nil when they are fewer than
+    /// `spatialOrderMinimumRows`, are one batch in that order already, or have
+    /// no geometry. A feature
     /// the parts hold twice (a server's pages shifted under it) is kept once,
     /// as its later copy: the merge that would have let the later copy win
     /// sees the rows in the new order.
     static func inSpatialOrder(_ parts: [FeatureBatch]) -> FeatureBatch? {
+        guard parts.reduce(0, { $0 + $1.count }) >= spatialOrderMinimumRows,
+              !(parts.count == 1 && parts[0].isInSpatialOrder) else { return nil }
         let addresses = RowAddress.everyRow(ofParts: parts.map(\.count))
         let count = addresses.count
         let located = HilbertRTree.hilbertOrder(count: count) { parts[addresses[$0].part].geometry.box(addresses[$0].row) }

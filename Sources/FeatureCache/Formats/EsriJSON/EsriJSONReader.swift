@@ -150,7 +150,6 @@ package enum EsriJSONReader {
                 }
             }
             guard matched else { continue }
-            if !template.hasGeometry { builder.geometry.appendNull() }
             builder.endRow(everyColumnFilled: template.propertyCount == builder.columns.count)
             return true
         }

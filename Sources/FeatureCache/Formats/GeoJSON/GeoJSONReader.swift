@@ -193,7 +193,6 @@ private struct FeatureReader {
                 }
             }
             guard matched else { continue }
-            if !template.hasGeometry { builder.geometry.appendNull() }
             endRow(objectId: objectId, everyColumnFilled: template.propertyCount == builder.columns.count)
             return true
         }

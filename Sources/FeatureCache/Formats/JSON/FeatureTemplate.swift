@@ -51,13 +51,15 @@ struct FeatureTemplate {
     /// The geometry type the runs spell; nil for none (an Esri `{}`).
     private(set) var geometryType: WKBType?
     /// Whether the features have a geometry object (not null, not missing).
-    private(set) var hasGeometry = false
+    private var hasGeometry = false
     /// How many columns the properties fill.
     private(set) var propertyCount = 0
 
     /// Reads one feature: the runs compared, properties and skipped members
-    /// read here, the format's own slots by `readSlot`. Returns false, with the
-    /// scanner and the row as they were, where the bytes differ.
+    /// read here, the format's own slots by `readSlot`, and no geometry for the
+    /// row when the features have no geometry object. Returns false, with the
+    /// scanner and the row as they were, where the bytes differ; the caller
+    /// ends the row.
     @inline(__always)
     func read(_ scanner: inout JSONScanner, into builder: BatchBuilder,
               _ readSlot: (Slot, inout JSONScanner) throws(FeatureCacheError) -> Void) throws(FeatureCacheError) -> Bool {
@@ -83,6 +85,7 @@ struct FeatureTemplate {
             scanner.rewind(to: start)
             return false
         }
+        if !hasGeometry { builder.geometry.appendNull() }
         return true
     }
 
@@ -149,7 +152,7 @@ struct FeatureTemplate {
         mutating func value(_ slot: Slot, depth: Int) throws(FeatureCacheError) {
             self.slot(slot, depth: depth)
             try probe.skipValue()
-            runStart = probe.offset
+            restartRun()
         }
 
         /// An object of values (GeoJSON `properties`, Esri `attributes`), or
@@ -187,7 +190,7 @@ struct FeatureTemplate {
             template.hasGeometry = true
             template.geometryType = type()
             slot(.geometryEnd, depth: 0)
-            runStart = probe.offset
+            restartRun()
             return true
         }
 
