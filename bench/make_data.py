@@ -7,6 +7,7 @@ the emulator serves, unpaged; and
 the trees again with coordinates as real servers often print them, 17
 significant digits (trees-17digits: Web Mercator metres in Esri JSON, as
 ArcGIS writes -13627361.171700001; degrees in GeoJSON)."""
+import hashlib
 import math
 import os
 import re
@@ -20,8 +21,25 @@ from arcgis_query import LayerStore, run_query  # noqa: E402
 SIZES = {"trees": (0, 200000), "parcels": (1, 20000)}
 
 
+def emulator_digest():
+    """The emulator's sources the documents come from: when they change, the
+    documents are written again."""
+    digest = hashlib.sha256()
+    for name in ("arcgis_data.py", "arcgis_query.py", "arcgis_pbf.py"):
+        with open(os.path.join(HERE, "..", "Tests", "servers", name), "rb") as f:
+            digest.update(f.read())
+    return digest.hexdigest()
+
+
 def main():
     out = os.path.join(HERE, "data")
+    stamp, digest = os.path.join(out, "emulator.sha256"), emulator_digest()
+    if os.path.exists(stamp) and open(stamp).read().strip() != digest:
+        for name in list(SIZES) + ["trees-pages", "trees-17digits"]:
+            for fmt in ("json", "geojson", "pbf"):
+                path = os.path.join(out, "%s.%s" % (name, fmt))
+                if os.path.exists(path):
+                    os.remove(path)
     os.makedirs(out, exist_ok=True)
     for name, (layer_id, count) in SIZES.items():
         layer = arcgis_data.LAYERS[layer_id]
@@ -41,6 +59,8 @@ def main():
             with open(os.path.join(out, "trees-pages.json"), "wb") as f:
                 f.write(b"[" + b",".join(pages) + b"]")
     seventeen_digits(out)
+    with open(stamp, "w") as f:
+        f.write(digest + "\n")
 
 
 def seventeen_digits(out):

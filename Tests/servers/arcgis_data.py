@@ -10,7 +10,7 @@ attributes plus "_geom" (Esri JSON geometry, lon/lat) and "_bbox".
 - Roads (polylines, Seattle): 2..15 vertices.
 - Pipes (polylines with Z and M, Portland): 2..10 vertices [x, y, z, m], z an
   elevation in quarter metres, m the distance along the pipe in half metres
-  (both exact in binary, so PBF's power-of-two transform carries them exactly).
+  (both on PBF's z and m grid of 1e-4, so it carries them exactly).
 """
 import math
 import random

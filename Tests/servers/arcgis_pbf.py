@@ -3,16 +3,14 @@
 (FeatureCollectionPBuffer of FeatureCollection.proto, written by hand from that
 schema; stdlib only).
 
-Geometry is integers through a Transform. Without quantizationParameters the
-transform is exact: translate 0 and a power-of-two scale fine enough that every
-coordinate of the layer is a whole multiple of it (2**-47 for the generated
-degrees, 2**-30 for them in Web Mercator metres), so a client that applies it
-gets the JSON answer's coordinates bit for bit. With quantizationParameters (mode view, origin
-upperLeft or lowerLeft, tolerance, extent) coordinates are snapped to the
-tolerance from the extent's corner and repeated vertices dropped, as ArcGIS
-generalizes for a view. Deltas start again at each part. Z and M (layers with
-hasZ/hasM) follow x and y in each vertex, through a scale of 2**-10 (the
-generated heights and measures are multiples of a quarter and a half)."""
+Geometry is integers through a Transform. Without quantizationParameters it is
+the spatial reference's grid, as real servers answer (Fixtures/arcgis-pbf):
+1e-9 degrees from (-400, -400), 1e-4 metres from Web Mercator's false origin;
+z and m on ArcGIS's default domains, 1e-4 from -100000. With
+quantizationParameters (mode view, origin upperLeft or lowerLeft, tolerance,
+extent) coordinates are snapped to the tolerance from the extent's corner and
+repeated vertices dropped, as ArcGIS generalizes for a view. Deltas start again
+at each part. Z and M (layers with hasZ/hasM) follow x and y in each vertex."""
 import json
 import struct
 
@@ -68,33 +66,32 @@ def field_packed(number, values):
 
 # ---- transforms ------------------------------------------------------------------
 
-class Exact:
-    """translate 0, scale 2**-k: x = q * scale exactly, for the k at which every
-    coordinate of the layer (in this projection) is a whole multiple of it."""
+class Grid:
+    """The spatial reference's grid, upper-left (y = translate - q * scale). A
+    geodatabase stores coordinates on it, and the generated layers' 7 decimals
+    are on it, so a client that reads the grid's decimals gets the JSON
+    answer's coordinates bit for bit. Coordinates off it (projected to metres
+    here) are rounded to it, as a real server rounds them."""
 
-    def __init__(self, k):
-        self.scale = 2.0 ** -k
-
-    @staticmethod
-    def bits(coordinates):
-        """The k that makes every coordinate a whole multiple of 2**-k (at most
-        62 - the bits the largest one needs, so integers stay in 64 bits)."""
-        k, largest = 0, 1.0
-        for x in coordinates:
-            k = max(k, x.as_integer_ratio()[1].bit_length() - 1)
-            largest = max(largest, abs(x))
-        return min(k, 62 - int(largest).bit_length())
+    def __init__(self, mercator):
+        self.decimals = 4 if mercator else 9
+        self.origin = (-20037700.0, -30241100.0) if mercator else (-400.0, -400.0)
 
     def encode(self):
         scale_zm, translate_zm = zm_transform()
-        pair = field_double(1, self.scale) + field_double(2, self.scale) + scale_zm
-        return field_varint(1, 0) + field_bytes(2, pair) + field_bytes(3, field_double(1, 0.0) + field_double(2, 0.0) + translate_zm)
+        scale = 10.0 ** -self.decimals
+        pair = field_double(1, scale) + field_double(2, scale) + scale_zm
+        return (field_varint(1, 0) + field_bytes(2, pair)
+                + field_bytes(3, field_double(1, self.origin[0]) + field_double(2, self.origin[1]) + translate_zm))
 
     def quantize(self, x, y):
-        return int(x / self.scale), int(-y / self.scale)  # upper-left: y = translate - q * scale
+        # In doubles: a coordinate of 7 decimals lands within 1e-4 of its grid
+        # integer, so the rounding is exact.
+        steps = 10 ** self.decimals
+        return round((x - self.origin[0]) * steps), round((self.origin[1] - y) * steps)
 
     def key(self):
-        return ("exact", self.scale)
+        return ("grid", self.decimals)
 
 
 class Quantized:
@@ -124,18 +121,23 @@ class Quantized:
         return ("quantized", self.tolerance, self.upper_left, self.x0, self.y0)
 
 
-ZM_SCALE = 2.0 ** -10
+ZM_DECIMALS, ZM_ORIGIN = 4, -100000.0
 
 
 def zm_transform():
     """Scale and Translate members for z and m (fields 4 and 3 of each)."""
-    return field_double(3, ZM_SCALE) + field_double(4, ZM_SCALE), field_double(3, 0.0) + field_double(4, 0.0)
+    scale = 10.0 ** -ZM_DECIMALS
+    return field_double(3, scale) + field_double(4, scale), field_double(3, ZM_ORIGIN) + field_double(4, ZM_ORIGIN)
 
 
-def transform_for(params, exact_bits):
-    """The answer's transform: quantized when asked, else exact (exact_bits() gives k)."""
+def zm_quantize(v):
+    return round((v - ZM_ORIGIN) * 10 ** ZM_DECIMALS)
+
+
+def transform_for(params, mercator):
+    """The answer's transform: quantized when asked, else the grid."""
     text = params.get("quantizationParameters", "").strip()
-    return Quantized(json.loads(text)) if text else Exact(exact_bits())
+    return Quantized(json.loads(text)) if text else Grid(mercator)
 
 
 # ---- messages --------------------------------------------------------------------
@@ -174,8 +176,8 @@ def geometry(shape, transform, ordinates=0):
         quantized = []
         for p in part:
             q = transform.quantize(p[0], p[1])
-            if not quantized or q != quantized[-1][:2] or isinstance(transform, Exact):
-                quantized.append(q + tuple(int(v / ZM_SCALE) for v in p[2:2 + ordinates]))
+            if not quantized or q != quantized[-1][:2] or isinstance(transform, Grid):
+                quantized.append(q + tuple(zm_quantize(v) for v in p[2:2 + ordinates]))
         if not quantized:
             continue
         lengths.append(len(quantized))

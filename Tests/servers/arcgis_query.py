@@ -61,7 +61,6 @@ class LayerStore:
         self.layer = layer
         self.rows = {row["OBJECTID"]: row for row in rows}
         self.encoded = {}     # (fields, geometry, projection) -> {oid: encoded feature}
-        self.exact_bits = {}  # projection -> k of the exact PBF transform (arcgis_pbf.Exact)
         self.selections = {}  # query parameters -> matching ids, the last 8
         self.fields = [f["name"] for f in layer["fields"]]
         self.lock = threading.Lock()
@@ -309,24 +308,6 @@ def _truthy(value, default):
     return value.lower() == "true"
 
 
-def _exact_bits(store, mercator):
-    """k of the exact PBF transform for this layer in this projection, once."""
-    if mercator not in store.exact_bits:
-        def coordinates():
-            for row in store.rows.values():
-                geometry = _project_geometry(row["_geom"], mercator)
-                if "x" in geometry:
-                    yield geometry["x"]
-                    yield geometry["y"]
-                else:
-                    for part in geometry.get("rings") or geometry.get("paths"):
-                        for point in part:
-                            yield point[0]
-                            yield point[1]
-        store.exact_bits[mercator] = arcgis_pbf.Exact.bits(coordinates())
-    return store.exact_bits[mercator]
-
-
 def run_query(store, params, max_record_count, supports_pagination, supports_pbf=False):
     """Answers a query: (content type, body bytes). f=pbf only where the service
     lists PBF (supports_pbf), as real servers."""
@@ -403,7 +384,7 @@ def run_query(store, params, max_record_count, supports_pagination, supports_pbf
 
     if fmt == "pbf":
         try:
-            transform = arcgis_pbf.transform_for(params, lambda: _exact_bits(store, mercator))
+            transform = arcgis_pbf.transform_for(params, mercator)
         except (ValueError, KeyError, TypeError):
             raise QueryError("Unable to perform query. Please check your parameters.",
                              ["'quantizationParameters' is invalid"])

@@ -130,3 +130,39 @@ def test_heights_and_measures_arrive(ns, query_format):
     trees = fc.Table.arcgis(ns.layer_url(0, "Hosted"))
     trees.wait(30)
     assert not trees.has_z and not trees.has_m
+
+
+def populate_wkbs(url, query_format, wkid=None):
+    table = fc.Table.arcgis(url)
+    table.query_format = query_format
+    if wkid:
+        table.set_spatial_reference(wkid)
+    result = table.populate(fc.Query(order_by="OBJECTID"))
+    return {result.object_id(row): bytes(result.wkb(row)) for row in range(len(result))}
+
+
+def test_pbf_grid_decodes_to_the_json_coordinates(ns):
+    """Without quantization the emulator sends its spatial reference's grid,
+    as real servers do (1e-9 degrees from -400; z and m 1e-4 from -100000):
+    the lines with heights and measures decode to the JSON answer's doubles,
+    byte for byte."""
+    url = ns.layer_url(3, "Hosted")
+    from_json, from_pbf = populate_wkbs(url, fc.QueryFormat.JSON), populate_wkbs(url, fc.QueryFormat.PBF)
+    assert len(from_json) > 100 and from_pbf == from_json
+
+
+def test_pbf_in_web_mercator_is_on_the_tenth_of_a_millimetre(ns):
+    """Projected to Web Mercator, coordinates fall off the grid; the emulator
+    rounds them to the grid's 1e-4 m as a real server does, so the PBF answer
+    is within half of that of the JSON one's full doubles, and on the grid."""
+    url = ns.layer_url(0, "Hosted")
+    from_json = populate_wkbs(url, fc.QueryFormat.JSON, wkid=3857)
+    from_pbf = populate_wkbs(url, fc.QueryFormat.PBF, wkid=3857)
+    assert len(from_json) > 1000 and from_pbf.keys() == from_json.keys()
+    farthest = 0.0
+    for oid, wkb in from_pbf.items():
+        grid, full = shapely.from_wkb(wkb), shapely.from_wkb(from_json[oid])
+        farthest = max(farthest, abs(grid.x - full.x), abs(grid.y - full.y))
+        assert all(len(repr(v).partition(".")[2]) <= 4 for v in (grid.x, grid.y))
+    # Half the grid, and the 1e-8 m the server's double arithmetic may add to a near tie.
+    assert 1e-6 < farthest <= 0.5e-4 + 1e-8

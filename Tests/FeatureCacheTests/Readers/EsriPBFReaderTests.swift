@@ -146,6 +146,91 @@ import Testing
         #expect(throws: FeatureCacheError.self) { _ = try read(response(feature: value + lengthsDisagree)) }
     }
 
+    /// Without quantization real servers send their spatial reference's grid
+    /// (1e-4 m from the Web Mercator false origin; 1e-9 degrees from -400): the
+    /// coordinates come out as the grid's decimals, as short as the JSON
+    /// answer's digits, not translate + q × scale's -9420644.991799999.
+    @Test(arguments: ["pbf-points": 4, "pbf-multilinestring": 9])
+    func realGridsDecodeToTheirDecimals(name: String, decimals: Int) throws {
+        let batch = try read(try Fixtures.bytes("arcgis-pbf/\(name).pbf")).batch
+        var checked = 0
+        for row in 0..<batch.count {
+            for coordinate in try #require(Shape(wkb: batch.geometry.wkb(row))).parts.joined() {
+                let text = "\(coordinate)"
+                let fraction = text.split(separator: ".").dropFirst().first ?? ""
+                #expect(fraction.count <= decimals && !text.contains("e"), "\(name) row \(row): \(text)")
+                checked += 1
+            }
+        }
+        #expect(checked >= 20)
+    }
+
+    /// Coordinates on a decimal grid decode to the double their digits parse to,
+    /// bit for bit, for points (the reader's point path) and vertices of lines
+    /// (the general path, with z), with either origin; a grid integer too large
+    /// for the division's exact path, and a scale that is no power of ten, fall
+    /// back to translate + q × scale.
+    @Test func decimalGridsDecodeToTheDoublesTheirDigitsParseTo() throws {
+        var random = SeededRandom(seed: 20)
+        for upperLeft in [true, false] {
+            // Degrees with 7 decimals, as the emulator's layers and many real ones.
+            let values = (0..<400).map { _ in (Int64(random.next() % 3_600_000_000) - 1_800_000_000, Int64(random.next() % 1_800_000_000) - 900_000_000) }
+            func decimal(_ n: Int64) -> Double {
+                let digits = String(n.magnitude).leftPadded(to: 8)
+                return Double((n < 0 ? "-" : "") + digits.dropLast(7) + "." + digits.suffix(7))!
+            }
+            // q on the 1e-9 grid from -400: x = -400 + q × 1e-9, y = -400 ∓ q × 1e-9.
+            func qx(_ n: Int64) -> Int64 { n * 100 + 400_000_000_000 }
+            func qy(_ n: Int64) -> Int64 { upperLeft ? -(n * 100 + 400_000_000_000) : n * 100 + 400_000_000_000 }
+            let transform = message(12, (upperLeft ? [] : [0x08, 0x01])
+                                    + message(2, [0x09] + bytes(of: 1e-9) + [0x11] + bytes(of: 1e-9) + [0x21] + bytes(of: 1e-4))
+                                    + message(3, [0x09] + bytes(of: -400) + [0x11] + bytes(of: -400) + [0x21] + bytes(of: -100_000)))
+            let field = message(13, message(1, Array("OID".utf8)) + [0x10, 0x06])
+            var points: [UInt8] = [0x38, 0x00] + transform + field
+            for (index, (x, y)) in values.enumerated() {
+                points += delimited(15, message(1, [0x28] + varint(UInt64(index + 1)))
+                                    + delimited(2, delimited(3, zigzag(qx(x)) + zigzag(qy(y)))))
+            }
+            let pointBatch = try read(delimited(2, delimited(1, points))).batch
+            for (row, (x, y)) in values.enumerated() {
+                let part = try #require(Shape(wkb: pointBatch.geometry.wkb(row))).parts[0]
+                #expect(part[0].bitPattern == decimal(x).bitPattern && part[1].bitPattern == decimal(y).bitPattern,
+                        "point \(row): \(part) vs \(decimal(x)), \(decimal(y))")
+            }
+            // One line through the same places, with heights of 4 decimals from -100000.
+            var coords: [UInt8] = []
+            var previous: (Int64, Int64, Int64) = (0, 0, 0)
+            for (index, (x, y)) in values.enumerated() {
+                let z = Int64(index) * 12_345 + 1_000_000_000  // 1e-4 steps from -100000
+                coords += zigzag(qx(x) - previous.0) + zigzag(qy(y) - previous.1) + zigzag(z - previous.2)
+                previous = (qx(x), qy(y), z)
+            }
+            let line = [0x38, 0x02, 0x50, 0x01] + transform + field
+                + delimited(15, message(1, [0x28, 0x01]) + delimited(2, delimited(2, varint(UInt64(values.count))) + delimited(3, coords)))
+            let lineBatch = try read(delimited(2, delimited(1, line))).batch
+            let wkb = Array(lineBatch.geometry.wkb(0))
+            #expect(wkb.count == 9 + values.count * 24 && wkb[1] == 0xEA && wkb[2] == 0x03)  // ISO LineString Z (1002)
+            for (index, (x, y)) in values.enumerated() {
+                let vertex = (0..<3).map { axis in wkb.double(at: 9 + index * 24 + axis * 8) }
+                let height = Double("\(Int64(index) * 12_345 / 10_000).\(String(Int64(index) * 12_345 % 10_000).leftPadded(to: 4))")!
+                #expect(vertex.map(\.bitPattern) == [decimal(x), decimal(y), height].map(\.bitPattern), "vertex \(index): \(vertex)")
+            }
+        }
+        // Off the exact path: a grid integer past 2^53, and a scale of 2^-10.
+        func onePoint(scale: Double, translate: Double, q: Int64) throws -> [Double] {
+            let transform = message(12, message(2, [0x09] + bytes(of: scale) + [0x11] + bytes(of: scale))
+                                    + message(3, [0x09] + bytes(of: translate) + [0x11] + bytes(of: translate)))
+            let body = [0x38, 0x00] + transform + message(13, message(1, Array("OID".utf8)) + [0x10, 0x06])
+                + delimited(15, message(1, [0x28, 0x01]) + delimited(2, delimited(3, zigzag(q) + zigzag(-q))))
+            let batch = try read(delimited(2, delimited(1, body))).batch
+            return try #require(Shape(wkb: batch.geometry.wkb(0)), "q \(q): \(Array(batch.geometry.wkb(0)))").parts[0]
+        }
+        let huge: Int64 = 1 << 60
+        #expect(try onePoint(scale: 1e-9, translate: -400, q: huge) == [-400 + Double(huge) * 1e-9, -400 + Double(huge) * 1e-9])
+        #expect(try onePoint(scale: 1e-9, translate: -400, q: .max) == [-400 + Double(Int64.max) * 1e-9, -400 + Double(Int64.max) * 1e-9])
+        #expect(try onePoint(scale: 0x1p-10, translate: 0.1, q: 3) == [0.1 + 3 * 0x1p-10, 0.1 + 3 * 0x1p-10])
+    }
+
     /// Values missing from a feature are NULL; an explicit null value, and
     /// values that name their field's `index` out of order, land in the right
     /// columns (the reader skips filling in NULLs only when every column has
@@ -204,6 +289,14 @@ import Testing
 
     private func bytes(of value: Double) -> [UInt8] { withUnsafeBytes(of: value.bitPattern.littleEndian, Array.init) }
 
+    private func varint(_ value: UInt64) -> [UInt8] {
+        var out: [UInt8] = [], rest = value
+        while rest >= 0x80 { out.append(UInt8(rest & 0x7F) | 0x80); rest >>= 7 }
+        return out + [UInt8(rest)]
+    }
+
+    private func zigzag(_ value: Int64) -> [UInt8] { varint(UInt64(bitPattern: (value << 1) ^ (value >> 63))) }
+
     /// Varints of every length from 1 to 10 bytes decode to what was encoded,
     /// read eight bytes at a time where eight remain and byte by byte near the
     /// end of the message.
@@ -224,5 +317,15 @@ import Testing
             return out
         }
         #expect(decoded == values)
+    }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+}
+
+private extension Array where Element == UInt8 {
+    func double(at offset: Int) -> Double {
+        Double(bitPattern: (0..<8).reduce(UInt64(0)) { $0 | UInt64(self[offset + $1]) << (8 * UInt64($1)) })
     }
 }

@@ -7,8 +7,7 @@
 ///   `Value`s fill them in field order (or at the `index` a value names);
 ///   geometry is `lengths` (vertices per part) and zig-zag, delta-encoded
 ///   integer `coords` (deltas start again at each part), turned into world
-///   coordinates by the `Transform`: x = translate + q × scale, and y the same
-///   for a lower-left origin or translate − q × scale for an upper-left one.
+///   coordinates by the `Transform` (PBFTransform.swift).
 ///   Rings become polygons by orientation, as in Esri JSON.
 /// - `CountResult`, `ObjectIdsResult` and `ExtentCountResult`.
 ///
@@ -228,46 +227,6 @@ private struct FeatureResultHeader {
     }
 }
 
-/// Integer coordinates to world coordinates.
-private struct PBFTransform {
-    var upperLeft = true
-    var scaleX = 1.0, scaleY = 1.0
-    var translateX = 0.0, translateY = 0.0
-    var scaleZ = 1.0, scaleM = 1.0
-    var translateZ = 0.0, translateM = 0.0
-
-    @inline(__always) func x(_ q: Int64) -> Double { translateX + Double(q) * scaleX }
-    @inline(__always) func y(_ q: Int64) -> Double { upperLeft ? translateY - Double(q) * scaleY : translateY + Double(q) * scaleY }
-
-    init(_ message: inout ProtobufReader) throws(FeatureCacheError) {
-        while let (number, type) = try message.nextField() {
-            switch number {
-            case 1: try message.expect(.varint, type, field: "quantizeOriginPostion"); upperLeft = try message.readVarint() == 0
-            case 2, 3:
-                try message.expect(.lengthDelimited, type, field: number == 2 ? "scale" : "translate")
-                var pair = try message.readMessage()
-                while let (axis, axisType) = try pair.nextField() {
-                    guard (1...4).contains(axis) else { try pair.skip(axisType); continue }
-                    try pair.expect(.fixed64, axisType, field: number == 2 ? "a scale" : "a translation")
-                    let value = try pair.readDouble()
-                    // Fields 1…4 of Scale and Translate: x, y, m, z.
-                    switch (number, axis) {
-                    case (2, 1): scaleX = value
-                    case (2, 2): scaleY = value
-                    case (2, 3): scaleM = value
-                    case (2, _): scaleZ = value
-                    case (_, 1): translateX = value
-                    case (_, 2): translateY = value
-                    case (_, 3): translateM = value
-                    default: translateZ = value
-                    }
-                }
-            default: try message.skip(type)
-            }
-        }
-    }
-}
-
 /// Reads `Feature` messages into the builder's rows.
 private struct FeatureDecoder {
     let builder: BatchBuilder
@@ -275,6 +234,10 @@ private struct FeatureDecoder {
     let header: FeatureResultHeader
     /// Ordinates per vertex: x, y, then z and m when the result has them.
     let stride: Int
+    /// The header's transform, unwrapped once: read in place for every
+    /// coordinate (a copy per geometry showed in profiles).
+    let transform: PBFTransform
+    let hasTransform: Bool
     var scratch: CoordinateScratch
     /// One geometry's vertices per part, and its coordinate deltas.
     var lengths: [Int] = []
@@ -285,6 +248,8 @@ private struct FeatureDecoder {
         columns = builder.columns.map(Unmanaged.passUnretained)
         self.header = header
         stride = 2 + (header.hasZ ? 1 : 0) + (header.hasM ? 1 : 0)
+        hasTransform = header.transform != nil
+        transform = header.transform ?? PBFTransform()
         scratch = CoordinateScratch(declared: VertexLayout(hasZ: header.hasZ, hasM: header.hasM))
     }
 
@@ -318,7 +283,9 @@ private struct FeatureDecoder {
     }
 
     /// One `Value`, for the field at `position` unless it names its own `index`.
-    private func readValue(_ message: inout ProtobufReader, position: Int) throws(FeatureCacheError) {
+    // mutating, though it changes nothing in self: a non-mutating call from
+    // `read` copied the whole decoder per value.
+    private mutating func readValue(_ message: inout ProtobufReader, position: Int) throws(FeatureCacheError) {
         let start = message.offset
         var value = PBFValue.null
         var index: UInt64? = nil
@@ -390,7 +357,7 @@ private struct FeatureDecoder {
 
     private mutating func readGeometry(_ message: inout ProtobufReader) throws(FeatureCacheError) {
         let start = message.offset
-        if header.geometryType == 0, stride == 2, let transform = header.transform {
+        if header.geometryType == 0, stride == 2, hasTransform {
             // A point (most layers): its two deltas read straight off the wire;
             // anything else (parts, more values, a malformation) takes the
             // general path below, which says what is wrong.
@@ -428,11 +395,11 @@ private struct FeatureDecoder {
         }
         let vertices = deltas.count / stride
         guard vertices > 0 else { return builder.geometry.appendNull() }
-        guard let transform = header.transform else {
+        guard hasTransform else {
             throw message.error("a geometry, but the response has no transform to place its integer coordinates", at: start)
         }
         if lengths.isEmpty { lengths.append(vertices) }  // optional for points and multipoints
-        try place(vertices, transform, message, start: start)
+        try place(vertices, message, start: start)
         try append(message, start: start)
     }
 
@@ -463,7 +430,7 @@ private struct FeatureDecoder {
 
     /// World coordinates into the scratch, part by part: each part's deltas
     /// start again from zero.
-    private mutating func place(_ vertices: Int, _ transform: PBFTransform, _ message: ProtobufReader, start: Int) throws(FeatureCacheError) {
+    private mutating func place(_ vertices: Int, _ message: ProtobufReader, start: Int) throws(FeatureCacheError) {
         scratch.reset()
         var vertex = 0
         for length in lengths where length > 0 {
@@ -482,12 +449,12 @@ private struct FeatureDecoder {
                 var height: Double? = nil, measure: Double? = nil
                 if header.hasZ {
                     z &+= deltas[next]
-                    height = transform.translateZ + Double(z) * transform.scaleZ
+                    height = transform.z(z)
                     next += 1
                 }
                 if header.hasM {
                     m &+= deltas[next]
-                    measure = transform.translateM + Double(m) * transform.scaleM
+                    measure = transform.m(m)
                 }
                 scratch.appendVertex(transform.x(x), transform.y(y), z: height, m: measure)
             }

@@ -46,3 +46,11 @@ func decimalToDouble(significand: UInt64, exponent: Int) -> Double? {
     guard biasedExponent < 0x7FF else { return nil }    // overflow
     return Double(bitPattern: UInt64(biasedExponent) << 52 | (mantissa & ~(1 << 52)))
 }
+
+/// 10^0 … 10^22, the powers of ten a double holds exactly: an integer of up to
+/// 2^53 divided or multiplied by one is the decimal's nearest double (Clinger's
+/// fast path; the PBF reader's decimal grids).
+let exactPowersOfTen: [Double] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+]

@@ -532,7 +532,7 @@ package struct JSONScanner {
         } else if mantissa <= (1 << 53), exponent >= -22, exponent <= 22 {
             // Clinger's fast path: exact when the mantissa and the power of ten are exact doubles.
             var value = Double(mantissa)
-            if exponent < 0 { value /= powersOfTen[-exponent] } else { value *= powersOfTen[exponent] }
+            if exponent < 0 { value /= exactPowersOfTen[-exponent] } else { value *= exactPowersOfTen[exponent] }
             return JSONNumber(double: negative ? -value : value, integer: nil)
         }
         // Up to 19 significant digits: the mantissa is exact.
@@ -633,7 +633,3 @@ package struct JSONNumber: Sendable, Equatable {
     package var integer: Int64?
 }
 
-private let powersOfTen: [Double] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-]
