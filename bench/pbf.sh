@@ -4,7 +4,7 @@
 # lists PBF): populating its 200,000 trees and 20,000 parcels with FeatureCache in
 # f=json and in f=pbf (bench/populate/populate_bench.c, FC_BENCH_FORMAT) and with
 # GDAL's ESRIJSON reader (JSON only) on the same layer — wall, client CPU, peak
-# memory, bytes served — then the 60-step pan/zoom trace with exact tiles (JSON)
+# memory, bytes served (bodies, and as sent: every client here asks for gzip) — then the 60-step pan/zoom trace with exact tiles (JSON)
 # and with tiles quantized to their level's pixel, about the view's (PBF).
 #   bash bench/pbf.sh [runs]
 set -euo pipefail
@@ -18,7 +18,7 @@ trap 'Tests/servers/emulator-ctl.sh stop "$state"' EXIT
 base="$(Tests/servers/emulator-ctl.sh start "$state")"
 
 served() {
-    curl -s "$base/_control/$1/stats" | python3 -c "import json,sys; s=json.load(sys.stdin); print('%d requests, %.1f MB served' % (s['requests'], s['bytes']/1e6))"
+    curl -s "$base/_control/$1/stats" | python3 -c "import json,sys; s=json.load(sys.stdin); print('%d requests, %.1f MB served, %.1f MB on the wire (gzip level 1, as asked)' % (s['requests'], s['bytes']/1e6, s['wire_bytes']/1e6))"
 }
 timed() { /usr/bin/time -o /tmp/fc-pbf.time -f "%e s wall, %U s user + %S s sys, peak RSS %M KB" "$@"; cat /tmp/fc-pbf.time; }
 

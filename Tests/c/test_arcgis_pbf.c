@@ -2,7 +2,9 @@
 /* ArcGIS queries in Esri's protocol buffers (f=pbf, issue 19) through the C API
  * against the emulator's Hosted service, which lists PBF: the format chosen by
  * AUTO, populates that equal the JSON populates feature for feature (ids,
- * attributes, geometry exact: the emulator's transform is), counts, extents,
+ * attributes, and geometry byte for byte: the emulator answers on its spatial
+ * reference's decimal grid, as real servers do, and the reader decodes a grid's
+ * decimals to the doubles the JSON digits parse to), counts, extents,
  * object-id batches (HostedLegacy pages by ids), on-interaction tiles, fewer
  * bytes, and a clear error when PBF is forced on a layer that does not list it.
  * Issue 20: the Pipes layer's Z and M arrive in both formats, the same bytes. */

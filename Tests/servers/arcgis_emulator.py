@@ -32,7 +32,8 @@ Test controls, GET or POST, per namespace:
               stuck (a query answered as if resultOffset were 0)
   /_control/<ns>/delay?ms=M[&count=N][&match=S][&param=P=V] the next N requests (default all) wait M ms
         first; a client that disconnects meanwhile is counted in "disconnects"
-  /_control/<ns>/stats                         {"requests", "by_kind", "disconnects", "bytes",
+  /_control/<ns>/stats                         {"requests", "by_kind", "disconnects", "bytes" (bodies),
+        "wire_bytes" (the bodies as sent, gzipped when asked),
         "max_in_flight" (most requests being answered at once), "last_headers", "last_params",
         "log": [[method, path, kind], …]}
 
@@ -75,7 +76,8 @@ class Namespace:
         self.requests = 0
         self.by_kind = {}
         self.disconnects = 0
-        self.bytes = 0     # response body bytes served (before any gzip)
+        self.bytes = 0       # response body bytes served (before any gzip)
+        self.wire_bytes = 0  # the same bodies as sent: gzipped when the client asked
         self.faults = []   # [{"mode", "count", "match", "param", "skip"}]
         self.delays = []   # [{"ms", "count", "match", "param"}]
         self.max_in_flight = self.in_flight
@@ -85,7 +87,7 @@ class Namespace:
 
     def stats(self):
         return {"requests": self.requests, "by_kind": dict(self.by_kind), "disconnects": self.disconnects,
-                "bytes": self.bytes, "max_in_flight": self.max_in_flight,
+                "bytes": self.bytes, "wire_bytes": self.wire_bytes, "max_in_flight": self.max_in_flight,
                 "last_headers": self.last_headers, "last_params": self.last_params, "log": self.log[-200:]}
 
     @staticmethod
@@ -240,7 +242,9 @@ class Handler(BaseHTTPRequestHandler):
             status, content_type, body = 200, "application/json", error_body(400, str(error), error.details)
         with namespace.lock:
             namespace.bytes += len(body)
-        self.send(status, content_type, body)
+        sent = self.send(status, content_type, body)
+        with namespace.lock:
+            namespace.wire_bytes += sent
 
     @staticmethod
     def classify(segments):
@@ -384,6 +388,7 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header("Content-Encoding", "gzip")
         self.end_headers()
         self.wfile.write(body)
+        return len(body)
 
 
 def main():

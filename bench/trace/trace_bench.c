@@ -106,6 +106,7 @@ static int run_bbox_strategy(const char *url, const view *trace, const int *revi
     fc_table *table = NULL;
     if (fc_table_create_arcgis(NULL, url, &table) != FC_OK) return 1;
     fc_table_set_request_mode(table, FC_REQUEST_MODE_MANUAL_CACHE);
+    bench_query_format(table);  /* the floor in the format of the run (populates are never quantized) */
     if (fc_loadable_wait(fc_table_as_loadable(table), 30) != FC_OK) return 1;
     fc_table_reset_statistics(table);
     fc_envelope loaded[STEPS];
