@@ -43,6 +43,36 @@ struct FetchedFeatures: Sendable {
     var ordered = false
     /// `batches` are compacted already (`compact()`).
     private(set) var isCompacted = false
+    /// Pages appended so far (`append`); `batches` may hold several in one.
+    private(set) var pageCount = 0
+    /// The last batches, pages appended since the last gather: rows and count.
+    private var pendingRows = 0, pendingPages = 0
+
+    /// Rows of appended pages that are gathered into one batch as soon as they
+    /// are there (`append`).
+    static let gatheredRows = 1 << 15
+
+    /// Adds a page (empty ones are dropped). Every `gatheredRows` rows of
+    /// pages of one layout become one batch as they arrive, and the pages go:
+    /// a populate's heap then holds a few pages at a time rather than all of
+    /// them until the end (whose small blocks the allocator keeps after they
+    /// are freed, beside the compacted copy; measured in BENCHMARKS.md).
+    mutating func append(_ page: FeatureBatch) {
+        guard page.count > 0 else { return }
+        batches.append(page)
+        pageCount += 1
+        pendingPages += 1
+        pendingRows += page.count
+        guard pendingRows >= Self.gatheredRows else { return }
+        let start = batches.count - pendingPages
+        pendingRows = 0
+        pendingPages = 0
+        guard batches[start...].allSatisfy({ $0.hasLayout(of: batches[start]) }) else { return }
+        let pages = Array(batches[start...])
+        batches.removeSubrange(start...)
+        batches.append(FeatureBatch.gathering(RowAddress.everyRow(ofParts: pages.map(\.count)), consuming: consume pages,
+                                              spatial: false))
+    }
 
     /// The pages as they enter the cache: a few large batches, large ones in
     /// spatial order unless `ordered` (FeatureBatch.compacting). Done before a

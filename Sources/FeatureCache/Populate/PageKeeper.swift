@@ -55,6 +55,6 @@ struct PageKeeper {
             fetched.limitExceeded = true
         }
         kept += batch.count
-        if batch.count > 0 { fetched.batches.append(batch) }
+        fetched.append(batch)
     }
 }

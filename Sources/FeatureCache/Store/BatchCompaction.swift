@@ -17,9 +17,10 @@ extension FeatureBatch {
     /// `spatialOrder` is false (SpatialRowOrder.swift); small batches that share
     /// nothing stay as they are (never copied). Empty batches are dropped.
     ///
-    /// Memory: a run put in spatial order is gathered from its pages straight
-    /// into place, and each run's pages are let go once copied, so a run is
-    /// held twice at most (when the caller hands the pages over: `consume`).
+    /// Memory: a run is gathered from its pages straight into place (spatial
+    /// order or not), and each page column is let go as soon as it is copied,
+    /// so a run is held about once, plus a column, when the caller hands the
+    /// pages over (`consume`); twice at most when it keeps them.
     package static func compacting(_ batches: consuming [FeatureBatch], spatialOrder: Bool = true) -> [FeatureBatch] {
         var compacted: [FeatureBatch] = []
         var run: [FeatureBatch] = []
@@ -27,15 +28,19 @@ extension FeatureBatch {
         var rows = 0, geometryBytes = 0
         var columnBytes: [Int] = []
         func flush() {
-            if spatialOrder, let ordered = inSpatialOrder(run) {
-                compacted.append(ordered)  // gathered from the pages straight into spatial order
-            } else if !run.isEmpty {
-                compacted.append(run.count == 1 ? run[0] : concatenating(run))
-            }
+            let pages = run
             run = []
             rows = 0
             geometryBytes = 0
             columnBytes = []
+            if spatialOrder, let order = spatialRowOrder(pages) {
+                // Gathered from the pages straight into spatial order.
+                compacted.append(gathering(order, consuming: consume pages, spatial: true))
+            } else if pages.count > 1 {
+                compacted.append(gathering(RowAddress.everyRow(ofParts: pages.map(\.count)), consuming: consume pages, spatial: false))
+            } else if let page = pages.first {
+                compacted.append(page)
+            }
         }
         // Taken from the end of the reversed list, so that each page is held
         // by `run` alone once it is taken.
@@ -66,10 +71,5 @@ extension FeatureBatch {
               objectIds.isEmpty == other.objectIds.isEmpty, columns.count == other.columns.count else { return false }
         for (a, b) in zip(columns, other.columns) where a.kind != b.kind || a.field.type != b.field.type { return false }
         return true
-    }
-
-    /// One batch holding the rows of `batches` (of one layout) in order.
-    static func concatenating(_ batches: [FeatureBatch]) -> FeatureBatch {
-        gathering(RowAddress.everyRow(ofParts: batches.map(\.count)), from: batches, spatial: false)
     }
 }

@@ -27,6 +27,31 @@ extension FeatureBatch {
                             geometryTolerance: first.geometryTolerance, isInSpatialOrder: spatial)
     }
 
+    /// `gathering(_:from:spatial:)` for parts handed over (a compaction's pages):
+    /// they are taken apart first, and each column of theirs is let go as soon
+    /// as it is gathered, so the rows are held about once during the copy (the
+    /// new batch's columns so far, the pages' columns still to go), not twice.
+    /// When something else holds a part, its memory simply stays until that goes.
+    static func gathering(_ rows: [RowAddress], consuming parts: consuming [FeatureBatch], spatial: Bool) -> FeatureBatch {
+        let objectIdColumn = parts[0].objectIdColumn, tolerance = parts[0].geometryTolerance
+        var columns = parts.map(\.columns)
+        var geometries = parts.map(\.geometry)
+        var objectIds = parts[0].objectIds.isEmpty ? [] : parts.map(\.objectIds)
+        _ = consume parts  // the batches go; their storage is held by the lists above alone
+        let geometry = GeometryColumn.gathering(rows, from: geometries)
+        geometries = []
+        var gathered: [Column] = []
+        gathered.reserveCapacity(columns[0].count)
+        for index in columns[0].indices {
+            gathered.append(Column.gathering(rows, from: columns.map { $0[index] }))
+            for part in columns.indices { columns[part][index] = columns[part][index].emptied }
+        }
+        let ids = objectIds.isEmpty ? [] : rows.map { objectIds[$0.part][$0.row] }
+        objectIds = []
+        return FeatureBatch(columns: gathered, geometry: geometry, count: rows.count, objectIdColumn: objectIdColumn,
+                            objectIds: ids, geometryTolerance: tolerance, isInSpatialOrder: spatial)
+    }
+
     /// The batch with every coordinate passed through `transform` (x, y → x, y).
     func mappingCoordinates(_ transform: (Double, Double) -> (Double, Double)) -> FeatureBatch {
         var mapped = GeometryColumnBuilder()
@@ -62,6 +87,9 @@ struct RowAddress {
 }
 
 extension Column {
+    /// The same field with no values: what a column taken apart leaves behind.
+    var emptied: Column { Column(field: field, kind: kind, validity: nil) }
+
     /// The addressed rows of `parts` (one field, one kind) in a new column.
     static func gathering(_ rows: [RowAddress], from parts: [Column]) -> Column {
         let first = parts[0]

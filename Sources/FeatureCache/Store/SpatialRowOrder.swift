@@ -17,14 +17,13 @@ extension FeatureBatch {
     static let spatialOrderMinimumRows = 1 << 13
 
     /// The rows of `parts` (batches of one layout, in the order the server
-    /// sent them) in one new batch in spatial order, rows without geometry
-    /// last, each value copied once; nil when they are fewer than
-    /// `spatialOrderMinimumRows`, are one batch in that order already, or have
-    /// no geometry. A feature
+    /// sent them) in spatial order, rows without geometry last, to gather into
+    /// one new batch; nil when they are fewer than `spatialOrderMinimumRows`,
+    /// are one batch in that order already, or have no geometry. A feature
     /// the parts hold twice (a server's pages shifted under it) is kept once,
     /// as its later copy: the merge that would have let the later copy win
     /// sees the rows in the new order.
-    static func inSpatialOrder(_ parts: [FeatureBatch]) -> FeatureBatch? {
+    static func spatialRowOrder(_ parts: [FeatureBatch]) -> [RowAddress]? {
         guard parts.reduce(0, { $0 + $1.count }) >= spatialOrderMinimumRows,
               !(parts.count == 1 && parts[0].isInSpatialOrder) else { return nil }
         let addresses = RowAddress.everyRow(ofParts: parts.map(\.count))
@@ -40,7 +39,7 @@ extension FeatureBatch {
             for item in located { placed[Int(item)] = true }
             for item in 0..<count where !placed[item] && !(superseded?[item] ?? false) { rows.append(addresses[item]) }
         }
-        return gathering(rows, from: parts, spatial: true)
+        return rows
     }
 
     /// The rows (of `count`, with these object ids) whose object id comes again

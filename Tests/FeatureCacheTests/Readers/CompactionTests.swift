@@ -95,6 +95,37 @@ import Testing
 
     /// A server with a tiny page size: thousands of one-row pages become one
     /// batch (the run's sizes are kept as it grows, not summed again per page).
+    /// A populate's pages are gathered into one batch every
+    /// `FetchedFeatures.gatheredRows` rows as they arrive (so that they do not
+    /// all stay on the heap until the end), in the order they came; a run with
+    /// a page of another layout is left as it is; pages are counted as pages.
+    @Test func appendedPagesAreGatheredAsTheyArrive() throws {
+        let pageRows = 1000, pagesPerGather = (FetchedFeatures.gatheredRows + pageRows - 1) / pageRows
+        var pages: [FeatureBatch] = []
+        for index in 0..<(2 * pagesPerGather + 3) {
+            let start = Int64(index * pageRows + 1)
+            pages.append(try page(start...(start + Int64(pageRows) - 1), lines: index % 5 == 0))
+        }
+        var fetched = FetchedFeatures()
+        for page in pages { fetched.append(page) }
+        fetched.append(pages[0].prefix(0))  // empty: dropped, not a page
+        #expect(fetched.pageCount == pages.count)
+        #expect(fetched.batches.count == 2 + 3)  // two gathers, three pages since
+        #expect(fetched.batches.prefix(2).allSatisfy { $0.count == pagesPerGather * pageRows && !$0.isInSpatialOrder })
+        expectSameRows(fetched.batches, pages)
+
+        // A page of other fields among them: that run stays as it came.
+        var mixed = FetchedFeatures()
+        let other = try Array(#"{"features":[{"attributes":{"OID":7},"geometry":{"x":1,"y":2}}]}"#.utf8).withUnsafeBytes {
+            try EsriJSONReader.read($0, fields: [FieldInfo(name: "OID", type: .oid)], objectIdField: "OID")
+        }.batch
+        let run = [pages[0], other] + pages[1..<pagesPerGather]
+        for page in run { mixed.append(page) }
+        #expect(mixed.batches.count == run.count && mixed.pageCount == run.count)
+        mixed.compact()
+        #expect(mixed.featureCount == run.reduce(0) { $0 + $1.count })
+    }
+
     @Test func manyTinyPagesBecomeOneBatch() throws {
         var pages: [FeatureBatch] = []
         for id in Int64(1)...3000 { pages.append(try page(id...id)) }

@@ -88,12 +88,12 @@ struct ArcGISQueryRunner {
             offset += page.batch.count
             if page.batch.count > remaining {
                 // The server ignored resultRecordCount: keep only what was asked for.
-                fetched.batches.append(page.batch.prefix(remaining))
+                fetched.append(page.batch.prefix(remaining))
                 fetched.limitExceeded = true
             } else {
-                fetched.batches.append(page.batch)
+                fetched.append(page.batch)
             }
-            progress?(FetchProgress(pages: fetched.batches.count, features: fetched.featureCount,
+            progress?(FetchProgress(pages: fetched.pageCount, features: fetched.featureCount,
                                     totalFeatures: FetchProgress.total(matched: matching.flatMap { $0 }.map(Int64.init),
                                                                        dropsRowsLocally: false, query: query)))
             if query.maxFeatures > 0, fetched.featureCount >= query.maxFeatures {
@@ -101,7 +101,7 @@ struct ArcGISQueryRunner {
                 return fetched
             }
             guard page.exceededTransferLimit else { return fetched }
-            if let maxPages, fetched.batches.count >= maxPages {
+            if let maxPages, fetched.pageCount >= maxPages {
                 fetched.complete = false
                 return fetched
             }
@@ -202,8 +202,8 @@ struct ArcGISQueryRunner {
             var pending = chunk
             while true {
                 fetched.spatialReference = fetched.spatialReference ?? page.spatialReference
-                fetched.batches.append(page.batch)
-                progress?(FetchProgress(pages: fetched.batches.count, features: fetched.featureCount, totalFeatures: ids.count))
+                fetched.append(page.batch)
+                progress?(FetchProgress(pages: fetched.pageCount, features: fetched.featureCount, totalFeatures: ids.count))
                 guard page.exceededTransferLimit else { break }
                 // A capped answer: ask again for the ids it left out.
                 var got = Set<Int64>()

@@ -304,8 +304,8 @@ struct OGCItemsPager {
             source.statistics.update { $0.featuresReceived += batch.count }
             batch = try toTableCRS(batch, contentCRS: response.header("Content-Crs"))
             batch = try plan.keeper.checked(batch)
-            if batch.count > 0 { fetched.batches.append(batch) }
-            progress?(FetchProgress(pages: fetched.batches.count, features: fetched.featureCount))
+            fetched.append(batch)
+            progress?(FetchProgress(pages: fetched.pageCount, features: fetched.featureCount))
             try Task.checkCancellationTyped()
         }
         return fetched

@@ -183,7 +183,7 @@ final class WFSFeatureTypeSource: FeatureSource {
         let request = requester.post(service.baseURL, xml: xml, idempotent: false)
         let page = try await WFSPageReader(source: self, state: loaded, metadata: metadata, budget: PageBudget()).read(request, askedWkid: nil)
         var fetched = FetchedFeatures()
-        if page.batch.count > 0 { fetched.batches.append(page.batch) }
+        fetched.append(page.batch)
         if let matched = page.numberMatched, matched > Int64(page.batch.count) { fetched.limitExceeded = true }
         if page.next != nil { fetched.limitExceeded = true }
         return fetched
