@@ -2,6 +2,7 @@
 """The Python binding itself: timeouts that cancel, exceptions that fit Python's
 own, callbacks dropped with their handles, enums, reprs, shapely geometries."""
 import builtins
+import threading
 import time
 
 import pytest
@@ -41,6 +42,28 @@ def test_closing_a_handle_drops_its_callbacks(ns):
     layer.close()
     assert len(registry._entries) == before
     table.close()
+
+
+def test_dropping_callbacks_that_close_other_handles_does_not_deadlock():
+    """A callable dropped with its owner may be the last reference to another
+    handle, whose __del__ closes it and drops that handle's callables: the
+    registry lets entries go after its lock, or the thread waits on itself."""
+    class Owner:
+        pass
+
+    first, second = Owner(), Owner()
+
+    class ClosesSecond:
+        def __del__(self):
+            registry.drop_owner(second)
+
+    registry.add(ClosesSecond(), owner=first)
+    registry.add(object(), owner=second)
+    worker = threading.Thread(target=registry.drop_owner, args=(first,), daemon=True)
+    worker.start()
+    worker.join(10)
+    assert not worker.is_alive()
+    assert not any(owner in (id(first), id(second)) for _, owner in registry._entries.values())
 
 
 def test_enums_and_reprs(ns):
