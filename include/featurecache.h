@@ -893,6 +893,20 @@ FC_API fc_status fc_query_set_object_ids(fc_query *query, const int64_t *ids, si
  * does. Ask for an order when it matters. @since 0.2 */
 FC_API fc_status fc_query_set_order_by(fc_query *query, const char *order_by);
 
+/* Lets the service generalize geometry by up to distance map units of the
+ * table's spatial reference; 0, the default, asks for exact geometry. ArcGIS
+ * layers are asked with quantizationParameters in PBF (coordinates snapped to
+ * a grid of that size from the query's envelope or the layer's extent, what
+ * collapses dropped) and with maxAllowableOffset in JSON; OGC API and WFS
+ * servers cannot generalize and answer exact geometry, which is within any
+ * distance. A populate's features replace the cached copies, generalized or
+ * not (a later exact populate replaces them again); on-interaction views never
+ * replace a finer copy. A query the cache answers returns the geometry as
+ * cached; one sent to the service in a cache mode asks for exact geometry, since
+ * the cache keeps it. Errors: FC_E_INVALID_ARGUMENT for a negative, NaN or
+ * infinite distance. @since 1.3 */
+FC_API fc_status fc_query_set_max_allowable_offset(fc_query *query, double distance);
+
 /* ==== Results ============================================================== */
 
 /* Features returned by a populate: rows with typed fields, an object id and a

@@ -267,6 +267,7 @@ public:
     Query &return_geometry(bool value) { return set(fc_query_set_return_geometry(get(), value)); }
     Query &max_features(int64_t count) { return set(fc_query_set_max_features(get(), count)); }
     Query &order_by(const std::string &order) { return set(fc_query_set_order_by(get(), order.c_str())); }
+    Query &max_allowable_offset(double distance) { return set(fc_query_set_max_allowable_offset(get(), distance)); }
     fc_query *get() const noexcept { return handle_.get(); }
 
 private:

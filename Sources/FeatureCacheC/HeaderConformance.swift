@@ -100,6 +100,7 @@ private func headerConformance() {
     conforms(CFeatureCacheABI.fc_query_free, fcQueryFree)
     conforms(CFeatureCacheABI.fc_query_set_envelope, fcQuerySetEnvelope)
     conforms(CFeatureCacheABI.fc_query_set_geometry_wkb, fcQuerySetGeometryWKB)
+    conforms(CFeatureCacheABI.fc_query_set_max_allowable_offset, fcQuerySetMaxAllowableOffset)
     conforms(CFeatureCacheABI.fc_query_set_max_features, fcQuerySetMaxFeatures)
     conforms(CFeatureCacheABI.fc_query_set_object_ids, fcQuerySetObjectIds)
     conforms(CFeatureCacheABI.fc_query_set_order_by, fcQuerySetOrderBy)

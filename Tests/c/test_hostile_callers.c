@@ -4,6 +4,7 @@
  * views at absurd scales and extents, negative wkids, a table handle given to
  * fc_error_* — and the bounds and policies a caller sets on a context. Each
  * gets a status and a message, never a crash; bounded work stays bounded. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -198,6 +199,13 @@ static void test_handles_that_are_not_errors(void) {
     CHECK_STATUS(fc_query_set_geometry_wkb(query, point, sizeof point, -5), FC_E_INVALID_ARGUMENT);
     CHECK_STATUS(fc_query_set_max_features(query, INT64_MAX), FC_OK);
     CHECK_STATUS(fc_query_set_result_offset(query, INT64_MAX), FC_OK);
+    /* A generalization distance is finite and not negative. */
+    CHECK_STATUS(fc_query_set_max_allowable_offset(NULL, 1), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_query_set_max_allowable_offset(query, -1), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_query_set_max_allowable_offset(query, NAN), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_query_set_max_allowable_offset(query, INFINITY), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_query_set_max_allowable_offset(query, 0), FC_OK);
+    CHECK_STATUS(fc_query_set_max_allowable_offset(query, 2.5), FC_OK);
     fc_query_free(query);
     CHECK(strcmp(fc_status_name(FC_E_PROTOCOL), "FC_E_PROTOCOL") == 0);
 }

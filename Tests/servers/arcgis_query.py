@@ -3,7 +3,8 @@
 describes it: where (SQL, evaluated by SQLite as a real server's database would),
 objectIds, geometry + geometryType + inSR + spatialRel, outFields, returnGeometry,
 returnIdsOnly, returnCountOnly, returnExtentOnly, orderByFields, resultOffset/resultRecordCount,
-outSR, f=json|pjson|geojson, and f=pbf (arcgis_pbf.py) with quantizationParameters.
+outSR, maxAllowableOffset (Douglas-Peucker), f=json|pjson|geojson, and f=pbf
+(arcgis_pbf.py) with quantizationParameters.
 """
 import json
 import math
@@ -302,6 +303,61 @@ def _out_fields(store, params):
     return names
 
 
+def _max_allowable_offset(params):
+    """maxAllowableOffset: how far geometry may be generalized (0: exact)."""
+    text = params.get("maxAllowableOffset", "").strip()
+    try:
+        value = float(text) if text else 0.0
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < math.inf:
+        raise QueryError("Unable to perform query. Please check your parameters.", ["'maxAllowableOffset' is invalid"])
+    return value
+
+
+def _distance_to_segment(p, a, b):
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = dx * dx + dy * dy
+    t = 0.0 if length == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / length))
+    return math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy)
+
+
+def _douglas_peucker(points, tolerance):
+    """The vertices Douglas-Peucker keeps: none farther than tolerance from the result."""
+    keep = [False] * len(points)
+    keep[0] = keep[-1] = True
+    spans = [(0, len(points) - 1)]
+    while spans:
+        a, b = spans.pop()
+        farthest, index = -1.0, None
+        for i in range(a + 1, b):
+            d = _distance_to_segment(points[i], points[a], points[b])
+            if d > farthest:
+                farthest, index = d, i
+        if index is not None and farthest > tolerance:
+            keep[index] = True
+            spans += [(a, index), (index, b)]
+    return [p for p, kept in zip(points, keep) if kept]
+
+
+def _generalize(geometry, tolerance):
+    """maxAllowableOffset, as ArcGIS generalizes: each path, and each ring split
+    at its vertex farthest from the first, by Douglas-Peucker; a ring that would
+    have fewer than 4 vertices stays as it is."""
+    if tolerance <= 0 or "x" in geometry:
+        return geometry
+    if "paths" in geometry:
+        return {"paths": [_douglas_peucker(path, tolerance) if len(path) > 2 else path for path in geometry["paths"]]}
+    rings = []
+    for ring in geometry["rings"]:
+        if len(ring) > 4:
+            k = max(range(1, len(ring) - 1), key=lambda i: math.hypot(ring[i][0] - ring[0][0], ring[i][1] - ring[0][1]))
+            simpler = _douglas_peucker(ring[:k + 1], tolerance) + _douglas_peucker(ring[k:], tolerance)[1:]
+            ring = simpler if len(simpler) >= 4 else ring
+        rings.append(ring)
+    return {"rings": rings}
+
+
 def _truthy(value, default):
     if value is None or value == "":
         return default
@@ -369,6 +425,7 @@ def run_query(store, params, max_record_count, supports_pagination, supports_pbf
     mercator = _is_mercator(out_wkid)
     spatial_reference = {"wkid": 102100, "latestWkid": 3857} if mercator else {"wkid": 4326, "latestWkid": 4326}
     field_specs = {f["name"]: f for f in layer["fields"]}
+    generalization = _max_allowable_offset(params)
 
     if fmt == "geojson":
         features = []
@@ -389,13 +446,13 @@ def run_query(store, params, max_record_count, supports_pagination, supports_pbf
             raise QueryError("Unable to perform query. Please check your parameters.",
                              ["'quantizationParameters' is invalid"])
         field_types = {name: field_specs[name]["type"] for name in fields}
-        cache = store.encoded.setdefault((tuple(fields), return_geometry, mercator, transform.key()), {})
+        cache = store.encoded.setdefault((tuple(fields), return_geometry, mercator, generalization, transform.key()), {})
         encoded = []
         for oid in page:
             feature = cache.get(oid)
             if feature is None:
                 row = store.rows[oid]
-                shape = _project_geometry(row["_geom"], mercator) if return_geometry else None
+                shape = _generalize(_project_geometry(row["_geom"], mercator), generalization) if return_geometry else None
                 ordinates = int(bool(layer.get("hasZ"))) + int(bool(layer.get("hasM")))
                 feature = cache[oid] = arcgis_pbf.feature(row, fields, field_types, shape, transform, ordinates)
             encoded.append(feature)
@@ -404,7 +461,7 @@ def run_query(store, params, max_record_count, supports_pagination, supports_pbf
     # Each row's feature is encoded once per (fields, geometry, projection) and
     # reused: pages are then joined, not re-encoded, so the emulator serves a page
     # in a millisecond or two and benchmarks measure the client, not this server.
-    key = (tuple(fields), return_geometry, mercator)
+    key = (tuple(fields), return_geometry, mercator, generalization)
     cache = store.encoded.setdefault(key, {})
     parts = []
     for oid in page:
@@ -413,7 +470,7 @@ def run_query(store, params, max_record_count, supports_pagination, supports_pbf
             row = store.rows[oid]
             feature = {"attributes": {name: row[name] for name in fields}}
             if return_geometry:
-                feature["geometry"] = _project_geometry(row["_geom"], mercator)
+                feature["geometry"] = _generalize(_project_geometry(row["_geom"], mercator), generalization)
             encoded = cache[oid] = json.dumps(feature, ensure_ascii=False, separators=(",", ":")).encode()
         parts.append(encoded)
     if fmt == "json":

@@ -15,9 +15,11 @@ class Query(Handle):
     """What to fetch: where clause, geometry (an Envelope; a tuple (xmin, ymin,
     xmax, ymax[, wkid]); a shapely geometry or anything with a .wkb; or WKB
     bytes), spatial relationship (a name or SpatialRelationship), out fields,
-    return geometry, max features, result offset, object ids, order by. wkid is
-    the geometry's spatial reference when it does not carry one (0: the
-    table's). Built into an fc_query when made.
+    return geometry, max features, result offset, object ids, order by, and
+    max_allowable_offset: how far (map units) the service may generalize
+    geometry, 0 for exact (fc_query_set_max_allowable_offset). wkid is the
+    geometry's spatial reference when it does not carry one (0: the table's).
+    Built into an fc_query when made.
 
     >>> Query(where="Condition = 4", geometry=(-122.7, 45.5, -122.6, 45.6), wkid=4326, max_features=5000)
     """
@@ -26,7 +28,7 @@ class Query(Handle):
 
     def __init__(self, where=None, geometry=None, wkid=0, spatial_relationship="intersects", relation=None,
                  out_fields=None, return_geometry=True, max_features=0, result_offset=0, object_ids=None,
-                 order_by=None):
+                 order_by=None, max_allowable_offset=0.0):
         out = ctypes.c_void_p()
         check(_ffi.lib.fc_query_create(ctypes.byref(out)))
         super().__init__(out.value)
@@ -62,6 +64,8 @@ class Query(Handle):
             check(lib.fc_query_set_object_ids(ptr, ids, len(object_ids)))
         if order_by is not None:
             check(lib.fc_query_set_order_by(ptr, _ffi.encode(order_by, "order_by")))
+        if max_allowable_offset:
+            check(lib.fc_query_set_max_allowable_offset(ptr, float(max_allowable_offset)))
 
     def with_out_fields(self, out_fields):
         """A copy of this query whose out fields are out_fields (a list or "a,b")."""

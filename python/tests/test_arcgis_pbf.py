@@ -166,3 +166,50 @@ def test_pbf_in_web_mercator_is_on_the_tenth_of_a_millimetre(ns):
         assert all(len(repr(v).partition(".")[2]) <= 4 for v in (grid.x, grid.y))
     # Half the grid, and the 1e-8 m the server's double arithmetic may add to a near tie.
     assert 1e-6 < farthest <= 0.5e-4 + 1e-8
+
+
+def vertices(geometries):
+    return sum(len(shapely.get_coordinates(geometry)) for geometry in geometries.values())
+
+
+@pytest.mark.parametrize("query_format", [fc.QueryFormat.PBF, fc.QueryFormat.JSON])
+def test_a_populate_asked_to_generalize_gets_geometry_within_the_offset(ns, query_format):
+    """fc_query_set_max_allowable_offset: the caller asks a populate for
+    generalized geometry. PBF asks for quantizationParameters with that
+    tolerance, JSON for maxAllowableOffset; every parcel comes back within the
+    offset of its exact geometry, with fewer vertices. The populate's features
+    replace cached ones either way (its result lists every feature the server
+    sent), and a later exact populate replaces them again."""
+    offset = 0.0003  # degrees, about 25 m
+    exact_table = fc.Table.arcgis(ns.layer_url(1, "Hosted"))
+    exact_table.query_format = fc.QueryFormat.JSON
+    exact = geometries(exact_table.populate(fc.Query(geometry=VIEW)))
+    table = fc.Table.arcgis(ns.layer_url(1, "Hosted"))
+    table.query_format = query_format
+    table.request_mode = fc.MANUAL_CACHE  # queries read the cache
+    assert len(table.populate(fc.Query(geometry=VIEW))) == len(exact)  # exact copies cached first
+    coarse = geometries(table.populate(fc.Query(geometry=VIEW, max_allowable_offset=offset), clear_cache=False))
+    asked = ns.stats["last_params"]
+    if query_format == fc.QueryFormat.PBF:
+        quantization = json.loads(asked["quantizationParameters"])
+        assert quantization["tolerance"] == offset and quantization["mode"] == "view" and "maxAllowableOffset" not in asked
+    else:
+        assert float(asked["maxAllowableOffset"]) == offset and "quantizationParameters" not in asked
+    assert coarse.keys() == exact.keys() and len(exact) > 50
+    assert vertices(coarse) < vertices(exact)
+    if query_format == fc.QueryFormat.PBF:
+        # Quantized: every vertex snapped to the grid, so within half a cell of
+        # the exact boundary on each axis; a hole that collapses is left out.
+        assert max(shapely.distance(shapely.points(shapely.get_coordinates(geometry)), exact[oid].boundary).max()
+                   for oid, geometry in coarse.items()) <= offset * 0.5 ** 0.5
+    else:
+        assert farthest(coarse, exact) <= offset  # Douglas-Peucker: both ways within the offset
+    ids = sorted(coarse)
+    cached = geometries(table.query(fc.Query(object_ids=ids)))  # what the cache holds now
+    assert cached.keys() == coarse.keys() and all(cached[k].equals_exact(coarse[k], 0) for k in ids)
+    table.populate(fc.Query(geometry=VIEW), clear_cache=False)
+    assert farthest(geometries(table.query(fc.Query(object_ids=ids))), exact) == 0
+    with pytest.raises(fc.InvalidArgumentError):
+        fc.Query(max_allowable_offset=-1)
+    with pytest.raises(fc.InvalidArgumentError):
+        fc.Query(max_allowable_offset=float("nan"))

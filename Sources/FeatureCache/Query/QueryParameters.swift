@@ -63,6 +63,11 @@ public struct QueryParameters: Sendable, Equatable {
     public var objectIds: [Int64] = []
     /// "Name ASC, DBH DESC"; empty = the service's order.
     public var orderBy = ""
+    /// How far (map units of the table's spatial reference) the service may
+    /// generalize geometry; 0 = exact (the default). ArcGIS layers are asked
+    /// with `quantizationParameters` in PBF and `maxAllowableOffset` in JSON;
+    /// other services answer exact geometry, which is within any tolerance.
+    public var maxAllowableOffset = 0.0
     /// Map units per pixel of the view a fetch serves: services that can
     /// generalize geometry to it (ArcGIS PBF, `quantizationParameters`) are
     /// asked to. 0 = exact geometry (populates, queries).
@@ -81,6 +86,9 @@ public struct QueryParameters: Sendable, Equatable {
         }
         if maxFeatures < 0 || resultOffset < 0 {
             throw FeatureCacheError(.invalidArgument, "max features and result offset must not be negative")
+        }
+        if !(maxAllowableOffset >= 0) || !maxAllowableOffset.isFinite {
+            throw FeatureCacheError(.invalidArgument, "the max allowable offset must be a finite distance of 0 or more (got \(maxAllowableOffset))")
         }
     }
 

@@ -39,12 +39,12 @@ package final class FeatureStore: Sendable {
 
     /// Adds the batches of one populate, replacing cached features with the same
     /// object id (a later row of the same populate replaces an earlier one too),
-    /// except that a generalized row (a quantized view's) never replaces one
-    /// whose geometry is finer: the cached row stays. Returns, per batch, the
-    /// rows that are current after the merge (nil = all), the features of this
-    /// populate.
+    /// except, when `keepingFinerCopies`, that a generalized row (a quantized
+    /// view's) never replaces one whose geometry is finer: the cached row stays.
+    /// Returns, per batch, the rows that are current after the merge (nil =
+    /// all), the features of this populate.
     @discardableResult
-    package func apply(_ batches: [FeatureBatch], clearingFirst: Bool) -> [[UInt32]?] {
+    package func apply(_ batches: [FeatureBatch], clearingFirst: Bool, keepingFinerCopies: Bool = true) -> [[UInt32]?] {
         state.withLock { state in
             if clearingFirst { state = State() }
             state.spatialIndex = nil
@@ -59,7 +59,7 @@ package final class FeatureStore: Sendable {
                 state.liveCount += batch.count
                 for row in 0..<batch.count {
                     guard let old = state.index.insert(batch.objectId(row), UInt32(base + row)) else { continue }
-                    if batch.geometryTolerance > 0, state.tolerance(ofRow: Int(old)) < batch.geometryTolerance {
+                    if keepingFinerCopies, batch.geometryTolerance > 0, state.tolerance(ofRow: Int(old)) < batch.geometryTolerance {
                         _ = state.index.insert(batch.objectId(row), old)  // the finer copy stays
                         state.kill(base + row)
                     } else {

@@ -330,10 +330,11 @@ public final class FeatureTable: Loadable {
     /// so that each page is let go as soon as it is copied). Runs under the caller's lock where
     /// coverage must change with the store; the change is `announce`d after
     /// that lock.
-    func write(_ fetched: FetchedFeatures, replacing: Bool) -> CacheChange {
+    func write(_ fetched: FetchedFeatures, replacing: Bool, keepingFinerCopies: Bool = true) -> CacheChange {
         var fetched = fetched
         fetched.compact()
-        return CacheChange(batches: fetched.batches, rows: store.apply(fetched.batches, clearingFirst: replacing),
+        return CacheChange(batches: fetched.batches,
+                           rows: store.apply(fetched.batches, clearingFirst: replacing, keepingFinerCopies: keepingFinerCopies),
                            features: fetched.featureCount)
     }
 
@@ -347,7 +348,9 @@ public final class FeatureTable: Loadable {
     /// and returns the features as they are cached.
     func merge(_ fetched: FetchedFeatures, clearingFirst: Bool, pinned: Bool, metadata: TableMetadata,
                outFields: [String]? = nil, includesGeometry: Bool = true) -> FeatureResult {
-        let change = write(fetched, replacing: clearingFirst)
+        // A populate's features are what the caller asked for, generalized or
+        // not: they replace the cached copies. A view's never replace finer ones.
+        let change = write(fetched, replacing: clearingFirst, keepingFinerCopies: !pinned)
         announce(change)
         if pinned { interaction.pin(fetched.objectIds) }
         return FeatureResult(zip(change.batches, change.rows).map { (batch: $0, rows: $1) }, limitExceeded: fetched.limitExceeded,
@@ -442,7 +445,7 @@ public final class FeatureTable: Loadable {
     }
 
     /// A query's answer from the service: as is in no-cache mode; otherwise
-    /// whole features are asked for (so the cache never holds partial ones),
+    /// whole, exact features are asked for (so the cache never holds partial ones),
     /// merged, and shown with the query's out fields and geometry choice.
     private func fetchAnswer(_ query: QueryParameters, metadata: TableMetadata) async throws(FeatureCacheError) -> FeatureResult {
         if requestMode == .onInteractionNoCache {
@@ -453,6 +456,7 @@ public final class FeatureTable: Loadable {
         }
         var whole = serverQuery(query)
         whole.outFields = nil
+        whole.maxAllowableOffset = 0  // what a query caches is exact: answered from the cache later, it may be shown closer
         whole.returnGeometry = true
         let generation = interaction.generation
         var fetched = try await source.fetch(whole, outFields: nil, metadata: metadata, progress: nil)

@@ -140,6 +140,16 @@ public func fcQuerySetObjectIds(_ query: OpaquePointer?, _ ids: UnsafePointer<In
     }
 }
 
+@_cdecl("fc_query_set_max_allowable_offset")
+public func fcQuerySetMaxAllowableOffset(_ query: OpaquePointer?, _ distance: Double) -> Int32 {
+    update(query) { (parameters: inout QueryParameters) throws(FeatureCacheError) in
+        guard distance >= 0, distance.isFinite else {
+            throw FeatureCacheError(.invalidArgument, "the max allowable offset must be a finite distance of 0 or more (got \(distance))")
+        }
+        parameters.maxAllowableOffset = distance
+    }
+}
+
 @_cdecl("fc_query_set_order_by")
 public func fcQuerySetOrderBy(_ query: OpaquePointer?, _ orderBy: UnsafePointer<CChar>?) -> Int32 {
     update(query) { (parameters: inout QueryParameters) throws(FeatureCacheError) in

@@ -160,7 +160,7 @@ struct ArcGISQueryRunner {
         } else {
             var url = try baseQuery()
             url.set("returnIdsOnly", "true")
-            for name in ["outFields", "returnGeometry", "outSR", "orderByFields"] { url.remove(name) }
+            for name in ArcGISQueryRunner.featureOnlyParameters { url.remove(name) }
             if format == .pbf {
                 ids = try await requester.fetchPBF(url, read: EsriPBFReader.readObjectIds)
             } else {
@@ -228,7 +228,7 @@ struct ArcGISQueryRunner {
     func count() async throws(FeatureCacheError) -> Int {
         var url = try baseQuery()
         url.set("returnCountOnly", "true")
-        for name in ["outFields", "returnGeometry", "outSR", "orderByFields"] { url.remove(name) }
+        for name in ArcGISQueryRunner.featureOnlyParameters { url.remove(name) }
         if format == .pbf { return try await requester.fetchPBF(url, read: EsriPBFReader.readCount) }
         let json = try await requester.getJSON(url)
         guard let count = json["count"]?.int, count >= 0 else {
@@ -241,7 +241,7 @@ struct ArcGISQueryRunner {
     func extent() async throws(FeatureCacheError) -> Envelope? {
         var url = try baseQuery()
         url.set("returnExtentOnly", "true")
-        for name in ["outFields", "returnGeometry", "orderByFields"] { url.remove(name) }
+        for name in ArcGISQueryRunner.featureOnlyParameters where name != "outSR" { url.remove(name) }
         if let wkid = metadata.spatialReference?.effectiveWkid, wkid != 0 { url.set("outSR", String(wkid)) }
         if format == .pbf {
             let extent = try await requester.fetchPBF(url, read: EsriPBFReader.readExtent)
@@ -256,6 +256,11 @@ struct ArcGISQueryRunner {
     }
 
     // MARK: - Requests
+
+    /// What only a request for features carries: left out of ids, count and
+    /// extent requests.
+    static let featureOnlyParameters = ["outFields", "returnGeometry", "outSR", "orderByFields",
+                                        "quantizationParameters", "maxAllowableOffset"]
 
     private var redacted: String { RequestURL.redacted(layerURL.appendingPath("query").base) }
 
@@ -283,25 +288,40 @@ struct ArcGISQueryRunner {
         let order = query.orderBy.isEmpty ? objectIdField.map { "\($0) ASC" } : query.orderBy
         if let order { url.set("orderByFields", order) }
         if let quantization = quantizationParameters { url.set("quantizationParameters", quantization) }
+        if format == .json, query.returnGeometry, generalization > 0 { url.set("maxAllowableOffset", String(generalization)) }
         return url
     }
 
-    /// The tolerance pages are generalized to: a view's pixel, in PBF (the
-    /// format ArcGIS's own clients quantize in), over the view's tile; else 0.
-    private var quantizationTolerance: Double {
-        guard format == .pbf, query.quantizationTolerance > 0, query.quantizationTolerance.isFinite,
-              case .envelope = query.geometry else { return 0 }
-        return query.quantizationTolerance
+    /// How far pages are generalized, in map units; 0 = exact. In PBF (the
+    /// format ArcGIS's own clients quantize in): a view's pixel over the view's
+    /// tile, or the caller's max allowable offset, as `quantizationParameters`.
+    /// In JSON: the caller's max allowable offset, as `maxAllowableOffset`.
+    private var generalization: Double {
+        guard format == .pbf else { return query.maxAllowableOffset }
+        let tolerance = query.quantizationTolerance > 0 && query.quantizationTolerance.isFinite
+            ? query.quantizationTolerance : query.maxAllowableOffset
+        return quantizationOrigin == nil ? 0 : tolerance
     }
 
-    /// `quantizationParameters` for the tile (mode view, origin upper left):
-    /// the server snaps coordinates to the tolerance and drops what collapses.
+    /// Where quantized coordinates count from: the query's envelope (a view's
+    /// tile) when it is in the table's spatial reference, else the layer's
+    /// extent projected there; nil when neither is known (then exact).
+    private var quantizationOrigin: Envelope? {
+        let wkid = metadata.spatialReference?.effectiveWkid ?? 0
+        if case let .envelope(box)? = query.geometry, (box.spatialReference?.effectiveWkid ?? 0) == wkid || wkid == 0 { return box }
+        guard wkid != 0, let extent = metadata.extent, extent.xmin <= extent.xmax, extent.ymin <= extent.ymax else { return nil }
+        return try? extent.projected(to: wkid)
+    }
+
+    /// `quantizationParameters` (mode view, origin upper left): the server
+    /// snaps coordinates to the tolerance and drops what collapses.
     private var quantizationParameters: String? {
-        guard quantizationTolerance > 0, case let .envelope(tile)? = query.geometry else { return nil }
-        let wkid = metadata.spatialReference?.effectiveWkid ?? tile.spatialReference?.effectiveWkid ?? 0
+        let tolerance = generalization
+        guard format == .pbf, tolerance > 0, let origin = quantizationOrigin else { return nil }
+        let wkid = metadata.spatialReference?.effectiveWkid ?? origin.spatialReference?.effectiveWkid ?? 0
         let reference = wkid != 0 ? ",\"spatialReference\":{\"wkid\":\(wkid)}" : ""
-        return "{\"mode\":\"view\",\"originPosition\":\"upperLeft\",\"tolerance\":\(quantizationTolerance),"
-            + "\"extent\":{\"xmin\":\(tile.xmin),\"ymin\":\(tile.ymin),\"xmax\":\(tile.xmax),\"ymax\":\(tile.ymax)\(reference)}}"
+        return "{\"mode\":\"view\",\"originPosition\":\"upperLeft\",\"tolerance\":\(tolerance),"
+            + "\"extent\":{\"xmin\":\(origin.xmin),\"ymin\":\(origin.ymin),\"xmax\":\(origin.xmax),\"ymax\":\(origin.ymax)\(reference)}}"
     }
 
     private func fetchPage(_ url: RequestURL) async throws(FeatureCacheError) -> ArcGISQueryPage {
@@ -312,13 +332,13 @@ struct ArcGISQueryRunner {
             page = try await requester.fetchPBF(url) { bytes throws(FeatureCacheError) in
                 try EsriPBFReader.read(bytes, fields: fields, objectIdField: oid)
             }
-            if quantizationTolerance > 0 { page.batch = page.batch.withGeometryTolerance(quantizationTolerance) }
         } else {
             page = try await requester.fetch(url) { bytes throws(FeatureCacheError) in
                 let page = try EsriJSONReader.read(bytes, fields: fields, objectIdField: oid)
                 return (page, page.isServiceError)
             }
         }
+        if query.returnGeometry, generalization > 0 { page.batch = page.batch.withGeometryTolerance(generalization) }
         try budget.spend(features: page.batch.count, limits: requester.context.settings.limits, request: requester.request(url).methodAndURL)
         return page
     }
