@@ -1358,8 +1358,9 @@ FC_API fc_status fc_arcgis_table_service_version(const fc_arcgis_table *table, d
                                      1e-9 degrees or 1e-4 m, decodes to the decimals its
                                      JSON would give), typed values; 2-3.5x fewer bytes
                                      than JSON before HTTP compression (about 1.1-1.3x
-                                     after) and faster to read. Populates, counts and
-                                     table queries get full-resolution geometry.
+                                     after) and faster to read. Populates and table
+                                     queries get full-resolution geometry unless the
+                                     query sets fc_query_set_max_allowable_offset.
                                      On-interaction views (both modes) ask the server to
                                      generalize geometry to about the view's pixel
                                      (quantizationParameters, a tile level's pixel in
