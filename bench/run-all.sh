@@ -22,6 +22,8 @@ echo "== pan/zoom trace per request mode (bash bench/trace.sh)"
 bash bench/trace.sh
 echo "== ArcGIS PBF against JSON and GDAL, populate and trace (bash bench/pbf.sh 3)"
 bash bench/pbf.sh 3
+echo "== generalized geometry when asked, JSON and PBF (python3 bench/generalize.py)"
+python3 bench/generalize.py
 echo "== populating 200,000 features from OGC API servers (bash bench/ogc.sh 2)"
 bash bench/ogc.sh 2
 echo "== populating from MapServer's WFS, GML 3.2 and GeoJSON, and the GML reader alone (bash bench/wfs.sh 2)"

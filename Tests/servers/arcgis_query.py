@@ -343,7 +343,8 @@ def _douglas_peucker(points, tolerance):
 def _generalize(geometry, tolerance):
     """maxAllowableOffset, as ArcGIS generalizes: each path, and each ring split
     at its vertex farthest from the first, by Douglas-Peucker; a ring that would
-    have fewer than 4 vertices stays as it is."""
+    have fewer than 4 vertices keeps a triangle (the first vertex, the farthest
+    from it, and the farthest from the line between them)."""
     if tolerance <= 0 or "x" in geometry:
         return geometry
     if "paths" in geometry:
@@ -353,7 +354,11 @@ def _generalize(geometry, tolerance):
         if len(ring) > 4:
             k = max(range(1, len(ring) - 1), key=lambda i: math.hypot(ring[i][0] - ring[0][0], ring[i][1] - ring[0][1]))
             simpler = _douglas_peucker(ring[:k + 1], tolerance) + _douglas_peucker(ring[k:], tolerance)[1:]
-            ring = simpler if len(simpler) >= 4 else ring
+            if len(simpler) < 4:
+                j = max((i for i in range(1, len(ring) - 1) if i != k),
+                        key=lambda i: _distance_to_segment(ring[i], ring[0], ring[k]))
+                simpler = [ring[i] for i in sorted((0, j, k))] + [ring[-1]]
+            ring = simpler
         rings.append(ring)
     return {"rings": rings}
 
