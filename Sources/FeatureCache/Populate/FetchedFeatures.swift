@@ -70,8 +70,7 @@ struct FetchedFeatures: Sendable {
         guard batches[start...].allSatisfy({ $0.hasLayout(of: batches[start]) }) else { return }
         let pages = Array(batches[start...])
         batches.removeSubrange(start...)
-        batches.append(FeatureBatch.gathering(RowAddress.everyRow(ofParts: pages.map(\.count)), consuming: consume pages,
-                                              spatial: false))
+        batches.append(FeatureBatch.concatenating(consume pages))
     }
 
     /// The pages as they enter the cache: a few large batches, large ones in

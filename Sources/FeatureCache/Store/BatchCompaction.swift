@@ -35,9 +35,9 @@ extension FeatureBatch {
             columnBytes = []
             if spatialOrder, let order = spatialRowOrder(pages) {
                 // Gathered from the pages straight into spatial order.
-                compacted.append(gathering(order, consuming: consume pages, spatial: true))
+                compacted.append(gathering(order, from: consume pages, spatial: true))
             } else if pages.count > 1 {
-                compacted.append(gathering(RowAddress.everyRow(ofParts: pages.map(\.count)), consuming: consume pages, spatial: false))
+                compacted.append(concatenating(consume pages))
             } else if let page = pages.first {
                 compacted.append(page)
             }

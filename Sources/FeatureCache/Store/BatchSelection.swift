@@ -15,24 +15,21 @@ extension FeatureBatch {
         Self.gathering(RowAddress.rows(rows), from: [self], spatial: spatial)
     }
 
-    /// The addressed rows of `parts` (batches of one layout, `hasLayout(of:)`),
-    /// in the order given, in one new batch: each value copied once, with no
-    /// concatenation of the parts in between.
-    static func gathering(_ rows: [RowAddress], from parts: [FeatureBatch], spatial: Bool) -> FeatureBatch {
-        let first = parts[0]
-        let columns = first.columns.indices.map { index in Column.gathering(rows, from: parts.map { $0.columns[index] }) }
-        return FeatureBatch(columns: columns, geometry: GeometryColumn.gathering(rows, from: parts.map(\.geometry)),
-                            count: rows.count, objectIdColumn: first.objectIdColumn,
-                            objectIds: first.objectIds.isEmpty ? [] : rows.map { parts[$0.part].objectIds[$0.row] },
-                            geometryTolerance: first.geometryTolerance, isInSpatialOrder: spatial)
+    /// Every row of `parts` (batches of one layout), part after part, in one new batch.
+    static func concatenating(_ parts: consuming [FeatureBatch]) -> FeatureBatch {
+        let rows = RowAddress.everyRow(ofParts: parts.map(\.count))
+        return gathering(rows, from: consume parts, spatial: false)
     }
 
-    /// `gathering(_:from:spatial:)` for parts handed over (a compaction's pages):
-    /// they are taken apart first, and each column of theirs is let go as soon
-    /// as it is gathered, so the rows are held about once during the copy (the
-    /// new batch's columns so far, the pages' columns still to go), not twice.
-    /// When something else holds a part, its memory simply stays until that goes.
-    static func gathering(_ rows: [RowAddress], consuming parts: consuming [FeatureBatch], spatial: Bool) -> FeatureBatch {
+    /// The addressed rows of `parts` (batches of one layout, `hasLayout(of:)`),
+    /// in the order given, in one new batch: each value copied once, with no
+    /// concatenation of the parts in between. The parts are taken apart first
+    /// and each column of theirs is let go as soon as it is gathered: when the
+    /// caller hands them over (a compaction's pages, `consume`), the rows are
+    /// held about once during the copy (the new batch's columns so far, the
+    /// pages' columns still to go), not twice. A part something else holds
+    /// simply stays until that goes.
+    static func gathering(_ rows: [RowAddress], from parts: consuming [FeatureBatch], spatial: Bool) -> FeatureBatch {
         let objectIdColumn = parts[0].objectIdColumn, tolerance = parts[0].geometryTolerance
         var columns = parts.map(\.columns)
         var geometries = parts.map(\.geometry)
