@@ -5,8 +5,7 @@ extension FeatureTemplate {
     /// exist); nil for a feature a template cannot describe: a
     /// GeometryCollection, a member listed twice, members other than `type`
     /// and `coordinates` in the geometry.
-    static func learnGeoJSON(from scanner: JSONScanner, range: Range<Int>, builder: BatchBuilder,
-                             geometryTypes: [StaticString], wkbTypes: [WKBType]) -> FeatureTemplate? {
+    static func learnGeoJSON(from scanner: JSONScanner, range: Range<Int>, builder: BatchBuilder) -> FeatureTemplate? {
         Recorder.record(scanner, range: range) { (recorder) throws(FeatureCacheError) in
             if recorder.probe.keyEquals("type") {
                 _ = try recorder.probe.readString()  // "Feature": part of the run
@@ -16,9 +15,9 @@ extension FeatureTemplate {
                 var type: WKBType? = nil, sawCoordinates = false
                 let described = try recorder.geometry({ (recorder) throws(FeatureCacheError) in
                     if recorder.probe.keyEquals("type") {
-                        guard let index = try recorder.probe.readString(matching: geometryTypes),
-                              wkbTypes[index] != .geometryCollection else { return false }
-                        type = wkbTypes[index]
+                        guard let index = try recorder.probe.readString(matching: GeoJSONReader.geometryTypeNames),
+                              GeoJSONReader.geometryTypes[index] != .geometryCollection else { return false }
+                        type = GeoJSONReader.geometryTypes[index]
                     } else if recorder.probe.keyEquals("coordinates") {
                         sawCoordinates = true
                         try recorder.value(.coordinates, depth: 2)

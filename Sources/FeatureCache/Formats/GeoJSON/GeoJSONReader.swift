@@ -75,6 +75,12 @@ public final class FeatureIdentity: Sendable {
 /// inferred from the values: numbers, text, booleans, nested values as JSON
 /// text), `id` as the object id. Foreign members are skipped.
 package enum GeoJSONReader {
+    /// RFC 7946's geometry types, and their WKB types in the same order.
+    static let geometryTypeNames: [StaticString] = ["Point", "MultiPoint", "LineString", "MultiLineString", "Polygon",
+                                                    "MultiPolygon", "GeometryCollection"]
+    static let geometryTypes: [WKBType] = [.point, .multiPoint, .lineString, .multiLineString, .polygon, .multiPolygon,
+                                           .geometryCollection]
+
     /// - Parameters:
     ///   - fields: a known schema (ArcGIS layer fields, OGC queryables); properties
     ///     it does not list get inferred columns. Empty = infer everything.
@@ -174,8 +180,7 @@ private struct FeatureReader {
         let start = scanner.offset
         try readMemberByMember(&scanner)
         if templates.wantsToLearn {
-            templates.add(FeatureTemplate.learnGeoJSON(from: scanner, range: start..<scanner.offset, builder: builder,
-                                                       geometryTypes: Self.typeNames, wkbTypes: Self.types))
+            templates.add(FeatureTemplate.learnGeoJSON(from: scanner, range: start..<scanner.offset, builder: builder))
         }
     }
 
@@ -265,7 +270,7 @@ private struct FeatureReader {
         while try scanner.nextKey() {
             if scanner.keyEquals("type") {
                 typeAt = scanner.offset
-                typeIndex = try scanner.readString(matching: Self.typeNames)
+                typeIndex = try scanner.readString(matching: GeoJSONReader.geometryTypeNames)
             } else if scanner.keyEquals("coordinates") {
                 hasCoordinates = true
                 try scratch.read(from: &scanner)
@@ -279,7 +284,7 @@ private struct FeatureReader {
             let name = typeAt.flatMap { scanner.string(at: $0) }
             throw scanner.error("unknown geometry type \(name.map { "\"\($0)\"" } ?? "(no 'type')")")
         }
-        let type = Self.types[typeIndex]
+        let type = GeoJSONReader.geometryTypes[typeIndex]
         if type == .geometryCollection {
             var writer = WKBWriter()
             var box = BoundingBox()
@@ -291,7 +296,7 @@ private struct FeatureReader {
             }
             return (writer.bytes, box)
         }
-        guard hasCoordinates else { throw scanner.error("a \(Self.typeNames[typeIndex]) has no 'coordinates'") }
+        guard hasCoordinates else { throw scanner.error("a \(GeoJSONReader.geometryTypeNames[typeIndex]) has no 'coordinates'") }
         try append(type, into: &target, scanner)
         return nil
     }
@@ -321,10 +326,4 @@ private struct FeatureReader {
         }
         return members
     }
-
-    /// RFC 7946's geometry types, and their WKB types in the same order.
-    static let typeNames: [StaticString] = ["Point", "MultiPoint", "LineString", "MultiLineString", "Polygon",
-                                                    "MultiPolygon", "GeometryCollection"]
-    static let types: [WKBType] = [.point, .multiPoint, .lineString, .multiLineString, .polygon, .multiPolygon,
-                                           .geometryCollection]
 }
