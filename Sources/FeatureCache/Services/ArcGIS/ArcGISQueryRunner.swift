@@ -27,6 +27,10 @@ struct ArcGISQueryRunner {
     /// The layer's fields that were asked for, for pages that list none.
     private let expectedFields: [FieldInfo]
     private let budget = PageBudget()
+    /// How far pages are generalized (map units, 0 = exact), and the parameter
+    /// that asks for it (`generalization(_:format:metadata:)`).
+    private let generalization: Double
+    private let generalizationParameter: (name: String, value: String)?
 
     /// - Parameter outFields: nil, empty or containing "*" = all fields.
     init(layerURL: RequestURL, requester: ArcGISRequester, metadata: TableMetadata, format: ArcGISQueryFormat,
@@ -38,6 +42,7 @@ struct ArcGISQueryRunner {
         self.metadata = metadata
         self.query = query
         self.progress = progress
+        (generalization, generalizationParameter) = Self.generalization(query, format: format, metadata: metadata)
         if let outFields, !outFields.isEmpty, !outFields.contains("*") {
             var names = outFields
             if let oid = metadata.objectIdField, !names.contains(where: { $0.lowercased() == oid.lowercased() }) {
@@ -287,41 +292,40 @@ struct ArcGISQueryRunner {
         }
         let order = query.orderBy.isEmpty ? objectIdField.map { "\($0) ASC" } : query.orderBy
         if let order { url.set("orderByFields", order) }
-        if let quantization = quantizationParameters { url.set("quantizationParameters", quantization) }
-        if format == .json, query.returnGeometry, generalization > 0 { url.set("maxAllowableOffset", String(generalization)) }
+        if let (name, value) = generalizationParameter { url.set(name, value) }
         return url
     }
 
-    /// How far pages are generalized, in map units; 0 = exact. In PBF (the
-    /// format ArcGIS's own clients quantize in): a view's pixel over the view's
-    /// tile, or the caller's max allowable offset, as `quantizationParameters`.
-    /// In JSON: the caller's max allowable offset, as `maxAllowableOffset`.
-    private var generalization: Double {
-        guard format == .pbf else { return query.maxAllowableOffset }
+    /// How far pages are generalized, in map units (0 = exact), and the
+    /// parameter that asks for it. In PBF (the format ArcGIS's own clients
+    /// quantize in): a view's pixel over the view's tile, or the caller's max
+    /// allowable offset, as `quantizationParameters` (mode view, origin upper
+    /// left: the server snaps coordinates to the tolerance and drops what
+    /// collapses), counted from the query's envelope when it is in the table's
+    /// spatial reference, else from the layer's extent projected there; exact
+    /// when neither is known. In JSON: the caller's max allowable offset, as
+    /// `maxAllowableOffset`.
+    private static func generalization(_ query: QueryParameters, format: ArcGISQueryFormat, metadata: TableMetadata)
+        -> (tolerance: Double, parameter: (name: String, value: String)?) {
+        guard format == .pbf else {
+            let offset = query.maxAllowableOffset
+            guard query.returnGeometry, offset > 0 else { return (0, nil) }
+            return (offset, ("maxAllowableOffset", String(offset)))
+        }
         let tolerance = query.quantizationTolerance > 0 && query.quantizationTolerance.isFinite
             ? query.quantizationTolerance : query.maxAllowableOffset
-        return quantizationOrigin == nil ? 0 : tolerance
-    }
-
-    /// Where quantized coordinates count from: the query's envelope (a view's
-    /// tile) when it is in the table's spatial reference, else the layer's
-    /// extent projected there; nil when neither is known (then exact).
-    private var quantizationOrigin: Envelope? {
         let wkid = metadata.spatialReference?.effectiveWkid ?? 0
-        if case let .envelope(box)? = query.geometry, (box.spatialReference?.effectiveWkid ?? 0) == wkid || wkid == 0 { return box }
-        guard wkid != 0, let extent = metadata.extent, extent.xmin <= extent.xmax, extent.ymin <= extent.ymax else { return nil }
-        return try? extent.projected(to: wkid)
-    }
-
-    /// `quantizationParameters` (mode view, origin upper left): the server
-    /// snaps coordinates to the tolerance and drops what collapses.
-    private var quantizationParameters: String? {
-        let tolerance = generalization
-        guard format == .pbf, tolerance > 0, let origin = quantizationOrigin else { return nil }
-        let wkid = metadata.spatialReference?.effectiveWkid ?? origin.spatialReference?.effectiveWkid ?? 0
-        let reference = wkid != 0 ? ",\"spatialReference\":{\"wkid\":\(wkid)}" : ""
-        return "{\"mode\":\"view\",\"originPosition\":\"upperLeft\",\"tolerance\":\(tolerance),"
-            + "\"extent\":{\"xmin\":\(origin.xmin),\"ymin\":\(origin.ymin),\"xmax\":\(origin.xmax),\"ymax\":\(origin.ymax)\(reference)}}"
+        var origin: Envelope? = nil
+        if case let .envelope(box)? = query.geometry, (box.spatialReference?.effectiveWkid ?? 0) == wkid || wkid == 0 {
+            origin = box
+        } else if wkid != 0, let extent = metadata.extent, extent.xmin <= extent.xmax, extent.ymin <= extent.ymax {
+            origin = try? extent.projected(to: wkid)
+        }
+        guard tolerance > 0, let origin else { return (0, nil) }
+        let referenceWkid = metadata.spatialReference?.effectiveWkid ?? origin.spatialReference?.effectiveWkid ?? 0
+        let reference = referenceWkid != 0 ? ",\"spatialReference\":{\"wkid\":\(referenceWkid)}" : ""
+        return (tolerance, ("quantizationParameters", "{\"mode\":\"view\",\"originPosition\":\"upperLeft\",\"tolerance\":\(tolerance),"
+            + "\"extent\":{\"xmin\":\(origin.xmin),\"ymin\":\(origin.ymin),\"xmax\":\(origin.xmax),\"ymax\":\(origin.ymax)\(reference)}}"))
     }
 
     private func fetchPage(_ url: RequestURL) async throws(FeatureCacheError) -> ArcGISQueryPage {
