@@ -17,6 +17,8 @@ Services (under /arcgis/rest/services):
                                 supportedQueryFormats "JSON, geoJSON, PBF" (f=pbf,
                                 arcgis_pbf.py, with quantizationParameters)
   HostedLegacy/FeatureServer    the same, without pagination (read in object-id batches)
+  Recorded/<name>/FeatureServer real servers' recorded answers, one layer each
+                                (arcgis_recorded.py): f=json and f=pbf bytes as recorded
 
 Namespaces isolate tests that run at the same time: /ns/<name>/arcgis/rest/...
 has its own counters and faults ("default" without the prefix).
@@ -54,6 +56,7 @@ from urllib.parse import parse_qsl, urlsplit
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import arcgis_data  # noqa: E402
 from arcgis_query import LayerStore, QueryError, run_query  # noqa: E402
+from arcgis_recorded import FOLDER as RECORDED, Recordings  # noqa: E402
 
 TOKEN = "let-me-in"
 SERVICES = {
@@ -125,6 +128,7 @@ class Emulator:
         self.stores = {}
         for layer in arcgis_data.LAYERS:
             self.stores[layer["id"]] = LayerStore(layer, layer["make"](counts[layer["name"]]))
+        self.recordings = Recordings()
         self.namespaces = {}
         self.lock = threading.Lock()
 
@@ -138,7 +142,8 @@ class Emulator:
 
     def catalog(self):
         return {"currentVersion": 11.1, "folders": [],
-                "services": [{"name": name, "type": "FeatureServer"} for name in SERVICES]}
+                "services": [{"name": name, "type": "FeatureServer"} for name in SERVICES]
+                + [{"name": RECORDED + "/" + name, "type": "FeatureServer"} for name in self.recordings.names()]}
 
     def service_info(self, service):
         config = SERVICES[service]
@@ -252,6 +257,10 @@ class Handler(BaseHTTPRequestHandler):
         if segments[:3] != ["arcgis", "rest", "services"]:
             return "other"
         rest = segments[3:]
+        if rest[:1] == [RECORDED]:  # a folder: Recorded/<name>/FeatureServer/...
+            rest = rest[1:]
+            if len(rest) < 2:
+                return "other"
         return {0: "catalog", 2: "service", 3: "layer", 4: "query"}.get(len(rest), "other")
 
     def route(self, segments, kind, params):
@@ -260,6 +269,8 @@ class Handler(BaseHTTPRequestHandler):
         emulator = self.emulator
         if kind == "catalog":
             return 200, "application/json", json.dumps(emulator.catalog()).encode()
+        if segments[3] == RECORDED:
+            return self.route_recorded(segments[4:], kind, params)
         service, server_type = segments[3], segments[4]
         if service not in SERVICES or server_type != "FeatureServer":
             return 200, "application/json", error_body(400, "Service not found", ["Invalid URL"])
@@ -287,6 +298,27 @@ class Handler(BaseHTTPRequestHandler):
             return 200, "application/json", error_body(400, "Requested operation is not supported by this service.")
         content_type, body = run_query(emulator.stores[layer_id], params, MAX_RECORD_COUNT, config["pagination"],
                                        config.get("pbf", False))
+        return 200, content_type, body
+
+    def route_recorded(self, segments, kind, params):
+        """segments: <name>, FeatureServer[, 0[, query]]."""
+        recordings = self.emulator.recordings
+        name = segments[0]
+        if segments[1] != "FeatureServer" or not recordings.exists(name):
+            return 200, "application/json", error_body(400, "Service not found", ["Invalid URL"])
+        if kind == "service":
+            return 200, "application/json", json.dumps(recordings.service_info(name)).encode()
+        if segments[2] != "0":
+            return 200, "application/json", error_body(400, "Invalid or missing input parameters.",
+                                                        ["Layer '%s' does not exist" % segments[2]])
+        if kind == "layer":
+            return 200, "application/json", json.dumps(recordings.layer_info(name)).encode()
+        if segments[3].lower() != "query":
+            return 200, "application/json", error_body(400, "Requested operation is not supported by this service.")
+        content_type, body = recordings.query(name, params)
+        if content_type is None:
+            return 200, "application/json", error_body(400, "Unable to perform query. Please check your parameters.",
+                                                        [body])
         return 200, content_type, body
 
     def bearer_token(self):

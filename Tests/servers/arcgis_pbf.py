@@ -10,7 +10,11 @@ z and m on ArcGIS's default domains, 1e-4 from -100000. With
 quantizationParameters (mode view, origin upperLeft or lowerLeft, tolerance,
 extent) coordinates are snapped to the tolerance from the extent's corner and
 repeated vertices dropped, as ArcGIS generalizes for a view. Deltas start again
-at each part. Z and M (layers with hasZ/hasM) follow x and y in each vertex."""
+at each part. Z and M (layers with hasZ/hasM) follow x and y in each vertex as
+absolute integers, not deltas, and a null M is 0: what the recordings in
+Fixtures/arcgis-zm show, and tests/test_arcgis_zm.py checks this encoder against
+them byte for byte. Proto3 defaults are left off the wire as servers leave them
+(an upper-left origin, a transform's z and m when the layer has none)."""
 import json
 import struct
 
@@ -77,11 +81,11 @@ class Grid:
         self.decimals = 4 if mercator else 9
         self.origin = (-20037700.0, -30241100.0) if mercator else (-400.0, -400.0)
 
-    def encode(self):
-        scale_zm, translate_zm = zm_transform()
+    def encode(self, has_z=False, has_m=False):
+        scale_zm, translate_zm = zm_transform(has_z, has_m)
         scale = 10.0 ** -self.decimals
         pair = field_double(1, scale) + field_double(2, scale) + scale_zm
-        return (field_varint(1, 0) + field_bytes(2, pair)
+        return (field_bytes(2, pair)
                 + field_bytes(3, field_double(1, self.origin[0]) + field_double(2, self.origin[1]) + translate_zm))
 
     def quantize(self, x, y):
@@ -106,10 +110,11 @@ class Quantized:
         self.x0 = float(extent["xmin"])
         self.y0 = float(extent["ymax"] if self.upper_left else extent["ymin"])
 
-    def encode(self):
-        scale_zm, translate_zm = zm_transform()
+    def encode(self, has_z=False, has_m=False):
+        scale_zm, translate_zm = zm_transform(has_z, has_m)
         pair = field_double(1, self.tolerance) + field_double(2, self.tolerance) + scale_zm
-        return (field_varint(1, 0 if self.upper_left else 1) + field_bytes(2, pair)
+        origin = b"" if self.upper_left else field_varint(1, 1)
+        return (origin + field_bytes(2, pair)
                 + field_bytes(3, field_double(1, self.x0) + field_double(2, self.y0) + translate_zm))
 
     def quantize(self, x, y):
@@ -124,14 +129,18 @@ class Quantized:
 ZM_DECIMALS, ZM_ORIGIN = 4, -100000.0
 
 
-def zm_transform():
-    """Scale and Translate members for z and m (fields 4 and 3 of each)."""
+def zm_transform(has_z, has_m):
+    """Scale and Translate members for m (field 3) and z (field 4), each only
+    when the layer has it."""
     scale = 10.0 ** -ZM_DECIMALS
-    return field_double(3, scale) + field_double(4, scale), field_double(3, ZM_ORIGIN) + field_double(4, ZM_ORIGIN)
+    axes = ([3] if has_m else []) + ([4] if has_z else [])
+    return (b"".join(field_double(n, scale) for n in axes), b"".join(field_double(n, ZM_ORIGIN) for n in axes))
 
 
 def zm_quantize(v):
-    return round((v - ZM_ORIGIN) * 10 ** ZM_DECIMALS)
+    """A z or m on its domain's grid; a null (only M is ever null) is 0, which
+    also stands for the domain's minimum."""
+    return 0 if v is None else round((v - ZM_ORIGIN) * 10 ** ZM_DECIMALS)
 
 
 def transform_for(params, mercator):
@@ -165,8 +174,9 @@ def value(v, esri_type):
 
 
 def geometry(shape, transform, ordinates=0):
-    """A Geometry message: lengths per part, coords as per-part deltas; each
-    vertex x, y and `ordinates` more (z and/or m, as the vertex lists them)."""
+    """A Geometry message: lengths per part, coords as x and y per-part deltas;
+    each vertex's `ordinates` more (z and/or m, as the vertex lists them)
+    absolute."""
     if "x" in shape:
         parts = [[[shape["x"], shape["y"]] + [shape[k] for k in ("z", "m") if k in shape][:ordinates]]]
     else:
@@ -181,10 +191,10 @@ def geometry(shape, transform, ordinates=0):
         if not quantized:
             continue
         lengths.append(len(quantized))
-        previous = [0] * (2 + ordinates)
+        px = py = 0
         for vertex in quantized:
-            coords += [zigzag(v - p) for v, p in zip(vertex, previous)]
-            previous = list(vertex)
+            coords += [zigzag(vertex[0] - px), zigzag(vertex[1] - py)] + [zigzag(v) for v in vertex[2:]]
+            px, py = vertex[0], vertex[1]
     body = b"" if "x" in shape else field_packed(2, lengths)
     return body + field_packed(3, coords)
 
@@ -207,7 +217,7 @@ def feature_result(layer, fields, field_specs, sr, transform, encoded_features, 
         body += field_varint(10, 1)
     if layer.get("hasM"):
         body += field_varint(11, 1)
-    body += field_bytes(12, transform.encode())
+    body += field_bytes(12, transform.encode(bool(layer.get("hasZ")), bool(layer.get("hasM"))))
     for name in fields:
         spec = field_specs[name]
         field = field_string(1, name) + field_varint(2, FIELD_TYPES.get(spec["type"], 4)) + field_string(3, spec.get("alias", name))

@@ -105,7 +105,7 @@ def pbf_page(features, exceeded=False, x_text=None):
 def pbf_page_scaled(scale):
     """BAD_DATA through a transform whose scale makes the coordinates overflow to infinity."""
     class Overflowing(arcgis_pbf.Grid):
-        def encode(self):
+        def encode(self, has_z=False, has_m=False):
             pair = arcgis_pbf.field_double(1, scale) + arcgis_pbf.field_double(2, scale)
             return arcgis_pbf.field_bytes(2, pair)
 

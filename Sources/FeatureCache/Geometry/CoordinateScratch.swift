@@ -21,6 +21,12 @@ struct CoordinateScratch {
     /// Whether a third ordinate the response did not declare is a Z (GeoJSON
     /// altitude; Esri JSON without `hasZ`, as GDAL reads it).
     var inferZ = false
+    /// The geometry's own `hasZ`/`hasM` members (Esri JSON), which say what
+    /// undeclared ordinates are, as GDAL reads them: with `hasM` alone a
+    /// third ordinate is an M, with `hasM` a fourth is one. How many ordinates
+    /// a vertex has still decides how many are kept (GDAL's `hasZ` over 2D
+    /// points stays 2D). Set before the coordinates, cleared per geometry.
+    var geometryFlags = VertexLayout.xy
     /// This geometry's layout, and its extra ordinates (`layout.extra` per
     /// point, NaN where a vertex had none). Empty for 2D: no cost.
     var layout = VertexLayout.xy
@@ -53,6 +59,11 @@ struct CoordinateScratch {
     /// Appends a vertex whose ordinates after x and y came in order
     /// (`more[0..<count]`, NaN for a null): z then m, or m alone in an M-only layout.
     mutating func appendVertex(_ x: Double, _ y: Double, more: (Double, Double), count: Int) {
+        if count > 0, layout == .xy, inferZ, geometryFlags.hasM {
+            // What the geometry's flags make of its first vertex with more ordinates.
+            startLayout(count == 1 ? VertexLayout(hasZ: geometryFlags.hasZ, hasM: !geometryFlags.hasZ)
+                                   : VertexLayout(hasZ: true, hasM: true))
+        }
         let first = count > 0 ? more.0 : nil, second = count > 1 ? more.1 : nil
         if layout.hasM, !layout.hasZ {
             appendVertex(x, y, z: nil, m: first)
@@ -65,14 +76,18 @@ struct CoordinateScratch {
     /// when missing). A Z where none was declared makes the layout Z when
     /// `inferZ`: the earlier vertices had none.
     mutating func appendVertex(_ x: Double, _ y: Double, z: Double?, m: Double?) {
-        if z != nil, layout == .xy, inferZ {
-            layout.hasZ = true
-            extras = [Double](repeating: .nan, count: pointCount)
-        }
+        if z != nil, layout == .xy, inferZ { startLayout(VertexLayout(hasZ: true)) }
         xy.append(x)
         xy.append(y)
         if layout.hasZ { extras.append(z ?? .nan) }
         if layout.hasM { extras.append(m ?? .nan) }
+    }
+
+    /// Gives the geometry read so far (2D) the layout `inferred`: NaN for the
+    /// ordinates its vertices did not have.
+    private mutating func startLayout(_ inferred: VertexLayout) {
+        layout = inferred
+        extras = [Double](repeating: .nan, count: pointCount * inferred.extra)
     }
 
     /// Reads a nested coordinate array (`[x,y]`, `[[x,y],…]`, … up to 4 levels).

@@ -197,13 +197,14 @@ import Testing
                 #expect(part[0].bitPattern == decimal(x).bitPattern && part[1].bitPattern == decimal(y).bitPattern,
                         "point \(row): \(part) vs \(decimal(x)), \(decimal(y))")
             }
-            // One line through the same places, with heights of 4 decimals from -100000.
+            // One line through the same places, with heights of 4 decimals from
+            // -100000: x and y as deltas, z absolute (as ArcGIS writes them).
             var coords: [UInt8] = []
-            var previous: (Int64, Int64, Int64) = (0, 0, 0)
+            var previous: (Int64, Int64) = (0, 0)
             for (index, (x, y)) in values.enumerated() {
                 let z = Int64(index) * 12_345 + 1_000_000_000  // 1e-4 steps from -100000
-                coords += zigzag(qx(x) - previous.0) + zigzag(qy(y) - previous.1) + zigzag(z - previous.2)
-                previous = (qx(x), qy(y), z)
+                coords += zigzag(qx(x) - previous.0) + zigzag(qy(y) - previous.1) + zigzag(z)
+                previous = (qx(x), qy(y))
             }
             let line = [0x38, 0x02, 0x50, 0x01] + transform + field
                 + delimited(15, message(1, [0x28, 0x01]) + delimited(2, delimited(2, varint(UInt64(values.count))) + delimited(3, coords)))

@@ -130,7 +130,8 @@ package enum EsriJSONReader {
             }
             if !sawGeometry { builder.geometry.appendNull() }
             builder.endRow()
-            if templates.wantsToLearn {
+            if templates.wantsToLearn, scratch.geometryFlags == .xy {
+                // (A geometry whose own flags gave its layout is read member by member.)
                 templates.add(FeatureTemplate.learnEsriJSON(from: scanner, range: start..<scanner.offset, builder: builder))
             }
         }
@@ -139,6 +140,7 @@ package enum EsriJSONReader {
     /// Reads the feature with the first template it matches; false when none does.
     private static func readWithTemplate(_ scanner: inout JSONScanner, _ templates: [FeatureTemplate], into builder: BatchBuilder,
                                          scratch: inout CoordinateScratch) throws(FeatureCacheError) -> Bool {
+        scratch.geometryFlags = .xy  // templates hold no geometry with flags of its own
         for template in templates {
             var point = PointOrdinates()
             let matched = try template.read(&scanner, into: builder) { (slot, scanner) throws(FeatureCacheError) in
@@ -179,9 +181,16 @@ package enum EsriJSONReader {
         if try scanner.readNull() { return geometry.appendNull() }
         var point = PointOrdinates()
         var type: WKBType? = nil
+        scratch.geometryFlags = .xy
         try scanner.beginObject()
         while try scanner.nextKey() {
-            if let kind = geometryMember(scanner) {
+            if scratch.inferZ, let flag = geometryFlag(scanner) {
+                // Only where the response declared no layout: its own wins.
+                // Anything but a boolean says nothing, as GDAL reads it.
+                guard scanner.peekKind() == .bool else { try scanner.skipValue(); continue }
+                let value = try scanner.readBool()
+                if flag == .z { scratch.geometryFlags.hasZ = value } else { scratch.geometryFlags.hasM = value }
+            } else if let kind = geometryMember(scanner) {
                 switch kind {
                 case let .ordinate(index):
                     point.set(index, try coordinate(&scanner))
@@ -197,6 +206,13 @@ package enum EsriJSONReader {
             }
         }
         try appendGeometry(type, point, &scratch, into: &geometry, scanner)
+    }
+
+    enum GeometryFlag { case z, m }
+
+    /// `hasZ` or `hasM` in a geometry object; nil for any other key.
+    static func geometryFlag(_ scanner: JSONScanner) -> GeometryFlag? {
+        scanner.keyEquals("hasZ") ? .z : scanner.keyEquals("hasM") ? .m : nil
     }
 
     /// What a member of an Esri geometry object holds, by its key.

@@ -15,7 +15,12 @@
 /// varints, lengths past the end, wrong wire types, coordinates that disagree
 /// with the lengths, values for fields that do not exist) is an FC_E_PARSE
 /// naming the byte offset. Z and M (`hasZ`, `hasM`) are kept, through the
-/// transform's z and m scale and translation.
+/// transform's z and m scale and translation. As ArcGIS writes them (the
+/// recordings in Fixtures/arcgis-zm), only x and y are deltas: each vertex's z
+/// and m are absolute integers, and an m of 0 is a null measure. PBF cannot
+/// tell a null M from an M equal to the M domain's minimum (the transform's M
+/// translation, -100000 by default): both are 0 on the wire, and both read as
+/// null. Esri JSON keeps them apart.
 package enum EsriPBFReader {
     package static func read(_ bytes: UnsafeRawBufferPointer, fields: [FieldInfo], objectIdField: String?) throws(FeatureCacheError) -> ArcGISQueryPage {
         var result = try queryResult(bytes, expecting: Results.features)
@@ -435,7 +440,7 @@ private struct FeatureDecoder {
         var vertex = 0
         for length in lengths where length > 0 {
             guard length <= vertices - vertex else { break }
-            var x: Int64 = 0, y: Int64 = 0, z: Int64 = 0, m: Int64 = 0
+            var x: Int64 = 0, y: Int64 = 0
             for index in vertex..<(vertex + length) {
                 x &+= deltas[index * stride]
                 y &+= deltas[index * stride + 1]
@@ -444,17 +449,18 @@ private struct FeatureDecoder {
                     scratch.xy.append(transform.y(y))
                     continue
                 }
-                // Z then M after x and y, each with its own scale and translation.
+                // Z then M after x and y: absolute, not deltas (only x and y
+                // are), each through its own scale and translation. An M of 0
+                // is no measure: the recordings write a null M so, and an M
+                // at the domain's minimum (the translation) the same way.
                 var next = index * stride + 2
                 var height: Double? = nil, measure: Double? = nil
                 if header.hasZ {
-                    z &+= deltas[next]
-                    height = transform.z(z)
+                    height = transform.z(deltas[next])
                     next += 1
                 }
-                if header.hasM {
-                    m &+= deltas[next]
-                    measure = transform.m(m)
+                if header.hasM, deltas[next] != 0 {
+                    measure = transform.m(deltas[next])
                 }
                 scratch.appendVertex(transform.x(x), transform.y(y), z: height, m: measure)
             }

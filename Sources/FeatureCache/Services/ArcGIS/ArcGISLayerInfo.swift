@@ -31,7 +31,10 @@ enum ArcGISLayerInfo {
         metadata.fields = try fieldList.enumerated().map { index, field throws(FeatureCacheError) in
             try parseField(field, index: index, url: url)
         }
-        metadata.objectIdField = json["objectIdField"]?.string ?? metadata.fields.first { $0.type == .oid }?.name
+        // An empty name (what a layer without one may write) is no name: ordering
+        // by it would send "orderByFields= ASC".
+        metadata.objectIdField = json["objectIdField"]?.string.flatMap { $0.isEmpty ? nil : $0 }
+            ?? metadata.fields.first { $0.type == .oid }?.name
         metadata.globalIdField = json["globalIdField"]?.string.flatMap { $0.isEmpty ? nil : $0 }
             ?? metadata.fields.first { $0.type == .globalID }?.name
         if let extent = json["extent"], extent.isObject {
