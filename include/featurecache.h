@@ -123,6 +123,11 @@ typedef int32_t fc_status;
 #define FC_E_PROTOCOL         -11  /* the server broke HTTP or its protocol: a malformed or non-HTTP
                                     * reply, a refused redirect (another scheme, https -> http, a loop),
                                     * a link in a server document that cannot be followed. @since 0.6 */
+#define FC_E_NOT_FOUND        -12  /* the layer, collection or feature type is not one the service lists
+                                    * (ArcGIS layers and tables, OGC API collections, WFS feature types);
+                                    * fc_error_http_status and fc_error_service_code still give the
+                                    * answer that said so. A field a where clause names that the table
+                                    * lacks stays FC_E_INVALID_ARGUMENT. @since 1.3 */
 
 /* ==== Errors =============================================================== */
 

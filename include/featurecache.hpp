@@ -63,12 +63,21 @@ private:
     int32_t service_code_;
 };
 
-/// Throws the Error of fc_last_error() when status is not FC_OK.
+/// FC_E_NOT_FOUND: the layer, collection or feature type is not one the
+/// service lists (http_status() and service_code() give the answer that said so).
+class NotFoundError : public Error {
+public:
+    explicit NotFoundError(Error error) : Error(std::move(error)) {}
+};
+
+/// Throws the Error of fc_last_error() when status is not FC_OK (a
+/// NotFoundError for FC_E_NOT_FOUND).
 inline void check(fc_status status) {
     if (status == FC_OK) return;
     const fc_error *error = fc_last_error();
-    if (error && fc_error_code(error) == status) throw Error::from(error);
-    throw Error(status, fc_status_name(status));
+    Error failure = error && fc_error_code(error) == status ? Error::from(error) : Error(status, fc_status_name(status));
+    if (status == FC_E_NOT_FOUND) throw NotFoundError(std::move(failure));
+    throw failure;
 }
 
 // ---- callbacks ----------------------------------------------------------------

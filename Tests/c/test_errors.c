@@ -90,9 +90,12 @@ static void test_server_failures(void) {
 
 static void test_wrong_resources(void) {
     const char *ns = emulator_namespace("wrong");
-    /* a layer that does not exist: the service's error body */
-    CHECK_STATUS(load_once(NULL, ns, "Portland", 9), FC_E_SERVICE);
+    /* a layer that does not exist: the service does not list it, so not found,
+     * with the layer's own answer (service code, message) still there */
+    CHECK_STATUS(load_once(NULL, ns, "Portland", 9), FC_E_NOT_FOUND);
     CHECK(fc_error_service_code(fc_last_error()) == 400);
+    CHECK_CONTAINS(fc_error_message(fc_last_error()), "no layer or table 9");
+    CHECK_CONTAINS(fc_error_message(fc_last_error()), "3 Pipes");
     CHECK_CONTAINS(fc_error_message(fc_last_error()), "does not exist");
 
     /* the service root instead of a layer: say which layers there are */

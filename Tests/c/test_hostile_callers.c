@@ -208,9 +208,42 @@ static void test_handles_that_are_not_errors(void) {
     CHECK_STATUS(fc_query_set_max_allowable_offset(query, 2.5), FC_OK);
     fc_query_free(query);
     CHECK(strcmp(fc_status_name(FC_E_PROTOCOL), "FC_E_PROTOCOL") == 0);
+    CHECK(strcmp(fc_status_name(FC_E_NOT_FOUND), "FC_E_NOT_FOUND") == 0);
+    CHECK(strcmp(fc_status_name(-13), "FC_E_UNKNOWN") == 0);
+}
+
+/* A URL longer than the transport takes (libcurl: 8 MB) fails at create, for
+ * every kind of table, naming its length and showing at most 2,000 of its
+ * characters; so does a port no URL can have. Nothing is contacted. */
+static void test_urls_the_transport_cannot_take(void) {
+    const char *start = "http://127.0.0.1:9/arcgis/rest/services/T/FeatureServer/0?pad=";
+    size_t length = strlen(start) + 10 * 1000 * 1000;
+    char *url = malloc(length + 1);
+    memcpy(url, start, strlen(start));
+    memset(url + strlen(start), 'a', length - strlen(start));
+    url[length] = 0;
+    for (int kind = 0; kind < 4; kind++) {
+        fc_table *table = NULL;
+        fc_status status = kind == 0 ? fc_table_create_arcgis(NULL, url, &table)
+                         : kind == 1 ? fc_table_create_ogc(NULL, url, "c", &table)
+                         : kind == 2 ? fc_table_create_wfs(NULL, url, "t", &table)
+                                     : fc_table_open(NULL, url, NULL, &table);
+        CHECK_STATUS(status, FC_E_INVALID_ARGUMENT);
+        CHECK(table == NULL);
+        const char *message = fc_error_message(fc_last_error());
+        CHECK(strlen(message) < 2200);
+        CHECK_CONTAINS(message, "10000062 bytes");
+        CHECK_CONTAINS(message, "longer than the 8000000 the transport accepts");
+    }
+    free(url);
+    fc_table *table = NULL;
+    CHECK_STATUS(fc_table_create_arcgis(NULL, "http://127.0.0.1:99999/arcgis/rest/services/T/FeatureServer/0", &table),
+                 FC_E_INVALID_ARGUMENT);
+    CHECK_CONTAINS(fc_error_message(fc_last_error()), "port '99999'");
 }
 
 int main(void) {
+    RUN(test_urls_the_transport_cannot_take);
     RUN(test_where_clauses_and_offsets);
     RUN(test_views_are_bounded);
     RUN(test_context_settings);

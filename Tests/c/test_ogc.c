@@ -75,9 +75,9 @@ static void test_missing_collection(void) {
     fc_table *table = NULL;
     CHECK_STATUS(fc_table_create_ogc(NULL, mapserver(), "nope", &table), FC_OK);
     CHECK_STATUS(fc_loadable_load(fc_table_as_loadable(table), NULL, NULL), FC_OK);
-    CHECK_STATUS(fc_loadable_wait(fc_table_as_loadable(table), 60), FC_E_HTTP);
+    CHECK_STATUS(fc_loadable_wait(fc_table_as_loadable(table), 60), FC_E_NOT_FOUND);
     const fc_error *error = load_error(fc_table_as_loadable(table));
-    CHECK(error && fc_error_code(error) == FC_E_HTTP && fc_error_http_status(error) == 404);
+    CHECK(error && fc_error_code(error) == FC_E_NOT_FOUND && fc_error_http_status(error) == 404);
     CHECK_CONTAINS(error ? fc_error_message(error) : NULL, "no collection 'nope'");
     fc_table_free(table);
 }

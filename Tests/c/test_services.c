@@ -54,7 +54,7 @@ static void test_arcgis_service_lists_layers_and_makes_tables(void) {
     /* An id the service does not list fails the load and names the ones it has. */
     fc_table *missing = NULL;
     CHECK_STATUS(fc_arcgis_service_create_table(service, 9, &missing), FC_OK);
-    CHECK_STATUS(fc_loadable_wait(fc_table_as_loadable(missing), 30), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_loadable_wait(fc_table_as_loadable(missing), 30), FC_E_NOT_FOUND);
     CHECK_CONTAINS(fc_error_message(load_error(fc_table_as_loadable(missing))), "no layer or table 9");
     CHECK_CONTAINS(fc_error_message(load_error(fc_table_as_loadable(missing))), "1 Parcels");
     CHECK_STATUS(fc_arcgis_service_create_table(service, -1, &missing), FC_E_INVALID_ARGUMENT);

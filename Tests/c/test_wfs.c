@@ -67,8 +67,9 @@ static void test_missing_type(void) {
     fc_table *table = NULL;
     CHECK_STATUS(fc_table_create_wfs(NULL, endpoint(), "ms:nope", &table), FC_OK);
     CHECK_STATUS(fc_loadable_load(fc_table_as_loadable(table), NULL, NULL), FC_OK);
-    CHECK_STATUS(fc_loadable_wait(fc_table_as_loadable(table), 60), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_loadable_wait(fc_table_as_loadable(table), 60), FC_E_NOT_FOUND);
     const fc_error *error = load_error(fc_table_as_loadable(table));
+    CHECK(error && fc_error_code(error) == FC_E_NOT_FOUND);
     CHECK_CONTAINS(error ? fc_error_message(error) : NULL, "ms:trees");
     fc_table_free(table);
 }

@@ -128,8 +128,9 @@ int main() {
     try {
         fc::Table missing = fc::Table::open(emulator_layer(9));
         CHECK(false);
-    } catch (const fc::Error &error) {
-        CHECK(error.status() != FC_OK);
+    } catch (const fc::NotFoundError &error) {  // the service does not list layer 9
+        CHECK(error.status() == FC_E_NOT_FOUND && error.service_code() == 400);
+        CHECK(std::string(error.what()).find("no layer or table 9") != std::string::npos);
     }
 
     // A result outlives its table; values read through the typed getters.

@@ -11,7 +11,7 @@ from .constants import (AxisOrder, Envelope, Field, FieldType, GeometryType, Loa
                         RequestMode, ServiceKind, SpatialReference, SpatialRelationship, Statistics, TokenPlacement)
 from .context import TOKEN_AS_HEADER, TOKEN_AS_PARAMETER, Context
 from .errors import (CancelledError, FeatureCacheError, HTTPError, InvalidArgumentError, InvalidStateError,
-                     LimitError, NetworkError, ParseError, ProtocolError, ServiceError, TimeoutError,
+                     LimitError, NetworkError, NotFoundError, ParseError, ProtocolError, ServiceError, TimeoutError,
                      UnsupportedError)
 from .layer import Layer
 from .loadable import FAILED_TO_LOAD, LOADED, LOADING, NOT_LOADED, STATUS_NAMES
@@ -41,5 +41,5 @@ __all__ = [
     "AXIS_ORDER_AUTO", "AXIS_ORDER_SWAP", "AXIS_ORDER_NO_SWAP",
     "QUERY_LANGUAGE_AUTO", "QUERY_LANGUAGE_LOCAL", "QUERY_LANGUAGE_CQL2_TEXT", "QUERY_LANGUAGE_CQL2_JSON",
     "FeatureCacheError", "InvalidArgumentError", "InvalidStateError", "CancelledError", "TimeoutError",
-    "NetworkError", "HTTPError", "ServiceError", "ParseError", "UnsupportedError", "LimitError", "ProtocolError",
+    "NetworkError", "HTTPError", "ServiceError", "ParseError", "UnsupportedError", "LimitError", "ProtocolError", "NotFoundError",
 ]

@@ -16,6 +16,7 @@ E_PARSE = -8
 E_UNSUPPORTED = -9
 E_LIMIT = -10
 E_PROTOCOL = -11
+E_NOT_FOUND = -12
 
 
 class FeatureCacheError(Exception):
@@ -77,10 +78,16 @@ class ProtocolError(FeatureCacheError):
     """The server broke HTTP or its protocol (a malformed reply, a refused redirect, a bad link)."""
 
 
+class NotFoundError(FeatureCacheError, LookupError):
+    """The layer, collection or feature type is not one the service lists
+    (http_status and service_code still give the answer that said so)."""
+
+
 _CLASSES = {
     E_INVALID_ARGUMENT: InvalidArgumentError, E_INVALID_STATE: InvalidStateError, E_CANCELLED: CancelledError,
     E_TIMEOUT: TimeoutError, E_NETWORK: NetworkError, E_HTTP: HTTPError, E_SERVICE: ServiceError,
     E_PARSE: ParseError, E_UNSUPPORTED: UnsupportedError, E_LIMIT: LimitError, E_PROTOCOL: ProtocolError,
+    E_NOT_FOUND: NotFoundError,
 }
 
 

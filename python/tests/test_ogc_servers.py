@@ -79,15 +79,16 @@ def test_metadata(geoservers, server):
     assert table.spatial_reference.wkid == 4326
 
 
-@pytest.mark.parametrize("server", ["pygeoapi-gpkg", "mapserver"])
-def test_missing_collection_is_a_clear_http_error(geoservers, server):
+@pytest.mark.parametrize("server,status", [("pygeoapi-gpkg", 404), ("mapserver", 404), ("tipg", 422)])
+def test_missing_collection_is_not_found_with_the_http_status(geoservers, server, status):
+    """404 says so; tipg's 422 says so because its collections do not list the id."""
     url, _ = servers(geoservers)[server]
     table = fc.Table.ogc(url, "no_such_collection")
     table.load()
-    with pytest.raises(fc.HTTPError) as failed:
+    with pytest.raises(fc.NotFoundError) as failed:
         table.wait(60)
     error = failed.value
-    assert error.http_status == 404 and table.load_status == fc.FAILED_TO_LOAD
+    assert error.http_status == status and table.load_status == fc.FAILED_TO_LOAD
     assert "no_such_collection" in str(error) and "trees" in str(error)
 
 

@@ -81,11 +81,12 @@ def test_metadata_from_capabilities_and_describe_feature_type(geoservers, versio
     assert table.output_format == ("geojson" if version == "1.0.0" else GEOJSON)    # GeoJSON when offered
 
 
-def test_missing_type_names_the_types(geoservers):
+def test_missing_type_is_not_found_and_names_the_types(geoservers):
     table = fc.Table.wfs(wfs_url(geoservers), "ms:nothing")
     table.load()
-    with pytest.raises(fc.InvalidArgumentError) as failed:
+    with pytest.raises(fc.NotFoundError) as failed:
         table.wait(60)
+    assert isinstance(failed.value, LookupError) and failed.value.code == fc.errors.E_NOT_FOUND
     assert "ms:nothing" in str(failed.value) and "ms:trees" in str(failed.value)
 
 

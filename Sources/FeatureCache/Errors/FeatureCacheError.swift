@@ -20,6 +20,10 @@ public struct FeatureCacheError: Error, Sendable, Equatable, CustomStringConvert
         /// a redirect that is refused (another scheme, https to http, a loop), a
         /// link in a server document that cannot be followed.
         case `protocol` = -11
+        /// The layer, collection or feature type is not one the service lists
+        /// (the HTTP status and service code of the answer that said so are
+        /// kept). A field a where clause names stays `.invalidArgument`.
+        case notFound = -12
     }
 
     public var code: Code
@@ -57,6 +61,9 @@ public struct FeatureCacheError: Error, Sendable, Equatable, CustomStringConvert
     static func invalidState(_ message: String) -> Self { .init(.invalidState, message) }
     static func parse(_ message: String) -> Self { .init(.parse, message) }
     static func `protocol`(_ message: String) -> Self { .init(.protocol, message) }
+    static func notFound(_ message: String, httpStatus: Int32 = 0, serviceCode: Int32 = 0) -> Self {
+        .init(.notFound, message, httpStatus: httpStatus, serviceCode: serviceCode)
+    }
     public static let cancelled = FeatureCacheError(.cancelled, "the operation was cancelled")
 }
 

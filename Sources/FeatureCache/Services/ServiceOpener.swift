@@ -21,8 +21,9 @@ enum ServiceOpener {
         var parsed = try RequestURL(parsing: url)
         parsed.remove("f")
         let probe: String
+        let requester = ArcGISRequester(context: context, serviceURL: parsed.string)
         do throws(FeatureCacheError) {
-            let json = try await ArcGISRequester(context: context, serviceURL: parsed.string).getJSON(parsed)
+            let json = try await requester.getJSON(parsed)
             if json["currentVersion"] != nil, json["layers"]?.array != nil || json["tables"]?.array != nil {
                 return try await arcgisServiceTable(ArcGISService(url: url, context: context), name: name)
             }
@@ -43,7 +44,8 @@ enum ServiceOpener {
         } catch {
             // An ArcGIS error body is ArcGIS speaking; a server that cannot be
             // reached or refuses the credentials will not answer another probe.
-            let final: Set<FeatureCacheError.Code> = [.service, .network, .timeout, .cancelled, .protocol, .invalidArgument, .limit]
+            let final: Set<FeatureCacheError.Code> = [.service, .network, .timeout, .cancelled, .protocol, .invalidArgument, .limit, .notFound]
+            if error.code == .service { throw await ArcGISLayerSource.unlistedOr(error, layerURL: parsed, requester: requester) }
             if final.contains(error.code) || [401, 403, 407].contains(error.httpStatus) { throw error }
             probe = error.message
         }
@@ -89,8 +91,11 @@ enum ServiceOpener {
         if items.contains(name) { return name }
         func plain(_ text: String) -> String { String(text.split(separator: ":").last ?? Substring(text)).lowercased() }
         let matches = items.filter { $0.lowercased() == name.lowercased() || plain($0) == plain(name) }
+        guard !matches.isEmpty else {
+            throw FeatureCacheError.notFound("\(RequestURL.redacted(url)) has no \(what) '\(name)' (it has: \(listed))")
+        }
         guard matches.count == 1 else {
-            throw FeatureCacheError.invalidArgument("\(RequestURL.redacted(url)) has no \(what) '\(name)'\(matches.isEmpty ? "" : " (it is ambiguous)") (it has: \(listed))")
+            throw FeatureCacheError.invalidArgument("\(RequestURL.redacted(url)) has no \(what) '\(name)' (it is ambiguous) (it has: \(listed))")
         }
         return matches[0]
     }

@@ -151,6 +151,12 @@ final class CurlEventLoop: @unchecked Sendable {
             transfer.finish(.failure(.cancelled))
             return
         }
+        // A URL grown past what libcurl takes (a long where clause in a GET)
+        // would fail as "No URL set": say what it is, without sending anything.
+        guard transfer.request.url.utf8.count <= RequestURL.maxLength else {
+            transfer.finish(.failure(.invalidArgument("\(transfer.request.methodAndURL): the request URL is \(transfer.request.url.utf8.count) bytes, longer than the \(RequestURL.maxLength) the transport accepts")))
+            return
+        }
         guard let easy = curl_easy_init() else {
             transfer.finish(.failure(FeatureCacheError(.network, "libcurl could not create a handle")))
             return
@@ -254,8 +260,10 @@ final class CurlEventLoop: @unchecked Sendable {
             return .failure(FeatureCacheError(.limit, "\(what): the response is larger than the limit of \(request.maxResponseBytes) bytes"))
         case CURLE_WRITE_ERROR where transfer.exceededBuffers:
             return .failure(FeatureCacheError(.limit, "\(what): the responses in flight would hold more than \(request.maxBufferedBytes) bytes (the context's buffer limit)"))
-        case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL, CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING, CURLE_TOO_MANY_REDIRECTS:
-            // Caller URLs are checked before they get here: this is the server's doing.
+        case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL:
+            // Caller URLs are checked before they get here: a URL a server gave.
+            return .failure(.protocol("\(what): not a URL the library can follow (\(detail))"))
+        case CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING, CURLE_TOO_MANY_REDIRECTS:
             return .failure(.protocol("\(what): the server's answer breaks HTTP (\(detail))"))
         case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_HTTP2, CURLE_HTTP2_STREAM:
             // The connection broke mid-exchange: worth one more try.

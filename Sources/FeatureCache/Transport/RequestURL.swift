@@ -11,21 +11,39 @@ public struct RequestURL: Sendable, Equatable {
         lhs.base == rhs.base && lhs.parameters.elementsEqual(rhs.parameters) { $0 == $1 }
     }
 
-    /// Parses and checks a service URL: http or https, a host, no spaces or control
-    /// characters. A fragment is dropped.
+    /// The longest URL the transport takes: libcurl refuses longer strings
+    /// (CURL_MAX_INPUT_LENGTH).
+    public static let maxLength = 8_000_000
+    /// The most characters of a URL a message shows.
+    static let maxShownLength = 2_000
+
+    /// Parses and checks a service URL: http or https, a host, a port of
+    /// 1…65535 if any, no spaces or control characters, at most `maxLength`
+    /// bytes. A fragment is dropped.
     public init(parsing text: String) throws(FeatureCacheError) {
         var text = text
         if let hash = text.firstIndex(of: "#") { text = String(text[..<hash]) }
+        guard text.utf8.count <= Self.maxLength else {
+            throw .invalidArgument("URL '\(Self.redacted(text))' is \(text.utf8.count) bytes, longer than the \(Self.maxLength) the transport accepts")
+        }
         let lower = text.lowercased()
         guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
-            throw .invalidArgument("URL '\(text)' must start with http:// or https://")
+            throw .invalidArgument("URL '\(Self.redacted(text))' must start with http:// or https://")
         }
         if let bad = text.unicodeScalars.first(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
-            throw .invalidArgument("URL '\(text)' contains a space or control character (U+\(String(bad.value, radix: 16, uppercase: true)))")
+            throw .invalidArgument("URL '\(Self.redacted(text))' contains a space or control character (U+\(String(bad.value, radix: 16, uppercase: true)))")
         }
         let afterScheme = text[text.index(text.firstIndex(of: ":")!, offsetBy: 3)...]
         let host = afterScheme.prefix { $0 != "/" && $0 != "?" }
-        guard !host.isEmpty, !host.hasPrefix(":") else { throw .invalidArgument("URL '\(text)' has no host") }
+        guard !host.isEmpty, !host.hasPrefix(":") else { throw .invalidArgument("URL '\(Self.redacted(text))' has no host") }
+        // host[:port], or [v6]:port: what follows the last ':' past any ']' is a port.
+        let hostAndPort = host[(host.lastIndex(of: "@").map(host.index(after:)) ?? host.startIndex)...]
+        if let colon = hostAndPort.lastIndex(of: ":"), !hostAndPort[colon...].contains("]") {
+            let port = hostAndPort[hostAndPort.index(after: colon)...]
+            guard port.isEmpty || port.count <= 5, port.utf8.allSatisfy({ (48...57).contains($0) }), port.isEmpty || (1...65535).contains(Int(port) ?? 0) else {
+                throw .invalidArgument("URL '\(Self.redacted(text))' has port '\(port.prefix(20))': a port is a number from 1 to 65535")
+            }
+        }
         if let question = text.firstIndex(of: "?") {
             base = String(text[..<question])
             parameters = Self.decodeQuery(text[text.index(after: question)...])
@@ -140,7 +158,11 @@ public struct RequestURL: Sendable, Equatable {
 
     /// Masks secrets in a URL string: the values of secret parameters
     /// (`token=***`) and user information (`http://***@host/`).
+    /// Past `maxShownLength` characters the rest is left out, with the length said.
     public static func redacted(_ url: String) -> String {
+        guard url.utf8.count <= maxShownLength else {
+            return redacted(String(url.prefix(maxShownLength))) + "… (\(url.utf8.count) bytes in all)"
+        }
         var url = url
         if let scheme = url.firstRange(of: "://") {
             let authorityEnd = url[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex

@@ -22,12 +22,39 @@ struct ArcGISLayerSource: FeatureSource {
             if retrying { try await service.retryLoad() } else { try await service.load() }
             let layers = try service.layers()
             guard layers.contains(where: { $0.id == layerId }) else {
-                let known = layers.prefix(20).map { "\($0.id) \($0.name)" }.joined(separator: ", ")
-                throw FeatureCacheError.invalidArgument("the ArcGIS service at \(RequestURL.redacted(service.url)) has no layer or table \(layerId) (it has: \(known))")
+                throw Self.unlisted(layerId, service: service.url, layers: layers)
             }
         }
-        let json = try await requester.getJSON(layerURL)
+        let json: JSONValue
+        do {
+            json = try await requester.getJSON(layerURL)
+        } catch where error.code == .service || [400, 404, 410].contains(error.httpStatus) {
+            throw await Self.unlistedOr(error, layerURL: layerURL, requester: requester)
+        }
         return try ArcGISLayerInfo.parse(json, url: RequestURL.redacted(layerURL.string))
+    }
+
+    /// The layer's failed answer as `.notFound` when the service the URL names
+    /// (its parent, `…/FeatureServer`) loads and does not list the layer's id:
+    /// decided from the service's own list, not from the error's wording, which
+    /// differs from server to server. Otherwise the failure as it was.
+    static func unlistedOr(_ failure: FeatureCacheError, layerURL: RequestURL, requester: ArcGISRequester) async -> FeatureCacheError {
+        let base = layerURL.base
+        guard let slash = base.lastIndex(of: "/"), let id = Int(base[base.index(after: slash)...]) else { return failure }
+        let serviceURL = RequestURL(base: String(base[..<slash]), parameters: layerURL.parameters)
+        guard let json = try? await requester.getJSON(serviceURL),
+              let layers = try? ArcGISService.parse(json, url: RequestURL.redacted(serviceURL.string)).layers,
+              !layers.contains(where: { $0.id == id }) else { return failure }
+        var error = Self.unlisted(id, service: serviceURL.string, layers: layers)
+        error.message += "; the layer's own answer: \(failure.message)"
+        error.httpStatus = failure.httpStatus
+        error.serviceCode = failure.serviceCode
+        return error
+    }
+
+    private static func unlisted(_ id: Int, service: String, layers: [ArcGISLayerSummary]) -> FeatureCacheError {
+        let known = layers.prefix(20).map { "\($0.id) \($0.name)" }.joined(separator: ", ")
+        return .notFound("the ArcGIS service at \(RequestURL.redacted(service)) has no layer or table \(id) (it has: \(known))")
     }
 
     func fetch(_ query: QueryParameters, outFields: [String]?, metadata: TableMetadata,

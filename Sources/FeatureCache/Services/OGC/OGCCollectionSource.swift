@@ -44,10 +44,14 @@ final class OGCCollectionSource: FeatureSource {
         let json: JSONValue
         do {
             json = try await requester.getJSON(.init(url: collectionURL))
-        } catch where error.httpStatus == 404 {
-            let known = (try? service.collections().map(\.id).prefix(20).joined(separator: ", ")) ?? ""
-            throw FeatureCacheError(.http, "the OGC API at \(RequestURL.redacted(service.url)) has no collection '\(collectionId)' (HTTP 404)"
-                                    + (known.isEmpty ? "" : "; it lists: \(known)"), httpStatus: 404)
+        } catch where [400, 404, 410, 422].contains(error.httpStatus) {
+            // 404 and 410 say so; a 400 or 422 (tipg's answer) says so when the
+            // service's own list of collections lacks the id.
+            let listed = (try? service.collections().map(\.id)) ?? []
+            guard error.httpStatus == 404 || error.httpStatus == 410 || !listed.contains(collectionId) else { throw error }
+            throw FeatureCacheError.notFound("the OGC API at \(RequestURL.redacted(service.url)) has no collection '\(collectionId)' (HTTP \(error.httpStatus))"
+                                             + (listed.isEmpty ? "" : "; it lists: \(listed.prefix(20).joined(separator: ", "))"),
+                                             httpStatus: error.httpStatus, serviceCode: error.serviceCode)
         }
         var info = try OGCCollectionInfo.parse(json, id: collectionId, url: collectionURL, limit: service.limitMaximum(for: collectionId))
         let links = OGCLinks(json["links"], base: collectionURL)

@@ -48,7 +48,7 @@ final class WFSFeatureTypeSource: FeatureSource {
         let capabilities = try service.capabilities()
         guard let type = capabilities.featureType(typeName) else {
             let known = capabilities.featureTypes.prefix(20).map(\.name).joined(separator: ", ")
-            throw FeatureCacheError(.invalidArgument, "the WFS at \(RequestURL.redacted(service.url)) has no feature type '\(typeName)'"
+            throw FeatureCacheError(.notFound, "the WFS at \(RequestURL.redacted(service.url)) has no feature type '\(typeName)'"
                                     + (known.isEmpty ? "" : "; it lists: \(known)"))
         }
         var url = service.requestURL("DescribeFeatureType", version: capabilities.version)
