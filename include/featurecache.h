@@ -1309,6 +1309,10 @@ typedef struct fc_table_statistics {
     /* @since 0.6 */
     int64_t retries;                /* requests sent again after a transient failure
                                        (429, 502, 503, 504, a reset connection) */
+    /* @since 1.3 */
+    int64_t format_fallbacks;       /* ArcGIS: operations asked again in JSON because
+                                       the layer lists PBF but answered a PBF query
+                                       with an error (the table then stays on JSON) */
 } fc_table_statistics;
 
 /* Copies the table's statistics into *out (see fc_table_statistics).

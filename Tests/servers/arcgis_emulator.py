@@ -28,7 +28,8 @@ Test controls, GET or POST, per namespace:
   /_control/<ns>/fail?count=N&mode=M[&match=S][&param=P=V][&skip=K] the next N requests
         (whose path contains S and, with param, whose parameter P is V, after letting K
         of them through)
-        fail: http500 | http404 | http503 (Retry-After: 0) | error (200 + error body) | token (498) | html |
+        fail: http500 | http500json (500 + error body) | http404 | http503 (Retry-After: 0) |
+              error (200 + error body) | token (498) | html |
               garbage | truncated (Content-Length longer than the body) |
               cut (valid HTTP, JSON cut in half) | reset (TCP RST) | empty |
               stuck (a query answered as if resultOffset were 0)
@@ -37,7 +38,7 @@ Test controls, GET or POST, per namespace:
   /_control/<ns>/stats                         {"requests", "by_kind", "disconnects", "bytes" (bodies),
         "wire_bytes" (the bodies as sent, gzipped when asked),
         "max_in_flight" (most requests being answered at once), "last_headers", "last_params",
-        "log": [[method, path, kind], …]}
+        "log": [[method, path, kind, f], …]}
 
 Usage: arcgis_emulator.py [--port 0] [--url-file F] [--trees N] [--parcels N] [--roads N] [--pipes N]
 """
@@ -114,7 +115,7 @@ class Namespace:
             self.by_kind[kind] = self.by_kind.get(kind, 0) + 1
             self.last_headers = headers
             self.last_params = params
-            self.log.append([method, path, kind])
+            self.log.append([method, path, kind, params.get("f", "")])
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
             fault = self._take(self.faults, path, params)
@@ -346,6 +347,9 @@ class Handler(BaseHTTPRequestHandler):
     def inject(self, mode):
         if mode == "http500":
             return self.send(500, "text/plain", b"Internal Server Error")
+        if mode == "http500json":  # what some servers answer a query they cannot run
+            return self.send(500, "application/json", error_body(500, "Error performing query operation",
+                                                                 ["Injected failure"]))
         if mode == "http404":
             return self.send(404, "text/html", b"<html><body><h1>404 Not Found</h1></body></html>")
         if mode == "http503":  # "busy, come back now": a transient failure the client retries

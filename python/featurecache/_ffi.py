@@ -51,7 +51,8 @@ class Envelope(ctypes.Structure):
 class TableStatistics(ctypes.Structure):
     _fields_ = [("struct_size", ctypes.c_uint32)] + [(name, c_int64) for name in (
         "requests", "bytes_received", "features_received", "queries_local", "queries_server", "tiles_covered",
-        "tiles_fetched", "tile_failures", "evictions", "server_filters_ignored", "next_links_repaired", "retries")]
+        "tiles_fetched", "tile_failures", "evictions", "server_filters_ignored", "next_links_repaired", "retries",
+        "format_fallbacks")]
 
 
 class WorkLimits(ctypes.Structure):

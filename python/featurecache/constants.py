@@ -105,6 +105,6 @@ Envelope.__new__.__defaults__ = (4326,)
 SpatialReference = namedtuple("SpatialReference", "wkid latest_wkid")
 Statistics = namedtuple("Statistics", "requests bytes_received features_received queries_local queries_server "
                                       "tiles_covered tiles_fetched tile_failures evictions "
-                                      "server_filters_ignored next_links_repaired retries")
+                                      "server_filters_ignored next_links_repaired retries format_fallbacks")
 Progress = namedtuple("Progress", "pages features total")
 Progress.__doc__ = "How far an operation got: pages and features so far, total features (None when unknown)."

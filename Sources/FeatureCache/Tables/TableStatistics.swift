@@ -31,6 +31,9 @@ public struct TableStatistics: Sendable, Equatable {
     /// Requests sent again after a transient failure (429, 502, 503, 504, a
     /// reset connection), under the context's retry policy.
     public var retries = 0
+    /// ArcGIS operations asked again in JSON: the layer lists PBF but answered
+    /// a PBF query with an error (the table stays on JSON from then on).
+    public var formatFallbacks = 0
 
     public init() {}
 }

@@ -10,6 +10,9 @@ struct ArcGISLayerSource: FeatureSource {
     var layerId: Int? = nil
     /// The format queries ask for, as set (`auto` until changed).
     let queryFormat = Locked(ArcGISQueryFormat.auto)
+    /// The layer lists PBF but answered a PBF query with an error: `auto`
+    /// means JSON for this table from then on.
+    let refusedPBF = Locked(false)
 
     private var requester: ArcGISRequester { ArcGISRequester(context: context, statistics: statistics, serviceURL: layerURL.string) }
 
@@ -59,27 +62,72 @@ struct ArcGISLayerSource: FeatureSource {
 
     func fetch(_ query: QueryParameters, outFields: [String]?, metadata: TableMetadata,
                progress: PopulateProgress?, maxPages: Int?) async throws(FeatureCacheError) -> FetchedFeatures {
-        let runner = ArcGISQueryRunner(layerURL: layerURL, requester: requester, metadata: metadata, format: try format(metadata),
-                                       query: query, outFields: outFields, progress: progress, maxPages: maxPages)
-        let fetched = try await runner.run()
+        let fetched = try await withFormat(metadata) { (format) async throws(FeatureCacheError) in
+            try await ArcGISQueryRunner(layerURL: layerURL, requester: requester, metadata: metadata, format: format,
+                                        query: query, outFields: outFields, progress: progress, maxPages: maxPages).run()
+        }
         statistics.update { $0.featuresReceived += fetched.featureCount }
         return fetched
     }
 
     func count(_ query: QueryParameters, metadata: TableMetadata) async throws(FeatureCacheError) -> Int {
-        let runner = ArcGISQueryRunner(layerURL: layerURL, requester: requester, metadata: metadata, format: try format(metadata),
-                                       query: query, outFields: nil, progress: nil)
-        return try await runner.count()
+        try await withFormat(metadata) { (format) async throws(FeatureCacheError) in
+            try await ArcGISQueryRunner(layerURL: layerURL, requester: requester, metadata: metadata, format: format,
+                                        query: query, outFields: nil, progress: nil).count()
+        }
     }
 
     func extent(_ query: QueryParameters, metadata: TableMetadata) async throws(FeatureCacheError) -> Envelope? {
-        let runner = ArcGISQueryRunner(layerURL: layerURL, requester: requester, metadata: metadata, format: try format(metadata),
-                                       query: query, outFields: nil, progress: nil)
-        return try await runner.extent()
+        try await withFormat(metadata) { (format) async throws(FeatureCacheError) in
+            try await ArcGISQueryRunner(layerURL: layerURL, requester: requester, metadata: metadata, format: format,
+                                        query: query, outFields: nil, progress: nil).extent()
+        }
     }
 
-    /// The format queries use: the setting, resolved against the layer's formats.
+    /// The format queries use: the setting, resolved against the layer's
+    /// formats (`auto` is JSON once the layer refused PBF).
     func format(_ metadata: TableMetadata) throws(FeatureCacheError) -> ArcGISQueryFormat {
-        try queryFormat.withLock { $0 }.resolved(for: metadata, layer: RequestURL.redacted(layerURL.string))
+        let setting = queryFormat.withLock { $0 }
+        if setting == .auto, refusedPBF.withLock({ $0 }) { return .json }
+        return try setting.resolved(for: metadata, layer: RequestURL.redacted(layerURL.string))
+    }
+
+    /// Runs `operation` in the table's format. Some layers list PBF and then
+    /// answer `f=pbf` with an error (3-D layers on ArcGIS Server, proxies,
+    /// replays): when PBF was chosen by `auto` and the answer is the service's
+    /// error, or HTTP 400 or 500 with an error document, the operation is asked
+    /// again in JSON from its first request (nothing of the failed one was
+    /// kept), and when JSON answers the table stays on JSON. Timeouts, 429/503, network failures
+    /// and cancellation are not the format's doing and fail as they are; so
+    /// does any failure when the caller set the format.
+    private func withFormat<T>(_ metadata: TableMetadata,
+                               _ operation: (ArcGISQueryFormat) async throws(FeatureCacheError) -> T) async throws(FeatureCacheError) -> T {
+        let format = try format(metadata)
+        do {
+            return try await operation(format)
+        } catch where format == .pbf && queryFormat.withLock({ $0 }) == .auto && Self.refusesPBF(error) {
+            statistics.update { $0.formatFallbacks += 1 }
+            do {
+                let answer = try await operation(.json)
+                refusedPBF.withLock { $0 = true }
+                return answer
+            } catch let json {
+                // Refused in JSON too (a bad where clause, a broken layer): not
+                // the format's doing, so the table keeps asking in PBF.
+                var failure = json
+                failure.message += " (asked in JSON after the layer answered PBF with: \(error.message))"
+                throw failure
+            }
+        }
+    }
+
+    /// Whether a PBF query's failure is the layer refusing the format: the
+    /// service's own error (not a token's), or HTTP 400/500 with an error body.
+    static func refusesPBF(_ error: FeatureCacheError) -> Bool {
+        switch error.code {
+        case .service: return ![498, 499].contains(error.serviceCode)
+        case .http: return [400, 500].contains(error.httpStatus) && error.serviceCode != 0
+        default: return false
+        }
     }
 }
