@@ -79,6 +79,21 @@ def test_metadata(geoservers, server):
     assert table.spatial_reference.wkid == 4326
 
 
+def test_a_schema_number_holding_integers_is_an_integer_column(geoservers, truth):
+    """tipg 1.6 writes PostgreSQL integer columns as "type": "number": Condition,
+    fid and id hold integers (int64), DBH holds fractions (double), as the values
+    decide; the populated values keep their types."""
+    table = open_table(geoservers, "tipg")
+    types = {field.name: field.type for field in table.fields}
+    assert types["Condition"] == types["fid"] == types["id"] == "big_integer"
+    assert types["DBH"] == "double"
+    result = table.populate(fc.Query(where="Condition >= 1", max_features=50))
+    assert len(result) == 50
+    conditions = [result.value(row, "Condition") for row in range(len(result))]
+    assert all(type(value) is int for value in conditions) and set(conditions) <= {1, 2, 3, 4, 5}
+    assert any(result.value(row, "DBH") % 1 for row in range(len(result)))
+
+
 @pytest.mark.parametrize("server,status", [("pygeoapi-gpkg", 404), ("mapserver", 404), ("tipg", 422)])
 def test_missing_collection_is_not_found_with_the_http_status(geoservers, server, status):
     """404 says so; tipg's 422 says so because its collections do not list the id."""

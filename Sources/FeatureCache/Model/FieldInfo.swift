@@ -57,6 +57,11 @@ public struct FieldInfo: Sendable, Equatable {
     public var editable: Bool
     /// Maximum length of string fields, 0 when not given.
     public var length: Int32
+    /// An integer field (`.bigInteger`) declared only as a JSON Schema
+    /// "number", which integers are too: stored as integers while the values
+    /// are written as integers, widened to doubles (never cut) by the first
+    /// written with a fraction or an exponent.
+    public var widensToDouble = false
 
     public init(name: String, alias: String? = nil, type: FieldType, nullable: Bool = true, editable: Bool = false, length: Int32 = 0) {
         self.name = name

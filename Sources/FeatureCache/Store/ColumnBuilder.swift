@@ -99,7 +99,7 @@ final class ColumnBuilder {
         switch kind! {
         case .double: doubles.append(value)
         case .int64:
-            if inferred {
+            if inferred || field.widensToDouble {
                 widenToDouble()
                 doubles.append(value)
             } else {
@@ -237,6 +237,7 @@ final class ColumnBuilder {
         doubles = integers.map(Double.init)
         integers = []
         kind = .double
+        if field.widensToDouble { field.type = .double }
     }
 
     /// Rewrites the values so far as text (an inferred column that met a string).

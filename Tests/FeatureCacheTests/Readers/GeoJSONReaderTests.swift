@@ -53,6 +53,39 @@ import Testing
         #expect(column("late").isNull(0) && column("late").string(1) == "here" && column("late").isNull(2))
     }
 
+    /// Issue 31: a schema's plain "number" holds integers until a value is
+    /// written with a fraction or an exponent, then doubles, every earlier
+    /// value kept; "integer" stays integer (3.0 is accepted there, 2.5 is not).
+    @Test func schemaNumbersAreIntegersUntilAFractionComes() throws {
+        var number = FieldInfo(name: "n", type: .bigInteger)
+        number.widensToDouble = true
+        let integer = FieldInfo(name: "i", type: .bigInteger)
+        let page = try read("""
+        {"type":"FeatureCollection","features":[
+          {"type":"Feature","properties":{"n":9007199254740993,"i":1},"geometry":null},
+          {"type":"Feature","properties":{"n":null,"i":3.0},"geometry":null},
+          {"type":"Feature","properties":{"n":-4,"i":7},"geometry":null}
+        ]}
+        """, fields: [number, integer])
+        let whole = page.batch.columns[0]
+        #expect(whole.kind == .int64 && whole.field.type == .bigInteger && whole.int64(0) == 9_007_199_254_740_993)
+        #expect(page.batch.columns[1].kind == .int64 && page.batch.columns[1].int64(1) == 3)
+        let widened = try read("""
+        {"type":"FeatureCollection","features":[
+          {"type":"Feature","properties":{"n":2},"geometry":null},
+          {"type":"Feature","properties":{"n":null},"geometry":null},
+          {"type":"Feature","properties":{"n":2.5},"geometry":null},
+          {"type":"Feature","properties":{"n":1e2},"geometry":null}
+        ]}
+        """, fields: [number]).batch.columns[0]
+        #expect(widened.kind == .double && widened.field.type == .double)
+        #expect(widened.double(0) == 2 && widened.isNull(1) && widened.double(2) == 2.5 && widened.double(3) == 100)
+        #expect(throws: FeatureCacheError.self) {
+            try read(#"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"i":2.5},"geometry":null}]}"#,
+                     fields: [integer])
+        }
+    }
+
     @Test func stringIdsMapToStableObjectIds() throws {
         let identity = FeatureIdentity()
         let json = #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"a.1","geometry":null,"properties":{}},{"type":"Feature","id":"a.2","geometry":null,"properties":{}}]}"#

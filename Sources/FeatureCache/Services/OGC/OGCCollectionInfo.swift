@@ -56,7 +56,9 @@ struct OGCCollectionInfo: Sendable {
                 metadata.geometryType = Self.geometryType(schema["format"]?.string ?? schema["$ref"]?.string ?? "")
                 continue
             }
-            fields.append(FieldInfo(name: name, alias: schema["title"]?.string ?? name, type: Self.fieldType(schema)))
+            var field = FieldInfo(name: name, alias: schema["title"]?.string ?? name, type: Self.fieldType(schema))
+            field.widensToDouble = Self.isPlainNumber(schema)
+            fields.append(field)
         }
         metadata.fields = fields
         return true
@@ -68,6 +70,12 @@ struct OGCCollectionInfo: Sendable {
     /// fraction makes it a double. A later page may still hold a fraction: its
     /// values keep their own type, only the declared type is a guess.
     mutating func applySample(_ batch: FeatureBatch, fields: Bool) {
+        // A schema's plain "number" is a double once the sample holds a fraction.
+        for index in metadata.fields.indices where metadata.fields[index].widensToDouble {
+            if let column = batch.columnIndex(named: metadata.fields[index].name), batch.columns[column].kind == .double {
+                metadata.fields[index].type = .double
+            }
+        }
         if fields { metadata.fields = batch.columns.map { column in
             var field = column.field
             if column.kind == .int64 {
@@ -90,11 +98,33 @@ struct OGCCollectionInfo: Sendable {
         }
     }
 
+    /// JSON Schema's type, without "null".
+    private static func schemaType(_ schema: JSONValue) -> String {
+        schema["type"]?.string ?? schema["type"]?.array?.compactMap(\.string).first { $0 != "null" } ?? ""
+    }
+
+    /// A "number" with no format: integers are numbers too (tipg 1.6 describes
+    /// PostgreSQL integer columns so), so it is no evidence of fractions; the
+    /// values decide (`FieldInfo.widensToDouble`).
+    private static func isPlainNumber(_ schema: JSONValue) -> Bool {
+        schemaType(schema) == "number" && !["int8", "int16", "int32", "int64", "float", "double"].contains(schema["format"]?.string?.lowercased() ?? "")
+    }
+
     private static func fieldType(_ schema: JSONValue) -> FieldType {
-        let type = schema["type"]?.string ?? schema["type"]?.array?.compactMap(\.string).first { $0 != "null" } ?? ""
+        let type = schemaType(schema), format = schema["format"]?.string?.lowercased()
+        if type == "integer" || type == "number" {
+            // An explicit format wins over the type.
+            switch format {
+            case "int8"?, "int16"?, "int32"?: return .integer
+            case "int64"?: return .bigInteger
+            case "float"?: return .single
+            case "double"?: return .double
+            default: break
+            }
+        }
         switch type {
         case "integer": return .bigInteger
-        case "number": return .double
+        case "number": return .bigInteger  // widened by the first fraction (isPlainNumber)
         case "boolean": return .boolean
         case "string":
             switch schema["format"]?.string {

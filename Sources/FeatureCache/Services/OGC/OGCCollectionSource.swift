@@ -62,11 +62,13 @@ final class OGCCollectionSource: FeatureSource {
             described = info.applyQueryables(queryables)
         }
         try Task.checkCancellationTyped()
-        if !described || info.metadata.geometryType == .unknown || info.metadata.geometryType == .none {
+        let undecidedNumbers = info.metadata.fields.contains(where: \.widensToDouble)
+        if !described || undecidedNumbers || info.metadata.geometryType == .unknown || info.metadata.geometryType == .none {
             // No usable schema (or "geometry-any"): the first items tell the
-            // properties and the geometry type.
+            // properties and the geometry type; "number"s, whether they hold
+            // fractions so far.
             var sample = info.itemsURL
-            sample.set("limit", described ? "1" : "100")
+            sample.set("limit", described && !undecidedNumbers ? "1" : "100")
             let (page, _) = try await requester.fetch(requester.request(sample)) { bytes throws(FeatureCacheError) in
                 try GeoJSONReader.read(bytes, identity: identity)
             }
