@@ -68,7 +68,10 @@ extension ClientContext {
                 if error.code != .cancelled { statistics?.countResponse(bytes: 0) }
                 throw error
             }
-            guard let next = try Redirect.next(after: current, response.head) else { return response }
+            guard let next = try Redirect.next(after: current, response.head) else {
+                if current.url != request.url { response.redirectedURL = current.url }
+                return response
+            }
             _ = try? await response.collect()
             statistics?.countResponse(bytes: response.bytesRead)
             current = next

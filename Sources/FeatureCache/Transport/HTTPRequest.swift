@@ -60,6 +60,9 @@ public struct HTTPResponse: Sendable {
     public var status: Int
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
+    /// The URL that answered when redirects led away from the request's; nil
+    /// when the request's own did.
+    public var redirectedURL: String?
 
     public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8]) {
         self.status = status

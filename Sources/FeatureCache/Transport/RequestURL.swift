@@ -19,7 +19,9 @@ public struct RequestURL: Sendable, Equatable {
 
     /// Parses and checks a service URL: http or https, a host, a port of
     /// 1…65535 if any, no spaces or control characters, at most `maxLength`
-    /// bytes. A fragment is dropped.
+    /// bytes. A fragment is dropped; the path keeps the form it was given in
+    /// (a trailing slash stays: a server that redirects `/path` to `/path/`
+    /// would otherwise be asked for `/path` again and again).
     public init(parsing text: String) throws(FeatureCacheError) {
         var text = text
         if let hash = text.firstIndex(of: "#") { text = String(text[..<hash]) }
@@ -51,7 +53,6 @@ public struct RequestURL: Sendable, Equatable {
             base = text
             parameters = []
         }
-        while base.hasSuffix("/") && base.count > host.count + 8 { base.removeLast() }
     }
 
     /// The `host[:port]` of a URL ("" when it has none), lowercased.

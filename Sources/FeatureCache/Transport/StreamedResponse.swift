@@ -22,6 +22,8 @@ public final class StreamedResponse: @unchecked Sendable {
     private var finished = false
     /// Body bytes handed out so far.
     public private(set) var bytesRead = 0
+    /// The URL that answered when redirects led away from the request's.
+    public internal(set) var redirectedURL: String?
 
     init(status: Int, headers: [(name: String, value: String)], body: any ResponseBodySource) {
         self.status = status
@@ -72,7 +74,9 @@ public final class StreamedResponse: @unchecked Sendable {
         while let piece = try await next(kept: true) {
             if body.isEmpty { body = piece } else { body.append(contentsOf: piece) }
         }
-        return HTTPResponse(status: status, headers: headers, body: body)
+        var response = HTTPResponse(status: status, headers: headers, body: body)
+        response.redirectedURL = redirectedURL
+        return response
     }
 }
 

@@ -34,11 +34,18 @@ struct OGCRequester: Sendable {
 
     /// A JSON document (landing page, conformance, collection, queryables, OpenAPI).
     func getJSON(_ link: OGCLinks.Link) async throws(FeatureCacheError) -> JSONValue {
+        try await getDocument(link).json
+    }
+
+    /// A JSON document and the URL it is at: where redirects settled (a server
+    /// adding a trailing slash), which its relative links are relative to.
+    func getDocument(_ link: OGCLinks.Link) async throws(FeatureCacheError) -> (json: JSONValue, url: RequestURL) {
         let request = request(link.url, accept: Self.acceptDocument(link.type))
         let response = try await context.send(request, counting: statistics)
         try Self.check(response, request: request)
         do {
-            return try JSONValue.parse(response.body)
+            let settled = try response.redirectedURL.map { (url) throws(FeatureCacheError) in try RequestURL(parsing: url) } ?? link.url
+            return (try JSONValue.parse(response.body), settled)
         } catch {
             throw FeatureCacheError.parse("\(request.methodAndURL): \(error.message)")
         }

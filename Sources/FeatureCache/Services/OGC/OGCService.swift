@@ -37,14 +37,15 @@ public final class OGCService: Loadable {
 
     public func performLoad(retrying: Bool) async throws(FeatureCacheError) {
         let requester = OGCRequester(context: context, serviceURL: apiURL.string)
-        let landing = try await requester.getJSON(.init(url: apiURL))
+        // Relative links are relative to where the page is: where redirects settled.
+        let (landing, landingURL) = try await requester.getDocument(.init(url: apiURL))
         guard landing.isObject, landing["links"]?.array != nil else {
             throw FeatureCacheError(.parse, "\(RequestURL.redacted(apiURL.string)) is not an OGC API landing page (no 'links')")
         }
         var loaded = Info()
         loaded.title = landing["title"]?.string ?? ""
         loaded.description = landing["description"]?.string ?? ""
-        let links = OGCLinks(landing["links"], base: apiURL)
+        let links = OGCLinks(landing["links"], base: landingURL)
         let conformance = try await requester.getJSON(links.document("conformance") ?? .init(url: apiURL.appendingPath("conformance")))
         loaded.conformance = (conformance["conformsTo"]?.array ?? []).compactMap(\.string)
         guard !loaded.conformance.isEmpty else {
