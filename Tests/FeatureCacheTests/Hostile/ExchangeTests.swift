@@ -98,7 +98,7 @@ private func context(_ transport: RequestTransport, retry: (inout RetryPolicy) -
         #expect(away.header("Authorization") == nil)
         #expect(!away.url.contains("s3cret"))
         // An origin that cannot be told (a port out of range) gets nothing either.
-        let odd = requester.request(try RequestURL(parsing: "https://api.example.com:99999/ogc/items"))
+        let odd = requester.request(try RequestURL(parsing: "https://api.example.com:9999/ogc/items"))
         #expect(odd.header("Authorization") == nil)
     }
 

@@ -31,7 +31,7 @@ struct ArcGISLayerSource: FeatureSource {
         let json: JSONValue
         do {
             json = try await requester.getJSON(layerURL)
-        } catch where error.code == .service || [400, 404, 410].contains(error.httpStatus) {
+        } catch where Self.maySayUnlisted(error) {
             throw await Self.unlistedOr(error, layerURL: layerURL, requester: requester)
         }
         return try ArcGISLayerInfo.parse(json, url: RequestURL.redacted(layerURL.string))
@@ -41,6 +41,13 @@ struct ArcGISLayerSource: FeatureSource {
     /// (its parent, `…/FeatureServer`) loads and does not list the layer's id:
     /// decided from the service's own list, not from the error's wording, which
     /// differs from server to server. Otherwise the failure as it was.
+    /// Whether a failed layer answer may mean the layer is not there: the
+    /// service's error or HTTP 400/404/410, not a token or permission error.
+    static func maySayUnlisted(_ error: FeatureCacheError) -> Bool {
+        guard ![498, 499, 403].contains(error.serviceCode), ![401, 403, 407].contains(error.httpStatus) else { return false }
+        return error.code == .service || [400, 404, 410].contains(error.httpStatus)
+    }
+
     static func unlistedOr(_ failure: FeatureCacheError, layerURL: RequestURL, requester: ArcGISRequester) async -> FeatureCacheError {
         let base = layerURL.base
         guard let slash = base.lastIndex(of: "/"), let id = Int(base[base.index(after: slash)...]) else { return failure }
