@@ -33,6 +33,7 @@ seed() {
         find "$fixtures/arcgis-rest" -name '*.json' -size -512k -exec cp {} "$corpus/" \;
         cp "$fixtures/where/rows.json" "$corpus/"
         cp Tests/fuzz/seeds/esrijson/* "$corpus/"
+        cp "$fixtures"/arcgis-zm/*.json "$corpus/"
         [ "$target" = esrijson ] || cp Tests/fuzz/seeds/geojson/* "$corpus/" ;;
     geojson)
         find "$fixtures/arcgis-rest" -name '*.geojson' -size -512k -exec cp {} "$corpus/" \;
@@ -40,7 +41,7 @@ seed() {
     gml)
         cp Tests/fuzz/seeds/gml/* "$corpus/" ;;
     pbf)
-        cp "$fixtures"/arcgis-pbf/*.pbf "$corpus/"
+        cp "$fixtures"/arcgis-pbf/*.pbf "$fixtures"/arcgis-zm/*.pbf "$corpus/"
         cp Tests/fuzz/seeds/pbf/* "$corpus/" ;;
     wfs)
         cp "$fixtures"/wfs/*.xml "$corpus/" ;;
