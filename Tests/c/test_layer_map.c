@@ -108,9 +108,11 @@ static void test_map_loads_despite_a_failing_layer(void) {
     CHECK(load_status(fc_layer_as_loadable(good)) == FC_LOAD_STATUS_LOADED);
     CHECK(load_status(fc_layer_as_loadable(bad)) == FC_LOAD_STATUS_FAILED_TO_LOAD);
     CHECK(fc_error_service_code(load_error(fc_layer_as_loadable(bad))) == 400);
+    CHECK(fc_error_code(load_error(fc_layer_as_loadable(bad))) == FC_E_NOT_FOUND);
     CHECK(latch_wait(&observed, 2, 10) == 2);
     CHECK(observed.status_log[0] == FC_LOAD_STATUS_LOADING && observed.status_log[1] == FC_LOAD_STATUS_LOADED);
-    CHECK(emulator_stat(ns, "requests") == 2);
+    /* each layer's document, and the service's for the missing one (not found: it lists no such layer) */
+    CHECK(emulator_stat(ns, "requests") == 3);
 
     /* a layer added to a loaded map starts loading at once */
     fc_table *late_table = table_for(ns, 2);

@@ -105,7 +105,7 @@ static void test_open_any_arcgis_url(void) {
     CHECK_STATUS(fc_table_open(NULL, url, NULL, &table), FC_E_INVALID_ARGUMENT);  /* three layers: which? */
     CHECK(table == NULL);
     CHECK_CONTAINS(fc_error_message(fc_last_error()), "Trees, Parcels, Roads");
-    CHECK_STATUS(fc_table_open(NULL, url, "Rivers", &table), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_table_open(NULL, url, "Rivers", &table), FC_E_NOT_FOUND);
     CHECK_CONTAINS(fc_error_message(fc_last_error()), "no layer 'Rivers'");
 
     /* A layer URL opens as it is. */
@@ -178,7 +178,7 @@ static void test_open_ogc_and_wfs(void) {
     CHECK(table && kind_of(table) == FC_SERVICE_OGC);
     CHECK(table && populate_count(table, "Condition = 4", NULL, 7) == 7);
     fc_table_free(table);
-    CHECK_STATUS(fc_table_open(NULL, ogc, "no_such_collection", &table), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_table_open(NULL, ogc, "no_such_collection", &table), FC_E_NOT_FOUND);
     CHECK_CONTAINS(fc_error_message(fc_last_error()), "trees");
 
     const char *wfs = getenv("MAPSERVER_WFS_URL") ? getenv("MAPSERVER_WFS_URL") : "http://127.0.0.1:5002/cgi-bin/mapserv";

@@ -42,10 +42,11 @@ struct ArcGISLayerSource: FeatureSource {
     /// decided from the service's own list, not from the error's wording, which
     /// differs from server to server. Otherwise the failure as it was.
     /// Whether a failed layer answer may mean the layer is not there: the
-    /// service's error or HTTP 400/404/410, not a token or permission error.
+    /// service's error 400 or 404, or HTTP 400/404/410; not a server failure
+    /// (500), a token or a permission error.
     static func maySayUnlisted(_ error: FeatureCacheError) -> Bool {
-        guard ![498, 499, 403].contains(error.serviceCode), ![401, 403, 407].contains(error.httpStatus) else { return false }
-        return error.code == .service || [400, 404, 410].contains(error.httpStatus)
+        guard ![401, 403, 407].contains(error.httpStatus) else { return false }
+        return (error.code == .service && [400, 404].contains(error.serviceCode)) || [400, 404, 410].contains(error.httpStatus)
     }
 
     static func unlistedOr(_ failure: FeatureCacheError, layerURL: RequestURL, requester: ArcGISRequester) async -> FeatureCacheError {
@@ -132,7 +133,7 @@ struct ArcGISLayerSource: FeatureSource {
     /// service's own error (not a token's), or HTTP 400/500 with an error body.
     static func refusesPBF(_ error: FeatureCacheError) -> Bool {
         switch error.code {
-        case .service: return ![498, 499].contains(error.serviceCode)
+        case .service: return error.serviceCode != 0 && ![498, 499].contains(error.serviceCode)  // 0: the library's own (paging) findings
         case .http: return [400, 500].contains(error.httpStatus) && error.serviceCode != 0
         default: return false
         }
