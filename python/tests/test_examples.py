@@ -24,7 +24,7 @@ def test_load_status_example_reports_a_failure(emulator):
     out = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "python", "load_status.py"), url],
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 1
-    assert "FAILED_TO_LOAD  (ServiceError" in out.stdout
+    assert "FAILED_TO_LOAD  (NotFoundError" in out.stdout
 
 
 def test_populate_example_matches_the_c_twin(emulator):

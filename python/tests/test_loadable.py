@@ -145,7 +145,7 @@ def test_layer_and_map_dependencies(ns):
         assert map_.load_status == fc.LOADED
         assert good_layer.load_status == fc.LOADED
         assert bad_layer.load_status == fc.FAILED_TO_LOAD
-        assert isinstance(bad_layer.load_error, fc.ServiceError)
+        assert isinstance(bad_layer.load_error, fc.NotFoundError)
         assert bad_layer.load_error.service_code == 400
         assert good_layer.min_scale == 5000
         assert fc.Layer(good).min_scale == 250000
