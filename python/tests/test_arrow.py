@@ -198,7 +198,7 @@ def test_read_dataframe_and_read_arrow(ns):
     area = shapely.box(*BBOX)
     arrow = fc.read_arrow(ns.layer_url(0), bbox=area, max_features=100)
     assert arrow.num_rows == 100
-    with pytest.raises(fc.InvalidArgumentError):
+    with pytest.raises(fc.NotFoundError):
         fc.read_arrow(service, "NoSuchLayer")
 
 
