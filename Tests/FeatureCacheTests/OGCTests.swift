@@ -203,3 +203,33 @@ private func box(_ xmin: Double, _ xmax: Double) -> QueryParameters {
         #expect(polygon == Geometry.polygon([ring]))
     }
 }
+
+/// Issue 31: a site whose canonical URLs end with a slash (Django's
+/// APPEND_SLASH) answers `/path` with a 301 to `/path/`. The landing page and
+/// the collections are loaded there, and their relative links resolve against
+/// where the redirects settled, not the URL asked for; the service keeps the
+/// URL as given.
+@Suite struct OGCTrailingSlashTests {
+    @Test func relativeLinksResolveWhereRedirectsSettled() async throws {
+        let transport = FunctionTransport { url in
+            func moved(_ location: String) -> HTTPResponse { HTTPResponse(status: 301, headers: [("Location", location)], body: []) }
+            switch url.base {
+            case "http://ogc.test/site/api": return moved("/site/api/?f=json")
+            case "http://ogc.test/site/api/":
+                return .json(#"{"links":[{"rel":"conformance","href":"conformance"},{"rel":"data","href":"collections"}]}"#)
+            case "http://ogc.test/site/api/conformance":
+                return .json(#"{"conformsTo":["http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core"]}"#)
+            case "http://ogc.test/site/api/collections": return moved("collections/")
+            case "http://ogc.test/site/api/collections/" where url.value(of: "page") == "2":
+                return .json(#"{"collections":[{"id":"lines"}],"links":[]}"#)
+            case "http://ogc.test/site/api/collections/":
+                return .json(#"{"collections":[{"id":"points"}],"links":[{"rel":"next","href":"?page=2"}]}"#)
+            default: return .json(#"{"code":"NotFound"}"#, status: 404)
+            }
+        }
+        let service = try OGCService(url: "http://ogc.test/site/api", context: ClientContext(transport: transport))
+        try await service.load()
+        #expect(try service.collections().map(\.id) == ["points", "lines"])
+        #expect(service.url == "http://ogc.test/site/api")
+    }
+}

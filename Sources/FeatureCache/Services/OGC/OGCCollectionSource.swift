@@ -41,9 +41,9 @@ final class OGCCollectionSource: FeatureSource {
 
     func loadMetadata(retrying: Bool) async throws(FeatureCacheError) -> TableMetadata {
         if retrying { try await service.retryLoad() } else { try await service.load() }
-        let json: JSONValue
+        let json: JSONValue, documentURL: RequestURL  // where redirects settled: its links are relative to it
         do {
-            json = try await requester.getJSON(.init(url: collectionURL))
+            (json, documentURL) = try await requester.getDocument(.init(url: collectionURL))
         } catch where [400, 404, 410, 422].contains(error.httpStatus) {
             // 404 and 410 say so; a 400 or 422 (tipg's answer) says so when the
             // service's own list of collections lacks the id.
@@ -53,8 +53,8 @@ final class OGCCollectionSource: FeatureSource {
                                              + (listed.isEmpty ? "" : "; it lists: \(listed.prefix(20).joined(separator: ", "))"),
                                              httpStatus: error.httpStatus, serviceCode: error.serviceCode)
         }
-        var info = try OGCCollectionInfo.parse(json, id: collectionId, url: collectionURL, limit: service.limitMaximum(for: collectionId))
-        let links = OGCLinks(json["links"], base: collectionURL)
+        var info = try OGCCollectionInfo.parse(json, id: collectionId, url: documentURL, limit: service.limitMaximum(for: collectionId))
+        let links = OGCLinks(json["links"], base: documentURL)
         var described = false
         if let link = links.link("queryables", types: ["application/schema+json", "application/json"])
             ?? (service.conforms("/conf/queryables") ? .init(url: collectionURL.appendingPath("queryables")) : nil),

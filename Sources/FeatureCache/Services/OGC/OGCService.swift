@@ -68,8 +68,7 @@ public final class OGCService: Loadable {
         var next: OGCLinks.Link? = first
         var seen = Set<String>()
         while let link = next, seen.insert(link.url.string).inserted, seen.count <= 100 {
-            let page = link.url
-            let json = try await requester.getJSON(link)
+            let (json, page) = try await requester.getDocument(link)  // page: where redirects settled
             guard let list = json["collections"]?.array else {
                 throw FeatureCacheError(.parse, "\(RequestURL.redacted(page.string)): no 'collections' array")
             }
