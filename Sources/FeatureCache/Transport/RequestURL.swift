@@ -42,7 +42,8 @@ public struct RequestURL: Sendable, Equatable {
         let hostAndPort = host[(host.lastIndex(of: "@").map(host.index(after:)) ?? host.startIndex)...]
         if let colon = hostAndPort.lastIndex(of: ":"), !hostAndPort[colon...].contains("]") {
             let port = hostAndPort[hostAndPort.index(after: colon)...]
-            guard port.isEmpty || port.count <= 5, port.utf8.allSatisfy({ (48...57).contains($0) }), port.isEmpty || (1...65535).contains(Int(port) ?? 0) else {
+            let valid = port.count <= 5 && port.utf8.allSatisfy { (48...57).contains($0) } && (1...65535).contains(Int(port) ?? 0)
+            guard port.isEmpty || valid else {  // an empty port is the scheme's (RFC 3986)
                 throw .invalidArgument("URL '\(Self.redacted(text))' has port '\(port.prefix(20))': a port is a number from 1 to 65535")
             }
         }

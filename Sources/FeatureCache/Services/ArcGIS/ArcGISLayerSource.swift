@@ -37,10 +37,6 @@ struct ArcGISLayerSource: FeatureSource {
         return try ArcGISLayerInfo.parse(json, url: RequestURL.redacted(layerURL.string))
     }
 
-    /// The layer's failed answer as `.notFound` when the service the URL names
-    /// (its parent, `…/FeatureServer`) loads and does not list the layer's id:
-    /// decided from the service's own list, not from the error's wording, which
-    /// differs from server to server. Otherwise the failure as it was.
     /// Whether a failed layer answer may mean the layer is not there: the
     /// service's error 400 or 404, or HTTP 400/404/410; not a server failure
     /// (500), a token or a permission error.
@@ -49,8 +45,12 @@ struct ArcGISLayerSource: FeatureSource {
         return (error.code == .service && [400, 404].contains(error.serviceCode)) || [400, 404, 410].contains(error.httpStatus)
     }
 
+    /// The layer's failed answer as `.notFound` when the service the URL names
+    /// (its parent, `…/FeatureServer`) loads and does not list the layer's id:
+    /// decided from the service's own list, not from the error's wording, which
+    /// differs from server to server. Otherwise the failure as it was.
     static func unlistedOr(_ failure: FeatureCacheError, layerURL: RequestURL, requester: ArcGISRequester) async -> FeatureCacheError {
-        let base = layerURL.base
+        let base = layerURL.base.hasSuffix("/") ? layerURL.base.dropLast() : Substring(layerURL.base)
         guard let slash = base.lastIndex(of: "/"), let id = Int(base[base.index(after: slash)...]) else { return failure }
         let serviceURL = RequestURL(base: String(base[..<slash]), parameters: layerURL.parameters)
         guard let json = try? await requester.getJSON(serviceURL),
@@ -105,9 +105,9 @@ struct ArcGISLayerSource: FeatureSource {
     /// replays): when PBF was chosen by `auto` and the answer is the service's
     /// error, or HTTP 400 or 500 with an error document, the operation is asked
     /// again in JSON from its first request (nothing of the failed one was
-    /// kept), and when JSON answers the table stays on JSON. Timeouts, 429/503, network failures
-    /// and cancellation are not the format's doing and fail as they are; so
-    /// does any failure when the caller set the format.
+    /// kept), and when JSON answers the table stays on JSON. Timeouts,
+    /// 429/503, network failures and cancellation are not the format's doing
+    /// and fail as they are; so does any failure when the caller set the format.
     private func withFormat<T>(_ metadata: TableMetadata,
                                _ operation: (ArcGISQueryFormat) async throws(FeatureCacheError) -> T) async throws(FeatureCacheError) -> T {
         let format = try format(metadata)

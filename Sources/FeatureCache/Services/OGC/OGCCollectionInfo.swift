@@ -107,20 +107,18 @@ struct OGCCollectionInfo: Sendable {
     /// PostgreSQL integer columns so), so it is no evidence of fractions; the
     /// values decide (`FieldInfo.widensToDouble`).
     private static func isPlainNumber(_ schema: JSONValue) -> Bool {
-        schemaType(schema) == "number" && !["int8", "int16", "int32", "int64", "float", "double"].contains(schema["format"]?.string?.lowercased() ?? "")
+        schemaType(schema) == "number" && numericFormats[schema["format"]?.string?.lowercased() ?? ""] == nil
     }
 
+    /// Formats that fix a number's type, whatever "integer" or "number" says.
+    private static let numericFormats: [String: FieldType] = [
+        "int8": .integer, "int16": .integer, "int32": .integer, "int64": .bigInteger, "float": .single, "double": .double,
+    ]
+
     private static func fieldType(_ schema: JSONValue) -> FieldType {
-        let type = schemaType(schema), format = schema["format"]?.string?.lowercased()
-        if type == "integer" || type == "number" {
-            // An explicit format wins over the type.
-            switch format {
-            case "int8"?, "int16"?, "int32"?: return .integer
-            case "int64"?: return .bigInteger
-            case "float"?: return .single
-            case "double"?: return .double
-            default: break
-            }
+        let type = schemaType(schema)
+        if type == "integer" || type == "number", let fixed = numericFormats[schema["format"]?.string?.lowercased() ?? ""] {
+            return fixed  // an explicit format wins over the type
         }
         switch type {
         case "integer": return .bigInteger
