@@ -482,10 +482,15 @@ typedef struct fc_envelope {
 
 /* Creates a table on an ArcGIS REST feature-service layer or table, e.g.
  * "https://host/arcgis/rest/services/Trees/FeatureServer/0" (parameters
- * already in the URL are kept). Nothing is sent until it is loaded.
+ * already in the URL are kept, and so is a trailing slash). Nothing is sent
+ * until it is loaded. A layer the service does not list (checked against the
+ * service's own layers and tables when the layer answers with an error) fails
+ * the load with FC_E_NOT_FOUND.
  * ctx may be NULL (the default context).
  * Errors: FC_E_INVALID_ARGUMENT for NULL out or url, non-UTF-8, a scheme other
- * than http/https, no host, spaces or control characters. @since 0.1 */
+ * than http/https, no host, a port outside 1-65535, spaces or control
+ * characters, or more than 8,000,000 bytes (what libcurl takes; a message
+ * shows at most 2,000 characters of a URL). @since 0.1 */
 FC_API fc_status fc_table_create_arcgis(fc_context *ctx, const char *layer_url, fc_table **out);
 
 /* Creates a table on one collection of an OGC API - Features service:
@@ -497,8 +502,8 @@ FC_API fc_status fc_table_create_arcgis(fc_context *ctx, const char *layer_url, 
  * /collections/{id} and its queryables; without queryables the first items
  * give the fields. Features are read as GeoJSON; feature ids (numbers, or
  * strings: a plain decimal string is that number) become object ids.
- * A collection the service does not have fails the load with FC_E_HTTP
- * (fc_error_http_status 404) naming the collections it has.
+ * A collection the service does not have fails the load with FC_E_NOT_FOUND
+ * (fc_error_http_status: 404, or 422 as tipg answers) naming the collections it has.
  * ctx may be NULL (the default context).
  * Errors: FC_E_INVALID_ARGUMENT for NULL out, api_url or collection_id, an
  * empty id, a bad URL (as fc_table_create_arcgis). @since 0.4 */
@@ -523,9 +528,10 @@ FC_API fc_status fc_table_create_ogc(fc_context *ctx, const char *api_url, const
  * caller: fc_table_free). ctx may be NULL (the default context).
  * Errors returned at once: FC_E_INVALID_ARGUMENT for NULL url or out, a bad
  * URL. The operation's outcome: FC_E_UNSUPPORTED when the URL is none of the
- * three (the message says what each probe answered); FC_E_INVALID_ARGUMENT
- * for a name the service does not have, or no name where it has several (the
- * message lists them); every error of loading the table. @since 1.0 */
+ * three (the message says what each probe answered); FC_E_NOT_FOUND for a
+ * name the service does not have (before 1.3: FC_E_INVALID_ARGUMENT);
+ * FC_E_INVALID_ARGUMENT for no name where it has several (the message lists
+ * them); every error of loading the table. @since 1.0 */
 FC_API fc_status fc_table_open_start(fc_context *ctx, const char *url, const char *name,
                                      fc_operation_callback callback, void *user_data, fc_operation **out);
 
@@ -600,7 +606,7 @@ FC_API fc_status fc_arcgis_service_layer_is_table(const fc_arcgis_service *servi
 
 /* Creates a table on layer or table layer_id of service (loading the table
  * loads the service first; an id the service does not list fails the table's
- * load with FC_E_INVALID_ARGUMENT naming the ones it has). The table keeps the
+ * load with FC_E_NOT_FOUND naming the ones it has). The table keeps the
  * service alive. Errors: FC_E_INVALID_ARGUMENT for NULL arguments or a
  * negative id. @since 1.0 */
 FC_API fc_status fc_arcgis_service_create_table(fc_arcgis_service *service, int32_t layer_id, fc_table **out);
@@ -669,7 +675,7 @@ FC_API fc_status fc_ogc_service_create_table(fc_ogc_service *service, const char
  * server as FES 2.0 (WFS 2.0) or OGC Filter 1.1 filters ANDed with the box;
  * what cannot be expressed is evaluated locally, and every page is checked
  * locally either way. A type the service does not list fails the load with
- * FC_E_INVALID_ARGUMENT naming the types it has.
+ * FC_E_NOT_FOUND naming the types it has.
  * ctx may be NULL (the default context).
  * Errors: FC_E_INVALID_ARGUMENT for NULL out, service_url or type_name, an
  * empty type name or one with spaces, a bad URL or an unsupported VERSION.
@@ -1360,14 +1366,23 @@ FC_API fc_status fc_arcgis_table_service_version(const fc_arcgis_table *table, d
 /* The format an ArcGIS table's queries ask for (fc_arcgis_table_set_query_format). */
 #define FC_ARCGIS_FORMAT_AUTO  1  /* PBF when the layer lists it in supportedQueryFormats
                                      (ArcGIS Online hosted layers, recent ArcGIS
-                                     Enterprise), else JSON. The default. */
+                                     Enterprise), else JSON. The default. A layer that
+                                     lists PBF but answers a PBF query with the
+                                     service's error, or HTTP 400/500 with an error
+                                     document, is asked the same operation again in
+                                     JSON and the table stays on JSON once JSON answers
+                                     (fc_table_statistics.format_fallbacks). */
 #define FC_ARCGIS_FORMAT_JSON  2  /* Esri JSON (f=json) */
 #define FC_ARCGIS_FORMAT_PBF   3  /* Esri's protocol buffers (f=pbf): integer coordinates
                                      through the answer's transform (a server's own grid,
                                      1e-9 degrees or 1e-4 m, decodes to the decimals its
                                      JSON would give), typed values; 2-3.5x fewer bytes
                                      than JSON before HTTP compression (about 1.1-1.3x
-                                     after) and faster to read. Populates and table
+                                     after) and faster to read. Z and m are absolute per
+                                     vertex as ArcGIS writes them; a null M and an M at
+                                     the M domain's minimum (-100000 by default) are the
+                                     same integer on the wire and both read as null
+                                     (Esri JSON keeps them apart). Populates and table
                                      queries get full-resolution geometry unless the
                                      query sets fc_query_set_max_allowable_offset.
                                      On-interaction views (both modes) ask the server to
@@ -1381,7 +1396,8 @@ FC_API fc_status fc_arcgis_table_service_version(const fc_arcgis_table *table, d
 /* Sets the format of the table's queries: populates, on-interaction tiles,
  * counts, object ids and extents. Any time, loaded or not; applies to requests
  * sent afterwards. Forcing PBF on a layer that does not list it makes those
- * requests fail with FC_E_UNSUPPORTED, naming the formats it lists. Errors:
+ * requests fail with FC_E_UNSUPPORTED, naming the formats it lists; a forced
+ * format never falls back to another. Errors:
  * FC_E_INVALID_ARGUMENT for NULL, a table of another kind or a bad value.
  * Thread-safe. @since 1.3 */
 FC_API fc_status fc_arcgis_table_set_query_format(fc_arcgis_table *table, int32_t format);
