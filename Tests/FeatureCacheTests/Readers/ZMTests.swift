@@ -34,6 +34,23 @@ import Testing
         a.count == b.count && zip(a, b).allSatisfy { $0 == $1 || ($0.isNaN && $1.isNaN) }
     }
 
+    /// Issue 31: where the response declares no layout, a geometry's own
+    /// `hasM` makes a third ordinate an M (GDAL's reading); a flag that is no
+    /// boolean says nothing, and a declared layout wins over the flags.
+    @Test func geometryFlagsSayWhatUndeclaredOrdinatesAre() throws {
+        func first(_ geometry: String, declared: String = "") throws -> (type: UInt32, doubles: [Double]) {
+            let batch = try esri(#"{\#(declared)"features":[{"attributes":{"OID":1},"geometry":\#(geometry)}]}"#)
+            return decode(batch.geometry.wkb(0))  // the WKB is borrowed from the batch: keep it alive
+        }
+        let m = try first(#"{"hasM":true,"paths":[[[1,2,3],[4,5,6]]]}"#)
+        #expect(m.type == 2002 && m.doubles == [1, 2, 3, 4, 5, 6], "\(m)")    // M
+        #expect(try first(#"{"hasZ":true,"hasM":true,"paths":[[[1,2,3,4]]]}"#).type == 3002)            // ZM
+        #expect(try first(#"{"hasZ":true,"paths":[[[1,2],[3,4]]]}"#).type == 2)                        // 2-D stays 2-D
+        #expect(try first(#"{"hasM":"yes","paths":[[[1,2,3]]]}"#).type == 1002)                        // no boolean: Z, as unflagged
+        #expect(try first(#"{"hasM":null,"paths":[[[1,2,3]]]}"#).type == 1002)
+        #expect(try first(#"{"hasM":true,"paths":[[[1,2,3]]]}"#, declared: #""hasZ":true,"#).type == 1002)  // declared wins
+    }
+
     @Test func esriPointsKeepZAndM() throws {
         let batch = try esri(#"{"hasZ":true,"hasM":true,"features":[{"attributes":{"OID":1},"geometry":{"x":1,"y":2,"z":3,"m":4}},"#
                              + #"{"attributes":{"OID":2},"geometry":{"x":5,"y":6,"z":7}}]}"#)
