@@ -42,13 +42,16 @@ class Recordings:
             with open(path, encoding="utf-8") as f:
                 return json.load(f)
         except ValueError:
-            return {}  # not strict JSON (GDAL's trailing commas): served, its metadata left bare
+            return {}  # not strict JSON (GDAL's trailing commas): served as is, its metadata left bare
 
     def names(self):
-        return sorted(f[:-5] for f in os.listdir(self.directory) if f.endswith(".json"))
+        return sorted(name for name in (f[:-5] for f in os.listdir(self.directory) if f.endswith(".json"))
+                      if self.exists(name))
 
     def exists(self, name):
-        return self._path(name, ".json") is not None
+        """A query answer (the folder also holds a layer document, which is none)."""
+        answer = self._answer(name)
+        return answer is not None and (answer == {} or "features" in answer)
 
     def formats(self, name):
         return "JSON, PBF" if self._path(name, ".pbf") else "JSON"

@@ -45,10 +45,7 @@ enum ServiceOpener {
             // An ArcGIS error body is ArcGIS speaking; a server that cannot be
             // reached or refuses the credentials will not answer another probe.
             let final: Set<FeatureCacheError.Code> = [.service, .network, .timeout, .cancelled, .protocol, .invalidArgument, .limit, .notFound]
-            if error.code == .service {
-                guard ArcGISLayerSource.maySayUnlisted(error) else { throw error }
-                throw await ArcGISLayerSource.unlistedOr(error, layerURL: parsed, requester: requester)
-            }
+            if error.code == .service { throw await ArcGISLayerSource.unlistedOr(error, layerURL: parsed, requester: requester) }
             if final.contains(error.code) || [401, 403, 407].contains(error.httpStatus) { throw error }
             probe = error.message
         }

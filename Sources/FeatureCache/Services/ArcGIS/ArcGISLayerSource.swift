@@ -31,7 +31,7 @@ struct ArcGISLayerSource: FeatureSource {
         let json: JSONValue
         do {
             json = try await requester.getJSON(layerURL)
-        } catch where Self.maySayUnlisted(error) {
+        } catch {
             throw await Self.unlistedOr(error, layerURL: layerURL, requester: requester)
         }
         return try ArcGISLayerInfo.parse(json, url: RequestURL.redacted(layerURL.string))
@@ -40,16 +40,18 @@ struct ArcGISLayerSource: FeatureSource {
     /// Whether a failed layer answer may mean the layer is not there: the
     /// service's error 400 or 404, or HTTP 400/404/410; not a server failure
     /// (500), a token or a permission error.
-    static func maySayUnlisted(_ error: FeatureCacheError) -> Bool {
+    private static func maySayUnlisted(_ error: FeatureCacheError) -> Bool {
         guard ![401, 403, 407].contains(error.httpStatus) else { return false }
         return (error.code == .service && [400, 404].contains(error.serviceCode)) || [400, 404, 410].contains(error.httpStatus)
     }
 
-    /// The layer's failed answer as `.notFound` when the service the URL names
-    /// (its parent, `…/FeatureServer`) loads and does not list the layer's id:
-    /// decided from the service's own list, not from the error's wording, which
-    /// differs from server to server. Otherwise the failure as it was.
+    /// The layer's failed answer as `.notFound` when it may say so
+    /// (`maySayUnlisted`) and the service the URL names (its parent,
+    /// `…/FeatureServer`) loads and does not list the layer's id: decided from
+    /// the service's own list, not from the error's wording, which differs from
+    /// server to server. Any other failure as it was, with nothing sent.
     static func unlistedOr(_ failure: FeatureCacheError, layerURL: RequestURL, requester: ArcGISRequester) async -> FeatureCacheError {
+        guard maySayUnlisted(failure) else { return failure }
         let base = layerURL.base.hasSuffix("/") ? layerURL.base.dropLast() : Substring(layerURL.base)
         guard let slash = base.lastIndex(of: "/"), let id = Int(base[base.index(after: slash)...]) else { return failure }
         let serviceURL = RequestURL(base: String(base[..<slash]), parameters: layerURL.parameters)
