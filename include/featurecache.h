@@ -741,6 +741,48 @@ FC_API fc_status fc_table_service_kind(const fc_table *table, int32_t *out);
  * handle is freed (it never changes). @since 1.0 */
 FC_API fc_status fc_table_url(const fc_table *table, const char **out);
 
+/* ---- Options: what one kind of table has --------------------------------- */
+
+/* Each kind of service declares the settings only its tables have, as GDAL
+ * drivers declare open options, and every one is read and set through these
+ * calls. Names are lower case (any case is accepted); values are text:
+ *   ArcGIS    query_format         auto | json | pbf   (fc_arcgis_table_set_query_format)
+ *             query_format_in_use  json | pbf, read-only, needs the table LOADED
+ *   OGC API   query_language       auto | local | cql2-text | cql2-json
+ *   WFS       axis_order           auto | swap | no_swap
+ *             filter_axis_order    auto | swap | no_swap
+ *             output_format        any text; "" chooses from the capabilities
+ * The typed calls of each protocol (fc_arcgis_table_*, fc_ogc_table_*,
+ * fc_wfs_table_*) are these calls with a typed value. Thread-safe; an option
+ * set applies to requests sent after. */
+
+/* *out = how many options the table's kind declares.
+ * @since 1.3 */
+FC_API fc_status fc_table_option_count(const fc_table *table, int32_t *out);
+
+/* *out = option `index`'s name (0 <= index < count), borrowed: valid until the
+ * table handle is freed. Errors: FC_E_INVALID_ARGUMENT for an index out of
+ * range. @since 1.3 */
+FC_API fc_status fc_table_option_name(const fc_table *table, int32_t index, const char **out);
+
+/* *out = the values option `index` takes, comma-separated ("auto,json,pbf"),
+ * or "" for any text; borrowed like fc_table_option_name. @since 1.3 */
+FC_API fc_status fc_table_option_values(const fc_table *table, int32_t index, const char **out);
+
+/* *out = the option's current value, a copy the caller owns (fc_string_free).
+ * Errors: FC_E_INVALID_ARGUMENT (NULL table, name or out); FC_E_UNSUPPORTED
+ * for a name this kind of table does not declare (the message lists those it
+ * does); FC_E_INVALID_STATE for an option that needs the table loaded, before.
+ * @since 1.3 */
+FC_API fc_status fc_table_get_option(const fc_table *table, const char *name, char **out);
+
+/* Sets an option; value is copied. Any load status; applies to requests sent
+ * after. Errors: FC_E_INVALID_ARGUMENT (NULL table, name or value, or a value
+ * the option does not take: the message lists those it does);
+ * FC_E_UNSUPPORTED for a name this kind of table does not declare or an
+ * option that only reports. @since 1.3 */
+FC_API fc_status fc_table_set_option(fc_table *table, const char *name, const char *value);
+
 /* Sets how the table requests features (FC_REQUEST_MODE_*):
  *   ON_INTERACTION_CACHE     fc_map_set_visible_extent fetches the tiles of the
  *                            buffered view not yet covered; fc_table_query is

@@ -461,6 +461,27 @@ public:
 
     void set_request_mode(int32_t mode) { check(fc_table_set_request_mode(get(), mode)); }
     int32_t request_mode() const { return value<int32_t>(fc_table_request_mode); }
+    int32_t service_kind() const { return value<int32_t>(fc_table_service_kind); }
+
+    /// The options this kind of table declares (fc_table_option_name), in order.
+    std::vector<std::string> option_names() const {
+        std::vector<std::string> names;
+        for (int32_t i = 0, n = value<int32_t>(fc_table_option_count); i < n; ++i) {
+            const char *name = nullptr;
+            check(fc_table_option_name(get(), i, &name));
+            names.emplace_back(name);
+        }
+        return names;
+    }
+    /// An option's value (fc_table_get_option); UnsupportedError for one not declared.
+    std::string option(const std::string &name) const {
+        char *text = nullptr;
+        check(fc_table_get_option(get(), name.c_str(), &text));
+        return detail::owned_string(text);
+    }
+    void set_option(const std::string &name, const std::string &value) {
+        check(fc_table_set_option(get(), name.c_str(), value.c_str()));
+    }
     std::string_view name() const { return value<const char *>(fc_table_name); }
     int32_t field_count() const { return value<int32_t>(fc_table_field_count); }
     int64_t cached_feature_count() const { return value<int64_t>(fc_table_cached_feature_count); }

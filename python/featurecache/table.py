@@ -97,6 +97,32 @@ class Table(Handle, Loadable):
         return "<Table %s %s%s %s, %s>" % (self.service_kind.name, self.url, " %r" % name if name else "",
                                            status.name, self.request_mode.name)
 
+    # ---- options: what one kind of table has (fc_table_*_option) ------------
+
+    @property
+    def options(self):
+        """The options this kind of table declares: {name: allowed values (a
+        tuple), or None for any text}. ArcGIS: query_format,
+        query_format_in_use; OGC API: query_language; WFS: axis_order,
+        filter_axis_order, output_format; documents: none."""
+        declared = {}
+        for index in range(self._get(_ffi.lib.fc_table_option_count, ctypes.c_int32)):
+            name = self._string(_ffi.lib.fc_table_option_name, index)
+            values = self._string(_ffi.lib.fc_table_option_values, index)
+            declared[name] = tuple(values.split(",")) if values else None
+        return declared
+
+    def get_option(self, name):
+        """The current value of an option, as text. UnsupportedError for a name
+        this kind of table does not declare."""
+        return _ffi.owned_string(_ffi.lib.fc_table_get_option, self._ptr, _ffi.encode(name, "name"))
+
+    def set_option(self, name, value):
+        """Sets an option (any time; applies to requests sent after).
+        UnsupportedError for a name this kind does not declare or one that only
+        reports, InvalidArgumentError for a value it does not take."""
+        check(_ffi.lib.fc_table_set_option(self._ptr, _ffi.encode(name, "name"), _ffi.encode(str(value), "value")))
+
     # ---- protocol views (fc_table_as_ogc / _as_wfs / _as_arcgis): the same
     # handle; a table of another kind raises UnsupportedError ----------------
 

@@ -1,31 +1,33 @@
 // SPDX-License-Identifier: Apache-2.0
-/// The kinds of service a table can read. Raw values are the C ABI's `FC_SERVICE_*`.
-public enum ServiceKind: Int32, Sendable {
-    case arcgis = 1
-    case ogcFeatures = 2
-    case wfs = 3
+/// The kinds of service a table can read. Raw values are the C ABI's
+/// `FC_SERVICE_*`; each adapter declares its own (`ServiceKind.arcgis` lives
+/// with the ArcGIS adapter), so adding one touches nothing here.
+public struct ServiceKind: RawRepresentable, Hashable, Sendable {
+    public let rawValue: Int32
+    public init(rawValue: Int32) { self.rawValue = rawValue }
 }
 
 /// One protocol adapter behind a `FeatureTable`: it knows how to talk to its kind
-/// of service; request modes and caching live above it, in the table.
+/// of service; request modes, caching and local queries live above it, in the
+/// table, which names no protocol. What only one protocol has is declared as an
+/// option (`options`) or reached through `fetch(nativeRequest:)`.
 protocol FeatureSource: Sendable {
     var kind: ServiceKind { get }
+    /// What error messages and `fc_table_service_kind`'s text call this kind.
+    var kindName: String { get }
     var urlString: String { get }
     /// Reads the metadata (loading what the source depends on first; `retrying`
     /// retries a dependency that failed).
     func loadMetadata(retrying: Bool) async throws(FeatureCacheError) -> TableMetadata
-    /// How where clauses reach the server (only OGC API tables have a choice).
-    var queryLanguage: QueryLanguage { get }
-    func setQueryLanguage(_ language: QueryLanguage) throws(FeatureCacheError)
-    /// The WFS feature type behind the table, for what only WFS has (axis
-    /// orders, output format, GetFeature documents); nil for other kinds.
-    var wfsFeatureType: WFSFeatureTypeSource? { get }
-    /// The ArcGIS layer behind the table (its query format); nil for other kinds.
-    var arcgisLayer: ArcGISLayerSource? { get }
+    /// The settings this kind of source has (GDAL's open options), by name.
+    var options: [SourceOption] { get }
     /// Fetches and parses the pages matching the query (all of them, or at most
     /// `maxPages`, then `complete` says whether the service had more); changes nothing.
     func fetch(_ query: QueryParameters, outFields: [String]?, metadata: TableMetadata,
                progress: PopulateProgress?, maxPages: Int?) async throws(FeatureCacheError) -> FetchedFeatures
+    /// Sends a complete request written in the service's own language (a WFS
+    /// `GetFeature` document) and parses the features of its one answer.
+    func fetch(nativeRequest: String, metadata: TableMetadata) async throws(FeatureCacheError) -> FetchedFeatures
     /// How many features match, asked of the service.
     func count(_ query: QueryParameters, metadata: TableMetadata) async throws(FeatureCacheError) -> Int
     /// The envelope of the matching features, asked of the service (in the
@@ -34,14 +36,10 @@ protocol FeatureSource: Sendable {
 }
 
 extension FeatureSource {
-    var queryLanguage: QueryLanguage { .auto }
-    var wfsFeatureType: WFSFeatureTypeSource? { nil }
-    var arcgisLayer: ArcGISLayerSource? { nil }
+    var options: [SourceOption] { [] }
 
-    func setQueryLanguage(_ language: QueryLanguage) throws(FeatureCacheError) {
-        guard language == .auto else {
-            throw FeatureCacheError(.unsupported, "the query language can only be chosen for OGC API tables (where clauses go to this service as they are)")
-        }
+    func fetch(nativeRequest: String, metadata: TableMetadata) async throws(FeatureCacheError) -> FetchedFeatures {
+        throw FeatureCacheError(.unsupported, "\(kindName) tables take no request in the service's own language")
     }
 
     func fetch(_ query: QueryParameters, outFields: [String]?, metadata: TableMetadata,

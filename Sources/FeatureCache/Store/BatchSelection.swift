@@ -9,6 +9,19 @@ extension FeatureBatch {
         return gathering(rows, spatial: isInSpatialOrder)  // ascending rows keep the order
     }
 
+    /// The batch with only the columns `outFields` names (ignoring case; `*`,
+    /// empty or nil: all), and the object-id column always: what a server sends
+    /// for a query's out fields. `self` when every column is kept.
+    func projecting(_ outFields: [String]?) -> FeatureBatch {
+        guard let outFields, !outFields.isEmpty, !outFields.contains("*") else { return self }
+        let wanted = Set(outFields.map { $0.lowercased() })
+        let kept = columns.indices.filter { $0 == objectIdColumn || wanted.contains(columns[$0].field.name.lowercased()) }
+        guard kept.count != columns.count else { return self }
+        return FeatureBatch(columns: kept.map { columns[$0] }, geometry: geometry, count: count,
+                            objectIdColumn: objectIdColumn.flatMap { kept.firstIndex(of: $0) }, objectIds: objectIds,
+                            geometryTolerance: geometryTolerance, isInSpatialOrder: isInSpatialOrder)
+    }
+
     /// The given rows, in the order given (any order, each row once), in a new
     /// batch; `spatial` says whether they are in spatial order.
     func gathering(_ rows: [Int], spatial: Bool) -> FeatureBatch {

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 /// A table of features from a remote service (the ArcGIS SDK's
 /// `ServiceFeatureTable`, `OGCFeatureCollectionTable`, `WFSFeatureTable`): loadable
-/// metadata, a request mode, and a local cache filled by `populate`.
+/// metadata, a request mode, and a local cache filled by `populate`. It names no
+/// protocol: a `FeatureSource` (one per protocol, in `Services/<protocol>/`) talks
+/// to the service, and each adapter adds its own factory (`FeatureTable.arcgis`,
+/// `.ogc`, `.wfs`, …) as an extension in its folder.
 public final class FeatureTable: Loadable {
     public let loadMachine = LoadMachine(label: "table")
     public let context: ClientContext
@@ -32,53 +35,9 @@ public final class FeatureTable: Loadable {
         self.statistics = statistics
     }
 
-    /// A table on an ArcGIS REST feature-service layer or table, e.g.
-    /// `https://host/arcgis/rest/services/Trees/FeatureServer/0`.
-    public static func arcgis(url: String, context: ClientContext = .shared) throws(FeatureCacheError) -> FeatureTable {
-        let parsed = try RequestURL(parsing: url)
-        let statistics = StatisticsCounter()
-        return FeatureTable(source: ArcGISLayerSource(layerURL: parsed, context: context, statistics: statistics),
-                            context: context, statistics: statistics)
-    }
-
-    /// Opens and loads a table from any of the three kinds of URL (an ArcGIS
-    /// REST service or layer, an OGC API landing page, a WFS endpoint) and the
-    /// name of a layer, collection or feature type in it (nil: the only one),
-    /// deciding the kind from what the server answers (see `ServiceOpener`).
-    public static func open(url: String, name: String?, context: ClientContext = .shared) async throws(FeatureCacheError) -> FeatureTable {
-        try await ServiceOpener.open(url: url, name: name, context: context)
-    }
-
-    /// A table on layer or table `layerId` of `service` (a strong dependency:
-    /// loading the table loads the service, and an id it does not list fails the
-    /// load naming the ones it has).
-    public static func arcgis(service: ArcGISService, layerId: Int) throws(FeatureCacheError) -> FeatureTable {
-        guard layerId >= 0 else { throw FeatureCacheError.invalidArgument("a layer id must be >= 0 (got \(layerId))") }
-        let statistics = StatisticsCounter()
-        let source = ArcGISLayerSource(layerURL: service.layerURL(layerId), context: service.context,
-                                       statistics: statistics, service: service, layerId: layerId)
-        return FeatureTable(source: source, context: service.context, statistics: statistics)
-    }
-
-    /// A table on one collection of an OGC API - Features service, e.g.
-    /// `https://host/ogcapi` and `buildings`. It makes its own service object,
-    /// loaded with the table.
-    public static func ogc(apiURL: String, collectionId: String, context: ClientContext = .shared) throws(FeatureCacheError) -> FeatureTable {
-        try ogc(service: OGCService(url: apiURL, context: context), collectionId: collectionId)
-    }
-
-    /// A table on a collection of `service` (a strong dependency: loading the
-    /// table loads the service).
-    public static func ogc(service: OGCService, collectionId: String) throws(FeatureCacheError) -> FeatureTable {
-        guard !collectionId.isEmpty, !collectionId.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
-            throw FeatureCacheError.invalidArgument("a collection id must be a non-empty string without control characters")
-        }
-        let statistics = StatisticsCounter()
-        return FeatureTable(source: OGCCollectionSource(service: service, collectionId: collectionId, statistics: statistics),
-                            context: service.context, statistics: statistics)
-    }
-
     public var serviceKind: ServiceKind { source.kind }
+    /// What the table's kind of service is called ("ArcGIS", "OGC API", "WFS", …).
+    public var serviceKindName: String { source.kindName }
     public var url: String { source.urlString }
 
     public func performLoad(retrying: Bool) async throws(FeatureCacheError) {
@@ -151,13 +110,6 @@ public final class FeatureTable: Loadable {
         guard loadStatus == .notLoaded || loadStatus == .failedToLoad else {
             throw FeatureCacheError.invalidState("\(what) must be set before the table loads")
         }
-    }
-
-    /// How where clauses reach the server (OGC API tables; others are always `.auto`).
-    public var queryLanguage: QueryLanguage { source.queryLanguage }
-
-    public func setQueryLanguage(_ language: QueryLanguage) throws(FeatureCacheError) {
-        try source.setQueryLanguage(language)
     }
 
     // MARK: - Filter, budget, statistics

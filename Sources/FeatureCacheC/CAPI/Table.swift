@@ -9,13 +9,19 @@ func table(_ pointer: OpaquePointer?) throws(FeatureCacheError) -> (Handle, Feat
     return (handle, table)
 }
 
-/// The names C gives each kind of table's protocol view.
-private func viewName(_ kind: ServiceKind) -> String {
+/// The names C gives each kind of table's protocol view (kinds without one,
+/// such as documents, by their own name).
+private func viewName(_ kind: ServiceKind, _ kindName: String) -> String {
     switch kind {
     case .arcgis: "an ArcGIS table (fc_arcgis_table)"
     case .ogcFeatures: "an OGC API table (fc_ogc_table)"
     case .wfs: "a WFS table (fc_wfs_table)"
+    default: "a \(kindName) table"
     }
+}
+
+private func mismatch(_ kind: ServiceKind, _ table: FeatureTable) -> String {
+    "the table is not \(viewName(kind, "")): it reads \(viewName(table.serviceKind, table.serviceKindName))"
 }
 
 /// A protocol view of a table (`fc_wfs_table *` and friends are the table's own
@@ -23,7 +29,7 @@ private func viewName(_ kind: ServiceKind) -> String {
 func table(_ pointer: OpaquePointer?, of kind: ServiceKind) throws(FeatureCacheError) -> (Handle, FeatureTable) {
     let (handle, table) = try table(pointer)
     guard table.serviceKind == kind else {
-        throw FeatureCacheError(.invalidArgument, "the table is not \(viewName(kind)): it reads \(viewName(table.serviceKind))")
+        throw FeatureCacheError(.invalidArgument, mismatch(kind, table))
     }
     return (handle, table)
 }
@@ -35,7 +41,7 @@ func tableView(_ pointer: OpaquePointer?, _ kind: ServiceKind, _ out: UnsafeMuta
         let out = try CArguments.output(out)
         let table = try table(pointer).1
         guard table.serviceKind == kind else {
-            throw FeatureCacheError(.unsupported, "the table is not \(viewName(kind)): it reads \(viewName(table.serviceKind))")
+            throw FeatureCacheError(.unsupported, mismatch(kind, table))
         }
         out.pointee = pointer
     }

@@ -17,7 +17,7 @@ struct ArcGISLayerSource: FeatureSource {
     private var requester: ArcGISRequester { ArcGISRequester(context: context, statistics: statistics, serviceURL: layerURL.string) }
 
     var kind: ServiceKind { .arcgis }
-    var arcgisLayer: ArcGISLayerSource? { self }
+    var kindName: String { "ArcGIS" }
     var urlString: String { layerURL.string }
 
     func loadMetadata(retrying: Bool) async throws(FeatureCacheError) -> TableMetadata {
@@ -139,5 +139,35 @@ struct ArcGISLayerSource: FeatureSource {
         case .http: return [400, 500].contains(error.httpStatus) && error.serviceCode != 0
         default: return false
         }
+    }
+}
+
+// MARK: - What the adapter declares
+
+extension ServiceKind {
+    /// An ArcGIS REST feature-service layer or table (`FC_SERVICE_ARCGIS`).
+    public static let arcgis = ServiceKind(rawValue: 1)
+}
+
+extension ArcGISLayerSource {
+    static let queryFormatOption = "query_format"
+    static let queryFormatInUseOption = "query_format_in_use"
+
+    var options: [SourceOption] {
+        [
+            .choice(Self.queryFormatOption,
+                    "The format queries ask for (f=): auto (PBF when the layer lists it, else JSON), json, or pbf.",
+                    spelled: \ArcGISQueryFormat.optionValue,
+                    read: { _ in queryFormat.withLock { $0 } },
+                    write: { format in queryFormat.withLock { $0 = format } }),
+            .choice(Self.queryFormatInUseOption,
+                    "The format requests use: json or pbf, the setting resolved against the layer's supportedQueryFormats (needs the table loaded).",
+                    spelled: \ArcGISQueryFormat.optionValue,
+                    read: { (metadata) throws(FeatureCacheError) in
+                        guard let metadata else { throw FeatureCacheError.invalidState("query_format_in_use needs the table loaded") }
+                        return try format(metadata)
+                    },
+                    write: nil),
+        ]
     }
 }

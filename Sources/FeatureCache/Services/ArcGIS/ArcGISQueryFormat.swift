@@ -25,4 +25,19 @@ public enum ArcGISQueryFormat: Int32, Sendable, CaseIterable {
             return .pbf
         }
     }
+
+    /// The option value that names it (`auto`, `json`, `pbf`).
+    var optionValue: String {
+        switch self {
+        case .auto: "auto"
+        case .json: "json"
+        case .pbf: "pbf"
+        }
+    }
+
+    /// The format an option value names (`.auto` for any other text, which
+    /// the option never reports).
+    init(optionValue: String) {
+        self = Self.allCases.first { $0.optionValue == optionValue } ?? .auto
+    }
 }

@@ -84,18 +84,9 @@ struct OGCCollectionInfo: Sendable {
             }
             return field
         } }
-        for row in 0..<batch.count {
-            let wkb = batch.geometry.wkb(row)
-            guard wkb.count >= 5 else { continue }
-            switch UInt32(littleEndian: wkb.loadUnaligned(fromByteOffset: 1, as: UInt32.self)) % 1000 {
-            case 1: metadata.geometryType = .point
-            case 4: metadata.geometryType = .multipoint
-            case 2, 5: metadata.geometryType = .polyline
-            case 3, 6: metadata.geometryType = .polygon
-            default: metadata.geometryType = .unknown
-            }
-            break
-        }
+        // The first feature with a geometry says the type, as GDAL reads a sample.
+        let first = (0..<batch.count).first { batch.geometry.wkb($0).count >= 5 }
+        if let first { metadata.geometryType = GeometrySummary(batch.geometry, rows: first + 1).type }
     }
 
     /// JSON Schema's type, without "null".

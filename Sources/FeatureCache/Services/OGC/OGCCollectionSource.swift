@@ -26,17 +26,28 @@ final class OGCCollectionSource: FeatureSource {
     }
 
     var kind: ServiceKind { .ogcFeatures }
+    var kindName: String { "OGC API" }
     var urlString: String { collectionURL.string }
     var collectionURL: RequestURL { service.collectionURL(collectionId) }
     var requester: OGCRequester { OGCRequester(context: service.context, statistics: statistics, serviceURL: service.url) }
 
     var queryLanguage: QueryLanguage { state.withLock { $0.language } }
 
-    func setQueryLanguage(_ language: QueryLanguage) throws(FeatureCacheError) {
+    func setQueryLanguage(_ language: QueryLanguage) {
         state.withLock {
             $0.language = language
             $0.dialects = nil
         }
+    }
+
+    static let queryLanguageOption = "query_language"
+
+    var options: [SourceOption] {
+        [.choice(Self.queryLanguageOption,
+                 "How where clauses reach the server: auto (what it declares, probed on first use), local (never sent), cql2-text or cql2-json.",
+                 spelled: \QueryLanguage.optionValue,
+                 read: { _ in self.queryLanguage },
+                 write: { language in self.setQueryLanguage(language) })]
     }
 
     func loadMetadata(retrying: Bool) async throws(FeatureCacheError) -> TableMetadata {
@@ -139,4 +150,9 @@ final class OGCCollectionSource: FeatureSource {
     func extent(_ query: QueryParameters, metadata: TableMetadata) async throws(FeatureCacheError) -> Envelope? {
         try await extentOfFetched(query, metadata: metadata)
     }
+}
+
+extension ServiceKind {
+    /// A collection of an OGC API - Features service (`FC_SERVICE_OGC`).
+    public static let ogcFeatures = ServiceKind(rawValue: 2)
 }

@@ -11,6 +11,22 @@ public enum QueryLanguage: Int32, Sendable, CaseIterable {
     case cql2Text = 3
     /// CQL2-JSON only: `filter-lang=cql2-json`, or a POST body when GET is refused.
     case cql2JSON = 4
+
+    /// The option value that names it (`auto`, `local`, `cql2-text`, `cql2-json`).
+    var optionValue: String {
+        switch self {
+        case .auto: "auto"
+        case .local: "local"
+        case .cql2Text: "cql2-text"
+        case .cql2JSON: "cql2-json"
+        }
+    }
+
+    /// The language an option value names (`.auto` for any other text, which
+    /// the option never reports).
+    init(optionValue: String) {
+        self = Self.allCases.first { $0.optionValue == optionValue } ?? .auto
+    }
 }
 
 /// One way of sending a filter to an OGC API server.

@@ -10,6 +10,21 @@ public enum AxisOrder: Int32, Sendable, CaseIterable {
     case swap = 2
     /// The first ordinate is x (longitude): keep.
     case noSwap = 3
+
+    /// The option value that names it (`auto`, `swap`, `no_swap`).
+    var optionValue: String {
+        switch self {
+        case .auto: "auto"
+        case .swap: "swap"
+        case .noSwap: "no_swap"
+        }
+    }
+
+    /// The order an option value names (`.auto` for any other text, which the
+    /// option never reports).
+    init(optionValue: String) {
+        self = Self.allCases.first { $0.optionValue == optionValue } ?? .auto
+    }
 }
 
 /// CRS names as WFS servers write them, and what each spelling says about axis

@@ -2,7 +2,6 @@
 /// The WFS adapter of a feature table: one feature type of a `WFSService`, read
 /// as GeoJSON when the server offers it, else as GML (3.2, 3.1.1, 2).
 final class WFSFeatureTypeSource: FeatureSource {
-    var wfsFeatureType: WFSFeatureTypeSource? { self }
     let service: WFSService
     let typeName: String
     let statistics: StatisticsCounter
@@ -40,6 +39,7 @@ final class WFSFeatureTypeSource: FeatureSource {
     }
 
     var kind: ServiceKind { .wfs }
+    var kindName: String { "WFS" }
     var urlString: String { service.url }
     var requester: WFSRequester { WFSRequester(context: service.context, statistics: statistics, serviceURL: service.url) }
 
@@ -195,5 +195,43 @@ private extension XMLElement {
         guard name == "GetFeature" else {
             throw FeatureCacheError.invalidArgument("the XML request must be a wfs:GetFeature document (its root is <\(name)>)")
         }
+    }
+}
+
+// MARK: - What the adapter declares
+
+extension ServiceKind {
+    /// A feature type of a WFS 1.0, 1.1 or 2.0 (`FC_SERVICE_WFS`).
+    public static let wfs = ServiceKind(rawValue: 3)
+}
+
+extension WFSFeatureTypeSource {
+    static let axisOrderOption = "axis_order"
+    static let filterAxisOrderOption = "filter_axis_order"
+    static let outputFormatOption = "output_format"
+
+    var options: [SourceOption] {
+        [
+            .choice(Self.axisOrderOption,
+                    "The axis order of the coordinates the service sends: auto (from the CRS spelling and WFS version, checked against the type's WGS84 box), swap (y first: swap to x, y) or no_swap.",
+                    spelled: \AxisOrder.optionValue,
+                    read: { _ in self.axisOrders.data },
+                    write: { order in self.setAxisOrders(data: order, filter: nil) }),
+            .choice(Self.filterAxisOrderOption,
+                    "The axis order of the boxes sent in filters: auto, swap or no_swap.",
+                    spelled: \AxisOrder.optionValue,
+                    read: { _ in self.axisOrders.filter },
+                    write: { order in self.setAxisOrders(data: nil, filter: order) }),
+            SourceOption(name: Self.outputFormatOption,
+                         summary: "The GetFeature outputFormat (empty: chosen from the capabilities: GeoJSON when offered, else GML 3.2, 3.1.1, 2).",
+                         values: nil,
+                         read: { _ in self.outputFormat ?? "" },
+                         write: { format in self.setOutputFormat(format.isEmpty ? nil : format) }),
+        ]
+    }
+
+    /// A complete `wfs:GetFeature` document, sent as it is.
+    func fetch(nativeRequest: String, metadata: TableMetadata) async throws(FeatureCacheError) -> FetchedFeatures {
+        try await fetchXML(nativeRequest, metadata: metadata)
     }
 }

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: Apache-2.0
+/// One protocol the library opens from a URL alone (`FeatureTable.open`): it
+/// reads the evidence the server gave to the opening probe and, when that
+/// evidence is its own, makes the table of the item the caller named. Every
+/// adapter lives in its own folder under `Services/` and is registered in
+/// `ServiceAdapters.registered`; nothing else needs to know it exists.
+protocol ServiceAdapter: Sendable {
+    /// What a URL of this kind is, for the message of a URL no adapter claims
+    /// ("an ArcGIS REST service or layer").
+    var describes: String { get }
+    /// The table `name` names (nil: the only item) when `probe`'s evidence is
+    /// this protocol's, not yet loaded; nil when it is not. Throws when the
+    /// evidence is this protocol's and says the URL cannot be opened, or when it
+    /// settles that no other adapter should be asked (a network failure).
+    func table(for probe: ServiceProbe, name: String?) async throws(FeatureCacheError) -> FeatureTable?
+}
+
+/// What a URL gave when asked, gathered once and shared by the adapters the
+/// opener asks in turn: the answer to asking it for JSON (`f=json`), which the
+/// first adapter that needs it sends, and what each probe found that claimed
+/// nothing, for the final message.
+final class ServiceProbe: @unchecked Sendable {  // one opener task uses it, adapter after adapter
+    /// The URL as the caller gave it.
+    let url: String
+    /// The URL without its `f` parameter.
+    let parsed: RequestURL
+    let context: ClientContext
+    /// The JSON answer (HTTP status below 400, a body that opens with `{` or `[`), once asked.
+    var response: HTTPResponse?
+    /// What each probe answered that claimed nothing, in order ("asked for JSON: …").
+    var findings: [String] = []
+    private var scannedKeys: [String]?
+    private var decoded: JSONValue??
+
+    init(url: String, context: ClientContext) throws(FeatureCacheError) {
+        self.url = url
+        var parsed = try RequestURL(parsing: url)
+        parsed.remove("f")
+        self.parsed = parsed
+        self.context = context
+    }
+
+    /// The members of the JSON answer's top-level object, read without building
+    /// the document (a feature document may be large); empty for none.
+    var topLevelKeys: [String] {
+        if let scannedKeys { return scannedKeys }
+        var keys: [String] = []
+        if let body = response?.body {
+            body.withUnsafeBytes { bytes in
+                var scanner = JSONScanner(bytes)
+                do throws(FeatureCacheError) {
+                    try scanner.beginObject()
+                    while try scanner.nextKey(), keys.count < 1000 {
+                        keys.append(scanner.key)
+                        try scanner.skipValue()
+                    }
+                } catch {}
+            }
+        }
+        scannedKeys = keys
+        return keys
+    }
+
+    /// The answer holds features itself (a `features` member): it is a document
+    /// of features, not a description of a service.
+    var holdsFeatures: Bool { topLevelKeys.contains("features") }
+
+    /// The JSON answer as a value, for descriptions of services; nil when there
+    /// is none, it does not parse, or it holds features (never built for those).
+    var json: JSONValue? {
+        if let decoded { return decoded }
+        let value = holdsFeatures ? nil : response.flatMap { try? JSONValue.parse($0.body) }
+        decoded = .some(value)
+        return value
+    }
+}
