@@ -459,6 +459,7 @@ typedef struct fc_envelope {
 #define FC_SERVICE_ARCGIS  1  /* ArcGIS REST feature-service layer or table */
 #define FC_SERVICE_OGC     2  /* OGC API - Features collection */
 #define FC_SERVICE_WFS     3  /* WFS feature type */
+#define FC_SERVICE_DOCUMENT 4 /* a GeoJSON or Esri JSON document served whole (@since 1.3) */
 
 #define FC_FIELD_TYPE_UNKNOWN           0  /* a type this version does not know */
 #define FC_FIELD_TYPE_OID               1
@@ -510,25 +511,34 @@ FC_API fc_status fc_table_create_arcgis(fc_context *ctx, const char *layer_url, 
 FC_API fc_status fc_table_create_ogc(fc_context *ctx, const char *api_url, const char *collection_id,
                                        fc_table **out);
 
-/* Opens a table from any of the three kinds of URL and the name of what to
- * read in it, and loads it: an ArcGIS REST service ("…/FeatureServer" or
+/* Opens a table from any kind of URL the library reads and the name of what
+ * to read in it, and loads it: an ArcGIS REST service ("…/FeatureServer" or
  * "…/MapServer"; name is a layer or table id or name) or layer (name NULL), an
- * OGC API - Features landing page (name is a collection id) or a WFS endpoint
- * (name is a feature type, with or without its prefix). name NULL or "" takes
+ * OGC API - Features landing page (name is a collection id), a WFS endpoint
+ * (name is a feature type, with or without its prefix), or, since 1.3, a
+ * GeoJSON FeatureCollection or Esri JSON FeatureSet served whole (a ".geojson"
+ * file, an ArcGIS query answer an open-data portal links to; name NULL or the
+ * document's file name without extension). name NULL or "" takes
  * the only item the service has. The kind is decided from what the server
  * answers, never from the URL's spelling: the URL asked for JSON (f=json) —
  * an ArcGIS service or layer document, or an ArcGIS error body, is ArcGIS; a
- * document whose links lead to conformance or collections is OGC API —, else
- * asked for WFS capabilities (the version negotiated as fc_table_create_wfs).
+ * document whose links lead to conformance or collections is OGC API; one
+ * that holds features itself is a document —, else asked for WFS capabilities
+ * (the version negotiated as fc_table_create_wfs).
  * Costs one to four requests before the table's own load. The table is
  * created with a service object of its kind (a strong dependency, as from
  * fc_arcgis_service_create_table, fc_ogc_service_create_table or
- * fc_wfs_service_create_table).
+ * fc_wfs_service_create_table). A document table (FC_SERVICE_DOCUMENT) reads
+ * the document once, from the opening request: every request mode then
+ * answers from that copy (populate, views and no-cache queries alike) without
+ * asking the server again; GeoJSON is WGS84 (4326) unless its GeoJSON 2008
+ * "crs" member names another EPSG code; an Esri JSON answer the server cut
+ * short (exceededTransferLimit) fails with FC_E_LIMIT rather than lack features.
  * The operation's table is taken with fc_operation_take_table (owned by the
  * caller: fc_table_free). ctx may be NULL (the default context).
  * Errors returned at once: FC_E_INVALID_ARGUMENT for NULL url or out, a bad
  * URL. The operation's outcome: FC_E_UNSUPPORTED when the URL is none of the
- * three (the message says what each probe answered); FC_E_NOT_FOUND for a
+ * kinds (the message says what each probe answered); FC_E_NOT_FOUND for a
  * name the service does not have (before 1.3: FC_E_INVALID_ARGUMENT);
  * FC_E_INVALID_ARGUMENT for no name where it has several (the message lists
  * them); every error of loading the table. @since 1.0 */
@@ -734,7 +744,9 @@ FC_API void fc_table_free(fc_table *table);
 FC_API fc_loadable *fc_table_as_loadable(fc_table *table);
 
 /* *out = which kind of service the table reads (FC_SERVICE_*); its protocol
- * view is fc_table_as_arcgis, fc_table_as_ogc or fc_table_as_wfs. @since 1.0 */
+ * view is fc_table_as_arcgis, fc_table_as_ogc or fc_table_as_wfs (documents
+ * have none). A caller built against an older header may see a kind it does
+ * not know: treat it as a table with no protocol view. @since 1.0 */
 FC_API fc_status fc_table_service_kind(const fc_table *table, int32_t *out);
 
 /* *out = the URL the table was created with, borrowed: valid until the table
@@ -756,7 +768,7 @@ FC_API fc_status fc_table_url(const fc_table *table, const char **out);
  * fc_wfs_table_*) are these calls with a typed value. Thread-safe; an option
  * set applies to requests sent after. */
 
-/* *out = how many options the table's kind declares.
+/* *out = how many options the table's kind declares (0 for documents).
  * @since 1.3 */
 FC_API fc_status fc_table_option_count(const fc_table *table, int32_t *out);
 

@@ -22,6 +22,7 @@ class ServiceKind(IntEnum):
     ARCGIS = 1
     OGC = 2
     WFS = 3
+    DOCUMENT = 4  # a GeoJSON or Esri JSON document served whole (1.3)
 
 
 class AxisOrder(IntEnum):

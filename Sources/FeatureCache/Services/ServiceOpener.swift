@@ -5,6 +5,7 @@ enum ServiceAdapters {
     static let registered: [any ServiceAdapter] = [
         ArcGISAdapter(),
         OGCAPIAdapter(),
+        FeatureDocumentAdapter(),
         WFSAdapter(),  // last: it asks the URL for WFS capabilities, whatever it is
     ]
 }

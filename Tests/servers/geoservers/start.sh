@@ -136,6 +136,12 @@ done
 ln -sf /usr/lib/cgi-bin/mapserv "$GH/mapserver/cgi-bin/mapserv"
 echo '<html><body><a href="/cgi-bin/mapserv?SERVICE=WFS&amp;REQUEST=GetCapabilities">WFS</a></body></html>' \
   > "$GH/mapserver/www/index.html"
+# Whole documents of features, served as files: the generated layers as GeoJSON and
+# real recorded ArcGIS query answers as Esri JSON (Tests/FeatureCacheTests/Fixtures).
+rm -rf "$GH/mapserver/documents"; mkdir -p "$GH/mapserver/documents"
+for l in trees roads buildings; do cp "$DATA/$l.geojson" "$GH/mapserver/documents/"; done
+cp "$HERE"/../../FeatureCacheTests/Fixtures/arcgis-rest/*/*-0.json \
+   "$HERE"/../../FeatureCacheTests/Fixtures/arcgis-rest/us-il-cook/page-*.json "$GH/mapserver/documents/"
 export PYGEOAPI_CONFIG="$GH/pygeoapi/config.yml" PYGEOAPI_OPENAPI="$GH/pygeoapi/openapi.yml"
 lighttpd -tt -f "$GH/mapserver/lighttpd.conf" >/dev/null || die "bad lighttpd config"
 render "$HERE/qgis/lighttpd.conf.in" "$GH/qgis/lighttpd.conf" "$QGIS_PORT"
@@ -222,6 +228,7 @@ cat > "$ENVF" <<ENV
 PYGEOAPI_URL=$PYGEOAPI_URL
 MAPSERVER_WFS_URL=$MAPSERV_URL
 MAPSERVER_OGCAPI_URL=$MS_OGCAPI_URL
+DOCUMENTS_URL=http://$HOST:$MAPSERVER_PORT/documents
 QGIS_WFS_URL=$QGIS_URL
 QGIS_OGCAPI_URL=$QGIS_URL/wfs3
 TIPG_URL=$TIPG_URL
