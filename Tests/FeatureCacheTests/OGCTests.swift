@@ -117,13 +117,13 @@ private func box(_ xmin: Double, _ xmax: Double) -> QueryParameters {
 
 @Suite struct OGCPartsTests {
     @Test func crsIdentifiers() {
-        #expect(OGCCRS.wkid(of: "http://www.opengis.net/def/crs/OGC/1.3/CRS84") == 4326)
-        #expect(OGCCRS.wkid(of: "http://www.opengis.net/def/crs/EPSG/0/3857") == 3857)
-        #expect(OGCCRS.wkid(of: "urn:ogc:def:crs:EPSG::2913") == 2913)
-        #expect(OGCCRS.wkid(of: "<http://www.opengis.net/def/crs/EPSG/0/4326>") == 4326)
-        #expect(OGCCRS.isLatLon4326("http://www.opengis.net/def/crs/EPSG/0/4326"))
-        #expect(!OGCCRS.isLatLon4326(OGCCRS.crs84))
-        #expect(OGCCRS.uri(for: 4326) == OGCCRS.crs84)
+        #expect(CRSURI.wkid(of: "http://www.opengis.net/def/crs/OGC/1.3/CRS84") == 4326)
+        #expect(CRSURI.wkid(of: "http://www.opengis.net/def/crs/EPSG/0/3857") == 3857)
+        #expect(CRSURI.wkid(of: "urn:ogc:def:crs:EPSG::2913") == 2913)
+        #expect(CRSURI.wkid(of: "<http://www.opengis.net/def/crs/EPSG/0/4326>") == 4326)
+        #expect(CRSURI.isLatLon4326("http://www.opengis.net/def/crs/EPSG/0/4326"))
+        #expect(!CRSURI.isLatLon4326(CRSURI.crs84))
+        #expect(CRSURI.uri(for: 4326) == CRSURI.crs84)
     }
 
     @Test func linksResolveRelativeHrefs() throws {

@@ -22,10 +22,6 @@ final class PagingWindow: Sendable {
     let limit: Int
     private let state: Locked<State>
 
-    /// The window of the page request running in this task, told by the
-    /// transport's retry loop when the server pushes back.
-    @TaskLocal static var current: PagingWindow?
-
     init(limit: Int) {
         self.limit = max(1, limit)
         state = Locked(State(size: min(2, max(1, limit))))

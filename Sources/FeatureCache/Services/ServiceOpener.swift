@@ -1,15 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-/// The adapters `FeatureTable.open` asks, in order. Registering a protocol is
-/// one line here; the rest of it lives in its own folder.
-enum ServiceAdapters {
-    static let registered: [any ServiceAdapter] = [
-        ArcGISAdapter(),
-        OGCAPIAdapter(),
-        FeatureDocumentAdapter(),
-        WFSAdapter(),  // last: it asks the URL for WFS capabilities, whatever it is
-    ]
-}
-
 extension FeatureTable {
     /// Opens and loads a table from any kind of URL the library reads (an ArcGIS
     /// REST service or layer, an OGC API landing page, a GeoJSON or Esri JSON

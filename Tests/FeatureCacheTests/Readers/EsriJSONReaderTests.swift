@@ -17,14 +17,14 @@ import Testing
         return try ArcGISLayerInfo.parse(try JSONValue.parse(try Fixtures.bytes(file)), url: file)
     }
 
-    private func read(_ path: String) throws -> (ArcGISQueryPage, TableMetadata) {
+    private func read(_ path: String) throws -> (EsriQueryPage, TableMetadata) {
         let metadata = try metadata(near: path)
         let bytes = try Fixtures.bytes(path)
         let page = try bytes.withUnsafeBytes { try EsriJSONReader.read($0, fields: metadata.fields, objectIdField: metadata.objectIdField) }
         return (page, metadata)
     }
 
-    private func read(json: String, fields: [FieldInfo] = [FieldInfo(name: "OID", type: .oid)]) throws -> ArcGISQueryPage {
+    private func read(json: String, fields: [FieldInfo] = [FieldInfo(name: "OID", type: .oid)]) throws -> EsriQueryPage {
         try Array(json.utf8).withUnsafeBytes { try EsriJSONReader.read($0, fields: fields, objectIdField: "OID") }
     }
 

@@ -8,7 +8,7 @@ import Testing
 @Suite struct EsriPBFReaderTests {
     static let responses = ["pbf-points", "pbf-multilinestring", "pbf-quantization"]
 
-    private func read(_ bytes: [UInt8]) throws(FeatureCacheError) -> ArcGISQueryPage {
+    private func read(_ bytes: [UInt8]) throws(FeatureCacheError) -> EsriQueryPage {
         try bytes.withBytes { (buffer) throws(FeatureCacheError) in try EsriPBFReader.read(buffer, fields: [], objectIdField: nil) }
     }
 

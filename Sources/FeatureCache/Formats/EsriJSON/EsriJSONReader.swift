@@ -10,7 +10,7 @@ package enum EsriJSONReader {
     ///   - learnsTemplates: read features that repeat an earlier one's layout
     ///     with its `FeatureTemplate` (false: member by member, as tests compare).
     package static func read(_ bytes: UnsafeRawBufferPointer, fields: [FieldInfo], objectIdField: String?,
-                             learnsTemplates: Bool = true) throws(FeatureCacheError) -> ArcGISQueryPage {
+                             learnsTemplates: Bool = true) throws(FeatureCacheError) -> EsriQueryPage {
         var scanner = JSONScanner(bytes)
         var objectIdField = objectIdField
         var responseFields: [FieldInfo]? = nil
@@ -50,7 +50,7 @@ package enum EsriJSONReader {
         // An error body has no features: an empty batch of the schema stands in.
         guard builder != nil || isServiceError else { throw scanner.error("not a query response: no 'features' member") }
         let batch = (builder ?? BatchBuilder(fields: fields, objectIdField: objectIdField)).finish()
-        return ArcGISQueryPage(batch: batch, exceededTransferLimit: exceededTransferLimit,
+        return EsriQueryPage(batch: batch, exceededTransferLimit: exceededTransferLimit,
                             spatialReference: spatialReference, isServiceError: isServiceError)
     }
 

@@ -22,7 +22,7 @@
 /// translation, -100000 by default): both are 0 on the wire, and both read as
 /// null. Esri JSON keeps them apart.
 package enum EsriPBFReader {
-    package static func read(_ bytes: UnsafeRawBufferPointer, fields: [FieldInfo], objectIdField: String?) throws(FeatureCacheError) -> ArcGISQueryPage {
+    package static func read(_ bytes: UnsafeRawBufferPointer, fields: [FieldInfo], objectIdField: String?) throws(FeatureCacheError) -> EsriQueryPage {
         var result = try queryResult(bytes, expecting: Results.features)
         var header = FeatureResultHeader()
         let start = result
@@ -50,7 +50,7 @@ package enum EsriPBFReader {
             var feature = try result.readMessage()
             try features.read(&feature)
         }
-        return ArcGISQueryPage(batch: builder.finish(), exceededTransferLimit: header.exceededTransferLimit,
+        return EsriQueryPage(batch: builder.finish(), exceededTransferLimit: header.exceededTransferLimit,
                                spatialReference: header.spatialReference)
     }
 

@@ -73,7 +73,7 @@ struct ArcGISQueryRunner {
         var fetched = FetchedFeatures()
         var offset = query.resultOffset
         var previous: PageSignature? = nil
-        let pages = PagePrefetcher<String, ArcGISQueryPage>(context: requester.context)
+        let pages = PagePrefetcher<String, EsriQueryPage>(context: requester.context)
         defer { pages.finish() }
         /// How many features match, asked once a first page says there are more.
         var matching: Int?? = nil
@@ -142,9 +142,9 @@ struct ArcGISQueryRunner {
     /// Tells `pages` the offset pages up to `end` (the matching count) that
     /// follow if every page holds `step` features.
     private func expectOffsetPages(from offset: Int, step: Int, end: Int, fetchedSoFar: Int,
-                                   _ pages: PagePrefetcher<String, ArcGISQueryPage>) throws(FeatureCacheError) {
+                                   _ pages: PagePrefetcher<String, EsriQueryPage>) throws(FeatureCacheError) {
         guard step > 0 else { return }
-        var upcoming: [(key: String, fetch: PagePrefetcher<String, ArcGISQueryPage>.Fetch)] = []
+        var upcoming: [(key: String, fetch: PagePrefetcher<String, EsriQueryPage>.Fetch)] = []
         var next = offset
         var fetchedThen = fetchedSoFar
         while next < end, upcoming.count < pages.window.limit, remaining(after: fetchedThen) > 0 {
@@ -188,11 +188,11 @@ struct ArcGISQueryRunner {
         }
         // Every batch of ids is known: they are sent side by side, applied in order.
         let chunks = stride(from: 0, to: ids.count, by: pageSize).map { Array(ids[$0..<min($0 + pageSize, ids.count)]) }
-        let pages = PagePrefetcher<Int, ArcGISQueryPage>(context: requester.context)
+        let pages = PagePrefetcher<Int, EsriQueryPage>(context: requester.context)
         defer { pages.finish() }
         /// The request for a batch of ids, built when it is sent (the batches
         /// ahead are named again for every page).
-        let idsPage = { [self] (ids: [Int64]) -> PagePrefetcher<Int, ArcGISQueryPage>.Fetch in
+        let idsPage = { [self] (ids: [Int64]) -> PagePrefetcher<Int, EsriQueryPage>.Fetch in
             { [self] () async throws(FeatureCacheError) in
                 // Ids alone select the features when the service chose them;
                 // explicit ids still honour the caller's where and geometry.
@@ -328,10 +328,10 @@ struct ArcGISQueryRunner {
             + "\"extent\":{\"xmin\":\(origin.xmin),\"ymin\":\(origin.ymin),\"xmax\":\(origin.xmax),\"ymax\":\(origin.ymax)\(reference)}}"))
     }
 
-    private func fetchPage(_ url: RequestURL) async throws(FeatureCacheError) -> ArcGISQueryPage {
+    private func fetchPage(_ url: RequestURL) async throws(FeatureCacheError) -> EsriQueryPage {
         let fields = expectedFields
         let oid = objectIdField
-        var page: ArcGISQueryPage
+        var page: EsriQueryPage
         if format == .pbf {
             page = try await requester.fetchPBF(url) { bytes throws(FeatureCacheError) in
                 try EsriPBFReader.read(bytes, fields: fields, objectIdField: oid)

@@ -26,18 +26,18 @@ struct OGCCollectionInfo: Sendable {
         metadata.layerType = json["itemType"]?.string == "record" ? "Table" : "Feature Layer"
         let crs = (json["crs"]?.array ?? []).compactMap(\.string)
         let items = OGCLinks(json["links"], base: url).features("items")?.url ?? url.appendingPath("items")
-        return OGCCollectionInfo(metadata: metadata, crs: crs.isEmpty ? [OGCCRS.crs84] : crs,
+        return OGCCollectionInfo(metadata: metadata, crs: crs.isEmpty ? [CRSURI.crs84] : crs,
                                  storageCrs: json["storageCrs"]?.string, itemsURL: items)
     }
 
     /// The first spatial extent, in lon/lat (CRS84, or EPSG:4326 with its axes swapped back).
     private static func extent(_ spatial: JSONValue?) -> Envelope? {
         guard let box = spatial?["bbox"]?.array?.first?.array?.compactMap(\.double), box.count == 4 || box.count == 6 else { return nil }
-        let crs = spatial?["crs"]?.string ?? OGCCRS.crs84
+        let crs = spatial?["crs"]?.string ?? CRSURI.crs84
         let half = box.count / 2
         var (xmin, ymin, xmax, ymax) = (box[0], box[1], box[half], box[half + 1])
-        if OGCCRS.isLatLon4326(crs) { (xmin, ymin, xmax, ymax) = (ymin, xmin, ymax, xmax) }
-        guard let wkid = OGCCRS.wkid(of: crs) else { return nil }
+        if CRSURI.isLatLon4326(crs) { (xmin, ymin, xmax, ymax) = (ymin, xmin, ymax, xmax) }
+        guard let wkid = CRSURI.wkid(of: crs) else { return nil }
         let envelope = Envelope(xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax, spatialReference: SpatialReference(wkid: wkid))
         return envelope.isValid ? envelope : nil
     }

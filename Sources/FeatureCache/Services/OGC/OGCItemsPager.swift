@@ -257,9 +257,9 @@ struct OGCItemsPager {
     /// in the CRS asked for, projected here when it answered in CRS84.
     private func toTableCRS(_ batch: FeatureBatch, contentCRS: String?) throws(FeatureCacheError) -> FeatureBatch {
         if let asked = plan.askedCRS {
-            guard let contentCRS, let answered = OGCCRS.wkid(of: contentCRS), answered != OGCCRS.wkid(of: asked) else { return batch }
+            guard let contentCRS, let answered = CRSURI.wkid(of: contentCRS), answered != CRSURI.wkid(of: asked) else { return batch }
             // The server ignored `crs` (it says so in Content-Crs).
-            guard contentCRS.lowercased().contains("crs84"), let wanted = OGCCRS.wkid(of: asked),
+            guard contentCRS.lowercased().contains("crs84"), let wanted = CRSURI.wkid(of: asked),
                   let transform = try WebMercator.transform(from: 4326, to: wanted) else {
                 throw FeatureCacheError(.service, "asked for \(asked) but the service answered in \(contentCRS)")
             }

@@ -34,7 +34,7 @@ struct OGCItemsPlan {
         var askedCRS: String? = nil
         var projection: CoordinateTransform? = nil
         if wkid != 4326 {
-            if let listed = info.crs.first(where: { OGCCRS.wkid(of: $0) == wkid }) {
+            if let listed = info.crs.first(where: { CRSURI.wkid(of: $0) == wkid }) {
                 askedCRS = listed
                 url.set("crs", listed)
             } else if let transform = try WebMercator.transform(from: 4326, to: wkid) {
@@ -56,9 +56,9 @@ struct OGCItemsPlan {
                 guard source.service.conforms("/conf/crs") else {
                     throw FeatureCacheError(.unsupported, "the server cannot take a bbox in EPSG:\(wkid) (no OGC API - Features Part 2) and the library cannot project it")
                 }
-                url.set("bbox-crs", OGCCRS.uri(for: wkid))
+                url.set("bbox-crs", CRSURI.uri(for: wkid))
             }
-            url.set("bbox", [box.xmin, box.ymin, box.xmax, box.ymax].map(Self.number).joined(separator: ","))
+            url.set("bbox", [box.xmin, box.ymin, box.xmax, box.ymax].map(JSONNumberText.shortest).joined(separator: ","))
             exactOnServer = filter.isRectangle && (query.spatialRelationship == .intersects || query.spatialRelationship == .envelopeIntersects)
         }
 
@@ -122,10 +122,5 @@ struct OGCItemsPlan {
     /// clause is sent and the box is exact for the table's geometries.
     func serverFiltersExactly(_ metadata: TableMetadata) -> Bool {
         !dropsRowsLocally && (query.geometry == nil || metadata.geometryType == .point)
-    }
-
-    /// Shortest text that reads back as the same double.
-    static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 }

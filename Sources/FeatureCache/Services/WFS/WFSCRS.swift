@@ -46,7 +46,7 @@ enum WFSCRS {
         if lower.hasPrefix("urn:x-ogc:def:crs:epsg:") {
             return lower.split(separator: ":").last.flatMap { Int32($0) }
         }
-        return OGCCRS.wkid(of: name)
+        return CRSURI.wkid(of: name)
     }
 
     static func spelling(of name: String) -> Spelling {

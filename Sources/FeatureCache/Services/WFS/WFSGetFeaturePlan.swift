@@ -181,7 +181,7 @@ struct WFSGetFeaturePlan {
 
     static func bboxElement(_ corners: [Double], crs: String, property: String, version: FESFilter.Version) -> String {
         let p = version.prefix
-        let n = corners.map(OGCItemsPlan.number)
+        let n = corners.map(JSONNumberText.shortest)
         if version == .filter10 {
             return "<\(p):BBOX><\(p):PropertyName>\(FESFilter.escape(property))</\(p):PropertyName>"
                 + "<gml:Box srsName=\"\(FESFilter.escape(crs))\"><gml:coordinates>\(n[0]),\(n[1]) \(n[2]),\(n[3])</gml:coordinates></gml:Box></\(p):BBOX>"
@@ -192,7 +192,7 @@ struct WFSGetFeaturePlan {
     }
 
     static func bboxParameter(_ corners: [Double], crs: String, version: WFSVersion) -> String {
-        let numbers = corners.map(OGCItemsPlan.number).joined(separator: ",")
+        let numbers = corners.map(JSONNumberText.shortest).joined(separator: ",")
         return version == .v100 ? numbers : numbers + "," + crs
     }
 }

@@ -135,7 +135,7 @@ struct WFSPager {
         let swapped = [corners[1], corners[0], corners[3], corners[2]]
         guard let count = await WFSHits.inBox(swapped, crs: crs, source: source, typeName: plan.state.type!.name,
                                               version: plan.version), count > 0 else { return }
-        throw FeatureCacheError(.service, "\(RequestURL.redacted(source.service.url)): the box \(corners.map(OGCItemsPlan.number).joined(separator: ",")) (\(crs)) found no features, but with its axes swapped the server counts \(count): it reads boxes in the other axis order. Set the filter axis order (fc_wfs_table_set_filter_axis_order) to say which.")
+        throw FeatureCacheError(.service, "\(RequestURL.redacted(source.service.url)): the box \(corners.map(JSONNumberText.shortest).joined(separator: ",")) (\(crs)) found no features, but with its axes swapped the server counts \(count): it reads boxes in the other axis order. Set the filter axis order (fc_wfs_table_set_filter_axis_order) to say which.")
     }
 
     /// One request without COUNT/STARTINDEX, for servers that cannot page.

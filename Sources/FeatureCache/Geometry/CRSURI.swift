@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-/// CRS identifiers of OGC APIs: `http://www.opengis.net/def/crs/OGC/1.3/CRS84`
+/// CRS identifiers as OGC standards write them (OGC API, WFS 2.0): `http://www.opengis.net/def/crs/OGC/1.3/CRS84`
 /// (lon/lat, the default), `http://www.opengis.net/def/crs/EPSG/0/3857`, and the
 /// older `urn:ogc:def:crs:EPSG::3857` / `EPSG:3857` forms.
-enum OGCCRS {
+enum CRSURI {
     static let crs84 = "http://www.opengis.net/def/crs/OGC/1.3/CRS84"
 
     /// The wkid a CRS URI names; CRS84 is 4326 in the library's lon/lat sense.

@@ -67,31 +67,3 @@ public enum CQL2Text {
 
     static func quoted(_ text: String) -> String { "'" + text.replacingAll("'", with: "''") + "'" }
 }
-
-/// LIKE patterns across dialects: CQL2 and FES escape with a backslash.
-enum LikeText {
-    /// The pattern with `escape` (if any) rewritten to a backslash; nil when it
-    /// cannot be expressed that way.
-    static func withBackslashEscape(_ pattern: String, escape: Character?) -> String? {
-        guard let escape, escape != "\\" else {
-            // A backslash the caller meant literally must be escaped itself.
-            return escape == "\\" ? pattern : pattern.replacingAll("\\", with: "\\\\")
-        }
-        var result = ""
-        var escaping = false
-        for character in pattern {
-            if escaping {
-                result.append("\\")
-                result.append(character)
-                escaping = false
-            } else if character == escape {
-                escaping = true
-            } else if character == "\\" {
-                result += "\\\\"
-            } else {
-                result.append(character)
-            }
-        }
-        return escaping ? nil : result
-    }
-}

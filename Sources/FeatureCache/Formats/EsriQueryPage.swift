@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /// What one ArcGIS query response holds besides its features, in either of
 /// its formats (Esri JSON, `f=json`; protocol buffers, `f=pbf`).
-package struct ArcGISQueryPage {
+package struct EsriQueryPage {
     package var batch: FeatureBatch
     var exceededTransferLimit = false
     var spatialReference: SpatialReference?
