@@ -51,7 +51,7 @@ extension ClientContext {
                 delay = wait
             }
             // A server pushing back slows down the pages sent alongside this one.
-            PushBack.listener?()
+            PushBack.listener?.pushedBack()
             try await pause(delay, statistics: statistics)
         }
     }

@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 /// Who wants to hear that a server pushed back (429, 503 and other answers the
 /// retry loop waits out): a task-local listener the transport's retry loop
-/// calls, so the layer that pages (a paging window, which narrows) is told
-/// without the transport knowing it exists.
+/// tells, so the layer that pages (a paging window, which narrows) hears it
+/// without the transport knowing that layer exists.
+protocol PushBackListener: AnyObject, Sendable {
+    func pushedBack()
+}
+
 enum PushBack {
-    @TaskLocal static var listener: (@Sendable () -> Void)?
+    /// The listener of the request running in this task, if any.
+    @TaskLocal static var listener: (any PushBackListener)?
 }

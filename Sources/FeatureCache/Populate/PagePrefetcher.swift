@@ -129,7 +129,7 @@ final class PagePrefetcher<Key: Hashable & Sendable, Page: Sendable>: Sendable {
         return Task {
             let clock = ContinuousClock()
             let sent = clock.now
-            let outcome = await PushBack.$listener.withValue({ window.pushedBack() }) { () async -> Outcome in
+            let outcome = await PushBack.$listener.withValue(window) { () async -> Outcome in
                 do throws(FeatureCacheError) {
                     return .success(try await fetch())
                 } catch {

@@ -10,7 +10,7 @@
 /// scan cost a database more; another request in flight adds a little
 /// queueing), so only a sudden slowdown shrinks the window. The connection
 /// cap is the bound on what a server is asked to take at once.
-final class PagingWindow: Sendable {
+final class PagingWindow: PushBackListener {
     private struct State {
         var size: Int
         /// Exponentially weighted moving average of page latency, in seconds.
