@@ -176,6 +176,7 @@ typedef struct fc_loadable fc_loadable;             /* anything that loads: tabl
 typedef struct fc_arcgis_service fc_arcgis_service; /* an ArcGIS REST feature or map service */
 typedef struct fc_ogc_service fc_ogc_service;       /* an OGC API - Features landing page */
 typedef struct fc_wfs_service fc_wfs_service;       /* a WFS endpoint */
+typedef struct fc_service fc_service;               /* any of them, opened from its URL alone (@since 1.3) */
 typedef struct fc_table fc_table;                   /* a table of features from a service, and its cache */
 typedef struct fc_arcgis_table fc_arcgis_table;     /* the same table handle, as an ArcGIS table */
 typedef struct fc_ogc_table fc_ogc_table;           /* the same table handle, as an OGC API table */
@@ -570,6 +571,75 @@ FC_API fc_status fc_table_set_spatial_reference(fc_table *table, int32_t wkid);
  * Errors: FC_E_INVALID_ARGUMENT for NULL or size < 0; FC_E_INVALID_STATE once
  * loading began. @since 0.4 */
 FC_API fc_status fc_table_set_page_size(fc_table *table, int32_t size);
+
+/* ==== Any service ============================================================ */
+
+/* A service of any kind the library reads, opened from its URL alone (GDAL's
+ * dataset): the kind decided as fc_table_open decides it, the items it offers
+ * listed — an ArcGIS service's layers and tables with features (an ArcGIS
+ * layer URL or a document: itself), an OGC API's collections, a WFS's feature
+ * types — and a table on any of them. One implementation for every kind; the
+ * protocol-specific service handles (fc_arcgis_service, fc_ogc_service,
+ * fc_wfs_service) remain for what only their protocol says. Immutable once
+ * open: every call below may be made from any thread. @since 1.3 */
+
+/* Starts opening url as a service: one to four requests, as fc_table_open.
+ * The operation's service is taken with fc_operation_take_service (owned by the
+ * caller: fc_service_free). ctx may be NULL (the default context).
+ * Errors returned at once: FC_E_INVALID_ARGUMENT for NULL url or out, a bad
+ * URL. The operation's outcome: FC_E_UNSUPPORTED when the URL is none of the
+ * kinds (the message says what each probe answered); every error of reading
+ * the service's own description (network, HTTP, service, parse). @since 1.3 */
+FC_API fc_status fc_service_open_start(fc_context *ctx, const char *url, fc_operation_callback callback,
+                                       void *user_data, fc_operation **out);
+
+/* fc_service_open_start run to its end on the calling thread: *out gets the
+ * service, owned by the caller, NULL on error. FC_E_INVALID_STATE from inside
+ * a library callback. @since 1.3 */
+FC_API fc_status fc_service_open(fc_context *ctx, const char *url, fc_service **out);
+
+/* Hands over the service a fc_service_open_start operation opened: *out is
+ * owned by the caller (fc_service_free); as fc_operation_take_table otherwise.
+ * @since 1.3 */
+FC_API fc_status fc_operation_take_service(fc_operation *operation, fc_service **out);
+
+/* Drops the caller's reference; tables created from it keep what they need.
+ * NULL is a no-op. @since 1.3 */
+FC_API void fc_service_free(fc_service *service);
+
+/* *out = the kind of service (FC_SERVICE_*). @since 1.3 */
+FC_API fc_status fc_service_kind(const fc_service *service, int32_t *out);
+
+/* *out = the service's title (ArcGIS: its description; a layer or document:
+ * its name), "" when it gives none; borrowed: valid until the handle is freed.
+ * @since 1.3 */
+FC_API fc_status fc_service_title(const fc_service *service, const char **out);
+
+/* *out = how many items the service offers. @since 1.3 */
+FC_API fc_status fc_service_item_count(const fc_service *service, int32_t *out);
+
+/* *out = item `index`'s id: what identifies it to the service (an ArcGIS layer
+ * id such as "3", a collection id, a feature type name such as "ms:trees");
+ * borrowed like fc_service_title. Errors: FC_E_INVALID_ARGUMENT for an index
+ * out of range (0 <= index < count). @since 1.3 */
+FC_API fc_status fc_service_item_id(const fc_service *service, int32_t index, const char **out);
+
+/* *out = item `index`'s name (an ArcGIS layer's name, a collection's title, a
+ * feature type's name); borrowed like fc_service_title. @since 1.3 */
+FC_API fc_status fc_service_item_name(const fc_service *service, int32_t index, const char **out);
+
+/* *out = item `index`'s geometry type (FC_GEOMETRY_TYPE_*) as the listing says
+ * it; FC_GEOMETRY_TYPE_UNKNOWN where it does not (OGC API, WFS: the item's
+ * table says once loaded). @since 1.3 */
+FC_API fc_status fc_service_item_geometry_type(const fc_service *service, int32_t index, int32_t *out);
+
+/* *out = a table, not yet loaded, on the item `name` names: its id, or its
+ * name ignoring case (and a WFS prefix); NULL or "" for the only item. Owned
+ * by the caller (fc_table_free). Errors: FC_E_INVALID_ARGUMENT for NULL
+ * service or out, no name where the service has several items (the message
+ * lists them), or another name for a URL that is one item (an ArcGIS layer, a
+ * document); FC_E_NOT_FOUND for a name the service does not list. @since 1.3 */
+FC_API fc_status fc_service_create_table(const fc_service *service, const char *name, fc_table **out);
 
 /* ==== ArcGIS REST services =================================================== */
 

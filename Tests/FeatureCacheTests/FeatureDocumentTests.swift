@@ -152,13 +152,14 @@ private func failure<T>(_ work: () throws -> T) -> FeatureCacheError.Code? {
         #expect(transport.log.withLock { $0.count } == 1)
     }
 
-    @Test func aNameOtherThanTheDocumentsIsNotFound() async throws {
+    @Test func aNameOtherThanTheDocumentsIsTheCallersMistake() async throws {
         let context = ClientContext(transport: documentServer(Self.points))
         do {
             _ = try await FeatureTable.open(url: "http://docs.test/data/parks.geojson", name: "lakes", context: context)
             Issue.record("opened a document under another name")
         } catch {
-            #expect(error.code == .notFound)
+            #expect(error.code == .invalidArgument)
+            #expect(error.message.contains("is the feature document layer 'parks', not 'lakes'"))
         }
     }
 }

@@ -190,8 +190,79 @@ static void test_open_ogc_and_wfs(void) {
     fc_table_free(table);
 }
 
+/* The item `index` of a service, as "id:name". */
+static const char *item_of(const fc_service *service, int32_t index, char *buffer, size_t size) {
+    const char *id = NULL, *name = NULL;
+    CHECK_STATUS(fc_service_item_id(service, index, &id), FC_OK);
+    CHECK_STATUS(fc_service_item_name(service, index, &name), FC_OK);
+    snprintf(buffer, size, "%s:%s", id ? id : "", name ? name : "");
+    return buffer;
+}
+
+/* fc_service: one implementation for every kind, from the URL alone. */
+static void test_any_service_lists_its_items(void) {
+    const char *ns = emulator_namespace("any-service");
+    char url[512], text[256];
+    service_url(url, sizeof url, ns, "Portland");
+    fc_service *service = NULL;
+    CHECK_STATUS(fc_service_open(NULL, url, &service), FC_OK);
+    int32_t kind = 0, count = 0, geometry = -1;
+    CHECK_STATUS(fc_service_kind(service, &kind), FC_OK);
+    CHECK(kind == FC_SERVICE_ARCGIS);
+    CHECK_STATUS(fc_service_item_count(service, &count), FC_OK);
+    CHECK(count == 4);  /* Trees, Parcels, Roads and the table Pipes */
+    CHECK(strcmp(item_of(service, 0, text, sizeof text), "0:Trees") == 0);
+    CHECK_STATUS(fc_service_item_geometry_type(service, 0, &geometry), FC_OK);
+    CHECK(geometry == FC_GEOMETRY_TYPE_POINT);
+    CHECK_STATUS(fc_service_item_id(service, 4, &(const char *){NULL}), FC_E_INVALID_ARGUMENT);
+    fc_table *table = NULL;
+    CHECK_STATUS(fc_service_create_table(service, "roads", &table), FC_OK);
+    CHECK(table && load_status(fc_table_as_loadable(table)) == FC_LOAD_STATUS_NOT_LOADED);
+    CHECK(table && populate_count(table, NULL, NULL, 0) > 0);
+    fc_table_free(table);
+    CHECK_STATUS(fc_service_create_table(service, NULL, &table), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_service_create_table(service, "Rivers", &table), FC_E_NOT_FOUND);
+    fc_service_free(service);
+    fc_service_free(NULL);
+
+    const char *ogc = getenv("PYGEOAPI_URL") ? getenv("PYGEOAPI_URL") : "http://127.0.0.1:5001";
+    CHECK_STATUS(fc_service_open(NULL, ogc, &service), FC_OK);
+    CHECK_STATUS(fc_service_kind(service, &kind), FC_OK);
+    CHECK(kind == FC_SERVICE_OGC);
+    CHECK_STATUS(fc_service_item_count(service, &count), FC_OK);
+    CHECK(count >= 3);
+    fc_service_free(service);
+
+    const char *wfs = getenv("MAPSERVER_WFS_URL") ? getenv("MAPSERVER_WFS_URL") : "http://127.0.0.1:5002/cgi-bin/mapserv";
+    CHECK_STATUS(fc_service_open(NULL, wfs, &service), FC_OK);
+    CHECK_STATUS(fc_service_kind(service, &kind), FC_OK);
+    CHECK(kind == FC_SERVICE_WFS);
+    CHECK_STATUS(fc_service_create_table(service, "trees", &table), FC_OK);  /* prefix left out */
+    CHECK(table && populate_count(table, NULL, NULL, 12) == 12);
+    fc_table_free(table);
+    fc_service_free(service);
+
+    const char *documents = getenv("DOCUMENTS_URL") ? getenv("DOCUMENTS_URL") : "http://127.0.0.1:5002/documents";
+    snprintf(url, sizeof url, "%s/roads.geojson", documents);
+    CHECK_STATUS(fc_service_open(NULL, url, &service), FC_OK);
+    CHECK_STATUS(fc_service_kind(service, &kind), FC_OK);
+    CHECK(kind == FC_SERVICE_DOCUMENT);
+    CHECK(strcmp(item_of(service, 0, text, sizeof text), "roads:roads") == 0);
+    CHECK_STATUS(fc_service_create_table(service, "buildings", &table), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_service_create_table(service, NULL, &table), FC_OK);
+    CHECK(table && populate_count(table, NULL, NULL, 0) > 0);
+    fc_table_free(table);
+    fc_service_free(service);
+
+    CHECK_STATUS(fc_service_open(NULL, NULL, &service), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_service_open(NULL, "not a url", &service), FC_E_INVALID_ARGUMENT);
+    CHECK(service == NULL);
+    CHECK_STATUS(fc_service_kind(NULL, &kind), FC_E_INVALID_ARGUMENT);
+}
+
 int main(void) {
     RUN(test_arcgis_service_lists_layers_and_makes_tables);
+    RUN(test_any_service_lists_its_items);
     RUN(test_open_any_arcgis_url);
     RUN(test_open_as_an_operation);
     RUN(test_open_ogc_and_wfs);

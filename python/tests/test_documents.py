@@ -123,8 +123,8 @@ def test_a_page_without_fields_is_typed_from_its_values(docs):
     assert types["NAME"] == "string" and types["MESSAGE"] == "integer"
 
 
-def test_a_name_that_is_not_the_document_is_not_found(docs):
-    with pytest.raises(fc.NotFoundError, match="one document of features"):
+def test_a_name_that_is_not_the_document_is_the_callers_mistake(docs):
+    with pytest.raises(fc.InvalidArgumentError, match="is the feature document layer 'trees', not 'roads'"):
         fc.Table.open(docs + "/trees.geojson", "roads")
 
 

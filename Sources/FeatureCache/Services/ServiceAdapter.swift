@@ -1,18 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
-/// One protocol the library opens from a URL alone (`FeatureTable.open`): it
-/// reads the evidence the server gave to the opening probe and, when that
-/// evidence is its own, makes the table of the item the caller named. Every
-/// adapter lives in its own folder under `Services/` and is registered in
-/// `ServiceAdapters.registered`; nothing else needs to know it exists.
+/// One protocol the library opens from a URL alone (`FeatureService.open`,
+/// `FeatureTable.open`): it reads the evidence the server gave to the opening
+/// probe and, when that evidence is its own, makes the service: its items and
+/// a table on each. Every adapter lives in its own folder under `Services/`
+/// and is registered in `ServiceAdapters.registered`; nothing else needs to
+/// know it exists.
 protocol ServiceAdapter: Sendable {
     /// What a URL of this kind is, for the message of a URL no adapter claims
     /// ("an ArcGIS REST service or layer").
     var describes: String { get }
-    /// The table `name` names (nil: the only item) when `probe`'s evidence is
-    /// this protocol's, not yet loaded; nil when it is not. Throws when the
-    /// evidence is this protocol's and says the URL cannot be opened, or when it
-    /// settles that no other adapter should be asked (a network failure).
-    func table(for probe: ServiceProbe, name: String?) async throws(FeatureCacheError) -> FeatureTable?
+    /// The service (loaded: its items listed) when `probe`'s evidence is this
+    /// protocol's; nil when it is not. Throws when the evidence is this
+    /// protocol's and says the URL cannot be opened, or when it settles that no
+    /// other adapter should be asked (a network failure).
+    func service(for probe: ServiceProbe) async throws(FeatureCacheError) -> FeatureService?
 }
 
 /// What a URL gave when asked, gathered once and shared by the adapters the

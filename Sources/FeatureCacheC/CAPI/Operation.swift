@@ -8,6 +8,7 @@ enum OperationValue: Sendable {
     case count(Int)
     case extent(Envelope?, wkid: Int32)
     case table(FeatureTable)
+    case service(FeatureService)
 }
 
 /// An `fc_operation`: the core operation, its progress, and its outcome until
@@ -126,7 +127,7 @@ extension OperationValue {
     /// Values that become a handle the caller owns: handed over once.
     var isHandedOver: Bool {
         switch self {
-        case .features, .table: true
+        case .features, .table, .service: true
         case .count, .extent: false
         }
     }
@@ -134,6 +135,7 @@ extension OperationValue {
     // Each kind of value, or nil for the others (for `COperation.take`).
     var features: FeatureResult? { if case let .features(result) = self { result } else { nil } }
     var table: FeatureTable? { if case let .table(table) = self { table } else { nil } }
+    var service: FeatureService? { if case let .service(service) = self { service } else { nil } }
     var count: Int? { if case let .count(count) = self { count } else { nil } }
     var extent: fc_envelope? { if case let .extent(extent, wkid) = self { fc_envelope(extent, wkid: wkid) } else { nil } }
 }
@@ -236,6 +238,14 @@ public func fcOperationTakeTable(_ pointer: OpaquePointer?, _ out: UnsafeMutable
     out?.pointee = nil
     return output(out) { () throws(FeatureCacheError) in
         Handles.export(Handle(.table, try operation(pointer).take(\.table, wrongKind: "the operation does not open a table (fc_table_open_start)")))
+    }
+}
+
+@_cdecl("fc_operation_take_service")
+public func fcOperationTakeService(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    out?.pointee = nil
+    return output(out) { () throws(FeatureCacheError) in
+        Handles.export(Handle(.service, try operation(pointer).take(\.service, wrongKind: "the operation does not open a service (fc_service_open_start)")))
     }
 }
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 /// Opens ArcGIS REST URLs: it sends the opening probe (the URL asked for JSON
 /// with the context's token, as every ArcGIS request), and claims a document
-/// with `currentVersion` and `layers`/`tables` (a service: the layer `name`
-/// names) or `fields` (a layer), and every ArcGIS error body.
+/// with `currentVersion` and `layers`/`tables` (a service: its layers and
+/// tables with features) or `fields` (a layer: itself), and every ArcGIS error body.
 struct ArcGISAdapter: ServiceAdapter {
     var describes: String { "an ArcGIS REST service or layer" }
 
-    func table(for probe: ServiceProbe, name: String?) async throws(FeatureCacheError) -> FeatureTable? {
+    func service(for probe: ServiceProbe) async throws(FeatureCacheError) -> FeatureService? {
         let requester = ArcGISRequester(context: probe.context, serviceURL: probe.parsed.string)
         let request = requester.request(probe.parsed)
         do throws(FeatureCacheError) {
@@ -32,28 +32,25 @@ struct ArcGISAdapter: ServiceAdapter {
             return nil
         }
         if json["currentVersion"] != nil, json["layers"]?.array != nil || json["tables"]?.array != nil {
-            return try await serviceTable(ArcGISService(url: probe.url, context: probe.context), name: name)
+            let service = try ArcGISService(url: probe.url, context: probe.context)
+            try await service.load()
+            let items = try service.layers().filter { $0.isTable || $0.geometryType != .none }.map {
+                ServiceItem(id: String($0.id), name: $0.name, geometryType: $0.geometryType)
+            }
+            return FeatureService(kind: .arcgis, kindName: "ArcGIS", url: service.url, title: (try? service.serviceDescription()) ?? "",
+                                  items: items) { (item) throws(FeatureCacheError) in
+                try FeatureTable.arcgis(service: service, layerId: Int(item.id) ?? -1)
+            }
         }
         if json["currentVersion"] != nil || json["type"]?.string == "Feature Layer", json["fields"]?.array != nil {
-            let layerName = json["name"]?.string ?? ""
-            if let name, name != layerName, name != json["id"]?.int.map(String.init) {
-                throw FeatureCacheError.invalidArgument("\(RequestURL.redacted(probe.url)) is the ArcGIS layer '\(layerName)', not '\(name)'")
+            let item = ServiceItem(id: json["id"]?.int.map(String.init) ?? "", name: json["name"]?.string ?? "",
+                                   geometryType: GeometryType(esriName: json["geometryType"]?.string))
+            let (url, context) = (probe.url, probe.context)
+            return FeatureService(kind: .arcgis, kindName: "ArcGIS", url: url, title: item.name, items: [item],
+                                  namesOneItem: true) { (_) throws(FeatureCacheError) in
+                try FeatureTable.arcgis(url: url, context: context)
             }
-            return try FeatureTable.arcgis(url: probe.url, context: probe.context)
         }
         return nil
-    }
-
-    private func serviceTable(_ service: ArcGISService, name: String?) async throws(FeatureCacheError) -> FeatureTable {
-        try await service.load()
-        let layers = try service.layers().filter { $0.isTable || $0.geometryType != .none }
-        let id: Int
-        if let name, let number = Int(name), layers.contains(where: { $0.id == number }) {
-            id = number
-        } else {
-            let chosen = try ServiceOpener.pick(name, from: layers.map(\.name), what: "layer", at: service.url)
-            id = layers.first { $0.name.lowercased() == chosen.lowercased() }!.id
-        }
-        return try FeatureTable.arcgis(service: service, layerId: id)
     }
 }

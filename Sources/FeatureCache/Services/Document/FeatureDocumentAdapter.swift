@@ -5,16 +5,21 @@
 struct FeatureDocumentAdapter: ServiceAdapter {
     var describes: String { "a GeoJSON or Esri JSON document of features" }
 
-    func table(for probe: ServiceProbe, name: String?) async throws(FeatureCacheError) -> FeatureTable? {
+    func service(for probe: ServiceProbe) async throws(FeatureCacheError) -> FeatureService? {
         guard probe.holdsFeatures, let response = probe.response else { return nil }
         // The probe asked with f=json; a URL that names its own format (an
         // ArcGIS query's f=geojson) is the document the caller meant.
         let asked = probe.parsed.value(of: "f") == nil && (try? RequestURL(parsing: probe.url))?.value(of: "f") != nil
         let table = try FeatureTable.document(url: probe.url, context: probe.context, prefetched: asked ? nil : response)
-        if let name, name.lowercased() != table.documentName.lowercased() {
-            throw FeatureCacheError.notFound("\(RequestURL.redacted(probe.url)) is one document of features, '\(table.documentName)', not '\(name)'")
+        let item = ServiceItem(id: table.documentName, name: table.documentName, geometryType: .unknown)
+        // One document, one table: the probe's download is its first load's.
+        let once = Locked<FeatureTable?>(table)
+        let (url, context) = (probe.url, probe.context)
+        return FeatureService(kind: .document, kindName: "feature document", url: url, title: item.name, items: [item],
+                              namesOneItem: true) { (_) throws(FeatureCacheError) in
+            if let first = once.withLock({ $0.take() }) { return first }
+            return try FeatureTable.document(url: url, context: context)
         }
-        return table
     }
 }
 

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 /// Opens WFS endpoints: asked last, it asks the URL for WFS capabilities (the
-/// service's own load negotiates the version); the table is the feature type
-/// `name` names. A URL whose capabilities do not load is not claimed.
+/// service's own load negotiates the version); its items are the feature types. A URL whose capabilities do not load is not claimed.
 struct WFSAdapter: ServiceAdapter {
     var describes: String { "a WFS" }
 
-    func table(for probe: ServiceProbe, name: String?) async throws(FeatureCacheError) -> FeatureTable? {
+    func service(for probe: ServiceProbe) async throws(FeatureCacheError) -> FeatureService? {
         if probe.findings.isEmpty { probe.findings.append("asked for JSON: JSON that no adapter claims") }
         let service = try WFSService(url: probe.url, context: probe.context)
         do throws(FeatureCacheError) {
@@ -15,7 +14,10 @@ struct WFSAdapter: ServiceAdapter {
             probe.findings.append("asked for WFS capabilities: \(error.message)")
             return nil
         }
-        let typeName = try ServiceOpener.pick(name, from: service.featureTypes().map(\.name), what: "feature type", at: probe.url)
-        return try FeatureTable.wfs(service: service, typeName: typeName)
+        let items = try service.featureTypes().map { ServiceItem(id: $0.name, name: $0.name, geometryType: .unknown) }
+        return FeatureService(kind: .wfs, kindName: "WFS", url: service.url, title: service.title,
+                              items: items) { (item) throws(FeatureCacheError) in
+            try FeatureTable.wfs(service: service, typeName: item.id)
+        }
     }
 }
