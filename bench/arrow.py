@@ -61,7 +61,7 @@ sys.path.insert(0, sys.argv[2])
 import pyarrow as pa
 import featurecache as fc
 table = fc.Table.arcgis(sys.argv[1])
-table.request_mode = fc.MANUAL_CACHE
+table.request_mode = fc.RequestMode.MANUAL_CACHE
 result = table.populate()
 picked = table.query(fc.Query(where="Condition < 4"))
 out = {}

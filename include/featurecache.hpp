@@ -579,6 +579,56 @@ private:
 };
 }  // namespace detail
 
+/// One item a FeatureService offers (fc_service_item_*).
+struct ServiceItem {
+    std::string id;         ///< a layer id, collection id, feature type name
+    std::string name;       ///< its name or title
+    int32_t geometry_type;  ///< FC_GEOMETRY_TYPE_*, UNKNOWN where the listing does not say
+};
+
+/// Any service, opened from its URL alone (fc_service): its kind, its items and
+/// a table on each, whatever the protocol. Immutable: usable from any thread.
+class FeatureService {
+public:
+    /// Opens url (blocking; fc_service_open); throws its error.
+    static FeatureService open(const std::string &url, const Context *context = nullptr) {
+        return FeatureService(detail::created<fc_service>([&](fc_service **out) {
+            return fc_service_open(context ? context->get() : nullptr, url.c_str(), out);
+        }));
+    }
+    int32_t kind() const { return value<int32_t>(fc_service_kind); }
+    std::string title() const { return value<const char *>(fc_service_title); }
+    std::vector<ServiceItem> items() const {
+        std::vector<ServiceItem> items;
+        for (int32_t i = 0, n = value<int32_t>(fc_service_item_count); i < n; ++i) {
+            const char *id = nullptr, *name = nullptr;
+            int32_t geometry = 0;
+            check(fc_service_item_id(get(), i, &id));
+            check(fc_service_item_name(get(), i, &name));
+            check(fc_service_item_geometry_type(get(), i, &geometry));
+            items.push_back(ServiceItem{id, name, geometry});
+        }
+        return items;
+    }
+    /// A table, not yet loaded, on the item name names (its id or name); "" for the only one.
+    Table table(const std::string &name = "") const {
+        return Table(detail::created<fc_table>([&](fc_table **out) {
+            return fc_service_create_table(get(), name.empty() ? nullptr : name.c_str(), out);
+        }));
+    }
+    fc_service *get() const noexcept { return handle_.get(); }
+
+private:
+    explicit FeatureService(fc_service *owned) noexcept : handle_(owned) {}
+    template <class T>
+    T value(fc_status (*function)(const fc_service *, T *)) const {
+        T out{};
+        check(function(get(), &out));
+        return out;
+    }
+    detail::Owned<fc_service, fc_service_free> handle_;
+};
+
 /// An ArcGIS REST feature or map service: lists its layers, makes tables on them.
 class ArcGISService
     : public detail::Service<fc_arcgis_service, fc_arcgis_service_free, fc_arcgis_service_as_loadable> {

@@ -125,6 +125,27 @@ int main() {
         CHECK(std::string(error.what()).find("NoSuchField") != std::string::npos);
     }
     CHECK(moved.cached_feature_count() == 200000);  // a failed populate leaves the cache
+    {
+        // Any service from its URL alone: its items, and a table on one.
+        std::string first = emulator_layer(0);
+        fc::FeatureService service = fc::FeatureService::open(first.substr(0, first.rfind('/')));
+        CHECK(service.kind() == FC_SERVICE_ARCGIS);
+        std::vector<fc::ServiceItem> items = service.items();
+        CHECK(items.size() == 4 && items[2].id == "2" && items[2].name == "Roads" &&
+              items[2].geometry_type == FC_GEOMETRY_TYPE_POLYLINE);
+        fc::Table roads = service.table("roads");
+        roads.wait(30);
+        CHECK(roads.name() == "Roads");
+        CHECK(!roads.option_names().empty() && roads.option("query_format") == "auto");
+        roads.set_option("query_format", "json");
+        CHECK(roads.option("query_format_in_use") == "json");
+        try {
+            service.table("Rivers");
+            CHECK(false);
+        } catch (const fc::NotFoundError &) {
+            CHECK(true);
+        }
+    }
     try {
         fc::Table missing = fc::Table::open(emulator_layer(9));
         CHECK(false);

@@ -51,7 +51,7 @@ def counter(port, action="_count"):
 
 def library(kind, url, layer_name, port, data):
     table = fc.Table.ogc(url, layer_name) if kind == "OAPIF" else fc.Table.wfs(url, layer_name)
-    table.request_mode = fc.ON_INTERACTION_CACHE
+    table.request_mode = fc.RequestMode.ON_INTERACTION_CACHE
     layer = fc.Layer(table)
     world = fc.Map([layer])
     counter(port, "_reset")

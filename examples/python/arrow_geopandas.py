@@ -32,7 +32,7 @@ def main():
         print("  %-10s %s" % (name, dtype))
 
     with fc.Table.open(url, layer) as table:
-        table.request_mode = fc.MANUAL_CACHE
+        table.request_mode = fc.RequestMode.MANUAL_CACHE
         result = table.populate(where="Condition = 4", bbox=downtown)
         arrow = result.to_arrow()  # or pyarrow.table(result), polars.from_arrow(result)…
     geometry = arrow.schema.field("geometry")

@@ -30,7 +30,7 @@ def main():
         def on_status(status):
             with print_lock:
                 line = "%8.1f ms  %-5s %s" % ((time.monotonic() - start) * 1000, name, fc.STATUS_NAMES[status])
-                if status == fc.FAILED_TO_LOAD:
+                if status == fc.LoadStatus.FAILED_TO_LOAD:
                     error = loadable.load_error
                     line += "  (%s: %s)" % (type(error).__name__, error)
                 print(line, flush=True)
@@ -40,7 +40,7 @@ def main():
         for name, loadable in (("map", map_), ("layer", layer), ("table", table)):
             loadable.add_status_observer(observer(name, loadable))
         map_.wait(60)
-        if layer.load_status != fc.LOADED:
+        if layer.load_status != fc.LoadStatus.LOADED:
             return 1
         print("table '%s': %d fields, object ids in %s, wkid %d, %d features per page"
               % (table.name, len(table.fields), table.object_id_field, table.spatial_reference.wkid,

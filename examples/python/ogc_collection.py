@@ -25,7 +25,7 @@ def main():
     api_url = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("PYGEOAPI_URL", "http://127.0.0.1:5001")
     collection = sys.argv[2] if len(sys.argv) > 2 else "trees"
     table = fc.Table.ogc(api_url, collection)
-    table.request_mode = fc.MANUAL_CACHE
+    table.request_mode = fc.RequestMode.MANUAL_CACHE
     table.load()
     table.wait(60)
     print("collection '%s' (%s): %d fields" % (collection, table.name, len(table.fields)))

@@ -24,7 +24,7 @@ def main():
         return 2
 
     with fc.Table.arcgis(url) as table:
-        table.request_mode = fc.MANUAL_CACHE
+        table.request_mode = fc.RequestMode.MANUAL_CACHE
         downtown = fc.Envelope(-122.70, 45.48, -122.60, 45.56, 4326)
         query = fc.Query(where="Condition = 4", geometry=downtown, spatial_relationship="intersects", max_features=5000)
         result = table.populate(query, clear_cache=True, out_fields=["Species", "DBH", "Planted"])

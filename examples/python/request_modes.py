@@ -15,7 +15,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
 import featurecache as fc  # noqa: E402
 
-MODES = {"cache": fc.ON_INTERACTION_CACHE, "nocache": fc.ON_INTERACTION_NO_CACHE, "manual": fc.MANUAL_CACHE}
+MODES = {"cache": fc.RequestMode.ON_INTERACTION_CACHE, "nocache": fc.RequestMode.ON_INTERACTION_NO_CACHE, "manual": fc.RequestMode.MANUAL_CACHE}
 
 # The navigation: view centres (lon, lat) and scales, as request_modes.c.
 TRACE = [
@@ -61,7 +61,7 @@ def main():
             print("%d. %s (1:%.0f)" % (number, action, scale))
             map_.set_visible_extent(view, scale)
             map_.wait_idle(60)
-            if table.request_mode == fc.MANUAL_CACHE:
+            if table.request_mode == fc.RequestMode.MANUAL_CACHE:
                 result = table.populate(fc.Query(where="Condition < '4'", geometry=view), clear_cache=False)
                 print("    Populated %d features." % len(result))
             visible = table.query_count(fc.Query(geometry=view))

@@ -24,8 +24,8 @@ def main():
     base = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("MAPSERVER_WFS_URL", "http://127.0.0.1:5002/cgi-bin/mapserv")
     type_name = sys.argv[2] if len(sys.argv) > 2 else "ms:buildings"
     table = fc.Table.wfs(base + "?service=wfs&request=getcapabilities", type_name)
-    table.request_mode = fc.MANUAL_CACHE
-    table.axis_order = fc.AXIS_ORDER_NO_SWAP
+    table.request_mode = fc.RequestMode.MANUAL_CACHE
+    table.axis_order = fc.AxisOrder.NO_SWAP
     table.load()
     table.wait(60)
     print("feature type '%s': %d fields, %s, read as %s" % (

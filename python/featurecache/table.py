@@ -11,15 +11,6 @@ from .constants import (FIELD_TYPES, GEOMETRY_TYPES, AxisOrder, Envelope, Field,
 from .operation import Operation, _take_count, _take_extent, _take_result
 from .query import Query
 
-# The enumerations' members under the names the binding has always had.
-ON_INTERACTION_CACHE = RequestMode.ON_INTERACTION_CACHE
-ON_INTERACTION_NO_CACHE = RequestMode.ON_INTERACTION_NO_CACHE
-MANUAL_CACHE = RequestMode.MANUAL_CACHE
-SERVICE_ARCGIS, SERVICE_OGC, SERVICE_WFS = ServiceKind.ARCGIS, ServiceKind.OGC, ServiceKind.WFS
-AXIS_ORDER_AUTO, AXIS_ORDER_SWAP, AXIS_ORDER_NO_SWAP = AxisOrder.AUTO, AxisOrder.SWAP, AxisOrder.NO_SWAP
-QUERY_LANGUAGE_AUTO, QUERY_LANGUAGE_LOCAL = QueryLanguage.AUTO, QueryLanguage.LOCAL
-QUERY_LANGUAGE_CQL2_TEXT, QUERY_LANGUAGE_CQL2_JSON = QueryLanguage.CQL2_TEXT, QueryLanguage.CQL2_JSON
-
 
 def _take_table(operation_ptr):
     out = ctypes.c_void_p()
@@ -137,7 +128,7 @@ class Table(Handle, Loadable):
 
     @property
     def query_language(self):
-        """OGC API: how where clauses reach the server (QUERY_LANGUAGE_AUTO, _LOCAL, _CQL2_TEXT, _CQL2_JSON)."""
+        """OGC API: how where clauses reach the server (a QueryLanguage)."""
         return QueryLanguage(self._view_get(_ffi.lib.fc_table_as_ogc, _ffi.lib.fc_ogc_table_query_language))
 
     @query_language.setter
@@ -146,7 +137,7 @@ class Table(Handle, Loadable):
 
     @property
     def axis_order(self):
-        """WFS: the axis order of received coordinates (AXIS_ORDER_AUTO, _SWAP, _NO_SWAP)."""
+        """WFS: the axis order of received coordinates (an AxisOrder)."""
         return AxisOrder(self._view_get(_ffi.lib.fc_table_as_wfs, _ffi.lib.fc_wfs_table_axis_order))
 
     @axis_order.setter
@@ -155,7 +146,7 @@ class Table(Handle, Loadable):
 
     @property
     def filter_axis_order(self):
-        """WFS: the axis order of boxes sent to the server (AXIS_ORDER_*)."""
+        """WFS: the axis order of boxes sent to the server (an AxisOrder)."""
         return AxisOrder(self._view_get(_ffi.lib.fc_table_as_wfs, _ffi.lib.fc_wfs_table_filter_axis_order))
 
     @filter_axis_order.setter
@@ -319,21 +310,33 @@ class Table(Handle, Loadable):
 
     # ---- populate ----------------------------------------------------------
 
-    def populate_async(self, query=None, clear_cache=True, out_fields=None, progress=None, callback=None, *,
-                       where=None, bbox=None, max_features=None):
-        """Starts fetching the features matching query (a Query, or None for all)
-        into the cache; returns an Operation. Instead of a Query, the keywords
-        where, bbox (a tuple or shapely geometry), out_fields and max_features
-        build one (out_fields also overrides a Query's). progress(Progress) and
-        callback(result, error) run on a library thread."""
+    @staticmethod
+    def _query_of(query, out_fields, where, bbox, mask, columns, max_features):
+        """The Query a populate runs: `query`, or one the keywords build
+        (columns, or its older name out_fields, also narrows a given Query)."""
         if query is not None and not isinstance(query, Query):
             raise TypeError("query must be a Query or None")
-        if where is not None or bbox is not None or max_features is not None:
+        if out_fields is not None and columns is not None:
+            raise TypeError("give columns or out_fields (its older name), not both")
+        columns = columns if columns is not None else out_fields
+        if where is not None or bbox is not None or mask is not None or max_features is not None:
             if query is not None:
-                raise TypeError("give a Query or the where/bbox/max_features keywords, not both")
-            query = Query(where=where, geometry=bbox, max_features=max_features or 0)
-        if out_fields is not None:
-            query = (query if query is not None else Query()).with_out_fields(out_fields)
+                raise TypeError("give a Query or the where/bbox/mask/max_features keywords, not both")
+            query = Query(where=where, bbox=bbox, mask=mask, max_features=max_features)
+        if columns is not None:
+            query = (query if query is not None else Query()).with_out_fields(columns)
+        return query
+
+    def populate_async(self, query=None, clear_cache=True, out_fields=None, progress=None, callback=None, *,
+                       where=None, bbox=None, mask=None, columns=None, max_features=None):
+        """Starts fetching the features matching query (a Query, or None for all)
+        into the cache; returns an Operation. Instead of a Query, the keywords
+        where, bbox (xmin, ymin, xmax, ymax[, wkid]), mask (a shapely geometry:
+        intersects), columns and max_features (None: all) build one, as
+        read_arrow takes them; columns also narrows a Query (out_fields is its
+        older name). progress(Progress) and callback(result, error) run on a
+        library thread."""
+        query = self._query_of(query, out_fields, where, bbox, mask, columns, max_features)
         table, query_ptr = self._ptr, query._ptr if query is not None else None
 
         def start(done, key, out):
@@ -344,14 +347,14 @@ class Table(Handle, Loadable):
         return operation
 
     def populate(self, query=None, clear_cache=True, out_fields=None, progress=None, timeout=None, *,
-                 where=None, bbox=None, max_features=None):
-        """Fetches the features matching query (or the where, bbox, out_fields
-        and max_features keywords) into the cache and returns them (a Result).
-        Atomic: on any error, and on a timeout (which cancels it), the cache is
-        as it was. clear_cache=False merges (a feature already cached is
-        replaced by the new copy)."""
-        with self.populate_async(query, clear_cache, out_fields, progress, where=where, bbox=bbox,
-                                 max_features=max_features) as operation:
+                 where=None, bbox=None, mask=None, columns=None, max_features=None):
+        """Fetches the features matching query (or the where, bbox, mask,
+        columns and max_features keywords, as populate_async) into the cache
+        and returns them (a Result). Atomic: on any error, and on a timeout
+        (which cancels it), the cache is as it was. clear_cache=False merges (a
+        feature already cached is replaced by the new copy)."""
+        with self.populate_async(query, clear_cache, out_fields, progress, where=where, bbox=bbox, mask=mask,
+                                 columns=columns, max_features=max_features) as operation:
             return operation.result(timeout)
 
     @property

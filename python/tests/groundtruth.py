@@ -111,7 +111,7 @@ def check_request_modes(make_table, truth, server, decimals=None):
     manual cache fetches nothing by itself."""
     view = fc.Envelope(-122.69, 45.51, -122.67, 45.53, 4326)
     expected = expected_trees(truth, (view.xmin, view.ymin, view.xmax, view.ymax))
-    for mode in (fc.ON_INTERACTION_CACHE, fc.ON_INTERACTION_NO_CACHE, fc.MANUAL_CACHE):
+    for mode in (fc.RequestMode.ON_INTERACTION_CACHE, fc.RequestMode.ON_INTERACTION_NO_CACHE, fc.RequestMode.MANUAL_CACHE):
         table = make_table()
         table.request_mode = mode
         layer = fc.Layer(table)
@@ -120,17 +120,17 @@ def check_request_modes(make_table, truth, server, decimals=None):
         world.set_visible_extent(view, 10000)
         world.wait_idle(60)
         in_view = table.query(fc.Query(geometry=view, wkid=4326))
-        if mode == fc.MANUAL_CACHE:
+        if mode == fc.RequestMode.MANUAL_CACHE:
             assert table.cached_feature_count == 0 and len(in_view) == 0
         else:
             check_trees(in_view, expected, server, decimals=decimals)
         requests = table.statistics.requests
         again = table.query_count(fc.Query(geometry=view, wkid=4326, where="Condition < 4"))
-        if mode == fc.ON_INTERACTION_NO_CACHE:
+        if mode == fc.RequestMode.ON_INTERACTION_NO_CACHE:
             assert table.statistics.requests > requests      # always the server
         else:
             assert table.statistics.requests == requests     # the cache answered
-        if mode != fc.MANUAL_CACHE:
+        if mode != fc.RequestMode.MANUAL_CACHE:
             assert again == sum(1 for f in expected.values() if f["properties"]["Condition"] < 4)
         world.close()
         layer.close()

@@ -53,7 +53,7 @@ def test_quantized_tiles_follow_the_zoom(ns):
     exact = geometries(exact_table.populate(fc.Query(geometry=VIEW)))
 
     table = fc.Table.arcgis(ns.layer_url(1, "Hosted"))
-    table.request_mode = fc.ON_INTERACTION_CACHE
+    table.request_mode = fc.RequestMode.ON_INTERACTION_CACHE
     layer = fc.Layer(table)
     map_ = fc.Map([layer])
     map_.wait(30)
@@ -186,7 +186,7 @@ def test_a_populate_asked_to_generalize_gets_geometry_within_the_offset(ns, quer
     exact = geometries(exact_table.populate(fc.Query(geometry=VIEW)))
     table = fc.Table.arcgis(ns.layer_url(1, "Hosted"))
     table.query_format = query_format
-    table.request_mode = fc.MANUAL_CACHE  # queries read the cache
+    table.request_mode = fc.RequestMode.MANUAL_CACHE  # queries read the cache
     assert len(table.populate(fc.Query(geometry=VIEW))) == len(exact)  # exact copies cached first
     coarse = geometries(table.populate(fc.Query(geometry=VIEW, max_allowable_offset=offset), clear_cache=False))
     asked = ns.stats["last_params"]

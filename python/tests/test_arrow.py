@@ -30,7 +30,7 @@ UTC = datetime.timezone.utc
 
 def populate(url, **keywords):
     table = fc.Table.arcgis(url)
-    table.request_mode = fc.MANUAL_CACHE
+    table.request_mode = fc.RequestMode.MANUAL_CACHE
     return table, table.populate(**keywords)
 
 
@@ -207,7 +207,7 @@ def test_ogc_and_wfs_tables(geoservers, truth):
     cases = [fc.Table.ogc(geoservers["PYGEOAPI_URL"], "trees_pg"),
              fc.Table.wfs(geoservers["MAPSERVER_WFS_URL"] + "?service=wfs&request=getcapabilities", "ms:trees")]
     for table in cases:
-        table.request_mode = fc.MANUAL_CACHE
+        table.request_mode = fc.RequestMode.MANUAL_CACHE
         seen = []
         arrow = table.populate(bbox=fc.Envelope(*BBOX, 4326), progress=seen.append).to_arrow()
         assert arrow.num_rows == len(expected)

@@ -13,7 +13,7 @@ from featurecache._callbacks import registry
 
 def manual_table(url):
     table = fc.Table.arcgis(url)
-    table.request_mode = fc.MANUAL_CACHE
+    table.request_mode = fc.RequestMode.MANUAL_CACHE
     table.wait(30)
     return table
 
@@ -70,7 +70,7 @@ def test_enums_and_reprs(ns):
     table = fc.Table.arcgis(ns.layer_url(0))
     assert table.load_status is fc.LoadStatus.NOT_LOADED
     table.wait(30)
-    assert table.load_status == fc.LOADED == fc.LoadStatus.LOADED
+    assert table.load_status == fc.LoadStatus.LOADED == fc.LoadStatus.LOADED
     assert table.request_mode is fc.RequestMode.ON_INTERACTION_CACHE
     assert table.service_kind is fc.ServiceKind.ARCGIS
     assert "Trees" in repr(table) and "LOADED" in repr(table)

@@ -42,7 +42,7 @@ def test_a_geojson_file_opens_as_a_document_table(docs, geoservers, truth):
     assert table.options == {}
     # The probe's download is the table's: one GET for open and load together.
     assert downloads(geoservers, "trees.geojson") == before + 1
-    table.request_mode = fc.MANUAL_CACHE
+    table.request_mode = fc.RequestMode.MANUAL_CACHE
     everything = table.populate()
     assert len(everything) == len(truth["trees"])
     inside = table.query(fc.Query(geometry=VIEW))
@@ -64,7 +64,7 @@ def test_on_interaction_modes_answer_views_from_the_one_download(docs, geoserver
     check_trees(shown, expected_trees(truth, BBOX), "document")
     assert table.statistics.queries_local == 1  # the view covered it
     # No cache: every query asks the source, which answers from its copy.
-    table.request_mode = fc.ON_INTERACTION_NO_CACHE
+    table.request_mode = fc.RequestMode.ON_INTERACTION_NO_CACHE
     answered = table.query(fc.Query(geometry=VIEW, where="Condition = 4", out_fields=["Condition"]))
     want = expected_trees(truth, BBOX, lambda p: p["Condition"] == 4)
     assert len(answered) == len(want) and {f.name for f in answered.fields} <= {"Condition", "id"}
@@ -80,7 +80,7 @@ def test_lines_and_polygons(docs, geoservers, layer, kind):
         features = json.load(source)["features"]
     table = fc.Table.open(docs + "/%s.geojson" % layer, layer)
     assert table.geometry_type == kind
-    table.request_mode = fc.MANUAL_CACHE
+    table.request_mode = fc.RequestMode.MANUAL_CACHE
     assert len(table.populate()) == len(features)
 
 
@@ -94,7 +94,7 @@ def test_recorded_esri_json_answers_open_as_documents(docs, name):
         recorded = json.load(source)
     table = fc.Table.open(docs + "/" + name)
     assert table.service_kind == fc.ServiceKind.DOCUMENT
-    table.request_mode = fc.MANUAL_CACHE
+    table.request_mode = fc.RequestMode.MANUAL_CACHE
     result = table.populate()
     assert len(result) == len(recorded["features"])
     assert table.spatial_reference.wkid == recorded["spatialReference"]["wkid"]

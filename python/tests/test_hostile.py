@@ -27,7 +27,7 @@ def test_pages_per_operation_are_bounded(ns):
         assert ctx.work_limits["max_pages_per_operation"] == 3
         table = fc.Table.arcgis(ns.layer_url(), context=ctx)
         table.wait(30)
-        table.request_mode = fc.MANUAL_CACHE
+        table.request_mode = fc.RequestMode.MANUAL_CACHE
         table.populate(fc.Query(where="OBJECTID <= 500"))
         cached = table.cached_feature_count
         # 20,000 features are 10 pages of 2,000: past the limit, and the cache is kept.

@@ -21,11 +21,11 @@ def wait_until(predicate, timeout=10.0):
 
 def test_load_and_metadata(ns):
     with fc.Table.arcgis(ns.layer_url()) as table:
-        assert table.load_status == fc.NOT_LOADED
+        assert table.load_status == fc.LoadStatus.NOT_LOADED
         with pytest.raises(fc.InvalidStateError):
             table.name
         table.wait(30)
-        assert table.load_status == fc.LOADED
+        assert table.load_status == fc.LoadStatus.LOADED
         assert table.load_error is None
         assert table.name == "Trees"
         assert [f.name for f in table.fields] == ["OBJECTID", "Condition", "Species", "DBH", "Planted"]
@@ -44,7 +44,7 @@ def test_load_and_metadata(ns):
         assert table.capabilities == ["Query"]
         assert table.supported_query_formats == ["JSON", "geoJSON"]
         assert table.service_version == pytest.approx(11.1)
-        assert table.service_kind == fc.SERVICE_ARCGIS
+        assert table.service_kind == fc.ServiceKind.ARCGIS
     assert ns.stats["requests"] == 1
 
 
@@ -88,7 +88,7 @@ def test_failure_then_retry_with_observer(ns):
     table.retry_load()
     table.wait(30)
     assert wait_until(lambda: len(seen) == 4)
-    assert seen == [fc.LOADING, fc.FAILED_TO_LOAD, fc.LOADING, fc.LOADED]
+    assert seen == [fc.LoadStatus.LOADING, fc.LoadStatus.FAILED_TO_LOAD, fc.LoadStatus.LOADING, fc.LoadStatus.LOADED]
     table.remove_status_observer(token)
     with pytest.raises(fc.InvalidArgumentError):
         table.remove_status_observer(token)
@@ -102,13 +102,13 @@ def test_cancel_really_aborts(ns):
     table.load(errors.append)
     assert wait_until(lambda: ns.stats["requests"] == 1)
     table.cancel_load()
-    assert table.load_status == fc.FAILED_TO_LOAD
+    assert table.load_status == fc.LoadStatus.FAILED_TO_LOAD
     assert wait_until(lambda: len(errors) == 1)
     assert isinstance(errors[0], fc.CancelledError)
     assert wait_until(lambda: ns.stats["disconnects"] == 1, timeout=3)
     table.retry_load()
     table.wait(30)
-    assert table.load_status == fc.LOADED
+    assert table.load_status == fc.LoadStatus.LOADED
     table.close()
 
 
@@ -117,7 +117,7 @@ def test_wait_timeout_and_blocking_inside_a_callback(ns):
     table = fc.Table.arcgis(ns.layer_url())
     with pytest.raises(fc.TimeoutError):
         table.wait(0.1)
-    assert table.load_status == fc.LOADING
+    assert table.load_status == fc.LoadStatus.LOADING
     inner = []
     table.load(lambda error: inner.append(_try_wait(table)))
     table.wait()
@@ -142,9 +142,9 @@ def test_layer_and_map_dependencies(ns):
     with fc.Map([good_layer, bad_layer]) as map_:
         assert len(map_) == 2
         map_.wait(30)
-        assert map_.load_status == fc.LOADED
-        assert good_layer.load_status == fc.LOADED
-        assert bad_layer.load_status == fc.FAILED_TO_LOAD
+        assert map_.load_status == fc.LoadStatus.LOADED
+        assert good_layer.load_status == fc.LoadStatus.LOADED
+        assert bad_layer.load_status == fc.LoadStatus.FAILED_TO_LOAD
         assert isinstance(bad_layer.load_error, fc.NotFoundError)
         assert bad_layer.load_error.service_code == 400
         assert good_layer.min_scale == 5000
@@ -180,8 +180,8 @@ def test_bad_arguments():
     table = fc.Table.arcgis("http://example.org/arcgis/rest/services/A/FeatureServer/0")
     with pytest.raises(fc.InvalidArgumentError, match="99"):
         table.request_mode = 99
-    table.request_mode = fc.MANUAL_CACHE
-    assert table.request_mode == fc.MANUAL_CACHE
+    table.request_mode = fc.RequestMode.MANUAL_CACHE
+    assert table.request_mode == fc.RequestMode.MANUAL_CACHE
     table.close()
     table.close()  # idempotent
     with pytest.raises(fc.InvalidStateError, match="closed"):
@@ -209,7 +209,7 @@ def test_closing_a_handle_silences_its_observers(ns):
     layer.wait(30)
     time.sleep(0.05)
     assert seen == []
-    assert layer.load_status == fc.LOADED
+    assert layer.load_status == fc.LoadStatus.LOADED
     layer.close()
 
 
@@ -244,7 +244,7 @@ def test_arcgis_service_lists_layers_and_opens_tables(ns):
             roads.load()
             assert roads.wait(30) and roads.name == "Roads"
     with fc.Table.open(service_url, "parcels") as parcels:     # any URL: decided from the answer
-        assert parcels.name == "Parcels" and parcels.service_kind == fc.SERVICE_ARCGIS
+        assert parcels.name == "Parcels" and parcels.service_kind == fc.ServiceKind.ARCGIS
     with pytest.raises(fc.InvalidArgumentError, match="Trees, Parcels, Roads"):
         fc.Table.open(service_url)                              # three layers: name one
     operation = fc.Table.open_async(ns.layer_url(0))

@@ -36,7 +36,7 @@ def check(result, expected, server, **options):
 def open_table(geoservers, name, page_size=0, wkid=None, language=None):
     url, collection = servers(geoservers)[name]
     table = fc.Table.ogc(url, collection)
-    table.request_mode = fc.MANUAL_CACHE
+    table.request_mode = fc.RequestMode.MANUAL_CACHE
     if page_size:
         table.set_page_size(page_size)
     if wkid:
@@ -58,7 +58,7 @@ def test_service_lists_collections_and_tables_depend_on_it(geoservers):
     table = service.table("trees")
     table.load()                      # loads the service first (strong dependency)
     assert table.wait(60)
-    assert service.load_status == fc.LOADED
+    assert service.load_status == fc.LoadStatus.LOADED
     ids = [ident for ident, _ in service.collections]
     assert {"trees", "roads", "buildings", "trees_geojson", "trees_pg", "buildings_pg"} <= set(ids)
     assert service.conforms_to("ogcapi-features-1/1.0/conf/core")
@@ -103,7 +103,7 @@ def test_missing_collection_is_not_found_with_the_http_status(geoservers, server
     with pytest.raises(fc.NotFoundError) as failed:
         table.wait(60)
     error = failed.value
-    assert error.http_status == status and table.load_status == fc.FAILED_TO_LOAD
+    assert error.http_status == status and table.load_status == fc.LoadStatus.FAILED_TO_LOAD
     assert "no_such_collection" in str(error) and "trees" in str(error)
 
 
@@ -164,20 +164,20 @@ def test_where_parts_a_server_cannot_take_stay_local(geoservers, truth):
 def test_query_languages(geoservers, truth):
     where = "Condition = 4"
     expected = expected_trees(truth, None, lambda p: p["Condition"] == 4)
-    forced_text = open_table(geoservers, "pygeoapi-postgis", language=fc.QUERY_LANGUAGE_CQL2_TEXT)
+    forced_text = open_table(geoservers, "pygeoapi-postgis", language=fc.QueryLanguage.CQL2_TEXT)
     with pytest.raises(fc.HTTPError) as refused:
         forced_text.populate(fc.Query(where=where))
     assert refused.value.http_status == 400
     assert forced_text.cached_feature_count == 0
 
-    as_json = open_table(geoservers, "pygeoapi-postgis", language=fc.QUERY_LANGUAGE_CQL2_JSON)
+    as_json = open_table(geoservers, "pygeoapi-postgis", language=fc.QueryLanguage.CQL2_JSON)
     check(as_json.populate(fc.Query(where=where)), expected, "pygeoapi-postgis")
     assert as_json.statistics.features_received == len(expected)   # filtered by the server (POST)
 
-    local = open_table(geoservers, "pygeoapi-postgis", language=fc.QUERY_LANGUAGE_LOCAL)
+    local = open_table(geoservers, "pygeoapi-postgis", language=fc.QueryLanguage.LOCAL)
     check(local.populate(fc.Query(where=where)), expected, "pygeoapi-postgis")
     assert local.statistics.features_received == 20000
-    assert local.query_language == fc.QUERY_LANGUAGE_LOCAL
+    assert local.query_language == fc.QueryLanguage.LOCAL
 
 
 @pytest.mark.parametrize("server", SERVERS)
@@ -282,6 +282,6 @@ def test_open_decides_ogc_api_from_the_landing_page(geoservers, truth, server):
     reads the same features as a table made for OGC API."""
     url, collection = servers(geoservers)[server]
     with fc.Table.open(url, collection) as table:
-        assert table.service_kind == fc.SERVICE_OGC and table.load_status == fc.LOADED
-        table.request_mode = fc.MANUAL_CACHE
+        assert table.service_kind == fc.ServiceKind.OGC and table.load_status == fc.LoadStatus.LOADED
+        table.request_mode = fc.RequestMode.MANUAL_CACHE
         check(table.populate(fc.Query(geometry=BBOX, wkid=4326)), expected_trees(truth, BBOX), server)

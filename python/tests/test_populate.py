@@ -165,7 +165,7 @@ def test_a_large_cache_is_stored_in_spatial_order(ns, trees):
     (offset, max features) come in object-id order as the service pages them, and
     a populate that asked the service for an order keeps it."""
     table = fc.Table.arcgis(ns.layer_url())
-    table.request_mode = fc.MANUAL_CACHE
+    table.request_mode = fc.RequestMode.MANUAL_CACHE
     populated = [feature.object_id for feature in table.populate(fc.Query())]
     assert len(populated) == len(trees) and set(populated) == set(trees)
     assert populated != sorted(populated)  # not the server's object-id order
@@ -187,7 +187,7 @@ def test_a_large_cache_is_stored_in_spatial_order(ns, trees):
     assert sorted(arrow.column("OBJECTID").to_pylist()) == in_box
 
     ordered = fc.Table.arcgis(ns.layer_url())
-    ordered.request_mode = fc.MANUAL_CACHE
+    ordered.request_mode = fc.RequestMode.MANUAL_CACHE
     result = ordered.populate(fc.Query(where="OBJECTID <= 20000", order_by="DBH DESC"))
     dbh = [feature["DBH"] for feature in result]
     assert len(dbh) == 20000

@@ -19,7 +19,7 @@ def open_map(url, mode):
 
 def test_on_interaction_cache_answers_covered_queries_locally(ns):
     url, stats = ns.layer_url(), lambda: ns.stats
-    table, layer, map_ = open_map(url, fc.ON_INTERACTION_CACHE)
+    table, layer, map_ = open_map(url, fc.RequestMode.ON_INTERACTION_CACHE)
     changes = []
     done = threading.Event()
     layer.on_features_changed(lambda n: (changes.append(n), done.set()))
@@ -44,13 +44,13 @@ def test_on_interaction_cache_answers_covered_queries_locally(ns):
 
 def test_manual_and_no_cache(ns):
     url, stats = ns.layer_url(), lambda: ns.stats
-    table, layer, map_ = open_map(url, fc.MANUAL_CACHE)
+    table, layer, map_ = open_map(url, fc.RequestMode.MANUAL_CACHE)
     map_.set_visible_extent(VIEW, 10000)
     map_.wait_idle(60)
     assert stats()["by_kind"].get("query", 0) == 0 and table.query_count() == 0
     populated = table.populate(fc.Query(geometry=VIEW, where="Condition < '4'"))
     assert table.query_count(fc.Query(geometry=VIEW)) == len(populated)
-    table.request_mode = fc.ON_INTERACTION_NO_CACHE
+    table.request_mode = fc.RequestMode.ON_INTERACTION_NO_CACHE
     assert table.cached_feature_count == 0  # to no cache clears
     before = stats()["by_kind"].get("query", 0)
     assert table.query_count(fc.Query(geometry=VIEW, where="Condition < 4")) == len(populated)
@@ -69,7 +69,7 @@ def test_a_complete_query_answer_is_coverage(ns):
     once; the identical query (and any inside its box, with the same where) is
     answered from the cache after that, counted at the emulator."""
     url, stats = ns.layer_url(), lambda: ns.stats
-    table, layer, map_ = open_map(url, fc.ON_INTERACTION_CACHE)   # no view: nothing covered
+    table, layer, map_ = open_map(url, fc.RequestMode.ON_INTERACTION_CACHE)   # no view: nothing covered
     box = fc.Envelope(-122.70, 45.50, -122.66, 45.53, 4326)
     inner = fc.Envelope(-122.69, 45.51, -122.67, 45.52, 4326)
     first = table.query(fc.Query(geometry=box, where="Condition < 4"))

@@ -28,7 +28,7 @@ def wfs_url(env, version=None):
 def open_table(env, type_name="ms:trees", version=None, fmt=None, page_size=0, wkid=None,
                axis=None, filter_axis=None, url=None):
     table = fc.Table.wfs(url or wfs_url(env, version), type_name)
-    table.request_mode = fc.MANUAL_CACHE
+    table.request_mode = fc.RequestMode.MANUAL_CACHE
     if page_size:
         table.set_page_size(page_size)
     if wkid:
@@ -53,7 +53,7 @@ def test_service_negotiates_2_0_and_lists_types(geoservers):
     table = service.table("buildings")          # prefix optional
     table.load()
     assert table.wait(60), table.load_error     # loads the service first (strong dependency)
-    assert service.load_status == fc.LOADED
+    assert service.load_status == fc.LoadStatus.LOADED
     assert service.version == "2.0.0"
     assert service.feature_types == [("ms:trees", "Trees"), ("ms:roads", "Roads"), ("ms:buildings", "Buildings")]
     assert table.name == "ms:buildings" and table.geometry_type == "polygon"
@@ -115,10 +115,10 @@ def test_filter_axis_order_mapserver_reads_a_2_0_bbox_as_lat_lon(geoservers, tru
     """MapServer 8 reads a WFS 2.0 BBOX in EPSG:4326 as lat,lon and answers a
     lon,lat box with nothing, silently. Auto sends lat,lon; no-swap shows the trap."""
     counts = {}
-    for order in (fc.AXIS_ORDER_AUTO, fc.AXIS_ORDER_SWAP, fc.AXIS_ORDER_NO_SWAP):
+    for order in (fc.AxisOrder.AUTO, fc.AxisOrder.SWAP, fc.AxisOrder.NO_SWAP):
         table = open_table(geoservers, fmt=GML32, filter_axis=order)
         counts[order] = len(table.populate(fc.Query(geometry=BBOX, wkid=4326)))
-    assert counts == {fc.AXIS_ORDER_AUTO: 1221, fc.AXIS_ORDER_SWAP: 1221, fc.AXIS_ORDER_NO_SWAP: 0}
+    assert counts == {fc.AxisOrder.AUTO: 1221, fc.AxisOrder.SWAP: 1221, fc.AxisOrder.NO_SWAP: 0}
     # WFS 1.0 boxes are x,y: auto does not swap there.
     table = open_table(geoservers, version="1.0.0")
     assert len(table.populate(fc.Query(geometry=BBOX, wkid=4326))) == 1221
@@ -130,10 +130,10 @@ def test_data_axis_order(geoservers, truth, version, fmt):
     expected = expected_trees(truth, BBOX)
     auto = open_table(geoservers, version=version, fmt=fmt)
     check_trees(auto.populate(fc.Query(geometry=BBOX, wkid=4326)), expected, "mapserver")
-    swap = open_table(geoservers, version=version, fmt=fmt, axis=fc.AXIS_ORDER_SWAP)
+    swap = open_table(geoservers, version=version, fmt=fmt, axis=fc.AxisOrder.SWAP)
     check_trees(swap.populate(fc.Query(geometry=BBOX, wkid=4326)), expected, "mapserver")
-    no_swap = open_table(geoservers, version=version, fmt=fmt, axis=fc.AXIS_ORDER_NO_SWAP)
-    assert no_swap.axis_order == fc.AXIS_ORDER_NO_SWAP
+    no_swap = open_table(geoservers, version=version, fmt=fmt, axis=fc.AxisOrder.NO_SWAP)
+    assert no_swap.axis_order == fc.AxisOrder.NO_SWAP
     # Kept as written, lat lon (a box query would find nothing: the check is local too).
     kept = no_swap.populate(fc.Query(where="id <= 20"))
     assert len(kept) == 20
@@ -284,7 +284,7 @@ def test_bad_get_feature_documents_leave_the_cache(geoservers):
     with pytest.raises(fc.UnsupportedError):
         arcgis_like.populate_wfs_xml(GET_FEATURE % 10)
     with pytest.raises(fc.UnsupportedError):
-        arcgis_like.axis_order = fc.AXIS_ORDER_SWAP
+        arcgis_like.axis_order = fc.AxisOrder.SWAP
     with pytest.raises(fc.InvalidArgumentError):
         table.axis_order = 7
 
@@ -417,7 +417,7 @@ def test_open_decides_wfs_from_the_capabilities(geoservers, truth, endpoint, ser
     """Table.open on the bare endpoint: the JSON probe gets no JSON, the
     capabilities say WFS; the type is found without its prefix."""
     with fc.Table.open(geoservers[endpoint], "trees") as table:
-        assert table.service_kind == fc.SERVICE_WFS and table.load_status == fc.LOADED
-        table.request_mode = fc.MANUAL_CACHE
+        assert table.service_kind == fc.ServiceKind.WFS and table.load_status == fc.LoadStatus.LOADED
+        table.request_mode = fc.RequestMode.MANUAL_CACHE
         result = table.populate(fc.Query(geometry=BBOX, wkid=4326))
         check_trees(result, expected_trees(truth, BBOX), server)
