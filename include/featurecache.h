@@ -163,7 +163,8 @@ FC_API const char *fc_status_name(fc_status status);
 FC_API void fc_string_free(char *string);
 
 /* Forgets this thread's last error, so that fc_last_error() afterwards tells
- * whether a call that cannot return a status (fc_result_get_int64…) failed.
+ * whether a call that returns no status failed (the fc_*_free functions
+ * report a handle that is not live this way).
  * @since 0.2 */
 FC_API void fc_clear_last_error(void);
 
