@@ -83,3 +83,16 @@ def truth(geoservers):
     """Ground truth of the geo servers' data (see groundtruth.py)."""
     from groundtruth import load_truth
     return load_truth(geoservers)
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "geoservers: needs the geo servers of Tests/servers/geoservers "
+                                       "(deselect with -m 'not geoservers' for the fast loop)")
+
+
+def pytest_collection_modifyitems(items):
+    """Marks every test that uses the geo servers (through `geoservers` or a
+    fixture built on it), so the fast loop can leave them out."""
+    for item in items:
+        if {"geoservers", "truth", "docs"} & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.geoservers)
