@@ -21,14 +21,29 @@ let package = Package(
         // libxml2 through pkg-config (libxml-2.0), so its include folder comes
         // from the system or the packager's prefix, never a hard-coded path.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
-        // The Swift core: pure Swift API, no C types in its public surface.
+        // The Swift core: pure Swift API, no C types in its public surface, in
+        // layers, each a target that depends only on the ones below it
+        // (ARCHITECTURE.md). Crossings use `package` access. No unsafe flags, so
+        // other packages can depend on this one; the builders a reader mutates
+        // per value opt out of the dynamic exclusivity checks themselves
+        // (@exclusivity(unchecked)).
+        // Locks, thread-locals, events, the error type; the version from the header.
+        .target(name: "FCSupport", dependencies: ["CFeatureCacheABI"]),
+        // The data itself, in three folder layers check-layers.py keeps apart
+        // (Model/Geometry, then Store/Results/Query, then Formats): one module,
+        // because the readers call the builders and the coordinate scratch per
+        // value, which must inline (a module boundary there cost the PBF reader
+        // 31 %, measured by fc-bench-readers; cross-module optimization did not
+        // recover it).
+        .target(name: "FCData", dependencies: ["FCSupport", "CSystemLibs"]),
+        // libcurl, requests, redirects, retries, the client context.
+        .target(name: "FCTransport", dependencies: ["FCSupport", "FCData", "CSystemLibs"]),
+        // What a table does whatever the protocol: request modes, populate, tiles, maps, loadables.
+        .target(name: "FCTables", dependencies: ["FCSupport", "FCData", "FCTransport"]),
+        // The service adapters (one folder each) and the opener; re-exports the layers below.
         .target(
             name: "FeatureCache",
-            // CFeatureCacheABI only for the version, written once in the header.
-            // No unsafe flags, so other packages can depend on this one. The
-            // builders a reader mutates per value opt out of the dynamic
-            // exclusivity checks themselves (@exclusivity(unchecked)).
-            dependencies: ["CSystemLibs", "CFeatureCacheABI"]
+            dependencies: ["FCSupport", "FCData", "FCTransport", "FCTables"]
         ),
         // include/featurecache.h as a module: its types, for the shims.
         .target(name: "CFeatureCacheABI"),
@@ -60,7 +75,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FeatureCacheTests",
-            dependencies: ["FeatureCache"],
+            dependencies: ["FeatureCache", "FCSupport", "FCData", "FCTransport", "FCTables"],
             exclude: ["Fixtures"]
         ),
     ]

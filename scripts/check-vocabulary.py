@@ -25,7 +25,9 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 HEADER = ROOT / "include" / "featurecache.h"
-CORE = ROOT / "Sources" / "FeatureCache"
+SOURCES = ROOT / "Sources"
+# The core's targets (ARCHITECTURE.md): every Swift file of them.
+CORE_FILES = sorted(p for d in SOURCES.iterdir() if d.name.startswith("FC") or d.name == "FeatureCache" for p in d.rglob("*.swift"))
 
 # header prefix -> (Python IntEnum in constants.py, Swift enum name or None for ServiceKind constants)
 FAMILIES = {
@@ -72,7 +74,7 @@ def python_enums():
 
 def swift_enum(name):
     """{value: [case names]} of `enum <name>: Int32` in the core."""
-    for path in CORE.rglob("*.swift"):
+    for path in CORE_FILES:
         text = path.read_text()
         start = re.search(r"^(\s*)(?:public |package )?enum %s: Int32\b[^{]*\{" % re.escape(name), text, re.M)
         if not start:
@@ -89,7 +91,7 @@ def swift_enum(name):
 
 def swift_service_kinds():
     cases = {}
-    for path in CORE.rglob("*.swift"):
+    for path in CORE_FILES:
         for match in re.finditer(r"static let (\w+) = ServiceKind\(rawValue: (-?\d+)\)", path.read_text()):
             cases.setdefault(int(match.group(2)), []).append(match.group(1))
     return cases
@@ -125,7 +127,7 @@ def main():
         cases, where = (swift_service_kinds(), "ServiceKind(rawValue:) constants") if swift_name is None \
             else (*swift_enum(swift_name),)
         if cases is None:
-            problems.append("swift: no `enum %s: Int32` in Sources/FeatureCache" % swift_name)
+            problems.append("swift: no `enum %s: Int32` in the core's targets" % swift_name)
             continue
         values = set(declared.values())
         for value in sorted(values - set(cases)):

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Writes Sources/FeatureCache/Formats/JSON/PowersOfFive.swift: for every decimal
+"""Writes Sources/FCData/Formats/JSON/PowersOfFive.swift: for every decimal
 exponent q from -342 to 308, the 128 most significant bits of 5^q (for q < 0,
 of 2^b / 5^-q rounded up, scaled so the top bit is set), as a high and a low
 64-bit word. The Eisel-Lemire conversion (JSONNumberParsing.swift) multiplies
@@ -13,7 +13,7 @@ import pathlib
 import sys
 
 SMALLEST, LARGEST = -342, 308
-OUT = pathlib.Path(__file__).resolve().parent.parent / "Sources/FeatureCache/Formats/JSON/PowersOfFive.swift"
+OUT = pathlib.Path(__file__).resolve().parent.parent / "Sources/FCData/Formats/JSON/PowersOfFive.swift"
 
 
 def entry(q):

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 @testable import FeatureCache
+@testable import FCSupport
+@testable import FCData
+@testable import FCTransport
+@testable import FCTables
 import Testing
 
 /// Issue 14: a table query's complete answer is coverage — for its own where

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 @testable import FeatureCache
+@testable import FCSupport
+@testable import FCData
+@testable import FCTransport
+@testable import FCTables
 import Testing
 
 /// An OGC API - Features server by function: 100 points (id i at x = i/100,

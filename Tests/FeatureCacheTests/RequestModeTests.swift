@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 @testable import FeatureCache
+@testable import FCSupport
+@testable import FCData
+@testable import FCTransport
+@testable import FCTables
 import Testing
 
 /// A layer of 10,000 points on a 100 × 100 lattice over [0,1]², 500 a page,

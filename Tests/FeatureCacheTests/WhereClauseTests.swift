@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 @testable import FeatureCache
+@testable import FCSupport
+@testable import FCData
+@testable import FCTransport
+@testable import FCTables
 import Testing
 
 /// The where-clause engine: parse errors with positions, and conformance with

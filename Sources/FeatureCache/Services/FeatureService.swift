@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// One thing a service offers a table on: an ArcGIS layer or table, an OGC API
 /// collection, a WFS feature type, a document.
 public struct ServiceItem: Sendable, Equatable {

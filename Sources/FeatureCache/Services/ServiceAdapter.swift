@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// One protocol the library opens from a URL alone (`FeatureService.open`,
 /// `FeatureTable.open`): it reads the evidence the server gave to the opening
 /// probe and, when that evidence is its own, makes the service: its items and

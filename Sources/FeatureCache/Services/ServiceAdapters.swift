@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// The adapters `FeatureTable.open` asks, in order. Registering a protocol is
 /// one line here; the rest of it lives in its own folder.
 enum ServiceAdapters {

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 extension FeatureTable {
     /// Opens and loads a table from any kind of URL the library reads (an ArcGIS
     /// REST service or layer, an OGC API landing page, a GeoJSON or Esri JSON

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// What every JSON service answer is checked for before its own protocol reads
 /// it: an HTTP error status (with the service's own message when its error
 /// body gives one, else a preview of the body) and a body that is not JSON

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 @testable import FeatureCache
+@testable import FCSupport
+@testable import FCData
+@testable import FCTransport
+@testable import FCTables
 import Testing
 
 private let fields = [FieldInfo(name: "OBJECTID", type: .oid), FieldInfo(name: "Name", type: .string)]

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 @testable import FeatureCache
+@testable import FCSupport
+@testable import FCData
+@testable import FCTransport
+@testable import FCTables
 import Testing
 
 /// Issue 19: the protocol-buffer reader against three real ArcGIS `f=pbf`

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 @testable import FeatureCache
+@testable import FCSupport
+@testable import FCData
+@testable import FCTransport
+@testable import FCTables
 import Testing
 
 /// Issue 20: Z and M kept from Esri JSON (`hasZ`/`hasM`, `z`/`m` members, 3- and

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// Opens ArcGIS REST URLs: it sends the opening probe (the URL asked for JSON
 /// with the context's token, as every ArcGIS request), and claims a document
 /// with `currentVersion` and `layers`/`tables` (a service: its layers and

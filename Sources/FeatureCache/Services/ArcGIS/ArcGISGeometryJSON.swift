@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// Query geometries as the REST API takes them: `geometry` (Esri JSON, or
 /// `xmin,ymin,xmax,ymax` for envelopes) and `geometryType`.
 enum ArcGISGeometryJSON {

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// Reads an ArcGIS REST layer (or table) resource, `…/FeatureServer/<id>?f=json`,
 /// into `TableMetadata`.
 enum ArcGISLayerInfo {

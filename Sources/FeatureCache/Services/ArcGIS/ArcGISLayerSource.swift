@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// The ArcGIS REST adapter of a feature table: a feature-service (or map-service)
 /// layer or table at `…/FeatureServer/<id>`.
 struct ArcGISLayerSource: FeatureSource {

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// The format an ArcGIS table's queries ask for (`f=`).
 public enum ArcGISQueryFormat: Int32, Sendable, CaseIterable {
     /// PBF when the layer lists it in `supportedQueryFormats` (ArcGIS Online

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// Runs one populate against an ArcGIS layer's `query` operation: builds the
 /// requests by the REST API and pages until the service is done.
 ///

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// Sends ArcGIS REST requests with the context's credentials (`f=json`), as GET,
 /// or as a form-encoded POST when the URL would be longer than servers and
 /// proxies reliably accept; decodes metadata answers, mapping error bodies.

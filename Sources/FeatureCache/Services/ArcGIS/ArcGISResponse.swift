@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// Turns an ArcGIS REST response into JSON or into the right error.
 ///
 /// ArcGIS reports most failures as `HTTP 200` with `{"error":{"code":…,"message":…,

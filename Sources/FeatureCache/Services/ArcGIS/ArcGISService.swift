@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// A layer or table an ArcGIS feature (or map) service lists.
 public struct ArcGISLayerSummary: Sendable, Equatable {
     /// The id that addresses it: `…/FeatureServer/<id>`.

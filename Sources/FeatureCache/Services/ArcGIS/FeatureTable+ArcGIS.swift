@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// ArcGIS REST feature-service tables: creation, and typed calls for the
 /// options the ArcGIS adapter declares (`ArcGISLayerSource.options`).
 extension FeatureTable {

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// The fields of an Esri JSON FeatureSet that lists none, from the values its
 /// features' `attributes` hold, as GDAL types an undeclared layer: a column of
 /// whole numbers only is an integer (64-bit when one does not fit 32), any

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// Opens documents of features: a JSON answer to the opening probe that holds
 /// `features` itself (a GeoJSON FeatureCollection or an Esri JSON FeatureSet).
 /// The probe's download is the table's first: the document is fetched once.

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// Reads a whole document of features — a GeoJSON FeatureCollection (RFC 7946)
 /// or an Esri JSON FeatureSet (what ArcGIS `query` answers and open-data
 /// portals publish) — into one batch and the metadata a table needs, deciding

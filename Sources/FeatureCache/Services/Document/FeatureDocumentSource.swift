@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// The adapter of a table on one document of features served whole over HTTP
 /// (a `.geojson` file, an Esri JSON export, an ArcGIS `query` answer an
 /// open-data portal links to). Loading downloads and reads the document once;

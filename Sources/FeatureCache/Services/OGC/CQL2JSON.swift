@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// Where clauses as OGC CQL2-JSON (`{"op": "=", "args": [{"property": "a"}, 1]}`),
 /// for servers that take a filter by POST or `filter-lang=cql2-json`. nil for
 /// what CQL2 cannot say, as `CQL2Text`.

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// Where clauses as OGC CQL2 text (basic CQL2, advanced comparison operators,
 /// arithmetic): what OGC API - Features servers take in `filter`. Returns nil for
 /// anything CQL2 cannot say (string functions, CAST, EXTRACT, ||), which then

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// OGC API - Features collection tables: creation, and typed calls for the
 /// option the OGC API adapter declares (`query_language`).
 extension FeatureTable {

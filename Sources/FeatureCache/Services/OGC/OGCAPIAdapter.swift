@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// Opens OGC API - Features landing pages: a JSON answer whose `links` lead to
 /// `conformance` or `data`; its items are the collections.
 struct OGCAPIAdapter: ServiceAdapter {

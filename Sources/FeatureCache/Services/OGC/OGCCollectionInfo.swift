@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// What `/collections/{id}` and its queryables say about a collection.
 struct OGCCollectionInfo: Sendable {
     var metadata: TableMetadata

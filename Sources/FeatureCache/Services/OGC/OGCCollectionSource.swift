@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// The OGC API - Features adapter of a feature table: one collection of a
 /// service (`…/collections/{id}`), read as GeoJSON.
 final class OGCCollectionSource: FeatureSource {

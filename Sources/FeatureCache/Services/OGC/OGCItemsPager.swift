@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// Pages through a collection's `items` for one plan.
 ///
 /// - Follows `rel=next` links, and keeps going while one exists (a short page

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// How one query becomes `items` requests: the parameters every page shares
 /// (`bbox`, `bbox-crs`, `crs`), the part of the where clause a server may take,
 /// and what is checked locally on every page — the whole where clause, the exact

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// The `links` array of an OGC API document: where the server says each
 /// resource is, and in which media type. The library asks for a resource at the
 /// address the server advertises for the type it wants (`items?f=json` on one

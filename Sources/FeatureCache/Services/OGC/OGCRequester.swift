@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// Sends OGC API requests: each resource asked for in its own media type by
 /// `Accept` — GeoJSON for features, the type a link declares (else
 /// `application/json`) for documents; no `f=` is added (the URLs come from the

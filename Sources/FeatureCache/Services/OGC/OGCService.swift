@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// A collection an OGC API - Features service lists.
 public struct OGCCollectionSummary: Sendable, Equatable {
     public var id: String

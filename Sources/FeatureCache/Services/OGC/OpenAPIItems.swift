@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// What an OpenAPI 3 document says of the `items` paths of an OGC API -
 /// Features service: the largest `limit` each accepts, and the parameters that
 /// filter on a feature property (Part 1 §7.15.5: `?Condition=4`), which a

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// How a table's where clauses reach its server. Raw values are the C ABI's
 /// `FC_QUERY_LANGUAGE_*`.
 public enum QueryLanguage: Int32, Sendable, CaseIterable {

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// Where clauses as OGC Filter Encoding: FES 2.0 (WFS 2.0, `fes:` and
 /// `ValueReference`), Filter 1.1 (WFS 1.1, `ogc:` and `PropertyName`, with the
 /// arithmetic FES 2.0 dropped) or Filter 1.0 (WFS 1.0: as 1.1 without

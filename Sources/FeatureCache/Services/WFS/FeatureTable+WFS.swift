@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// WFS feature-type tables (the ArcGIS SDK's `WFSFeatureTable`): creation, and
 /// typed calls for the options the WFS adapter declares (axis orders, output
 /// format) and for populating with a complete GetFeature document.

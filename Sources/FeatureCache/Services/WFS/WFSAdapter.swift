@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// Opens WFS endpoints: asked last, it asks the URL for WFS capabilities (the
 /// service's own load negotiates the version); its items are the feature types. A URL whose capabilities do not load is not claimed.
 struct WFSAdapter: ServiceAdapter {

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// How coordinates are ordered: for the features a WFS sends and, separately,
 /// for the boxes sent to it (the ArcGIS SDK's `OGCAxisOrder`). Raw values are the
 /// C ABI's `FC_AXIS_ORDER_*`.

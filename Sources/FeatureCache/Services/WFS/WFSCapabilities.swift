@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// WFS versions FeatureCache speaks. 1.0.0 is read (capabilities, GML 2) for
 /// servers that offer nothing newer.
 public enum WFSVersion: String, Sendable, CaseIterable {

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// The WFS adapter of a feature table: one feature type of a `WFSService`, read
 /// as GeoJSON when the server offers it, else as GML (3.2, 3.1.1, 2).
 final class WFSFeatureTypeSource: FeatureSource {

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// How one query becomes GetFeature requests: the type, output format and
 /// SRSNAME every page shares; the box (KVP `BBOX`, or a FES `BBOX` joined to the
 /// where clause under one `And`) in the filter axis order; the part of the where

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// What a WFS feature type's load asks the server itself, where its documents
 /// leave a choice open and servers are known to differ. Each probe is a small
 /// request whose answer is evidence; a probe that fails or cannot tell leaves

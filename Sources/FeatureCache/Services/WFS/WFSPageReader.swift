@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// Sends one GetFeature request and reads its answer — GeoJSON or GML, told by
 /// the body — into a batch in the table's axis order and spatial reference.
 struct WFSPageReader {

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// Pages through GetFeature answers for one plan with COUNT/STARTINDEX (1.1:
 /// MAXFEATURES/STARTINDEX).
 ///

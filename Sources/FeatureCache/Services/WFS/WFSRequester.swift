@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// Sends WFS requests (KVP GET or XML POST) and checks the answers: an HTTP
 /// error or an OWS exception report — which servers send with status 200 as
 /// often as with 400 — becomes an error carrying the server's code and text.

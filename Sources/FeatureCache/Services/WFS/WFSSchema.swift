@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// A feature type's schema from DescribeFeatureType (XML Schema): the attribute
 /// fields with types and nullability, and the geometry property with its type.
 package struct WFSSchema: Sendable {

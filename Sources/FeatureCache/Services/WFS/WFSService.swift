@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
 /// A WFS endpoint: loadable, it negotiates the version (2.0.0, then 1.1.0, then
 /// 1.0.0; a `VERSION` in the URL fixes it) and reads GetCapabilities. Feature-type
 /// tables made from it depend on it strongly, as OGC API tables on `OGCService`.

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: Apache-2.0
+import FCSupport
+
+/// Answers a query from the cache: per batch, the R-tree narrows to the query
+/// box, the exact spatial predicate and the object ids filter, then the where
+/// clause (ANDed with the table's definition expression) runs column-wise over
+/// the rows left. Then order, offset and limit, and a result that shares the
+/// cached batches.
+package struct LocalQuery {
+    package let query: QueryParameters
+    private let evaluator: WhereEvaluator?
+    private let spatial: SpatialFilter?
+    private let ids: Set<Int64>?
+    private let order: OrderBy?
+    /// The table's fields: the columns of an answer with no rows.
+    private let fields: [FieldInfo]
+
+    /// - Parameters:
+    ///   - definitionExpression: the table's own filter, always applied.
+    ///   - fields: the table's fields, to check the where clause and order by.
+    ///   - tableWkid: the spatial reference of cached geometries.
+    ///   - validated: the caller checked `query` already (a table's query path checks it once).
+    package init(_ query: QueryParameters, definitionExpression: String, fields: [FieldInfo], tableWkid: Int32,
+                 validated: Bool = false) throws(FeatureCacheError) {
+        if !validated { try query.validate() }
+        self.query = query
+        self.fields = fields
+        var clauses: [WhereExpression] = []
+        for text in [definitionExpression, query.whereClause] {
+            if let parsed = try WhereParser.parse(text) { clauses.append(parsed) }
+        }
+        if let combined = WhereExpression.conjunction(clauses) {
+            if !fields.isEmpty { try WhereEvaluator.validate(combined, fields: fields) }
+            evaluator = WhereEvaluator(combined)
+        } else {
+            evaluator = nil
+        }
+        spatial = query.geometry == nil ? nil : try SpatialFilter(query, tableWkid: tableWkid)
+        ids = query.objectIds.isEmpty ? nil : Set(query.objectIds)
+        // Without ORDER BY rows come as the cache stores them, except when an
+        // offset or max features picks a window: then in object-id order, as a
+        // feature service pages, so the windows of one query tile its matches.
+        if !query.orderBy.isEmpty {
+            order = try OrderBy(query.orderBy, fields: fields)
+        } else {
+            order = query.resultOffset > 0 || query.maxFeatures > 0 ? OrderBy.objectIds : nil
+        }
+    }
+
+    /// The matching current rows of every batch, ascending, in batch order.
+    private func selectAll(_ snapshot: StoreSnapshot) throws(FeatureCacheError) -> [[Int]] {
+        var selected = [[Int]](repeating: [], count: snapshot.batches.count)
+        try forEachCandidateBatch(snapshot) { (index, batch, live, boxHits) throws(FeatureCacheError) in
+            selected[index] = try select(batch, live: live, boxHits: boxHits)
+        }
+        return selected
+    }
+
+    /// Calls `body` with each batch that may hold matches: with the rows the
+    /// store's spatial index found in it when the query needs a box hit (one tree
+    /// for the store: its hits come sorted by batch, then row), else every batch.
+    private func forEachCandidateBatch(
+        _ snapshot: StoreSnapshot,
+        _ body: (_ index: Int, FeatureBatch, _ live: Bitmap?, _ boxHits: [Int]?) throws(FeatureCacheError) -> Void
+    ) throws(FeatureCacheError) {
+        if let spatial, spatial.needsBoxHit {
+            let found = snapshot.index.search(spatial.box)
+            var start = 0
+            while start < found.count {
+                let batch = Int(found[start] >> 32)
+                var end = start
+                var rows: [Int] = []
+                while end < found.count, Int(found[end] >> 32) == batch {
+                    rows.append(Int(found[end] & 0xFFFF_FFFF))
+                    end += 1
+                }
+                let entry = snapshot.batches[batch]
+                try body(batch, entry.batch, entry.live, rows)
+                start = end
+            }
+            return
+        }
+        for (index, entry) in snapshot.batches.enumerated() {
+            try body(index, entry.batch, entry.live, nil)
+            if index & 63 == 63 { try Task.checkCancellationTyped() }
+        }
+    }
+
+    /// The matching current rows of one batch, ascending; `boxHits` = the rows
+    /// the spatial index found (when the query needs a box hit).
+    package func select(_ batch: FeatureBatch, live: Bitmap?, boxHits: [Int]?) throws(FeatureCacheError) -> [Int] {
+        let rows = candidates(batch, live: live, boxHits: boxHits)
+        if let evaluator { return try evaluator.select(batch, rows: rows) }
+        return rows ?? Array(0..<batch.count)
+    }
+
+    /// How many rows of one batch match, without listing them where the where
+    /// clause can count.
+    private func countRows(_ batch: FeatureBatch, live: Bitmap?, boxHits: [Int]?) throws(FeatureCacheError) -> Int {
+        let rows = candidates(batch, live: live, boxHits: boxHits)
+        if let evaluator { return try evaluator.count(batch, rows: rows) }
+        return rows?.count ?? batch.count
+    }
+
+    /// The current rows of a batch that pass the spatial predicate and the
+    /// object ids, ascending; nil = every row (nothing narrowed them).
+    private func candidates(_ batch: FeatureBatch, live: Bitmap?, boxHits: [Int]?) -> [Int]? {
+        var rows: [Int]?
+        if let spatial, let boxHits {
+            if spatial.boxHitDecides(batch.geometry) {
+                rows = live.map { live in boxHits.filter { live[$0] } } ?? boxHits
+            } else {
+                rows = boxHits.filter { (live?[$0] ?? true) && spatial.test(batch.geometry, $0) }
+            }
+        } else {
+            rows = live.map { live in (0..<batch.count).filter { live[$0] } }
+            if let spatial { rows = (rows ?? Array(0..<batch.count)).filter { spatial.test(batch.geometry, $0) } }
+        }
+        if let ids { rows = (rows ?? Array(0..<batch.count)).filter { ids.contains(batch.objectId($0)) } }
+        return rows
+    }
+
+    /// The matching features, ordered and limited as asked.
+    package func run(_ snapshot: StoreSnapshot, spatialReference: SpatialReference?) throws(FeatureCacheError) -> FeatureResult {
+        var pieces: [(batch: FeatureBatch, rows: [UInt32]?)] = []
+        var matched = 0
+        let batches = snapshot.batches
+        let selected = try selectAll(snapshot)
+        if let order {
+            var all: [(Int, Int)] = []
+            for (index, rows) in selected.enumerated() {
+                for row in rows { all.append((index, row)) }
+            }
+            matched = all.count
+            order.sort(&all, batches: batches.map(\.batch))
+            let window = all[min(query.resultOffset, all.count)..<min(limitEnd, all.count)]
+            // Consecutive rows of one batch share a piece.
+            for (index, row) in window {
+                if let last = pieces.last, last.batch === batches[index].batch {
+                    pieces[pieces.count - 1].rows!.append(UInt32(row))
+                } else {
+                    pieces.append((batches[index].batch, [UInt32(row)]))
+                }
+            }
+        } else {
+            var skip = query.resultOffset
+            var room = limitEnd - query.resultOffset
+            for (entry, rows) in zip(batches, selected) where !rows.isEmpty {
+                matched += rows.count
+                guard room > 0, rows.count > skip else { skip -= min(skip, rows.count); continue }
+                let taken = rows[skip..<min(rows.count, skip + room)]
+                skip = 0
+                room -= taken.count
+                pieces.append((entry.batch, taken.count == entry.batch.count ? nil : taken.map(UInt32.init)))
+            }
+        }
+        return FeatureResult(pieces, limitExceeded: matched > limitEnd, spatialReference: spatialReference,
+                             outFields: query.outFields, includesGeometry: query.returnGeometry, schema: fields)
+    }
+
+    /// Offset + max features (or everything).
+    private var limitEnd: Int { query.rowsEnd }
+
+    /// How many features match (offset and max features do not apply, as with
+    /// ArcGIS `returnCountOnly`).
+    package func count(_ snapshot: StoreSnapshot) throws(FeatureCacheError) -> Int {
+        var total = 0
+        try forEachCandidateBatch(snapshot) { (_, batch, live, boxHits) throws(FeatureCacheError) in
+            total += try countRows(batch, live: live, boxHits: boxHits)
+        }
+        return total
+    }
+
+    /// The envelope of the matching features' geometries; nil when none has one.
+    package func extent(_ snapshot: StoreSnapshot) throws(FeatureCacheError) -> BoundingBox? {
+        var box = BoundingBox()
+        for (entry, rows) in zip(snapshot.batches, try selectAll(snapshot)) {
+            for row in rows { entry.batch.geometry.addBox(of: row, to: &box) }
+        }
+        return box.isEmpty ? nil : box
+    }
+}

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: Apache-2.0
+import FCSupport
+
+/// A result as Arrow record batches (the Arrow C data interface's layouts, not
+/// its C structs: the C API wraps these in `ArrowArrayStream`). One record batch
+/// per result part; columns are the object id, every result field with its true
+/// type, and the geometry as WKB with GeoArrow metadata.
+///
+/// What is shared and what is copied: a batch taken whole (a populate's pages)
+/// shares int64, date, double and validity buffers and the WKB bytes with the
+/// store. Copied, because the layouts differ: strings (the store ends each value
+/// with a NUL for C callers, Arrow wants them back to back), booleans (stored as
+/// 0/1 integers, Arrow packs bits), 16- and 32-bit integers and single floats
+/// (stored widened), date-only text (→ days), point offsets (implied by the
+/// store, explicit in Arrow). Rows picked out of a batch (a query answered by
+/// the cache) are gathered into new buffers.
+public final class ArrowExport: Sendable {
+    public let columns: [ArrowColumnSpec]
+    package let result: FeatureResult
+    private let sources: [ArrowColumnSource]
+
+    /// Plans the schema: each field's type from its service type, widened where
+    /// the values say it must be (see `ArrowColumnPlanner`).
+    public init(_ result: FeatureResult) {
+        self.result = result
+        var specs: [ArrowColumnSpec] = []
+        var sources: [ArrowColumnSource] = []
+        var names = Set<String>()
+        func unique(_ name: String) -> String {
+            var candidate = name
+            while names.contains(candidate.lowercased()) { candidate += "_" }
+            names.insert(candidate.lowercased())
+            return candidate
+        }
+        for field in result.fields { names.insert(field.name.lowercased()) }
+        if !result.fields.contains(where: { $0.type == .oid }) {
+            // OGC API and WFS ids, or ArcGIS out fields without the object id field.
+            names.remove("object_id")
+            specs.append(ArrowColumnSpec(name: unique("object_id"), type: .int64, nullable: false))
+            sources.append(.objectId)
+        }
+        let planner = ArrowColumnPlanner(result)
+        for (index, field) in result.fields.enumerated() {
+            specs.append(ArrowColumnSpec(name: field.name, type: planner.type(ofField: index),
+                                         nullable: field.type != .oid))
+            sources.append(.field(index))
+        }
+        if result.includesGeometry {
+            specs.append(ArrowColumnSpec(name: unique("geometry"), type: .wkb, nullable: true,
+                                         metadata: [("ARROW:extension:name", "geoarrow.wkb"),
+                                                    ("ARROW:extension:metadata", Self.geoArrowMetadata(result.spatialReference))]))
+            sources.append(.geometry)
+        }
+        columns = specs
+        self.sources = sources
+    }
+
+    /// The number of record batches.
+    public var batchCount: Int { result.parts.count }
+
+    /// Record batch `index`: its row count and one array per column. FC_E_LIMIT
+    /// when a column's data passes Arrow's 2 GiB limit for 32-bit offsets.
+    public func batch(_ index: Int) throws(FeatureCacheError) -> (length: Int, columns: [ArrowColumnData]) {
+        let part = result.parts[index]
+        var arrays: [ArrowColumnData] = []
+        arrays.reserveCapacity(columns.count)
+        for (spec, source) in zip(columns, sources) {
+            let writer = ArrowColumnWriter(batch: part.batch, rows: part.rows, length: part.count)
+            switch source {
+            case .objectId: arrays.append(writer.objectIds())
+            case .field(let field):
+                let mapped = Int(part.columnMap[field])
+                arrays.append(try writer.values(mapped < 0 ? nil : part.batch.columns[mapped], as: spec.type))
+            case .geometry: arrays.append(try writer.geometry())
+            }
+        }
+        return (part.count, arrays)
+    }
+
+    /// GeoArrow's extension metadata: the CRS as an authority code ("EPSG:4326";
+    /// Esri's own codes as "ESRI:…"), or the WKT the service gave, or none.
+    package static func geoArrowMetadata(_ reference: SpatialReference?) -> String {
+        guard let reference else { return "{}" }
+        let wkid = reference.effectiveWkid
+        if wkid > 0 {
+            let authority = wkid >= 100_000 ? "ESRI" : "EPSG"
+            return "{\"crs\":\"\(authority):\(wkid)\",\"crs_type\":\"authority_code\"}"
+        }
+        if let wkt = reference.wkt, !wkt.isEmpty { return "{\"crs\":\(JSONStringText.quoted(wkt))}" }
+        return "{}"
+    }
+}
+
+/// The Arrow types a result column takes.
+public enum ArrowType: Sendable, Equatable {
+    case int16, int32, int64, float32, float64, boolean, utf8, date32, timestampMilliseconds, wkb
+
+    /// The type's format string in the Arrow C data interface.
+    public var format: String {
+        switch self {
+        case .int16: "s"
+        case .int32: "i"
+        case .int64: "l"
+        case .float32: "f"
+        case .float64: "g"
+        case .boolean: "b"
+        case .utf8: "u"
+        case .date32: "tdD"
+        case .timestampMilliseconds: "tsm:UTC"
+        case .wkb: "z"
+        }
+    }
+}
+
+/// One column of the schema.
+public struct ArrowColumnSpec: Sendable {
+    public let name: String
+    public let type: ArrowType
+    public let nullable: Bool
+    /// Field metadata, in order (GeoArrow's extension name and metadata).
+    public let metadata: [(key: String, value: String)]
+
+    package init(name: String, type: ArrowType, nullable: Bool, metadata: [(key: String, value: String)] = []) {
+        self.name = name
+        self.type = type
+        self.nullable = nullable
+        self.metadata = metadata
+    }
+}
+
+/// One column of one record batch: the Arrow buffers (validity first, then the
+/// type's value or offset and data buffers) and what keeps them alive.
+public struct ArrowColumnData: @unchecked Sendable {
+    public let length: Int
+    public let nullCount: Int
+    public let buffers: [UnsafeRawPointer?]
+    /// Batches whose storage the buffers borrow and `ArrowBuffer`s they own:
+    /// hold these until the consumer releases the array.
+    public let owners: [AnyObject]
+}
+
+package enum ArrowColumnSource: Sendable {
+    case objectId
+    case field(Int)
+    case geometry
+}

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: Apache-2.0
+import FCSupport
+
+/// The features a populate or query returned: rows of batches, shared with the
+/// cache, never copied. Immutable, so any thread may read it, and it keeps its
+/// batches alive after the table is gone.
+public final class FeatureResult: Sendable {
+    /// The result's fields: the union of its batches' fields, in first-seen order.
+    public let fields: [FieldInfo]
+    public let count: Int
+    /// True when `maxFeatures` cut the set short (more matched than returned).
+    public let limitExceeded: Bool
+    public let spatialReference: SpatialReference?
+
+    package struct Part: Sendable {
+        package let batch: FeatureBatch
+        /// Rows of the batch in this result; nil = all of them.
+        package let rows: [UInt32]?
+        /// For each result field, the batch column, or -1 when the batch lacks it.
+        package let columnMap: [Int32]
+        package let count: Int
+    }
+    package let parts: [Part]
+    /// First result row of each part.
+    private let starts: [Int]
+    /// For every block of 1,024 result rows, the part holding its first row: a
+    /// row is found among the few parts of its block, not all of them (a query
+    /// over a million cached rows has hundreds of parts).
+    private let blockParts: [Int32]
+    private static let blockShift = 10
+    private let fieldIndex: [String: Int]
+
+    /// False when the query asked for no geometry: rows then have none.
+    public let includesGeometry: Bool
+
+    /// - Parameters:
+    ///   - outFields: the fields to show (case-insensitive); nil or "*" = all.
+    ///   - includesGeometry: false hides the geometry of every row.
+    ///   - schema: the table's declared fields, the result's fields when no
+    ///     batch gives any (nothing matched: the columns are still known).
+    public init(_ pieces: [(batch: FeatureBatch, rows: [UInt32]?)], limitExceeded: Bool, spatialReference: SpatialReference?,
+                outFields: [String]? = nil, includesGeometry: Bool = true, schema: [FieldInfo] = []) {
+        var fields: [FieldInfo] = []
+        var index: [String: Int] = [:]
+        let wanted = outFields.flatMap { $0.contains("*") || $0.isEmpty ? nil : Set($0.map { $0.lowercased() }) }
+        var seenSchemas = Set<String>()
+        for piece in pieces {
+            // Batches of one reader share a schema: look at each schema once.
+            guard seenSchemas.insert(piece.batch.schemaKey).inserted else { continue }
+            for field in piece.batch.fields where index[field.name.lowercased()] == nil && wanted?.contains(field.name.lowercased()) != false {
+                index[field.name.lowercased()] = fields.count
+                fields.append(field)
+            }
+        }
+        if fields.isEmpty {
+            for field in schema where field.type != .geometry && wanted?.contains(field.name.lowercased()) != false {
+                index[field.name.lowercased()] = fields.count
+                fields.append(field)
+            }
+        }
+        var parts: [Part] = []
+        var starts: [Int] = []
+        var total = 0
+        var maps: [String: [Int32]] = [:]
+        for piece in pieces {
+            let count = piece.rows?.count ?? piece.batch.count
+            guard count > 0 else { continue }
+            // Batches of one reader share a schema: map their columns once.
+            let map: [Int32]
+            if let known = maps[piece.batch.schemaKey] {
+                map = known
+            } else {
+                map = fields.map { Int32(piece.batch.columnIndex(named: $0.name) ?? -1) }
+                maps[piece.batch.schemaKey] = map
+            }
+            starts.append(total)
+            parts.append(Part(batch: piece.batch, rows: piece.rows, columnMap: map, count: count))
+            total += count
+        }
+        var blockParts: [Int32] = []
+        blockParts.reserveCapacity((total >> Self.blockShift) + 1)
+        var part = 0
+        for block in 0..<((total + (1 << Self.blockShift) - 1) >> Self.blockShift) {
+            let first = block << Self.blockShift
+            while part + 1 < starts.count, starts[part + 1] <= first { part += 1 }
+            blockParts.append(Int32(part))
+        }
+        self.fields = fields
+        self.parts = parts
+        self.starts = starts
+        self.blockParts = blockParts
+        self.count = total
+        self.limitExceeded = limitExceeded
+        self.spatialReference = spatialReference
+        self.includesGeometry = includesGeometry
+        fieldIndex = index
+    }
+
+    public func fieldIndex(named name: String) -> Int? { fieldIndex[name.lowercased()] }
+
+    /// The batch and batch row of a result row.
+    @inline(__always)
+    package func locate(_ row: Int) -> (part: Part, row: Int) {
+        let (index, local) = locateIndex(row)
+        return (parts[index], local)
+    }
+
+    /// The part index and batch row of a result row (no copy of the part).
+    @inline(__always)
+    package func locateIndex(_ row: Int) -> (part: Int, row: Int) {
+        // Between the part of this row's block and that of the next block.
+        let block = row >> Self.blockShift
+        var low = Int(blockParts[block])
+        var high = block + 1 < blockParts.count ? Int(blockParts[block + 1]) : starts.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if starts[mid] <= row { low = mid } else { high = mid - 1 }
+        }
+        let local = row - starts[low]
+        if let rows = parts[low].rows { return (low, Int(rows[local])) }
+        return (low, local)
+    }
+
+    // MARK: - Typed access
+
+    private func check(_ row: Int, _ column: Int) throws(FeatureCacheError) {
+        guard row >= 0, row < count else { throw FeatureCacheError(.invalidArgument, "row \(row) is out of range (0..<\(count))") }
+        guard column >= 0, column < fields.count else {
+            throw FeatureCacheError(.invalidArgument, "column \(column) is out of range (0..<\(fields.count))")
+        }
+    }
+
+    /// The stored column of a cell, nil when the row's batch lacks the field (NULL).
+    @inline(__always)
+    package func cell(_ row: Int, _ column: Int) throws(FeatureCacheError) -> (Column, Int)? {
+        try check(row, column)
+        let (part, local) = locate(row)
+        let mapped = Int(part.columnMap[column])
+        return mapped < 0 ? nil : (part.batch.columns[mapped], local)
+    }
+
+    public func isNull(_ row: Int, _ column: Int) throws(FeatureCacheError) -> Bool {
+        guard let (stored, local) = try cell(row, column) else { return true }
+        return stored.isNull(local)
+    }
+
+    /// A non-NULL cell of the expected kinds, or the error that explains why not.
+    private func value(_ row: Int, _ column: Int, _ kinds: [ColumnKind], _ wanted: String) throws(FeatureCacheError) -> (Column, Int) {
+        guard let (stored, local) = try cell(row, column), !stored.isNull(local) else {
+            throw FeatureCacheError(.invalidState, "row \(row), field '\(fields[column].name)' is NULL")
+        }
+        guard kinds.contains(stored.kind) else {
+            throw FeatureCacheError(.invalidArgument, "field '\(fields[column].name)' is \(fields[column].type), not \(wanted)")
+        }
+        return (stored, local)
+    }
+
+    /// Integer, object id, boolean (0/1) and date (epoch ms) fields.
+    public func int64(_ row: Int, _ column: Int) throws(FeatureCacheError) -> Int64 {
+        let (stored, local) = try value(row, column, [.int64, .boolean], "an integer")
+        return stored.int64(local)
+    }
+
+    /// Any numeric field, integers converted.
+    public func double(_ row: Int, _ column: Int) throws(FeatureCacheError) -> Double {
+        let (stored, local) = try value(row, column, [.double, .int64], "a number")
+        return stored.double(local)
+    }
+
+    /// Text fields (strings, GUIDs, date-only, time-only, timestamp-offset as ISO 8601).
+    public func string(_ row: Int, _ column: Int) throws(FeatureCacheError) -> String {
+        let (stored, local) = try value(row, column, [.string], "text")
+        return stored.string(local)
+    }
+
+    /// A borrowed, NUL-terminated pointer into the result's storage.
+    public func cString(_ row: Int, _ column: Int) throws(FeatureCacheError) -> UnsafePointer<CChar> {
+        let (stored, local) = try value(row, column, [.string], "text")
+        return stored.cString(local)
+    }
+
+    public func objectId(_ row: Int) throws(FeatureCacheError) -> Int64 {
+        guard row >= 0, row < count else { throw FeatureCacheError(.invalidArgument, "row \(row) is out of range (0..<\(count))") }
+        let (part, local) = locateIndex(row)
+        return parts[part].batch.objectId(local)
+    }
+
+    /// The row's geometry as ISO WKB (empty when it has none), borrowed from the result.
+    public func wkb(_ row: Int) throws(FeatureCacheError) -> UnsafeRawBufferPointer {
+        guard row >= 0, row < count else { throw FeatureCacheError(.invalidArgument, "row \(row) is out of range (0..<\(count))") }
+        guard includesGeometry else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        let (part, local) = locate(row)
+        return part.batch.geometry.wkb(local)
+    }
+
+    /// Calls `body` with every (batch, batch row) in result order.
+    package func forEachRow(_ body: (FeatureBatch, [Int32], Int) -> Void) {
+        for part in parts {
+            if let rows = part.rows {
+                for row in rows { body(part.batch, part.columnMap, Int(row)) }
+            } else {
+                for row in 0..<part.count { body(part.batch, part.columnMap, row) }
+            }
+        }
+    }
+}

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: Apache-2.0
+import FCSupport
+
+/// One R-tree over every row of every batch of a store, so a viewport query
+/// descends one tree instead of one per batch (populate pages are spatially
+/// random: a tree per page would span the whole extent). Built lazily by the
+/// first query after the store changed, so fetching never pays for it; rows
+/// that died since are filtered by the caller's liveness bitmaps.
+package final class StoreSpatialIndex: @unchecked Sendable {
+    /// Where a batch's boxes are read: its point bytes (x at +5, y at +13 of
+    /// each 21-byte row) or its boxes, copied here. Raw pointers, so reading a
+    /// box costs no reference counting.
+    private struct Source {
+        let points: UnsafeRawPointer?
+        let boxes: UnsafePointer<Double>?
+    }
+    private let batches: [FeatureBatch]  // keeps the point bytes alive
+    private let sources: [Source]
+    private let boxStorage: UnsafeMutablePointer<Double>?
+    /// Batch index << 32 | row, per tree position, so a leaf's items are read
+    /// one after another.
+    private let items: [UInt64]
+    private let tree: HilbertRTree
+
+    package init(_ batches: [FeatureBatch]) {
+        let boxed = batches.reduce(0) { $0 + ($1.geometry.isPointsOnly ? 0 : $1.count) }
+        let storage = boxed > 0 ? UnsafeMutablePointer<Double>.allocate(capacity: 4 * boxed) : nil
+        var sources: [Source] = []
+        var next = 0
+        for batch in batches {
+            if batch.geometry.isPointsOnly {
+                sources.append(Source(points: batch.geometry.bytes.base, boxes: nil))
+            } else {
+                let start = storage! + 4 * next
+                for row in 0..<batch.count {
+                    let b = batch.geometry.box(row)
+                    (start + 4 * row).initialize(to: b.xmin); (start + 4 * row + 1).initialize(to: b.ymin)
+                    (start + 4 * row + 2).initialize(to: b.xmax); (start + 4 * row + 3).initialize(to: b.ymax)
+                }
+                sources.append(Source(points: nil, boxes: UnsafePointer(start)))
+                next += batch.count
+            }
+        }
+        // Tree order: the rows of batches stored in spatial order as they are
+        // (a search then finds a batch's rows ascending, with nothing to sort),
+        // then every other row with a geometry in the Hilbert order of them all.
+        var items: [UInt64] = []
+        items.reserveCapacity(batches.reduce(0) { $0 + $1.count })
+        var unordered: [UInt64] = []
+        for (index, batch) in batches.enumerated() {
+            let spatial = batch.isInSpatialOrder
+            for row in 0..<batch.count {
+                let item = UInt64(index) << 32 | UInt64(row)
+                guard !Self.box(sources, item).xmin.isNaN else { continue }
+                if spatial { items.append(item) } else { unordered.append(item) }
+            }
+        }
+        for position in HilbertRTree.hilbertOrder(count: unordered.count, box: { Self.box(sources, unordered[$0]) }) {
+            items.append(unordered[Int(position)])
+        }
+        self.batches = batches
+        self.sources = sources
+        boxStorage = storage
+        self.items = items
+        tree = HilbertRTree(count: items.count) { Self.box(sources, items[$0]) }
+    }
+
+    deinit { boxStorage?.deallocate() }
+
+    @inline(__always)
+    private static func box(_ sources: [Source], _ item: UInt64) -> (xmin: Double, ymin: Double, xmax: Double, ymax: Double) {
+        let source = sources[Int(item >> 32)], row = Int(item & 0xFFFF_FFFF)
+        if let points = source.points {
+            let at = row * GeometryColumn.pointSize
+            let x = Double(bitPattern: UInt64(littleEndian: points.loadUnaligned(fromByteOffset: at + 5, as: UInt64.self)))
+            let y = Double(bitPattern: UInt64(littleEndian: points.loadUnaligned(fromByteOffset: at + 13, as: UInt64.self)))
+            return (x, y, x, y)
+        }
+        let b = source.boxes! + 4 * row
+        return (b[0], b[1], b[2], b[3])
+    }
+
+    /// The items (batch index << 32 | row) whose box meets the envelope, sorted
+    /// (so by batch, then row).
+    package func search(_ box: BoundingBox) -> [UInt64] {
+        var found: [UInt64] = []
+        let sources = self.sources, items = self.items
+        var sorted = true
+        tree.search(box.xmin, box.ymin, box.xmax, box.ymax, box: { Self.box(sources, items[$0]) }) {
+            let item = items[$0]
+            if let last = found.last, last > item { sorted = false }
+            found.append(item)
+        }
+        // Hits in batches stored in spatial order come sorted already.
+        if !sorted { RadixSort.sort(&found) }
+        return found
+    }
+
+    package var byteSize: Int {
+        items.count * 8 + tree.byteSize + batches.reduce(0) { $0 + ($1.geometry.isPointsOnly ? 0 : 32 * $1.count) }
+    }
+}
+
+/// A consistent view of a store for a query: its batches with their liveness,
+/// and the spatial index over exactly those batches.
+package struct StoreSnapshot: Sendable {
+    package let batches: [(batch: FeatureBatch, live: Bitmap?)]
+    package let index: StoreSpatialIndex
+}

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+
+/// Which tiles have their complete answer in the cache, per filter signature
+/// (definition expression + out fields), and what the memory budget needs:
+/// the features each tile brought, how many covered tiles hold each feature,
+/// which features are pinned (a manual populate brought them), and when each
+/// tile was last used, and how generalized its geometry is (a quantized tile
+/// answers views down to half its tolerance, within a pixel, not a zoom past
+/// that; for which features there are, it answers any). Besides tiles, the areas whose complete answer a table
+/// query brought (any box, per signature and where clause): the same query
+/// asked again is answered from the cache.
+package struct TileCoverage {
+    private struct Tile {
+        var ids: [Int64]
+        var lastUsed: UInt64
+        /// The quantization tolerance its geometry came at (0 = exact).
+        var tolerance: Double
+
+        /// Whether it serves views whose pixel is `needed`: snapping moves a
+        /// vertex by at most half the tolerance on each axis, so a tile is
+        /// within a pixel of views down to half its tolerance.
+        func answers(_ needed: Double) -> Bool { tolerance <= 2 * needed }
+    }
+    private struct Area {
+        var box: BoundingBox
+        var ids: [Int64]
+        var lastUsed: UInt64
+    }
+    private var tiles: [String: [TileKey: Tile]] = [:]
+    private var areas: [String: [Area]] = [:]
+    /// Answered areas kept per signature (the least recently used go first): bounds lookups.
+    package static let maxAreasPerSignature = 32
+    /// For every ancestor of a covered tile: how many covered tiles lie below it
+    /// (so a coverage check descends only where something is covered).
+    private var below: [String: [TileKey: Int]] = [:]
+    private var references: [Int64: Int] = [:]
+    private var pinned: Set<Int64> = []
+    private var clock: UInt64 = 0
+
+    package var count: Int { tiles.values.reduce(0) { $0 + $1.count } }
+
+    package mutating func reset() { self = TileCoverage() }
+
+    package func contains(_ key: TileKey, signature: String) -> Bool { tiles[signature]?[key] != nil }
+
+    /// Records a tile's complete answer, its geometry generalized to `tolerance`.
+    package mutating func cover(_ key: TileKey, signature: String, ids: [Int64], tolerance: Double = 0) {
+        clock += 1
+        if let old = tiles[signature]?[key] { release(old.ids) }
+        else {
+            var ancestor = key.parent
+            while let current = ancestor {
+                below[signature, default: [:]][current, default: 0] += 1
+                ancestor = current.parent
+            }
+        }
+        tiles[signature, default: [:]][key] = Tile(ids: ids, lastUsed: clock, tolerance: tolerance)
+        for id in ids { references[id, default: 0] += 1 }
+    }
+
+    /// Records the complete answer of a query over `box` (signature: the filter
+    /// and the query's where clause); returns the features an area dropped for
+    /// room no longer holds (to drop from the cache).
+    package mutating func coverArea(_ box: BoundingBox, signature: String, ids: [Int64]) -> [Int64] {
+        clock += 1
+        for id in ids { references[id, default: 0] += 1 }
+        areas[signature, default: []].append(Area(box: box, ids: ids, lastUsed: clock))
+        guard let list = areas[signature], list.count > Self.maxAreasPerSignature,
+              let oldest = list.indices.min(by: { list[$0].lastUsed < list[$1].lastUsed }) else { return [] }
+        return release(areas[signature]!.remove(at: oldest).ids)
+    }
+
+    /// Whether a recorded answer of `signature` spans `area` (and marks it used).
+    package mutating func coversAnswered(_ area: BoundingBox, signature: String) -> Bool {
+        guard let index = areas[signature]?.firstIndex(where: { box in
+            box.box.xmin <= area.xmin && area.xmax <= box.box.xmax && box.box.ymin <= area.ymin && area.ymax <= box.box.ymax
+        }) else { return false }
+        clock += 1
+        areas[signature]![index].lastUsed = clock
+        return true
+    }
+
+    /// Features a manual populate brought in: never evicted.
+    package mutating func pin(_ ids: [Int64]) { pinned.formUnion(ids) }
+
+    /// Whether every part of `area` lies in covered tiles (of any level) whose
+    /// geometry is within `tolerance` (infinity: which features, whatever their
+    /// geometry). Marks the tiles used as recently used.
+    package mutating func covers(_ area: BoundingBox, grid: TileGrid, signature: String, tolerance: Double = .infinity) -> Bool {
+        guard let covered = tiles[signature] else { return false }
+        let root = grid.root
+        guard area.intersects(root) else { return true }  // outside the data's extent: nothing to fetch
+        clock += 1
+        var used: [TileKey] = []
+        let result = covers(TileKey(level: 0, x: 0, y: 0), area, grid, covered, below[signature] ?? [:], tolerance, &used)
+        if result { for key in used { tiles[signature]![key]!.lastUsed = clock } }
+        return result
+    }
+
+    private func covers(_ key: TileKey, _ area: BoundingBox, _ grid: TileGrid, _ covered: [TileKey: Tile],
+                        _ below: [TileKey: Int], _ tolerance: Double, _ used: inout [TileKey]) -> Bool {
+        if let tile = covered[key], tile.answers(tolerance) {
+            used.append(key)
+            return true
+        }
+        guard below[key] != nil, key.level < TileGrid.maxLevel else { return false }
+        for child in key.children where overlaps(grid.bounds(child), area) {
+            if !covers(child, area, grid, covered, below, tolerance, &used) { return false }
+        }
+        return true
+    }
+
+    /// What of tile `key` still needs fetching for a view of pixel size
+    /// `tolerance`: nothing when covered fine enough; the tile itself when
+    /// nothing under it is; else its uncovered pieces (so zooming out fetches
+    /// only what finer tiles did not bring, and zooming in past a generalized
+    /// tile fetches it again).
+    package func missingPieces(of key: TileKey, signature: String, tolerance: Double = .infinity) -> [TileKey] {
+        guard let covered = tiles[signature] else { return [key] }
+        var ancestor: TileKey? = key
+        while let current = ancestor {
+            if let tile = covered[current], tile.answers(tolerance) { return [] }
+            ancestor = current.parent
+        }
+        let below = self.below[signature] ?? [:]
+        func pieces(_ key: TileKey) -> [TileKey] {
+            if let tile = covered[key], tile.answers(tolerance) { return [] }
+            guard below[key] != nil, key.level < TileGrid.maxLevel else { return [key] }
+            return key.children.flatMap(pieces)
+        }
+        return pieces(key)
+    }
+
+    /// Positive-area overlap (a degenerate area: closed overlap), so an area on
+    /// a tile edge does not need the neighbour.
+    private func overlaps(_ tile: BoundingBox, _ area: BoundingBox) -> Bool {
+        let x = area.xmin == area.xmax ? tile.xmin <= area.xmax && area.xmin <= tile.xmax : tile.xmin < area.xmax && area.xmin < tile.xmax
+        let y = area.ymin == area.ymax ? tile.ymin <= area.ymax && area.ymin <= tile.ymax : tile.ymin < area.ymax && area.ymin < tile.ymax
+        return x && y
+    }
+
+    /// Removes the least recently used covered tile `keep` does not protect, or
+    /// answered area if older; returns the features no covered tile, area or
+    /// pin holds any more (to drop from the cache).
+    package mutating func evictLeastRecent(keeping keep: (TileKey) -> Bool) -> [Int64]? {
+        var oldest: (signature: String, key: TileKey, used: UInt64)? = nil
+        for (signature, byKey) in tiles {
+            for (key, tile) in byKey where tile.lastUsed < (oldest?.used ?? .max) && !keep(key) {
+                oldest = (signature, key, tile.lastUsed)
+            }
+        }
+        var oldestArea: (signature: String, index: Int, used: UInt64)? = nil
+        for (signature, list) in areas {
+            for (index, area) in list.enumerated() where area.lastUsed < (oldestArea?.used ?? .max) {
+                oldestArea = (signature, index, area.lastUsed)
+            }
+        }
+        if let area = oldestArea, area.used < (oldest?.used ?? .max) {
+            return release(areas[area.signature]!.remove(at: area.index).ids)
+        }
+        guard let oldest, let tile = tiles[oldest.signature]?.removeValue(forKey: oldest.key) else { return nil }
+        var ancestor = oldest.key.parent
+        while let current = ancestor {
+            below[oldest.signature]![current]! -= 1
+            if below[oldest.signature]![current] == 0 { below[oldest.signature]![current] = nil }
+            ancestor = current.parent
+        }
+        return release(tile.ids)
+    }
+
+    /// Drops one reference to each id; returns those now unreferenced and unpinned.
+    @discardableResult
+    private mutating func release(_ ids: [Int64]) -> [Int64] {
+        var released: [Int64] = []
+        for id in ids {
+            guard let count = references[id] else { continue }
+            if count <= 1 {
+                references[id] = nil
+                if !pinned.contains(id) { released.append(id) }
+            } else {
+                references[id] = count - 1
+            }
+        }
+        return released
+    }
+
+    /// Forgets coverage under other signatures (after the filter changed);
+    /// returns the features no tile, area or pin holds any more.
+    package mutating func keepOnly(signature: String) -> [Int64] {
+        var released: [Int64] = []
+        for other in tiles.keys where other != signature {
+            for tile in tiles[other]!.values { released += release(tile.ids) }
+            tiles[other] = nil
+            below[other] = nil
+        }
+        for other in areas.keys where !Self.isAnswer(other, of: signature) {
+            for area in areas[other]! { released += release(area.ids) }
+            areas[other] = nil
+        }
+        return released
+    }
+
+    /// The signature of the answers of queries with `whereClause` under the table's `signature`.
+    package static func answerSignature(_ signature: String, whereClause: String) -> String {
+        signature + "\u{1}" + whereClause
+    }
+
+    private static func isAnswer(_ answer: String, of signature: String) -> Bool {
+        answer.hasPrefix(signature + "\u{1}")
+    }
+}

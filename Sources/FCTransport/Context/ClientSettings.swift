@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+
+/// Where an ArcGIS token goes. Raw values are the C ABI's `FC_TOKEN_AS_*`.
+public enum TokenPlacement: Int32, Sendable {
+    /// `X-Esri-Authorization: Bearer <token>` (keeps tokens out of URLs and logs).
+    case header = 0
+    /// `token=<token>` in the query string or form body, for servers that want it.
+    case parameter = 1
+}
+
+/// The HTTP behaviour of one `ClientContext`, applied to every request it sends.
+public struct ClientSettings: Sendable {
+    /// Seconds to establish a connection.
+    public var connectTimeout: Double = 15
+    /// Seconds for a whole request, 0 = no limit.
+    public var totalTimeout: Double = 120
+    public var maxConnectionsPerHost: Int = 6
+    /// A larger response fails with `.limit`; 0 = no limit.
+    public var maxResponseBytes: Int64 = 512 << 20
+    /// The most response bytes the context's transfers hold at once (6
+    /// connections per host × 512 MiB would otherwise allow 3 GiB); 0 = no limit.
+    public var maxBufferedBytes: Int64 = 1 << 30
+    /// A transfer slower than this many bytes per second, averaged over
+    /// `lowSpeedWindow` seconds, fails with `.timeout`. Always on: with a
+    /// total timeout of 0 it is what ends a stalled connection.
+    public var lowSpeedBytesPerSecond = 1024
+    public var lowSpeedWindow = 30.0
+    /// Transient failures sent again (429, 502, 503, 504, reset connections).
+    public var retry = RetryPolicy()
+    /// Bounds on the work one view or one operation may cause.
+    public var limits = WorkLimits()
+    /// Trusted CA certificates instead of the system's (PEM bundle / hashed directory).
+    public var caFile: String?
+    public var caPath: String?
+    public var userAgent: String = "FeatureCache/\(FeatureCacheVersion.string)"
+    /// Sent with every request (e.g. a referer some portals require).
+    public var headers: [(name: String, value: String)] = []
+    /// ArcGIS token or API key; nil = anonymous.
+    public var token: String?
+    public var tokenPlacement: TokenPlacement = .header
+
+    public init() {}
+}

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+
+/// A streamed body on its way from the event-loop thread (libcurl's write
+/// callback) to the task reading it. At most about `highWater` bytes wait: a
+/// full pipe pauses the transfer (CURL_WRITEFUNC_PAUSE), and the reader that
+/// empties it asks for it to be resumed. So a response of any size is held a
+/// couple of MiB at a time, and a slow reader slows the server instead of
+/// filling memory. The transfer also pauses, rather than fails, when the
+/// transport's buffer budget is spent while this pipe holds bytes: the reader
+/// taking them gives budget back.
+package final class BodyPipe: @unchecked Sendable {
+    /// Bytes waiting beyond which the transfer pauses.
+    package static let highWater = 2 << 20
+    /// A waiting reader is woken once this much has arrived (or the body ended):
+    /// one hand-off per 64 KiB rather than per 16 KiB write.
+    package static let wakeAt = 64 << 10
+
+    private struct State {
+        var pending: [UInt8] = []
+        var ended = false
+        var failure: FeatureCacheError?
+        var paused = false
+        var reader: CheckedContinuation<Void, Never>?
+        /// Enough has arrived for the reader to take (all there is, when paused).
+        var isReady: Bool { ended || paused || pending.count >= BodyPipe.wakeAt }
+
+        mutating func takeReader() -> CheckedContinuation<Void, Never>? {
+            defer { reader = nil }
+            return reader
+        }
+    }
+
+    private let state = Locked(State())
+    private let budget: BufferBudget
+
+    package init(budget: BufferBudget) { self.budget = budget }
+
+    deinit {
+        // Bytes nobody took (the reader stopped early) leave the budget.
+        budget.release(state.withLock { $0.pending.count })
+    }
+
+    // MARK: - The writer (event-loop thread)
+
+    /// True, and the transfer counts as paused, when at least `bytes` wait
+    /// (`highWater`: the pipe is full; 1: anything the reader can free).
+    package func pauseIfHolding(atLeast bytes: Int) -> Bool {
+        let (paused, reader) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
+            guard state.pending.count >= bytes, !state.pending.isEmpty else { return (false, nil) }
+            state.paused = true
+            return (true, state.takeReader())
+        }
+        reader?.resume()
+        return paused
+    }
+
+    /// Adds bytes the budget has already reserved.
+    package func append(_ bytes: UnsafeRawBufferPointer) {
+        let reader = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.pending.append(contentsOf: bytes)
+            return state.isReady ? state.takeReader() : nil
+        }
+        reader?.resume()
+    }
+
+    /// The body is complete (`failure` nil) or broken off.
+    package func end(_ failure: FeatureCacheError?) {
+        let reader = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard !state.ended else { return nil }
+            state.ended = true
+            state.failure = failure
+            return state.takeReader()
+        }
+        reader?.resume()
+    }
+
+    // MARK: - The reader (one task)
+
+    /// Gives back budget for bytes taken with `keepingBudget`.
+    package func release(_ bytes: Int) { budget.release(bytes) }
+
+    /// The bytes that have arrived (nil after the last), and whether the
+    /// transfer was paused for room and must now be resumed. Their budget is
+    /// given back unless the reader keeps them (then `release` it later).
+    package func take(keepingBudget: Bool) async throws(FeatureCacheError) -> (bytes: [UInt8]?, resume: Bool) {
+        while true {
+            let taken = state.withLock { state -> Result<(bytes: [UInt8]?, resume: Bool), FeatureCacheError>? in
+                guard state.isReady else { return nil }
+                if !state.pending.isEmpty {
+                    defer { state.pending = []; state.paused = false }
+                    return .success((state.pending, state.paused))
+                }
+                if let failure = state.failure { return .failure(failure) }
+                return .success((nil, false))
+            }
+            if let taken {
+                if !keepingBudget, case let .success((bytes?, _)) = taken { budget.release(bytes.count) }
+                return try taken.get()
+            }
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { state -> Bool in
+                    if state.isReady { return true }
+                    state.reader = continuation
+                    return false
+                }
+                if ready { continuation.resume() }
+            }
+        }
+    }
+}
