@@ -92,7 +92,7 @@ def swift_enum(name):
 def swift_service_kinds():
     cases = {}
     for path in CORE_FILES:
-        for match in re.finditer(r"static let (\w+) = ServiceKind\(rawValue: (-?\d+)\)", path.read_text()):
+        for match in re.finditer(r'static let (\w+) = ServiceKind\(rawValue: (-?\d+)(?:, name: "[^"]*")?\)', path.read_text()):
             cases.setdefault(int(match.group(2)), []).append(match.group(1))
     return cases
 

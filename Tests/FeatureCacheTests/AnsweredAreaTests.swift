@@ -17,8 +17,9 @@ import Testing
         #expect(released.isEmpty)
         let inside = coverage.coversAnswered(BoundingBox(2, 2, 5, 5), signature: signature)
         let across = coverage.coversAnswered(BoundingBox(2, 2, 11, 5), signature: signature)
-        let otherWhere = coverage.coversAnswered(BoundingBox(2, 2, 5, 5),
-                                                 signature: TileCoverage.answerSignature("where=&outFields=*", whereClause: "Condition = 4"))
+        let otherWhere = coverage.coversAnswered(
+            BoundingBox(2, 2, 5, 5),
+            signature: TileCoverage.answerSignature("where=&outFields=*", whereClause: "Condition = 4"))
         #expect(inside && !across && !otherWhere)
         // A new table filter forgets the answers made under the old one, and frees their features.
         let freed = coverage.keepOnly(signature: "where=Condition > 0&outFields=*")
@@ -30,7 +31,8 @@ import Testing
     @Test func answersAreBoundedAndEvictedOldestFirst() {
         var coverage = TileCoverage()
         for index in 0..<TileCoverage.maxAreasPerSignature {
-            let released = coverage.coverArea(BoundingBox(Double(index), 0, Double(index) + 1, 1), signature: signature, ids: [Int64(index)])
+            let released = coverage.coverArea(
+                BoundingBox(Double(index), 0, Double(index) + 1, 1), signature: signature, ids: [Int64(index)])
             #expect(released.isEmpty)
         }
         // Using the first answer makes the second the least recently used: one

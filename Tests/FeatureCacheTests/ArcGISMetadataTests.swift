@@ -129,7 +129,8 @@ import Testing
     }
 
     @Test func emptyExtentsAndUnknownFieldTypesDoNotFailTheLoad() throws {
-        let text = #"{"name":"E","fields":[{"name":"F","type":"esriFieldTypeFuture"}],"#
+        let text =
+            #"{"name":"E","fields":[{"name":"F","type":"esriFieldTypeFuture"}],"#
             + #""extent":{"xmin":"NaN","ymin":"NaN","xmax":"NaN","ymax":"NaN","spatialReference":{"wkid":4326}}}"#
         let metadata = try ArcGISLayerInfo.parse(try JSONValue.parse(Array(text.utf8)), url: "u")
         #expect(metadata.fields.first?.type == .unknown)

@@ -27,7 +27,9 @@ final class FunctionTransport: Transport {
         if let body = request.body { url.parameters += RequestURL.decodeQuery(String(decoding: body, as: UTF8.self)) }
         log.withLock { $0.append(url) }
         if let delay {
-            inFlight.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+            inFlight.withLock {
+                $0.now += 1; $0.most = max($0.most, $0.now)
+            }
             defer { inFlight.withLock { $0.now -= 1 } }
             do { try await Task.sleep(for: delay(url)) } catch { throw .cancelled }
         }
@@ -54,7 +56,9 @@ func layer(pagination: Bool, maxRecordCount: Int = 100) -> String {
 
 func page(_ ids: some Sequence<Int>, exceeded: Bool) -> HTTPResponse {
     let features = ids.map { #"{"attributes":{"OBJECTID":\#($0),"Name":"n\#($0)"},"geometry":{"x":\#($0),"y":0}}"# }
-    return .json(#"{"objectIdFieldName":"OBJECTID","features":[\#(features.joined(separator: ","))]\#(exceeded ? #","exceededTransferLimit":true"# : "")}"#)
+    return .json(
+        #"{"objectIdFieldName":"OBJECTID","features":[\#(features.joined(separator: ","))]\#(exceeded ? #","exceededTransferLimit":true"# : "")}"#
+    )
 }
 
 /// A server of `total` features that answers each page with `served(offset, asked)` ids.
@@ -69,7 +73,8 @@ private func offsetServer(total: Int, pagination: Bool = true, served: @escaping
     }
 }
 
-private func populate(_ transport: FunctionTransport, _ configure: (inout QueryParameters) -> Void = { _ in }) async throws -> FeatureResult {
+private func populate(_ transport: FunctionTransport, _ configure: (inout QueryParameters) -> Void = { _ in }) async throws -> FeatureResult
+{
     let table = try FeatureTable.arcgis(url: layerURL, context: ClientContext(transport: transport))
     var query = QueryParameters()
     configure(&query)
@@ -118,7 +123,8 @@ private func ids(_ result: FeatureResult) throws -> [Int64] {
         let transport = FunctionTransport { url in
             guard url.base.hasSuffix("/query") else { return .json(layer(pagination: false)) }
             if url.value(of: "returnIdsOnly") == "true" {
-                return .json(#"{"objectIdFieldName":"OBJECTID","objectIds":[\#((1...250).reversed().map(String.init).joined(separator: ","))]}"#)
+                return .json(
+                    #"{"objectIdFieldName":"OBJECTID","objectIds":[\#((1...250).reversed().map(String.init).joined(separator: ","))]}"#)
             }
             let asked = url.value(of: "objectIds")!.split(separator: ",").map { Int($0)! }
             return page(asked.prefix(80), exceeded: asked.count > 80)  // a server capped at 80
@@ -141,7 +147,9 @@ private func ids(_ result: FeatureResult) throws -> [Int64] {
             }
             return page(url.value(of: "objectIds")!.split(separator: ",").map { Int($0)! }, exceeded: false)
         }
-        let result = try await populate(transport) { $0.maxFeatures = 120; $0.resultOffset = 10 }
+        let result = try await populate(transport) {
+            $0.maxFeatures = 120; $0.resultOffset = 10
+        }
         #expect(try ids(result) == Array(11...130))
         #expect(result.limitExceeded)
     }

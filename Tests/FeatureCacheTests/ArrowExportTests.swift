@@ -41,22 +41,33 @@ import Testing
         // The integer page's "b" written as text, its "a" as a double.
         let b = columns[2]
         let offsets = b.buffers[1]!.assumingMemoryBound(to: Int32.self)
-        #expect(String(decoding: UnsafeRawBufferPointer(start: b.buffers[2]! + Int(offsets[0]), count: Int(offsets[1] - offsets[0])),
-                       as: UTF8.self) == "2")
+        #expect(
+            String(
+                decoding: UnsafeRawBufferPointer(start: b.buffers[2]! + Int(offsets[0]), count: Int(offsets[1] - offsets[0])),
+                as: UTF8.self) == "2")
         #expect(columns[1].buffers[1]!.load(as: Double.self) == 1)
     }
 
     @Test func integersWidenOnlyWhenAValueDoesNotFit() throws {
-        let fields = [FieldInfo(name: "small", type: .smallInteger), FieldInfo(name: "int", type: .integer),
-                      FieldInfo(name: "day", type: .dateOnly), FieldInfo(name: "when", type: .date),
-                      FieldInfo(name: "f", type: .single)]
-        let fits = try esri(fields, """
+        let fields = [
+            FieldInfo(name: "small", type: .smallInteger), FieldInfo(name: "int", type: .integer),
+            FieldInfo(name: "day", type: .dateOnly), FieldInfo(name: "when", type: .date),
+            FieldInfo(name: "f", type: .single),
+        ]
+        let fits = try esri(
+            fields,
+            """
             {"attributes":{"OID":1,"small":-32768,"int":2147483647,"day":"2024-02-29","when":0,"f":1.5},"geometry":{"x":1,"y":2}}
             """)
-        #expect(types(ArrowExport(FeatureResult([(fits, nil)], limitExceeded: false, spatialReference: nil)))
-                == ["OID": .int64, "small": .int16, "int": .int32, "day": .date32, "when": .timestampMilliseconds,
-                    "f": .float32, "geometry": .wkb])
-        let wide = try esri(fields, """
+        #expect(
+            types(ArrowExport(FeatureResult([(fits, nil)], limitExceeded: false, spatialReference: nil)))
+                == [
+                    "OID": .int64, "small": .int16, "int": .int32, "day": .date32, "when": .timestampMilliseconds,
+                    "f": .float32, "geometry": .wkb,
+                ])
+        let wide = try esri(
+            fields,
+            """
             {"attributes":{"OID":1,"small":70000,"int":2147483648,"day":"02/29/2024","when":null,"f":null},"geometry":{"x":1,"y":2}}
             """)
         let export = ArrowExport(FeatureResult([(wide, nil)], limitExceeded: false, spatialReference: nil))
@@ -80,9 +91,12 @@ import Testing
     }
 
     @Test func gatheredRowsAndNullGeometry() throws {
-        let batch = try geoJSON([feature(1, "\"a\":10"),
-                                 "{\"type\":\"Feature\",\"id\":2,\"geometry\":null,\"properties\":{\"a\":null}}",
-                                 feature(3, "\"a\":30")].joined(separator: ","))
+        let batch = try geoJSON(
+            [
+                feature(1, "\"a\":10"),
+                "{\"type\":\"Feature\",\"id\":2,\"geometry\":null,\"properties\":{\"a\":null}}",
+                feature(3, "\"a\":30"),
+            ].joined(separator: ","))
         let export = ArrowExport(FeatureResult([(batch, [2, 1])], limitExceeded: false, spatialReference: nil))
         let (length, columns) = try export.batch(0)
         #expect(length == 2)

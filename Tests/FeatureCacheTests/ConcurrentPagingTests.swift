@@ -79,7 +79,8 @@ private final class SlowArcGISServer: Sendable {
                 return rule.status
             }
             if let failure {
-                return HTTPResponse(status: failure, headers: [("Retry-After", "0"), ("Content-Type", "text/plain")], body: Array("no".utf8))
+                return HTTPResponse(
+                    status: failure, headers: [("Retry-After", "0"), ("Content-Type", "text/plain")], body: Array("no".utf8))
             }
             let end = min(total, offset + 100)
             return page((offset + 1)..<(end + 1), exceeded: end < total)
@@ -217,7 +218,7 @@ private func objectIds(_ result: FeatureResult) throws -> [Int64] {
         let counted = FakeOGCServer(fault: .countsOnlyByHits, delay: slow)
         var (result, requests) = try await populateAll(counted)
         #expect(try objectIds(result) == Array(1...100))
-        #expect(requests == 10 + 1)   // the pages and the count
+        #expect(requests == 10 + 1)  // the pages and the count
         #expect(counted.transport.mostInFlight >= 2)
 
         // A server that does not know resulttype=hits sends a feature, no count:
@@ -226,7 +227,7 @@ private func objectIds(_ result: FeatureResult) throws -> [Int64] {
         (result, requests) = try await populateAll(uncounted)
         #expect(try objectIds(result) == Array(1...100))
         #expect(requests == 10 + 1)
-        #expect(uncounted.transport.mostInFlight <= 2)   // page two beside the count, no more
+        #expect(uncounted.transport.mostInFlight <= 2)  // page two beside the count, no more
     }
 
     @Test func ogcPagesByStartIndexArePredictedByTheParameterTheLinksUse() async throws {
@@ -249,7 +250,7 @@ private func objectIds(_ result: FeatureResult) throws -> [Int64] {
         let before = table.statisticsSnapshot.requests
         let result = try await table.populate(query, clearCache: true)
         #expect(result.count == 39)
-        #expect(table.statisticsSnapshot.featuresReceived == 39)   // never the whole collection
-        #expect(table.statisticsSnapshot.requests - before == 8)   // 39 in pages of 5
+        #expect(table.statisticsSnapshot.featuresReceived == 39)  // never the whole collection
+        #expect(table.statisticsSnapshot.requests - before == 8)  // 39 in pages of 5
     }
 }

@@ -22,8 +22,9 @@ import Glibc
     private func expectAgreesWithStrtod(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let ours = try readNumber(text)
         let theirs = strtod(text, nil)
-        #expect(ours.bitPattern == theirs.bitPattern, "\(text): \(ours) vs strtod \(theirs)",
-                sourceLocation: sourceLocation)
+        #expect(
+            ours.bitPattern == theirs.bitPattern, "\(text): \(ours) vs strtod \(theirs)",
+            sourceLocation: sourceLocation)
     }
 
     private func printed(_ value: Double, significantDigits: Int) -> String {
@@ -69,8 +70,10 @@ import Glibc
             try expectAgreesWithStrtod(printed(Double.random(in: -20_037_508...20_037_508, using: &random), significantDigits: 17))
             try expectAgreesWithStrtod(printed(Double.random(in: -180...180, using: &random), significantDigits: 17))
         }
-        for text in ["-13627361.171700001", "5698871.0862999996", "-122.71640890000001", "45.574063699999998",
-                     "-0.000000000000000001", "0.30000000000000004"] {
+        for text in [
+            "-13627361.171700001", "5698871.0862999996", "-122.71640890000001", "45.574063699999998",
+            "-0.000000000000000001", "0.30000000000000004",
+        ] {
             try expectAgreesWithStrtod(text)
         }
     }
@@ -90,7 +93,7 @@ import Glibc
                 try expectAgreesWithStrtod("\(odd * five)e\(shift)")
             }
         }
-        try expectAgreesWithStrtod("9007199254740993")   // 2^53 + 1
+        try expectAgreesWithStrtod("9007199254740993")  // 2^53 + 1
         try expectAgreesWithStrtod("9007199254740995")
     }
 

@@ -25,11 +25,11 @@ private func failure<T>(_ work: () throws -> T) -> FeatureCacheError.Code? {
     }
 
     private static let points = """
-    {"type":"FeatureCollection","features":[
-      {"type":"Feature","id":"a","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"n":1,"s":"x"}},
-      {"type":"Feature","id":"b","geometry":{"type":"Point","coordinates":[3,4]},"properties":{"n":2.5,"s":null}},
-      {"type":"Feature","geometry":{"type":"Point","coordinates":[5,6]},"properties":{"n":3,"s":"z"}}]}
-    """
+        {"type":"FeatureCollection","features":[
+          {"type":"Feature","id":"a","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"n":1,"s":"x"}},
+          {"type":"Feature","id":"b","geometry":{"type":"Point","coordinates":[3,4]},"properties":{"n":2.5,"s":null}},
+          {"type":"Feature","geometry":{"type":"Point","coordinates":[5,6]},"properties":{"n":3,"s":"z"}}]}
+        """
 
     @Test func aGeoJSONCollectionIsWGS84WithInferredFields() throws {
         let (batch, metadata) = try read(Self.points)
@@ -43,51 +43,58 @@ private func failure<T>(_ work: () throws -> T) -> FeatureCacheError.Code? {
     }
 
     @Test func aNamedCRSIsHonouredAndAnUnknownOneRefused() throws {
-        let named = Self.points.replacingAll(#""features""#, with: #""crs":{"type":"name","properties":{"name":"urn:ogc:def:crs:EPSG::3857"}},"features""#)
+        let named = Self.points.replacingAll(
+            #""features""#, with: #""crs":{"type":"name","properties":{"name":"urn:ogc:def:crs:EPSG::3857"}},"features""#)
         #expect(try read(named).metadata.spatialReference?.wkid == 3857)
-        let crs84 = Self.points.replacingAll(#""features""#, with: #""crs":{"type":"name","properties":{"name":"urn:ogc:def:crs:OGC:1.3:CRS84"}},"features""#)
+        let crs84 = Self.points.replacingAll(
+            #""features""#, with: #""crs":{"type":"name","properties":{"name":"urn:ogc:def:crs:OGC:1.3:CRS84"}},"features""#)
         #expect(try read(crs84).metadata.spatialReference?.wkid == 4326)
-        let local = Self.points.replacingAll(#""features""#, with: #""crs":{"type":"name","properties":{"name":"LOCAL_CS[\"site\"]"}},"features""#)
+        let local = Self.points.replacingAll(
+            #""features""#, with: #""crs":{"type":"name","properties":{"name":"LOCAL_CS[\"site\"]"}},"features""#)
         #expect(failure { try read(local) } == .unsupported)
     }
 
     @Test func mixedGeometriesAreUnknownAndZIsSeen() throws {
-        let (_, metadata) = try read("""
-        {"type":"FeatureCollection","features":[
-          {"type":"Feature","geometry":{"type":"Point","coordinates":[1,2,3]},"properties":{}},
-          {"type":"Feature","geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]},"properties":{}}]}
-        """)
+        let (_, metadata) = try read(
+            """
+            {"type":"FeatureCollection","features":[
+              {"type":"Feature","geometry":{"type":"Point","coordinates":[1,2,3]},"properties":{}},
+              {"type":"Feature","geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]},"properties":{}}]}
+            """)
         #expect(metadata.geometryType == .unknown)
         #expect(metadata.hasZ)
     }
 
     @Test func anEsriFeatureSetKeepsItsFieldsReferenceAndIds() throws {
-        let (batch, metadata) = try read("""
-        {"objectIdFieldName":"FID","geometryType":"esriGeometryPoint","spatialReference":{"wkid":102100,"latestWkid":3857},
-         "fields":[{"name":"FID","type":"esriFieldTypeOID"},{"name":"NAME","type":"esriFieldTypeString"}],
-         "features":[{"attributes":{"FID":7,"NAME":"a"},"geometry":{"x":1,"y":2}},{"attributes":{"FID":9,"NAME":"b"},"geometry":{"x":3,"y":4}}]}
-        """)
+        let (batch, metadata) = try read(
+            """
+            {"objectIdFieldName":"FID","geometryType":"esriGeometryPoint","spatialReference":{"wkid":102100,"latestWkid":3857},
+             "fields":[{"name":"FID","type":"esriFieldTypeOID"},{"name":"NAME","type":"esriFieldTypeString"}],
+             "features":[{"attributes":{"FID":7,"NAME":"a"},"geometry":{"x":1,"y":2}},{"attributes":{"FID":9,"NAME":"b"},"geometry":{"x":3,"y":4}}]}
+            """)
         #expect(metadata.objectIdField == "FID")
         #expect(metadata.spatialReference?.effectiveWkid == 3857)
         #expect((0..<2).map(batch.objectId) == [7, 9])
     }
 
     @Test func anEsriFeatureSetWithoutFieldsIsTypedFromItsValues() throws {
-        let (batch, metadata) = try read("""
-        {"geometryType":"esriGeometryPoint","spatialReference":{"wkid":4326},
-         "features":[{"attributes":{"OBJECTID":3,"N":1,"BIG":5000000000,"F":1,"T":null},"geometry":{"x":1,"y":2}},
-                     {"attributes":{"OBJECTID":4,"N":2,"BIG":1,"F":1.5,"T":"x"},"geometry":{"x":3,"y":4}}]}
-        """)
+        let (batch, metadata) = try read(
+            """
+            {"geometryType":"esriGeometryPoint","spatialReference":{"wkid":4326},
+             "features":[{"attributes":{"OBJECTID":3,"N":1,"BIG":5000000000,"F":1,"T":null},"geometry":{"x":1,"y":2}},
+                         {"attributes":{"OBJECTID":4,"N":2,"BIG":1,"F":1.5,"T":"x"},"geometry":{"x":3,"y":4}}]}
+            """)
         #expect(metadata.fields.map(\.type) == [.oid, .integer, .bigInteger, .double, .string])
         #expect(metadata.objectIdField == "OBJECTID")
         #expect((0..<2).map(batch.objectId) == [3, 4])
     }
 
     @Test func featuresWithoutIdsAreNumberedInDocumentOrder() throws {
-        let (batch, metadata) = try read("""
-        {"fields":[{"name":"NAME","type":"esriFieldTypeString"}],
-         "features":[{"attributes":{"NAME":"a"}},{"attributes":{"NAME":"b"}},{"attributes":{"NAME":"c"}}]}
-        """)
+        let (batch, metadata) = try read(
+            """
+            {"fields":[{"name":"NAME","type":"esriFieldTypeString"}],
+             "features":[{"attributes":{"NAME":"a"}},{"attributes":{"NAME":"b"}},{"attributes":{"NAME":"c"}}]}
+            """)
         #expect(metadata.objectIdField == nil)
         #expect((0..<3).map(batch.objectId) == [1, 2, 3])
     }
@@ -107,7 +114,8 @@ private func failure<T>(_ work: () throws -> T) -> FeatureCacheError.Code? {
         // Every truncation of a real document fails with an error, never a crash.
         let whole = Array(Self.points.utf8)
         for end in stride(from: 0, to: whole.count - 1, by: 7) {
-            #expect(failure { try FeatureDocumentReader.read(Array(whole[..<end]), name: "t", url: "u", identity: FeatureIdentity()) } != nil)
+            #expect(
+                failure { try FeatureDocumentReader.read(Array(whole[..<end]), name: "t", url: "u", identity: FeatureIdentity()) } != nil)
         }
     }
 

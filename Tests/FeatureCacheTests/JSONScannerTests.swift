@@ -68,7 +68,8 @@ import Glibc
         ("{\"a\":1,}", "expected a member name"), ("[1,]", "expected a value"), ("[1 2]", "expected ',' or ']'"),
         ("{\"a\" 1}", "expected ':'"), ("01", "leading zeros"), ("NaN", "NaN and Infinity"), ("-Infinity", "NaN and Infinity"),
         ("1.", "expected a digit after '.'"), ("1e", "expected a digit in the exponent"), ("\"abc", "unterminated string"),
-        ("\"a\u{01}b\"", "control character"), ("\"\\x\"", "invalid escape"), ("tru", "invalid literal"), ("[1] x", "after the JSON document"),
+        ("\"a\u{01}b\"", "control character"), ("\"\\x\"", "invalid escape"), ("tru", "invalid literal"),
+        ("[1] x", "after the JSON document"),
         ("", "expected a value"), ("{\"a\":[1,2", "unterminated array"), ("\"\\u12G4\"", "invalid hex digit"),
     ])
     func malformedDocumentsFailWithAByteOffset(text: String, expected: String) {

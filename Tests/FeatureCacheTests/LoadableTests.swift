@@ -123,8 +123,10 @@ import Testing
         let statuses = Recorder<LoadStatus>()
         let token = table.addStatusObserver { statuses.append($0) }
         let settled = Recorder<FeatureCacheError?>()
-        for (attempt, reply) in [ScriptedTransport.Reply.failure(.init(.timeout, "slow")), .failure(.init(.network, "reset")),
-                                 .success(.json(treesLayerJSON))].enumerated() {
+        for (attempt, reply) in [
+            ScriptedTransport.Reply.failure(.init(.timeout, "slow")), .failure(.init(.network, "reset")),
+            .success(.json(treesLayerJSON)),
+        ].enumerated() {
             table.retryLoad { settled.append($0) }
             #expect(await transport.waitForHeld(1))
             transport.answer(reply)
@@ -188,4 +190,3 @@ import Testing
         #expect(metadata.fields.map(\.type) == [.oid, .string])
     }
 }
-

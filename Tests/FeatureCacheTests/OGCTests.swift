@@ -26,7 +26,10 @@ final class FakeOGCServer: Sendable {
         transport = FunctionTransport(delay: delay) { url in
             let path = url.base.replacingAll("http://ogc.test/api", with: "")
             switch path {
-            case "": return .json(#"{"title":"Fake","links":[{"rel":"conformance","href":"http://ogc.test/api/conformance"},{"rel":"data","href":"http://ogc.test/api/collections"}]}"#)
+            case "":
+                return .json(
+                    #"{"title":"Fake","links":[{"rel":"conformance","href":"http://ogc.test/api/conformance"},{"rel":"data","href":"http://ogc.test/api/collections"}]}"#
+                )
             case "/conformance": return .json(#"{"conformsTo":["http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core"]}"#)
             case "/collections": return .json(#"{"collections":[{"id":"points","title":"Points"}],"links":[]}"#)
             case "/collections/points":
@@ -42,10 +45,13 @@ final class FakeOGCServer: Sendable {
             let box = url.value(of: "bbox").map { $0.split(separator: ",").map { Double($0)! } } ?? [-1, -1, 2, 2]
             let matching = (1...100).filter { Double($0) / 100 >= box[0] && Double($0) / 100 <= box[2] }
             let page = Array(matching.dropFirst(offset).prefix(limit))
-            let features = page.map { #"{"type":"Feature","id":\#($0),"geometry":{"type":"Point","coordinates":[\#(Double($0) / 100),0.5]},"properties":{"n":\#($0)}}"# }
+            let features = page.map {
+                #"{"type":"Feature","id":\#($0),"geometry":{"type":"Point","coordinates":[\#(Double($0) / 100),0.5]},"properties":{"n":\#($0)}}"#
+            }
             var next = ""
             if offset + page.count < matching.count || fault == .loopingNext {
-                var link = RequestURL(base: url.base, parameters: [("limit", String(limit)), (position, String(fault == .loopingNext ? 0 : offset + limit))])
+                var link = RequestURL(
+                    base: url.base, parameters: [("limit", String(limit)), (position, String(fault == .loopingNext ? 0 : offset + limit))])
                 if fault != .nextDropsBbox, let bbox = url.value(of: "bbox") { link.set("bbox", bbox) }
                 next = #",{"rel":"next","href":"\#(link.string)"}"#
             }
@@ -56,13 +62,16 @@ final class FakeOGCServer: Sendable {
                 return .json(#"{"type":"FeatureCollection","numberMatched":\#(matched),"features":[],"links":[]}"#)
             }
             let counts = fault == .countsOnlyByHits || fault == .noCounts ? "" : #""numberMatched":\#(matched),"#
-            return .json(#"{"type":"FeatureCollection",\#(counts)"numberReturned":\#(returned),"features":[\#(features.joined(separator: ","))],"links":[{"rel":"self","href":"x"}\#(next)]}"#)
+            return .json(
+                #"{"type":"FeatureCollection",\#(counts)"numberReturned":\#(returned),"features":[\#(features.joined(separator: ","))],"links":[{"rel":"self","href":"x"}\#(next)]}"#
+            )
         }
     }
 
     func table(pageSize: Int = 0) async throws -> FeatureTable {
-        let table = try FeatureTable.ogc(apiURL: "http://ogc.test/api", collectionId: "points",
-                                         context: ClientContext(transport: transport))
+        let table = try FeatureTable.ogc(
+            apiURL: "http://ogc.test/api", collectionId: "points",
+            context: ClientContext(transport: transport))
         table.setRequestMode(.manualCache)
         if pageSize > 0 { try table.setPageSize(pageSize) }
         try await table.load()
@@ -80,12 +89,12 @@ private func box(_ xmin: Double, _ xmax: Double) -> QueryParameters {
     @Test func pagesFollowNextLinksAndFilterLocally() async throws {
         let server = FakeOGCServer(fault: .none)
         let table = try await server.table(pageSize: 7)
-        #expect(try table.metadata().fields.map(\.name) == ["n"])   // from the first items: no queryables
+        #expect(try table.metadata().fields.map(\.name) == ["n"])  // from the first items: no queryables
         #expect(try table.metadata().geometryType == .point)
         var query = box(0.105, 0.495)
         query.whereClause = "n <> 20"
         let result = try await table.populate(query, clearCache: true)
-        #expect(result.count == 38)   // 11...49 without 20
+        #expect(result.count == 38)  // 11...49 without 20
         #expect(table.statisticsSnapshot.nextLinksRepaired == 0)
     }
 
@@ -95,7 +104,7 @@ private func box(_ xmin: Double, _ xmax: Double) -> QueryParameters {
         let result = try await table.populate(box(0.105, 0.495), clearCache: true)
         #expect(result.count == 39)
         #expect(table.statisticsSnapshot.nextLinksRepaired == 1)
-        #expect(table.statisticsSnapshot.featuresReceived == 39)   // never the whole collection
+        #expect(table.statisticsSnapshot.featuresReceived == 39)  // never the whole collection
     }
 
     @Test func misbehavingPagesFailAndLeaveTheCacheAsItWas() async throws {
@@ -115,7 +124,7 @@ private func box(_ xmin: Double, _ xmax: Double) -> QueryParameters {
         query.maxFeatures = 20
         let result = try await table.populate(query, clearCache: true)
         #expect(result.count == 20 && result.limitExceeded)
-        #expect(table.statisticsSnapshot.requests == 2 + 3)   // collection and a sample to load; 3 pages
+        #expect(table.statisticsSnapshot.requests == 2 + 3)  // collection and a sample to load; 3 pages
     }
 }
 
@@ -144,15 +153,17 @@ private func box(_ xmin: Double, _ xmax: Double) -> QueryParameters {
     }
 
     @Test func openAPIItemsLimitMaximumAndPropertyParameters() throws {
-        let document = try JSONValue.parse(Array(#"""
-            {"components":{"parameters":{"limit":{"name":"limit","in":"query","schema":{"maximum":500}},
-                                         "bbox":{"name":"bbox","in":"query"}}},
-             "paths":{"/collections/a/items":{"get":{"parameters":[{"name":"limit","in":"query","schema":{"maximum":10000}},
-                                                                   {"name":"Condition","in":"query"},{"name":"Species","in":"query"},
-                                                                   {"name":"properties","in":"query"},{"name":"X-Key","in":"header"}]}},
-                      "/api/v1/collections/b/items":{"get":{"parameters":[{"$ref":"#/components/parameters/limit"},
-                                                                   {"$ref":"#/components/parameters/bbox"}]}}}}
-            """#.utf8))
+        let document = try JSONValue.parse(
+            Array(
+                #"""
+                {"components":{"parameters":{"limit":{"name":"limit","in":"query","schema":{"maximum":500}},
+                                             "bbox":{"name":"bbox","in":"query"}}},
+                 "paths":{"/collections/a/items":{"get":{"parameters":[{"name":"limit","in":"query","schema":{"maximum":10000}},
+                                                                       {"name":"Condition","in":"query"},{"name":"Species","in":"query"},
+                                                                       {"name":"properties","in":"query"},{"name":"X-Key","in":"header"}]}},
+                          "/api/v1/collections/b/items":{"get":{"parameters":[{"$ref":"#/components/parameters/limit"},
+                                                                       {"$ref":"#/components/parameters/bbox"}]}}}}
+                """#.utf8))
         let items = OpenAPIItems(document)
         #expect(items.limitMaximum == ["": 500, "a": 10000, "b": 500])
         // Standard parameters and headers are no properties; b lists none.
@@ -161,22 +172,25 @@ private func box(_ xmin: Double, _ xmax: Double) -> QueryParameters {
 
     @Test func linksChooseTheMediaTypeAsked() throws {
         let base = try RequestURL(parsing: "http://h/c/trees")
-        let links = OGCLinks(try JSONValue.parse(Array(#"""
-            [{"rel":"items","type":"text/html","href":"items.html"},
-             {"rel":"items","type":"application/ld+json","href":"items?f=jsonld"},
-             {"rel":"items","type":"application/geo+json","href":"http://h/c/trees/items.json"},
-             {"rel":"http://www.opengis.net/def/rel/ogc/1.0/queryables","type":"application/schema+json","href":"q"},
-             {"rel":"service-desc","type":"application/vnd.oai.openapi+json;version=3.0","href":"/api"},
-             {"rel":"data","href":"/collections"}]
-            """#.utf8)), base: base)
+        let links = OGCLinks(
+            try JSONValue.parse(
+                Array(
+                    #"""
+                    [{"rel":"items","type":"text/html","href":"items.html"},
+                     {"rel":"items","type":"application/ld+json","href":"items?f=jsonld"},
+                     {"rel":"items","type":"application/geo+json","href":"http://h/c/trees/items.json"},
+                     {"rel":"http://www.opengis.net/def/rel/ogc/1.0/queryables","type":"application/schema+json","href":"q"},
+                     {"rel":"service-desc","type":"application/vnd.oai.openapi+json;version=3.0","href":"/api"},
+                     {"rel":"data","href":"/collections"}]
+                    """#.utf8)), base: base)
         #expect(links.features("items")?.url.string == "http://h/c/trees/items.json")
         #expect(links.link("queryables", types: ["application/schema+json"])?.url.string == "http://h/c/q")
         let openAPI = try #require(links.link("service-desc", types: [], requireJSON: true))
         #expect(openAPI.url.string == "http://h/api")
         #expect(OGCRequester.acceptDocument(openAPI.type) == "application/vnd.oai.openapi+json;version=3.0, application/json;q=0.9")
-        #expect(links.document("data")?.url.string == "http://h/collections")     // untyped: taken when nothing better
+        #expect(links.document("data")?.url.string == "http://h/collections")  // untyped: taken when nothing better
         #expect(OGCRequester.acceptDocument("") == "application/json")
-        #expect(links.features("data") == nil)                                      // features need a JSON type
+        #expect(links.features("data") == nil)  // features need a JSON type
     }
 
     @Test func stringIdsThatAreNumbersKeepTheirValue() {
@@ -190,7 +204,8 @@ private func box(_ xmin: Double, _ xmax: Double) -> QueryParameters {
     }
 
     @Test func selectingRowsAndMovingCoordinates() throws {
-        let json = #"{"type":"FeatureCollection","features":[{"type":"Feature","id":1,"geometry":{"type":"Point","coordinates":[1,2]},"properties":{"s":"a","d":1.5}},{"type":"Feature","id":2,"geometry":{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,0]]]},"properties":{"s":null,"d":2.5}},{"type":"Feature","id":3,"geometry":null,"properties":{"s":"c"}}]}"#
+        let json =
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","id":1,"geometry":{"type":"Point","coordinates":[1,2]},"properties":{"s":"a","d":1.5}},{"type":"Feature","id":2,"geometry":{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,0]]]},"properties":{"s":null,"d":2.5}},{"type":"Feature","id":3,"geometry":null,"properties":{"s":"c"}}]}"#
         let batch = try Array(json.utf8).withUnsafeBytes { bytes in try GeoJSONReader.read(bytes, identity: FeatureIdentity()).batch }
         let picked = batch.selecting([1, 2])
         #expect(picked.count == 2 && picked.objectId(0) == 2 && picked.objectId(1) == 3)

@@ -16,14 +16,17 @@ final class LatticeServer: Sendable {
         let failures = self.failures
         transport = FunctionTransport { url in
             guard url.base.hasSuffix("/query") else {
-                return .json(#"""
+                return .json(
+                    #"""
                     {"name":"Lattice","type":"Feature Layer","geometryType":"esriGeometryPoint","objectIdField":"OBJECTID",
                      "extent":{"xmin":0,"ymin":0,"xmax":1,"ymax":1,"spatialReference":{"wkid":4326}},
                      "fields":[{"name":"OBJECTID","type":"esriFieldTypeOID"},{"name":"Row","type":"esriFieldTypeInteger"}],
                      "maxRecordCount":500,"advancedQueryCapabilities":{"supportsPagination":true}}
                     """#)
             }
-            if failures.withLock({ count in defer { count = max(0, count - 1) }; return count > 0 }) {
+            if failures.withLock({ count in
+                defer { count = max(0, count - 1) }; return count > 0
+            }) {
                 return HTTPResponse(status: 500, headers: [], body: Array("down".utf8))
             }
             let box = (url.value(of: "geometry") ?? "-1,-1,2,2").split(separator: ",").map { Double($0)! }
@@ -41,7 +44,9 @@ final class LatticeServer: Sendable {
                 return #"{"attributes":{"OBJECTID":\#(id),"Row":\#((id - 1) / 100)},"geometry":{"x":\#(x),"y":\#(y)}}"#
             }
             let exceeded = offset + page.count < ids.count
-            return .json(#"{"objectIdFieldName":"OBJECTID","spatialReference":{"wkid":4326},"features":[\#(features.joined(separator: ","))]\#(exceeded ? #","exceededTransferLimit":true"# : "")}"#)
+            return .json(
+                #"{"objectIdFieldName":"OBJECTID","spatialReference":{"wkid":4326},"features":[\#(features.joined(separator: ","))]\#(exceeded ? #","exceededTransferLimit":true"# : "")}"#
+            )
         }
     }
 
@@ -51,7 +56,9 @@ final class LatticeServer: Sendable {
 
     /// How many lattice points lie in the box (the ground truth).
     static func count(_ xmin: Double, _ ymin: Double, _ xmax: Double, _ ymax: Double) -> Int {
-        (1...10_000).filter { let (x, y) = point($0); return x >= xmin && x <= xmax && y >= ymin && y <= ymax }.count
+        (1...10_000).filter {
+            let (x, y) = point($0); return x >= xmin && x <= xmax && y >= ymin && y <= ymax
+        }.count
     }
 
     var queries: Int { transport.queries.count }
@@ -62,8 +69,9 @@ final class LatticeServer: Sendable {
     let view = Envelope(xmin: 0.45, ymin: 0.45, xmax: 0.55, ymax: 0.55, spatialReference: .wgs84)
 
     func setUp(_ mode: FeatureRequestMode) async throws -> (FeatureTable, Map) {
-        let table = try FeatureTable.arcgis(url: "https://example.com/arcgis/rest/services/L/FeatureServer/0",
-                                            context: ClientContext(transport: server.transport))
+        let table = try FeatureTable.arcgis(
+            url: "https://example.com/arcgis/rest/services/L/FeatureServer/0",
+            context: ClientContext(transport: server.transport))
         table.setRequestMode(mode)
         let map = Map()
         map.addLayer(FeatureLayer(table: table))

@@ -7,7 +7,9 @@ import Testing
         var url = try RequestURL(parsing: "https://h.test/arcgis/rest/services/A/FeatureServer/0")
         url.set("where", "Name = 'A&B' AND x=1&f=html")
         url.set("f", "json")
-        #expect(url.string == "https://h.test/arcgis/rest/services/A/FeatureServer/0?where=Name%20%3D%20%27A%26B%27%20AND%20x%3D1%26f%3Dhtml&f=json")
+        #expect(
+            url.string
+                == "https://h.test/arcgis/rest/services/A/FeatureServer/0?where=Name%20%3D%20%27A%26B%27%20AND%20x%3D1%26f%3Dhtml&f=json")
         #expect(url.parameters.count == 2)
     }
 

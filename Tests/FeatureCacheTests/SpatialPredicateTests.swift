@@ -21,17 +21,17 @@ import Testing
         (point(2, 2), square, "0FFFFF212"),
         (point(0, 2), square, "F0FFFF212"),
         (point(9, 9), square, "FF0FFF212"),
-        (point(2, 2), withHole, "FF0FFF212"),   // in the hole
-        (line([-1, 2, 5, 2]), square, "101FF0212"), // crosses
+        (point(2, 2), withHole, "FF0FFF212"),  // in the hole
+        (line([-1, 2, 5, 2]), square, "101FF0212"),  // crosses
         (line([1, 1, 3, 3]), square, "1FF0FF212"),  // within
         (line([0, 0, 0, 4]), square, "F1FF0F212"),  // along the boundary
-        (square, square, "2FFF1FFF2"),              // equal
-        (area([4, 0, 4, 4, 8, 4, 8, 0, 4, 0]), square, "FF2F11212"), // share an edge
-        (area([2, 2, 2, 6, 6, 6, 6, 2, 2, 2]), square, "212101212"), // overlap
-        (area([1, 1, 1, 2, 2, 2, 2, 1, 1, 1]), square, "2FF1FF212"), // inside
-        (line([0, 0, 2, 2]), line([0, 2, 2, 0]), "0F1FF0102"),       // cross in the middle
-        (line([0, 0, 2, 0]), line([1, 0, 3, 0]), "1010F0102"),       // overlap
-        (line([0, 0, 1, 0]), line([1, 0, 2, 0]), "FF1F00102"),       // touch at ends
+        (square, square, "2FFF1FFF2"),  // equal
+        (area([4, 0, 4, 4, 8, 4, 8, 0, 4, 0]), square, "FF2F11212"),  // share an edge
+        (area([2, 2, 2, 6, 6, 6, 6, 2, 2, 2]), square, "212101212"),  // overlap
+        (area([1, 1, 1, 2, 2, 2, 2, 1, 1, 1]), square, "2FF1FF212"),  // inside
+        (line([0, 0, 2, 2]), line([0, 2, 2, 0]), "0F1FF0102"),  // cross in the middle
+        (line([0, 0, 2, 0]), line([1, 0, 3, 0]), "1010F0102"),  // overlap
+        (line([0, 0, 1, 0]), line([1, 0, 2, 0]), "FF1F00102"),  // touch at ends
     ])
     func matrices(a: Shape, b: Shape, expected: String) {
         #expect(IntersectionMatrix(a, b).description == expected)
@@ -57,13 +57,13 @@ import Testing
     @Test func namedRelationshipsReadQueryGeometryFirst() throws {
         let window = Geometry.polygon([[.init(0, 0), .init(0, 10), .init(10, 10), .init(10, 0), .init(0, 0)]])
         let features = try Self.batch([
-            #"{"type":"Point","coordinates":[5,5]}"#,                        // 0 inside
-            #"{"type":"Point","coordinates":[0,5]}"#,                        // 1 on the boundary
-            #"{"type":"Point","coordinates":[20,5]}"#,                       // 2 outside
-            #"{"type":"LineString","coordinates":[[-5,5],[5,5]]}"#,          // 3 crosses the boundary
-            #"{"type":"LineString","coordinates":[[1,1],[2,2]]}"#,           // 4 inside
-            #"{"type":"Polygon","coordinates":[[[8,8],[12,8],[12,12],[8,12],[8,8]]]}"#,        // 5 overlaps
-            #"{"type":"Polygon","coordinates":[[[10,0],[15,0],[15,5],[10,5],[10,0]]]}"#,       // 6 touches
+            #"{"type":"Point","coordinates":[5,5]}"#,  // 0 inside
+            #"{"type":"Point","coordinates":[0,5]}"#,  // 1 on the boundary
+            #"{"type":"Point","coordinates":[20,5]}"#,  // 2 outside
+            #"{"type":"LineString","coordinates":[[-5,5],[5,5]]}"#,  // 3 crosses the boundary
+            #"{"type":"LineString","coordinates":[[1,1],[2,2]]}"#,  // 4 inside
+            #"{"type":"Polygon","coordinates":[[[8,8],[12,8],[12,12],[8,12],[8,8]]]}"#,  // 5 overlaps
+            #"{"type":"Polygon","coordinates":[[[10,0],[15,0],[15,5],[10,5],[10,0]]]}"#,  // 6 touches
             #"{"type":"Polygon","coordinates":[[[-5,-5],[20,-5],[20,20],[-5,20],[-5,-5]]]}"#,  // 7 contains the window
         ])
         func rows(_ relationship: SpatialRelationship, pattern: String = "") throws -> [Int] {
@@ -72,8 +72,8 @@ import Testing
         }
         #expect(try rows(.intersects) == [0, 1, 3, 4, 5, 6, 7])
         #expect(try rows(.disjoint) == [2])
-        #expect(try rows(.contains) == [0, 4])     // the window contains the feature
-        #expect(try rows(.within) == [7])          // the window lies within the feature
+        #expect(try rows(.contains) == [0, 4])  // the window contains the feature
+        #expect(try rows(.within) == [7])  // the window lies within the feature
         #expect(try rows(.touches) == [1, 6])
         #expect(try rows(.crosses) == [3])
         #expect(try rows(.overlaps) == [5])
@@ -87,7 +87,9 @@ import Testing
         var parameters = QueryParameters()
         parameters.geometry = .envelope(Envelope(xmin: x0, ymin: y0, xmax: x1, ymax: y1, spatialReference: .webMercator))
         let filter = try SpatialFilter(parameters, tableWkid: 4326)
-        let features = try Self.batch([#"{"type":"Point","coordinates":[-122.65,45.55]}"#, #"{"type":"Point","coordinates":[-122.55,45.55]}"#])
+        let features = try Self.batch([
+            #"{"type":"Point","coordinates":[-122.65,45.55]}"#, #"{"type":"Point","coordinates":[-122.55,45.55]}"#,
+        ])
         #expect(filter.test(features.geometry, 0))
         #expect(!filter.test(features.geometry, 1))
         let (lon, lat) = WebMercator.inverse(x0, y0)

@@ -24,9 +24,11 @@ import Testing
 
     static let batch: FeatureBatch? = {
         guard let bytes = try? Fixtures.bytes("where/rows.json") else { return nil }
-        let fields = [FieldInfo(name: "OBJECTID", type: .oid), FieldInfo(name: "Condition", type: .smallInteger),
-                      FieldInfo(name: "Species", type: .string), FieldInfo(name: "DBH", type: .double),
-                      FieldInfo(name: "Planted", type: .date)]
+        let fields = [
+            FieldInfo(name: "OBJECTID", type: .oid), FieldInfo(name: "Condition", type: .smallInteger),
+            FieldInfo(name: "Species", type: .string), FieldInfo(name: "DBH", type: .double),
+            FieldInfo(name: "Planted", type: .date),
+        ]
         return try? bytes.withUnsafeBytes { try EsriJSONReader.read($0, fields: fields, objectIdField: "OBJECTID").batch }
     }()
 
@@ -82,9 +84,11 @@ import Testing
 
     @Test func functionsSQLiteLacksHere() throws {
         let batch = try #require(Self.batch)
-        for (clause, expected) in [("CEILING(DBH) = 31 AND OBJECTID = 1006", 1), ("FLOOR(DBH) = -5", 1), ("POWER(Condition, 2) = 16 AND OBJECTID = 1004", 1),
-                                   ("CURRENT_DATE > DATE '2020-01-01' AND OBJECTID = 1", 1), ("CURRENT_TIMESTAMP < DATE '2000-01-01'", 0),
-                                   ("CAST(Planted AS DATE) = DATE '2010-01-01'", 1), ("CONCAT(NULL, 'x') = 'x' AND OBJECTID = 1", 1)] {
+        for (clause, expected) in [
+            ("CEILING(DBH) = 31 AND OBJECTID = 1006", 1), ("FLOOR(DBH) = -5", 1), ("POWER(Condition, 2) = 16 AND OBJECTID = 1004", 1),
+            ("CURRENT_DATE > DATE '2020-01-01' AND OBJECTID = 1", 1), ("CURRENT_TIMESTAMP < DATE '2000-01-01'", 0),
+            ("CAST(Planted AS DATE) = DATE '2010-01-01'", 1), ("CONCAT(NULL, 'x') = 'x' AND OBJECTID = 1", 1),
+        ] {
             let expression = try #require(try WhereParser.parse(clause))
             #expect(try WhereEvaluator(expression).select(batch).count == expected, "\(clause)")
         }

@@ -13,8 +13,10 @@ import Testing
 /// subsets of them.
 @Suite struct WhereSelectionTests {
     private static let fields = ["Condition", "DBH", "Species", "Planted", "OBJECTID"]
-    private static let constants = ["4", "2", "-1", "20", "20.5", "0.0", "'4'", "' 3 '", "'Acer'", "'Quercus rubra'", "''",
-                                    "NULL", "1e3", "DATE '2015-06-01'", "TIMESTAMP '2020-01-01 00:00:00'", "1433116800000"]
+    private static let constants = [
+        "4", "2", "-1", "20", "20.5", "0.0", "'4'", "' 3 '", "'Acer'", "'Quercus rubra'", "''",
+        "NULL", "1e3", "DATE '2015-06-01'", "TIMESTAMP '2020-01-01 00:00:00'", "1433116800000",
+    ]
     private static let operators = ["=", "<>", "<", "<=", ">", ">="]
 
     private func comparison(_ random: inout SeededRandom) -> String {

@@ -31,7 +31,8 @@ import Testing
     }
 
     @Test func cql2JSONIsJSON() throws {
-        let json = try #require(CQL2JSON.translate(try parse("Condition IN (1, 2) AND Species LIKE 'A%' AND NOT DBH IS NULL AND Planted >= DATE '2010-01-01'")))
+        let json = try #require(
+            CQL2JSON.translate(try parse("Condition IN (1, 2) AND Species LIKE 'A%' AND NOT DBH IS NULL AND Planted >= DATE '2010-01-01'")))
         let value = try JSONValue.parse(Array(json.utf8))
         #expect(value["op"]?.string == "and")
         #expect(json.contains(#"{"op":"in","args":[{"property":"Condition"},[1,2]]}"#))
@@ -45,14 +46,22 @@ import Testing
         let expression = try parse("Condition = 4 AND Species LIKE 'A%' AND Name = 'a<b&c'")
         let fes = try #require(FESFilter.document(expression, version: .fes20))
         // One flat And of three (FES And takes two or more operands).
-        #expect(fes.hasPrefix(#"<fes:Filter xmlns:fes="http://www.opengis.net/fes/2.0"><fes:And><fes:PropertyIsEqualTo matchCase="true"><fes:ValueReference>Condition</fes:ValueReference><fes:Literal>4</fes:Literal></fes:PropertyIsEqualTo>"#))
-        #expect(fes.contains(#"<fes:PropertyIsLike wildCard="%" singleChar="_" escapeChar="\" matchCase="true"><fes:ValueReference>Species</fes:ValueReference><fes:Literal>A%</fes:Literal></fes:PropertyIsLike>"#))
+        #expect(
+            fes.hasPrefix(
+                #"<fes:Filter xmlns:fes="http://www.opengis.net/fes/2.0"><fes:And><fes:PropertyIsEqualTo matchCase="true"><fes:ValueReference>Condition</fes:ValueReference><fes:Literal>4</fes:Literal></fes:PropertyIsEqualTo>"#
+            ))
+        #expect(
+            fes.contains(
+                #"<fes:PropertyIsLike wildCard="%" singleChar="_" escapeChar="\" matchCase="true"><fes:ValueReference>Species</fes:ValueReference><fes:Literal>A%</fes:Literal></fes:PropertyIsLike>"#
+            ))
         #expect(fes.contains("<fes:Literal>a&lt;b&amp;c</fes:Literal>"))
         let ogc = try #require(FESFilter.document(try parse("DBH + 1 > 5 OR Condition IN (1, 2)"), version: .filter11))
         #expect(ogc.contains("<ogc:Add><ogc:PropertyName>DBH</ogc:PropertyName><ogc:Literal>1</ogc:Literal></ogc:Add>"))
         #expect(ogc.contains("<ogc:Or><ogc:PropertyIsEqualTo matchCase=\"true\"><ogc:PropertyName>Condition</ogc:PropertyName>"))
         #expect(FESFilter.document(try parse("DBH + 1 > 5"), version: .fes20) == nil, "FES 2.0 has no arithmetic")
-        #expect(try FESFilter.document(parse("DBH BETWEEN 1 AND 2"), version: .fes20)?.contains("<fes:LowerBoundary><fes:Literal>1</fes:Literal></fes:LowerBoundary>") == true)
+        #expect(
+            try FESFilter.document(parse("DBH BETWEEN 1 AND 2"), version: .fes20)?.contains(
+                "<fes:LowerBoundary><fes:Literal>1</fes:Literal></fes:LowerBoundary>") == true)
     }
 
     @Test func filter11And10LikeAndComparisons() throws {
@@ -62,14 +71,20 @@ import Testing
         // Filter 1.0: `escape`, and no matchCase anywhere (its schema has none).
         let v10 = try #require(FESFilter.document(expression, version: .filter10))
         #expect(v10.contains(#"<ogc:PropertyIsLike wildCard="%" singleChar="_" escape="\">"#))
-        #expect(v10.contains("<ogc:PropertyIsEqualTo><ogc:PropertyName>Condition</ogc:PropertyName><ogc:Literal>4</ogc:Literal></ogc:PropertyIsEqualTo>"))
+        #expect(
+            v10.contains(
+                "<ogc:PropertyIsEqualTo><ogc:PropertyName>Condition</ogc:PropertyName><ogc:Literal>4</ogc:Literal></ogc:PropertyIsEqualTo>")
+        )
         #expect(!v10.contains("matchCase"))
-        #expect(WFSGetFeaturePlan.bboxElement([1, 2, 3, 4], crs: "EPSG:4326", property: "geom", version: .filter10)
-                == #"<ogc:BBOX><ogc:PropertyName>geom</ogc:PropertyName><gml:Box srsName="EPSG:4326"><gml:coordinates>1,2 3,4</gml:coordinates></gml:Box></ogc:BBOX>"#)
+        #expect(
+            WFSGetFeaturePlan.bboxElement([1, 2, 3, 4], crs: "EPSG:4326", property: "geom", version: .filter10)
+                == #"<ogc:BBOX><ogc:PropertyName>geom</ogc:PropertyName><gml:Box srsName="EPSG:4326"><gml:coordinates>1,2 3,4</gml:coordinates></gml:Box></ogc:BBOX>"#
+        )
     }
 
     @Test func untranslatableTermsStayLocal() throws {
-        let expression = try parse("Condition = 4 AND UPPER(Species) LIKE 'A%' AND (DBH > 3 OR CHAR_LENGTH(Species) > 4) AND Planted IS NULL")
+        let expression = try parse(
+            "Condition = 4 AND UPPER(Species) LIKE 'A%' AND (DBH > 3 OR CHAR_LENGTH(Species) > 4) AND Planted IS NULL")
         let plan = WherePushdown(expression) { CQL2Text.translate($0) != nil }
         #expect(plan.server.flatMap(CQL2Text.translate) == "(Condition = 4 AND Planted IS NULL)")
         #expect(plan.local == (try parse("UPPER(Species) LIKE 'A%' AND (DBH > 3 OR CHAR_LENGTH(Species) > 4)")))

@@ -13,8 +13,10 @@ package enum CRSURI {
         let text = uri.trimmingCharacters(in: " <>")
         let lower = text.lowercased()
         if lower.hasSuffix("/crs84") || lower.hasSuffix(":crs84") || lower.hasSuffix("/crs84h") { return 4326 }
-        for prefix in ["http://www.opengis.net/def/crs/epsg/", "https://www.opengis.net/def/crs/epsg/",
-                       "urn:ogc:def:crs:epsg:", "epsg:"] where lower.hasPrefix(prefix) {
+        for prefix in [
+            "http://www.opengis.net/def/crs/epsg/", "https://www.opengis.net/def/crs/epsg/",
+            "urn:ogc:def:crs:epsg:", "epsg:",
+        ] where lower.hasPrefix(prefix) {
             let code = lower.dropFirst(prefix.count).split(whereSeparator: { $0 == "/" || $0 == ":" }).last
             return code.flatMap { Int32($0) }
         }

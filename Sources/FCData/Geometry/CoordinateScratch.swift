@@ -63,8 +63,10 @@ package struct CoordinateScratch {
     package mutating func appendVertex(_ x: Double, _ y: Double, more: (Double, Double), count: Int) {
         if count > 0, layout == .xy, inferZ, geometryFlags.hasM {
             // What the geometry's flags make of its first vertex with more ordinates.
-            startLayout(count == 1 ? VertexLayout(hasZ: geometryFlags.hasZ, hasM: !geometryFlags.hasZ)
-                                   : VertexLayout(hasZ: true, hasM: true))
+            startLayout(
+                count == 1
+                    ? VertexLayout(hasZ: geometryFlags.hasZ, hasM: !geometryFlags.hasZ)
+                    : VertexLayout(hasZ: true, hasM: true))
         }
         let first = count > 0 ? more.0 : nil, second = count > 1 ? more.1 : nil
         if layout.hasM, !layout.hasZ {
@@ -122,7 +124,7 @@ package struct CoordinateScratch {
         guard range.count >= 3 else { return 0 }
         var sum = 0.0
         let x0 = xy[2 * range.lowerBound], y0 = xy[2 * range.lowerBound + 1]
-        for index in range.lowerBound + 1 ..< range.upperBound - 1 {
+        for index in range.lowerBound + 1..<range.upperBound - 1 {
             let x1 = xy[2 * index] - x0, y1 = xy[2 * index + 1] - y0
             let x2 = xy[2 * index + 2] - x0, y2 = xy[2 * index + 3] - y0
             sum += x1 * y2 - x2 * y1

@@ -225,11 +225,18 @@ private struct Trace {
                     }
                     let d3 = orientation(cx, cy, dx, dy, x0, y0), d4 = orientation(cx, cy, dx, dy, x1, y1)
                     guard (d1 <= 0 || d2 <= 0) && (d1 >= 0 || d2 >= 0), (d3 <= 0 || d4 <= 0) && (d3 >= 0 || d4 >= 0) else { return }
-                    if d3 == 0 { cuts.append(0) } else if d4 == 0 { cuts.append(1) }
-                    else { cuts.append(d3 / (d3 - d4)) }
+                    if d3 == 0 { cuts.append(0) } else if d4 == 0 { cuts.append(1) } else { cuts.append(d3 / (d3 - d4)) }
                     // Record the contact itself (exact when it is a vertex of either).
-                    let (px, py): (Double, Double) = d3 == 0 ? (x0, y0) : d4 == 0 ? (x1, y1) : d1 == 0 ? (cx, cy) : d2 == 0 ? (dx, dy)
-                        : (x0 + (x1 - x0) * d3 / (d3 - d4), y0 + (y1 - y0) * d3 / (d3 - d4))
+                    let (px, py): (Double, Double) =
+                        d3 == 0
+                        ? (x0, y0)
+                        : d4 == 0
+                            ? (x1, y1)
+                            : d1 == 0
+                                ? (cx, cy)
+                                : d2 == 0
+                                    ? (dx, dy)
+                                    : (x0 + (x1 - x0) * d3 / (d3 - d4), y0 + (y1 - y0) * d3 / (d3 - d4))
                     if seen.insert(Point2(px, py)).inserted {
                         let (own, other) = contact(px, py)
                         contacts.append((own, other))

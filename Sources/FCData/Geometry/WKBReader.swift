@@ -51,18 +51,24 @@ public struct WKBReader {
             return .point(x: p.x, y: p.y)
         case 2: return .lineString(try points(little, dimensions))
         case 3: return .polygon(try rings(little, dimensions))
-        case 4: return .multiPoint(try members(little).map { member throws(FeatureCacheError) in
-            guard case let .point(x, y) = member else { throw fail("a multipoint member is not a point") }
-            return Geometry.XY(x, y)
-        })
-        case 5: return .multiLineString(try members(little).map { member throws(FeatureCacheError) in
-            guard case let .lineString(points) = member else { throw fail("a multilinestring member is not a linestring") }
-            return points
-        })
-        case 6: return .multiPolygon(try members(little).map { member throws(FeatureCacheError) in
-            guard case let .polygon(rings) = member else { throw fail("a multipolygon member is not a polygon") }
-            return rings
-        })
+        case 4:
+            return .multiPoint(
+                try members(little).map { member throws(FeatureCacheError) in
+                    guard case let .point(x, y) = member else { throw fail("a multipoint member is not a point") }
+                    return Geometry.XY(x, y)
+                })
+        case 5:
+            return .multiLineString(
+                try members(little).map { member throws(FeatureCacheError) in
+                    guard case let .lineString(points) = member else { throw fail("a multilinestring member is not a linestring") }
+                    return points
+                })
+        case 6:
+            return .multiPolygon(
+                try members(little).map { member throws(FeatureCacheError) in
+                    guard case let .polygon(rings) = member else { throw fail("a multipolygon member is not a polygon") }
+                    return rings
+                })
         case 7: return .collection(try members(little))
         default: throw fail("unsupported geometry type \(code)")
         }

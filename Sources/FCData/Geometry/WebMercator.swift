@@ -43,15 +43,17 @@ extension Shape {
     /// The shape with every coordinate mapped (densifying nothing: a Web Mercator
     /// rectangle maps to a lon/lat rectangle exactly, other edges nearly so).
     package func mapped(_ transform: (Double, Double) -> (Double, Double)) -> Shape {
-        Shape(dimension: dimension, parts: parts.map { part in
-            var out = part
-            var i = 0
-            while i + 1 < out.count {
-                (out[i], out[i + 1]) = transform(part[i], part[i + 1])
-                i += 2
-            }
-            return out
-        })
+        Shape(
+            dimension: dimension,
+            parts: parts.map { part in
+                var out = part
+                var i = 0
+                while i + 1 < out.count {
+                    (out[i], out[i + 1]) = transform(part[i], part[i + 1])
+                    i += 2
+                }
+                return out
+            })
     }
 }
 
@@ -60,7 +62,8 @@ extension Envelope {
     package func projected(to wkid: Int32) throws(FeatureCacheError) -> Envelope {
         guard let transform = try WebMercator.transform(from: spatialReference?.effectiveWkid ?? 0, to: wkid) else { return self }
         let (x0, y0) = transform(xmin, ymin), (x1, y1) = transform(xmax, ymax)
-        return Envelope(xmin: min(x0, x1), ymin: min(y0, y1), xmax: max(x0, x1), ymax: max(y0, y1),
-                        spatialReference: SpatialReference(wkid: wkid))
+        return Envelope(
+            xmin: min(x0, x1), ymin: min(y0, y1), xmax: max(x0, x1), ymax: max(y0, y1),
+            spatialReference: SpatialReference(wkid: wkid))
     }
 }

@@ -104,7 +104,8 @@ package enum DateText {
 
         mutating func iso() -> Int64? {
             guard let y = number(maxDigits: 4), take(45), let mo = number(maxDigits: 2), take(45),
-                  let d = number(maxDigits: 2) else { return nil }
+                let d = number(maxDigits: 2)
+            else { return nil }
             var h = 0, mi = 0, s = 0, ms = 0, offset = 0
             if take(84) || take(32) {  // 'T' or ' '
                 guard let hh = number(maxDigits: 2), take(58), let mm = number(maxDigits: 2) else { return nil }
@@ -132,7 +133,8 @@ package enum DateText {
 
         mutating func us() -> Int64? {
             guard let mo = number(maxDigits: 2), take(47), let d = number(maxDigits: 2), take(47),
-                  let y = number(maxDigits: 4) else { return nil }
+                let y = number(maxDigits: 4)
+            else { return nil }
             var h = 0, mi = 0, s = 0
             if take(32) {
                 guard let hh = number(maxDigits: 2), take(58), let mm = number(maxDigits: 2) else { return nil }

@@ -19,9 +19,11 @@ package struct SourceOption: Sendable {
     /// an option that only reports.
     package let write: (@Sendable (String) throws(FeatureCacheError) -> Void)?
 
-    package init(name: String, summary: String, values: [String]?,
-                 read: @escaping @Sendable (TableMetadata?) throws(FeatureCacheError) -> String,
-                 write: (@Sendable (String) throws(FeatureCacheError) -> Void)?) {
+    package init(
+        name: String, summary: String, values: [String]?,
+        read: @escaping @Sendable (TableMetadata?) throws(FeatureCacheError) -> String,
+        write: (@Sendable (String) throws(FeatureCacheError) -> Void)?
+    ) {
         self.name = name
         self.summary = summary
         self.values = values
@@ -29,22 +31,22 @@ package struct SourceOption: Sendable {
         self.write = write
     }
 
-    /// An option whose values name the cases of an enum (`spelled` gives each
-    /// case's name, in the enum's order).
-    package static func choice<Value: CaseIterable & Equatable & Sendable>(
-        _ name: String, _ summary: String, spelled: @escaping @Sendable (Value) -> String,
+    /// An option whose values are the cases of an `OptionValue` enum.
+    package static func choice<Value: OptionValue>(
+        _ name: String, _ summary: String,
         read: @escaping @Sendable (TableMetadata?) throws(FeatureCacheError) -> Value,
         write: (@Sendable (Value) throws(FeatureCacheError) -> Void)?
     ) -> SourceOption {
-        let names: [String] = Value.allCases.map(spelled)
-        let reader: @Sendable (TableMetadata?) throws(FeatureCacheError) -> String = { (metadata: TableMetadata?) throws(FeatureCacheError) -> String in
-            spelled(try read(metadata))
+        let names = Value.allCases.map(\.optionValue)
+        let reader: @Sendable (TableMetadata?) throws(FeatureCacheError) -> String = {
+            (metadata: TableMetadata?) throws(FeatureCacheError) -> String in try read(metadata).optionValue
         }
         var writer: (@Sendable (String) throws(FeatureCacheError) -> Void)? = nil
         if let write {
             writer = { (text: String) throws(FeatureCacheError) -> Void in
-                guard let value = Value.allCases.first(where: { spelled($0) == text.lowercased() }) else {
-                    throw FeatureCacheError.invalidArgument("'\(text)' is not a value of \(name) (it takes: \(names.joined(separator: ", ")))")
+                guard let value = Value.allCases.first(where: { $0.optionValue == text.lowercased() }) else {
+                    throw FeatureCacheError.invalidArgument(
+                        "'\(text)' is not a value of \(name) (it takes: \(names.joined(separator: ", ")))")
                 }
                 try write(value)
             }
@@ -65,4 +67,19 @@ public struct SourceOptionInfo: Sendable, Equatable {
     public let values: [String]?
     /// False for an option that only reports (e.g. the query format in use).
     public let isWritable: Bool
+}
+
+/// An enum whose cases are the values of an option (`query_format`: `auto`,
+/// `json`, `pbf`): each case names its value; reading one back is shared.
+package protocol OptionValue: CaseIterable, Equatable, Sendable {
+    /// The option value that names the case.
+    var optionValue: String { get }
+}
+
+extension OptionValue {
+    /// The case an option value names; the first case (each enum's `auto`) for
+    /// any other text, which an option never reports.
+    package init(optionValue: String) {
+        self = Self.allCases.first { $0.optionValue == optionValue } ?? Self.allCases.first!
+    }
 }

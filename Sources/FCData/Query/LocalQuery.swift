@@ -20,8 +20,10 @@ package struct LocalQuery {
     ///   - fields: the table's fields, to check the where clause and order by.
     ///   - tableWkid: the spatial reference of cached geometries.
     ///   - validated: the caller checked `query` already (a table's query path checks it once).
-    package init(_ query: QueryParameters, definitionExpression: String, fields: [FieldInfo], tableWkid: Int32,
-                 validated: Bool = false) throws(FeatureCacheError) {
+    package init(
+        _ query: QueryParameters, definitionExpression: String, fields: [FieldInfo], tableWkid: Int32,
+        validated: Bool = false
+    ) throws(FeatureCacheError) {
         if !validated { try query.validate() }
         self.query = query
         self.fields = fields
@@ -154,8 +156,9 @@ package struct LocalQuery {
                 pieces.append((entry.batch, taken.count == entry.batch.count ? nil : taken.map(UInt32.init)))
             }
         }
-        return FeatureResult(pieces, limitExceeded: matched > limitEnd, spatialReference: spatialReference,
-                             outFields: query.outFields, includesGeometry: query.returnGeometry, schema: fields)
+        return FeatureResult(
+            pieces, limitExceeded: matched > limitEnd, spatialReference: spatialReference,
+            outFields: query.outFields, includesGeometry: query.returnGeometry, schema: fields)
     }
 
     /// Offset + max features (or everything).

@@ -41,7 +41,8 @@ package struct OrderBy: Sendable {
     /// Sorts (batch index, row) pairs.
     package func sort(_ rows: inout [(Int, Int)], batches: [FeatureBatch]) {
         // Each batch's column for each key, looked up once.
-        let columns: [[Column?]] = batches.map { batch in keys.map { key in batch.columnIndex(named: key.field).map { batch.columns[$0] } } }
+        let columns: [[Column?]] = batches.map { batch in keys.map { key in batch.columnIndex(named: key.field).map { batch.columns[$0] } }
+        }
         rows.sort { a, b in
             for (k, key) in keys.enumerated() {
                 let order = Self.compare(columns[a.0][k], a.1, columns[b.0][k], b.1)
@@ -58,7 +59,7 @@ package struct OrderBy: Sendable {
         switch (a.kind, b.kind) {
         case (.string, .string):
             return WhereEvaluator.compareBytes(a.stringBytes(ra), b.stringBytes(rb))
-        case (.string, _): return 1   // SQLite: numbers before text
+        case (.string, _): return 1  // SQLite: numbers before text
         case (_, .string): return -1
         case (.int64, .int64), (.boolean, .boolean), (.int64, .boolean), (.boolean, .int64):
             let x = a.int64(ra), y = b.int64(rb)

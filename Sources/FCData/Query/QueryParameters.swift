@@ -90,7 +90,8 @@ public struct QueryParameters: Sendable, Equatable {
             throw FeatureCacheError(.invalidArgument, "max features and result offset must not be negative")
         }
         if !(maxAllowableOffset >= 0) || !maxAllowableOffset.isFinite {
-            throw FeatureCacheError(.invalidArgument, "the max allowable offset must be a finite distance of 0 or more (got \(maxAllowableOffset))")
+            throw FeatureCacheError(
+                .invalidArgument, "the max allowable offset must be a finite distance of 0 or more (got \(maxAllowableOffset))")
         }
     }
 

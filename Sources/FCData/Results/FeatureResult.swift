@@ -38,8 +38,10 @@ public final class FeatureResult: Sendable {
     ///   - includesGeometry: false hides the geometry of every row.
     ///   - schema: the table's declared fields, the result's fields when no
     ///     batch gives any (nothing matched: the columns are still known).
-    public init(_ pieces: [(batch: FeatureBatch, rows: [UInt32]?)], limitExceeded: Bool, spatialReference: SpatialReference?,
-                outFields: [String]? = nil, includesGeometry: Bool = true, schema: [FieldInfo] = []) {
+    public init(
+        _ pieces: [(batch: FeatureBatch, rows: [UInt32]?)], limitExceeded: Bool, spatialReference: SpatialReference?,
+        outFields: [String]? = nil, includesGeometry: Bool = true, schema: [FieldInfo] = []
+    ) {
         var fields: [FieldInfo] = []
         var index: [String: Int] = [:]
         let wanted = outFields.flatMap { $0.contains("*") || $0.isEmpty ? nil : Set($0.map { $0.lowercased() }) }
@@ -47,7 +49,8 @@ public final class FeatureResult: Sendable {
         for piece in pieces {
             // Batches of one reader share a schema: look at each schema once.
             guard seenSchemas.insert(piece.batch.schemaKey).inserted else { continue }
-            for field in piece.batch.fields where index[field.name.lowercased()] == nil && wanted?.contains(field.name.lowercased()) != false {
+            for field in piece.batch.fields
+            where index[field.name.lowercased()] == nil && wanted?.contains(field.name.lowercased()) != false {
                 index[field.name.lowercased()] = fields.count
                 fields.append(field)
             }

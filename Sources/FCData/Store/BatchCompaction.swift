@@ -51,7 +51,8 @@ extension FeatureBatch {
         while let batch = pages.popLast() {
             guard batch.count > 0 else { continue }
             let bytes = batch.columns.map { $0.bytes?.count ?? 0 }
-            let fits = (run.first.map { $0.hasLayout(of: batch) } ?? true)
+            let fits =
+                (run.first.map { $0.hasLayout(of: batch) } ?? true)
                 && rows + batch.count <= compactedRows
                 && geometryBytes + batch.geometry.bytes.count <= compactedBytes
                 && zip(columnBytes, bytes).allSatisfy { $0 + $1 <= compactedBytes }
@@ -70,7 +71,8 @@ extension FeatureBatch {
     /// follow rows of the other.
     package func hasLayout(of other: FeatureBatch) -> Bool {
         guard schemaKey == other.schemaKey, objectIdColumn == other.objectIdColumn, geometryTolerance == other.geometryTolerance,
-              objectIds.isEmpty == other.objectIds.isEmpty, columns.count == other.columns.count else { return false }
+            objectIds.isEmpty == other.objectIds.isEmpty, columns.count == other.columns.count
+        else { return false }
         for (a, b) in zip(columns, other.columns) where a.kind != b.kind || a.field.type != b.field.type { return false }
         return true
     }

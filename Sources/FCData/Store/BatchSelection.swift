@@ -19,9 +19,10 @@ extension FeatureBatch {
         let wanted = Set(outFields.map { $0.lowercased() })
         let kept = columns.indices.filter { $0 == objectIdColumn || wanted.contains(columns[$0].field.name.lowercased()) }
         guard kept.count != columns.count else { return self }
-        return FeatureBatch(columns: kept.map { columns[$0] }, geometry: geometry, count: count,
-                            objectIdColumn: objectIdColumn.flatMap { kept.firstIndex(of: $0) }, objectIds: objectIds,
-                            geometryTolerance: geometryTolerance, isInSpatialOrder: isInSpatialOrder)
+        return FeatureBatch(
+            columns: kept.map { columns[$0] }, geometry: geometry, count: count,
+            objectIdColumn: objectIdColumn.flatMap { kept.firstIndex(of: $0) }, objectIds: objectIds,
+            geometryTolerance: geometryTolerance, isInSpatialOrder: isInSpatialOrder)
     }
 
     /// The given rows, in the order given (any order, each row once), in a new
@@ -60,17 +61,19 @@ extension FeatureBatch {
         }
         let ids = objectIds.isEmpty ? [] : rows.map { objectIds[$0.part][$0.row] }
         objectIds = []
-        return FeatureBatch(columns: gathered, geometry: geometry, count: rows.count, objectIdColumn: objectIdColumn,
-                            objectIds: ids, geometryTolerance: tolerance, isInSpatialOrder: spatial)
+        return FeatureBatch(
+            columns: gathered, geometry: geometry, count: rows.count, objectIdColumn: objectIdColumn,
+            objectIds: ids, geometryTolerance: tolerance, isInSpatialOrder: spatial)
     }
 
     /// The batch with every coordinate passed through `transform` (x, y → x, y).
     package func mappingCoordinates(_ transform: (Double, Double) -> (Double, Double)) -> FeatureBatch {
         var mapped = GeometryColumnBuilder()
         for row in 0..<count { mapped.appendMapped(geometry.wkb(row), transform) }
-        return FeatureBatch(columns: columns, geometry: mapped.finish(), count: count,
-                            objectIdColumn: objectIdColumn, objectIds: objectIds, geometryTolerance: geometryTolerance,
-                            isInSpatialOrder: isInSpatialOrder)
+        return FeatureBatch(
+            columns: columns, geometry: mapped.finish(), count: count,
+            objectIdColumn: objectIdColumn, objectIds: objectIds, geometryTolerance: geometryTolerance,
+            isInSpatialOrder: isInSpatialOrder)
     }
 }
 

@@ -37,8 +37,10 @@ public struct Column: Sendable {
     package let bytes: FrozenBytes?
     package let validity: Bitmap?
 
-    package init(field: FieldInfo, kind: ColumnKind, integers: [Int64] = [], doubles: [Double] = [],
-         offsets: [UInt32] = [], bytes: FrozenBytes? = nil, validity: Bitmap?) {
+    package init(
+        field: FieldInfo, kind: ColumnKind, integers: [Int64] = [], doubles: [Double] = [],
+        offsets: [UInt32] = [], bytes: FrozenBytes? = nil, validity: Bitmap?
+    ) {
         self.field = field
         self.kind = kind
         self.integers = integers
@@ -73,8 +75,9 @@ public struct Column: Sendable {
     }
 
     package func prefix(_ n: Int) -> Column {
-        Column(field: field, kind: kind, integers: Array(integers.prefix(n)), doubles: Array(doubles.prefix(n)),
-               offsets: Array(offsets.prefix(n + 1)), bytes: bytes, validity: validity?.prefix(n))
+        Column(
+            field: field, kind: kind, integers: Array(integers.prefix(n)), doubles: Array(doubles.prefix(n)),
+            offsets: Array(offsets.prefix(n + 1)), bytes: bytes, validity: validity?.prefix(n))
     }
 
     /// Heap bytes held by the values and bitmap.

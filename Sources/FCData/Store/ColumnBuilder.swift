@@ -78,7 +78,8 @@ package final class ColumnBuilder {
         switch kind! {
         case .int64: integers.append(value)
         case .double: doubles.append(Double(value))
-        case .string: appendText(String(value))
+        case .string:
+            appendText(String(value))
             return
         case .boolean:
             guard !inferred else { widenToText(); appendText(String(value)); return }
@@ -109,7 +110,8 @@ package final class ColumnBuilder {
                 guard value.rounded() == value, abs(value) < 9.2e18 else { throw mismatch("an integer", String(value)) }
                 integers.append(Int64(value))
             }
-        case .string: appendText(String(value))
+        case .string:
+            appendText(String(value))
             return
         case .boolean:
             guard inferred else { throw mismatch("a boolean", String(value)) }
@@ -125,7 +127,8 @@ package final class ColumnBuilder {
         switch kind! {
         case .boolean, .int64: integers.append(value ? 1 : 0)
         case .double: doubles.append(value ? 1 : 0)
-        case .string: appendText(value ? "true" : "false")
+        case .string:
+            appendText(value ? "true" : "false")
             return
         }
         markValid()

@@ -27,8 +27,10 @@ public final class FeatureBatch: Sendable {
     /// the order the server sent them; rows taken out of such a batch keep it.
     package let isInSpatialOrder: Bool
 
-    package init(columns: [Column], geometry: GeometryColumn, count: Int, objectIdColumn: Int?, objectIds: [Int64],
-         geometryTolerance: Double = 0, isInSpatialOrder: Bool = false) {
+    package init(
+        columns: [Column], geometry: GeometryColumn, count: Int, objectIdColumn: Int?, objectIds: [Int64],
+        geometryTolerance: Double = 0, isInSpatialOrder: Bool = false
+    ) {
         self.geometryTolerance = geometryTolerance
         self.isInSpatialOrder = isInSpatialOrder
         self.columns = columns
@@ -51,14 +53,16 @@ public final class FeatureBatch: Sendable {
     /// The first `n` rows (for a server that sent more than was asked for).
     package func prefix(_ n: Int) -> FeatureBatch {
         guard n < count else { return self }
-        return FeatureBatch(columns: columns.map { $0.prefix(n) }, geometry: geometry.prefix(n), count: n,
-                            objectIdColumn: objectIdColumn, objectIds: Array(objectIds.prefix(n)), geometryTolerance: geometryTolerance)
+        return FeatureBatch(
+            columns: columns.map { $0.prefix(n) }, geometry: geometry.prefix(n), count: n,
+            objectIdColumn: objectIdColumn, objectIds: Array(objectIds.prefix(n)), geometryTolerance: geometryTolerance)
     }
 
     /// The same rows, marked as generalized to `tolerance` map units.
     package func withGeometryTolerance(_ tolerance: Double) -> FeatureBatch {
-        FeatureBatch(columns: columns, geometry: geometry, count: count, objectIdColumn: objectIdColumn,
-                     objectIds: objectIds, geometryTolerance: tolerance, isInSpatialOrder: isInSpatialOrder)
+        FeatureBatch(
+            columns: columns, geometry: geometry, count: count, objectIdColumn: objectIdColumn,
+            objectIds: objectIds, geometryTolerance: tolerance, isInSpatialOrder: isInSpatialOrder)
     }
 
     /// The column of a field, compared case-insensitively.
@@ -152,7 +156,8 @@ package final class BatchBuilder {
     package var hasObjectIdColumn: Bool { objectIdColumn != nil }
 
     package func finish() -> FeatureBatch {
-        FeatureBatch(columns: columns.map { $0.finish() }, geometry: geometry.finish(), count: count,
-                     objectIdColumn: objectIdColumn, objectIds: objectIds)
+        FeatureBatch(
+            columns: columns.map { $0.finish() }, geometry: geometry.finish(), count: count,
+            objectIdColumn: objectIdColumn, objectIds: objectIds)
     }
 }

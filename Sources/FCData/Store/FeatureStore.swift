@@ -6,7 +6,7 @@ import FCSupport
 /// lock, so readers see the cache before or after it, never half of it.
 package final class FeatureStore: Sendable {
     fileprivate struct Entry {
-        let base: Int          // row number of the batch's first row
+        let base: Int  // row number of the batch's first row
         let batch: FeatureBatch
         var live: Bitmap
         var liveCount: Int
@@ -158,8 +158,9 @@ extension FeatureStore.State {
             let rows = (0..<entry.batch.count).filter { entry.live[$0] }
             let kept = entry.batch.selecting(rows)
             for row in 0..<kept.count { _ = index.insert(kept.objectId(row), UInt32(entry.base + row)) }
-            entries[position] = .init(base: entry.base, batch: kept, live: Bitmap(count: kept.count, value: true),
-                                      liveCount: kept.count)
+            entries[position] = .init(
+                base: entry.base, batch: kept, live: Bitmap(count: kept.count, value: true),
+                liveCount: kept.count)
         }
     }
 

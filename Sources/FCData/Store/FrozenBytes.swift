@@ -26,7 +26,9 @@ public final class FrozenBytes: @unchecked Sendable {
     /// The slices `offsets[row] ..< offsets[row + 1]` of the addressed rows of
     /// `parts` (bytes and their offsets; no bytes: every slice empty), in that
     /// order, back to back (each copied once, into its place), with their offsets.
-    package static func gatheringSlices(_ rows: [RowAddress], from parts: [(bytes: FrozenBytes?, offsets: [UInt32])]) -> (bytes: FrozenBytes, offsets: [UInt32]) {
+    package static func gatheringSlices(
+        _ rows: [RowAddress], from parts: [(bytes: FrozenBytes?, offsets: [UInt32])]
+    ) -> (bytes: FrozenBytes, offsets: [UInt32]) {
         var gathered: [UInt32] = [0]
         gathered.reserveCapacity(rows.count + 1)
         var total = 0

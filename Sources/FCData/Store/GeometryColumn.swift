@@ -18,8 +18,8 @@ public struct GeometryColumn: Sendable {
     /// The WKB of a row; empty when the row has no geometry.
     @inline(__always)
     public func wkb(_ row: Int) -> UnsafeRawBufferPointer {
-        guard let offsets else { return bytes[row * Self.pointSize ..< (row + 1) * Self.pointSize] }
-        return bytes[Int(offsets[row]) ..< Int(offsets[row + 1])]
+        guard let offsets else { return bytes[row * Self.pointSize..<(row + 1) * Self.pointSize] }
+        return bytes[Int(offsets[row])..<Int(offsets[row + 1])]
     }
 
     @inline(__always)
@@ -39,8 +39,9 @@ public struct GeometryColumn: Sendable {
     }
 
     package func prefix(_ n: Int) -> GeometryColumn {
-        GeometryColumn(bytes: bytes, offsets: offsets.map { Array($0.prefix(n + 1)) },
-                       boxes: boxes.map { Array($0.prefix(4 * n)) }, count: n)
+        GeometryColumn(
+            bytes: bytes, offsets: offsets.map { Array($0.prefix(n + 1)) },
+            boxes: boxes.map { Array($0.prefix(4 * n)) }, count: n)
     }
 
     /// Every row is a point (or empty): no offsets or boxes are stored.
@@ -98,7 +99,8 @@ package struct GeometryColumnBuilder {
     /// Writes the scratch coordinates as `type`, checking they have its shape.
     /// An Esri `rings` array arrives as `.polygon` with `ringsByOrientation`.
     /// Errors are FC_E_PARSE without a place: the reader calling it adds where.
-    package mutating func append(_ type: WKBType, _ scratch: CoordinateScratch, ringsByOrientation: Bool = false) throws(FeatureCacheError) {
+    package mutating func append(_ type: WKBType, _ scratch: CoordinateScratch, ringsByOrientation: Bool = false) throws(FeatureCacheError)
+    {
         if scratch.pointCount == 0 { return appendNull() }
         // The box first: it also checks every coordinate is finite before any byte is written.
         var box = BoundingBox()
@@ -205,8 +207,9 @@ package struct GeometryColumnBuilder {
     }
 
     package func finish() -> GeometryColumn {
-        GeometryColumn(bytes: FrozenBytes(writer.bytes), offsets: onlyPoints ? nil : offsets,
-                       boxes: onlyPoints ? nil : boxes, count: count)
+        GeometryColumn(
+            bytes: FrozenBytes(writer.bytes), offsets: onlyPoints ? nil : offsets,
+            boxes: onlyPoints ? nil : boxes, count: count)
     }
 
     // MARK: - Helpers

@@ -64,7 +64,8 @@ public struct HilbertRTree: Sendable {
     /// centres on a 65536 × 65536 grid over their extent (ties in item order).
     /// The tree's order, and the order a large batch stores its rows in
     /// (SpatialRowOrder.swift), so that the two agree.
-    package static func hilbertOrder(count: Int, box itemBox: (Int) -> (xmin: Double, ymin: Double, xmax: Double, ymax: Double)) -> [UInt32] {
+    package static func hilbertOrder(count: Int, box itemBox: (Int) -> (xmin: Double, ymin: Double, xmax: Double, ymax: Double)) -> [UInt32]
+    {
         var extent = BoundingBox()
         var located = 0
         for item in 0..<count {
@@ -95,18 +96,21 @@ public struct HilbertRTree: Sendable {
 
     /// Calls `visit` with every tree position whose box (read through
     /// `positionBox`) meets the envelope (borders included), in ascending order.
-    package func search(_ xmin: Double, _ ymin: Double, _ xmax: Double, _ ymax: Double,
-                box positionBox: (Int) -> (xmin: Double, ymin: Double, xmax: Double, ymax: Double), _ visit: (Int) -> Void) {
+    package func search(
+        _ xmin: Double, _ ymin: Double, _ xmax: Double, _ ymax: Double,
+        box positionBox: (Int) -> (xmin: Double, ymin: Double, xmax: Double, ymax: Double), _ visit: (Int) -> Void
+    ) {
         guard count > 0 else { return }
         let levels = levelStarts.count - 1
         // (level, node) pairs still to look at, root first.
         var stack: [(Int, Int)] = [(levels - 1, levelStarts[levels - 1])]
         while let (level, node) = stack.popLast() {
             guard nodeBoxes[4 * node] <= xmax, nodeBoxes[4 * node + 1] <= ymax,
-                  nodeBoxes[4 * node + 2] >= xmin, nodeBoxes[4 * node + 3] >= ymin else { continue }
+                nodeBoxes[4 * node + 2] >= xmin, nodeBoxes[4 * node + 3] >= ymin
+            else { continue }
             let slot = node - levelStarts[level]
             if level == 0 {
-                for position in slot * Self.nodeSize ..< min((slot + 1) * Self.nodeSize, count) {
+                for position in slot * Self.nodeSize..<min((slot + 1) * Self.nodeSize, count) {
                     let b = positionBox(position)
                     if b.xmin <= xmax, b.ymin <= ymax, b.xmax >= xmin, b.ymax >= ymin { visit(position) }
                 }

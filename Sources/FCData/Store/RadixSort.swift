@@ -12,7 +12,9 @@ package enum RadixSort {
     /// along: fewer passes).
     package static func sort(_ keys: inout [UInt64], byBitsFrom low: Int = 0) {
         guard keys.count > 64 else {
-            if low == 0 { keys.sort() } else {
+            if low == 0 {
+                keys.sort()
+            } else {
                 // Insertion sort: stable, and these lists are short.
                 for i in 1..<max(keys.count, 1) {
                     let key = keys[i]

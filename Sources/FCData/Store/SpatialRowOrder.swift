@@ -27,7 +27,8 @@ extension FeatureBatch {
     /// sees the rows in the new order.
     package static func spatialRowOrder(_ parts: [FeatureBatch]) -> [RowAddress]? {
         guard parts.reduce(0, { $0 + $1.count }) >= spatialOrderMinimumRows,
-              !(parts.count == 1 && parts[0].isInSpatialOrder) else { return nil }
+            !(parts.count == 1 && parts[0].isInSpatialOrder)
+        else { return nil }
         let addresses = RowAddress.everyRow(ofParts: parts.map(\.count))
         let count = addresses.count
         let located = HilbertRTree.hilbertOrder(count: count) { parts[addresses[$0].part].geometry.box(addresses[$0].row) }

@@ -21,7 +21,8 @@ public enum CallbackScope {
     /// Throws `.invalidState` when called from inside a library callback.
     package static func checkMayBlock(_ operation: String) throws(FeatureCacheError) {
         if isActive {
-            throw FeatureCacheError(.invalidState,
+            throw FeatureCacheError(
+                .invalidState,
                 "\(operation) would block inside a library callback; use the asynchronous form instead")
         }
     }

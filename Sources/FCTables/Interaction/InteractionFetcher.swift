@@ -98,8 +98,9 @@ package final class InteractionFetcher: Sendable {
                 let id = state.nextJobId
                 idle.begin()
                 let task = Task.detached { [self] in
-                    await fetchTile(key, splits: 0, grid: grid, signature: signature, generation: generation, table: table,
-                                    budget: budget, quantize: quantize)
+                    await fetchTile(
+                        key, splits: 0, grid: grid, signature: signature, generation: generation, table: table,
+                        budget: budget, quantize: quantize)
                     self.state.withLock { state in
                         if state.jobs[key]?.id == id { state.jobs[key] = nil }
                     }
@@ -114,12 +115,15 @@ package final class InteractionFetcher: Sendable {
     /// Fetches one tile (quarters, when the service caps its answer), at its
     /// level's tolerance when `quantize`, so coverage and tolerance agree
     /// whichever view asked for it.
-    private func fetchTile(_ key: TileKey, splits: Int, grid: TileGrid, signature: String, generation: UInt64,
-                           table: FeatureTable, budget: ViewRequestBudget, quantize: Bool) async {
+    private func fetchTile(
+        _ key: TileKey, splits: Int, grid: TileGrid, signature: String, generation: UInt64,
+        table: FeatureTable, budget: ViewRequestBudget, quantize: Bool
+    ) async {
         do throws(FeatureCacheError) {
             try budget.take()
-            var fetched = try await table.fetchArea(grid.bounds(key), maxPages: splits < Self.maxSplits ? 1 : nil,
-                                                    tolerance: quantize ? grid.tolerance(key.level) : 0)
+            var fetched = try await table.fetchArea(
+                grid.bounds(key), maxPages: splits < Self.maxSplits ? 1 : nil,
+                tolerance: quantize ? grid.tolerance(key.level) : 0)
             guard fetched.complete else {
                 // Too many features for one answer: the four quarters instead,
                 // and the finer level from now on.
@@ -128,8 +132,9 @@ package final class InteractionFetcher: Sendable {
                 await withTaskGroup(of: Void.self) { group in
                     for child in key.children.sorted(by: { distance(grid.bounds($0), x, y) < distance(grid.bounds($1), x, y) }) {
                         group.addTask { [self] in
-                            await fetchTile(child, splits: splits + 1, grid: grid, signature: signature, generation: generation,
-                                            table: table, budget: budget, quantize: quantize)
+                            await fetchTile(
+                                child, splits: splits + 1, grid: grid, signature: signature, generation: generation,
+                                table: table, budget: budget, quantize: quantize)
                         }
                     }
                 }
@@ -163,16 +168,18 @@ package final class InteractionFetcher: Sendable {
         var evicted = 0
         let viewTiles = state.viewTiles, viewAncestors = state.viewAncestors
         while table.store.byteSize > budget {
-            guard let released = state.coverage.evictLeastRecent(keeping: { key in
-                // The current view's tiles, their ancestors and their pieces stay.
-                if viewAncestors.contains(key) { return true }
-                var current: TileKey? = key
-                while let k = current {
-                    if viewTiles.contains(k) { return true }
-                    current = k.parent
-                }
-                return false
-            }) else { break }
+            guard
+                let released = state.coverage.evictLeastRecent(keeping: { key in
+                    // The current view's tiles, their ancestors and their pieces stay.
+                    if viewAncestors.contains(key) { return true }
+                    var current: TileKey? = key
+                    while let k = current {
+                        if viewTiles.contains(k) { return true }
+                        current = k.parent
+                    }
+                    return false
+                })
+            else { break }
             table.store.remove(released)
             evicted += 1
         }
@@ -307,7 +314,10 @@ package final class ViewRequestBudget: Sendable {
             return true
         }
         guard granted else {
-            throw FeatureCacheError(.limit, "the view needs more than \(limit) tile requests (the context's max_requests_per_view); the rest are asked for on the next view")
+            throw FeatureCacheError(
+                .limit,
+                "the view needs more than \(limit) tile requests (the context's max_requests_per_view); the rest are asked for on the next view"
+            )
         }
     }
 }

@@ -49,8 +49,9 @@ package struct TileCoverage {
     /// Records a tile's complete answer, its geometry generalized to `tolerance`.
     package mutating func cover(_ key: TileKey, signature: String, ids: [Int64], tolerance: Double = 0) {
         clock += 1
-        if let old = tiles[signature]?[key] { release(old.ids) }
-        else {
+        if let old = tiles[signature]?[key] {
+            release(old.ids)
+        } else {
             var ancestor = key.parent
             while let current = ancestor {
                 below[signature, default: [:]][current, default: 0] += 1
@@ -69,15 +70,18 @@ package struct TileCoverage {
         for id in ids { references[id, default: 0] += 1 }
         areas[signature, default: []].append(Area(box: box, ids: ids, lastUsed: clock))
         guard let list = areas[signature], list.count > Self.maxAreasPerSignature,
-              let oldest = list.indices.min(by: { list[$0].lastUsed < list[$1].lastUsed }) else { return [] }
+            let oldest = list.indices.min(by: { list[$0].lastUsed < list[$1].lastUsed })
+        else { return [] }
         return release(areas[signature]!.remove(at: oldest).ids)
     }
 
     /// Whether a recorded answer of `signature` spans `area` (and marks it used).
     package mutating func coversAnswered(_ area: BoundingBox, signature: String) -> Bool {
-        guard let index = areas[signature]?.firstIndex(where: { box in
-            box.box.xmin <= area.xmin && area.xmax <= box.box.xmax && box.box.ymin <= area.ymin && area.ymax <= box.box.ymax
-        }) else { return false }
+        guard
+            let index = areas[signature]?.firstIndex(where: { box in
+                box.box.xmin <= area.xmin && area.xmax <= box.box.xmax && box.box.ymin <= area.ymin && area.ymax <= box.box.ymax
+            })
+        else { return false }
         clock += 1
         areas[signature]![index].lastUsed = clock
         return true
@@ -100,8 +104,10 @@ package struct TileCoverage {
         return result
     }
 
-    private func covers(_ key: TileKey, _ area: BoundingBox, _ grid: TileGrid, _ covered: [TileKey: Tile],
-                        _ below: [TileKey: Int], _ tolerance: Double, _ used: inout [TileKey]) -> Bool {
+    private func covers(
+        _ key: TileKey, _ area: BoundingBox, _ grid: TileGrid, _ covered: [TileKey: Tile],
+        _ below: [TileKey: Int], _ tolerance: Double, _ used: inout [TileKey]
+    ) -> Bool {
         if let tile = covered[key], tile.answers(tolerance) {
             used.append(key)
             return true

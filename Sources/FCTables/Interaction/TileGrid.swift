@@ -15,8 +15,10 @@ package struct TileKey: Hashable, Sendable, CustomStringConvertible {
     package let y: Int
 
     package var children: [TileKey] {
-        [TileKey(level: level + 1, x: 2 * x, y: 2 * y), TileKey(level: level + 1, x: 2 * x + 1, y: 2 * y),
-         TileKey(level: level + 1, x: 2 * x, y: 2 * y + 1), TileKey(level: level + 1, x: 2 * x + 1, y: 2 * y + 1)]
+        [
+            TileKey(level: level + 1, x: 2 * x, y: 2 * y), TileKey(level: level + 1, x: 2 * x + 1, y: 2 * y),
+            TileKey(level: level + 1, x: 2 * x, y: 2 * y + 1), TileKey(level: level + 1, x: 2 * x + 1, y: 2 * y + 1),
+        ]
     }
 
     package var parent: TileKey? { level == 0 ? nil : TileKey(level: level - 1, x: x >> 1, y: y >> 1) }
@@ -68,8 +70,9 @@ package struct TileGrid: Sendable, Equatable {
 
     package func bounds(_ key: TileKey) -> BoundingBox {
         let side = tileSize(key.level)
-        return BoundingBox(xmin + Double(key.x) * side, ymin + Double(key.y) * side,
-                           xmin + Double(key.x + 1) * side, ymin + Double(key.y + 1) * side)
+        return BoundingBox(
+            xmin + Double(key.x) * side, ymin + Double(key.y) * side,
+            xmin + Double(key.x + 1) * side, ymin + Double(key.y + 1) * side)
     }
 
     package var root: BoundingBox { bounds(TileKey(level: 0, x: 0, y: 0)) }
@@ -84,7 +87,9 @@ package struct TileGrid: Sendable, Equatable {
         let target: Double
         if let unitsPerPixel = unitsPerPixel(scale: scale) {
             let quarterView = viewWidth / unitsPerPixel / 4
-            let pixels = quarterView.isNaN ? Self.tilePixels.lowerBound
+            let pixels =
+                quarterView.isNaN
+                ? Self.tilePixels.lowerBound
                 : min(max(quarterView, Self.tilePixels.lowerBound), Self.tilePixels.upperBound)
             target = pixels * unitsPerPixel
         } else {

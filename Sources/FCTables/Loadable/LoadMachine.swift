@@ -48,8 +48,10 @@ public final class LoadMachine: Sendable {
     // MARK: - Load, retry, cancel
 
     /// Starts or joins a load. `perform` is called once per attempt, off any lock.
-    public func load(retrying: Bool, completion: Completion?,
-                     perform: @escaping @Sendable (_ retrying: Bool) async throws(FeatureCacheError) -> Void) {
+    public func load(
+        retrying: Bool, completion: Completion?,
+        perform: @escaping @Sendable (_ retrying: Bool) async throws(FeatureCacheError) -> Void
+    ) {
         state.withLock { state in
             switch state.status {
             case .loaded:

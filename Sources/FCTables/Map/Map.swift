@@ -47,7 +47,8 @@ public final class Map: Loadable {
             throw FeatureCacheError.invalidArgument("the visible extent must be finite with xmin <= xmax and ymin <= ymax")
         }
         guard scale.isFinite, scale == 0 || scale >= 1 else {
-            throw FeatureCacheError.invalidArgument("the scale must be a scale denominator >= 1 (1:1), or 0 for unknown (got \(scale); a ratio such as 0.0001 is 10000)")
+            throw FeatureCacheError.invalidArgument(
+                "the scale must be a scale denominator >= 1 (1:1), or 0 for unknown (got \(scale); a ratio such as 0.0001 is 10000)")
         }
         let (buffered, generation) = try view.withLock { view throws(FeatureCacheError) in
             let buffered = try ViewBuffer.area(extent, scale: scale, after: view.extent, scale: view.scale, factor: view.bufferFactor)
@@ -71,7 +72,9 @@ public final class Map: Loadable {
     }
 
     /// Hands a view to a layer's table unless a newer view came since.
-    private func show(_ area: Envelope, visible: Envelope, scale: Double, on layer: FeatureLayer, generation: UInt64) throws(FeatureCacheError) {
+    private func show(
+        _ area: Envelope, visible: Envelope, scale: Double, on layer: FeatureLayer, generation: UInt64
+    ) throws(FeatureCacheError) {
         try view.withLock { view throws(FeatureCacheError) in
             guard view.generation == generation, layer.loadStatus == .loaded, layer.isVisible(atScale: scale) else { return }
             try layer.table.show(area, visible: visible, scale: scale)

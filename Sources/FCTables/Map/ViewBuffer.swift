@@ -15,11 +15,14 @@ import FCTransport
 ///   around its centre (half the extra length on each side), as the ArcGIS SDK
 ///   does, since nothing says where the user goes next.
 package enum ViewBuffer {
-    package static func area(_ extent: Envelope, scale: Double, after previous: Envelope?, scale previousScale: Double,
-                     factor: Double) throws(FeatureCacheError) -> Envelope {
+    package static func area(
+        _ extent: Envelope, scale: Double, after previous: Envelope?, scale previousScale: Double,
+        factor: Double
+    ) throws(FeatureCacheError) -> Envelope {
         let width = extent.xmax - extent.xmin, height = extent.ymax - extent.ymin
         guard width.isFinite, height.isFinite else {
-            throw FeatureCacheError.invalidArgument("the visible extent is wider than a double can hold: coordinates near ±1.8e308 are no map's")
+            throw FeatureCacheError.invalidArgument(
+                "the visible extent is wider than a double can hold: coordinates near ±1.8e308 are no map's")
         }
         var x = (low: (factor - 1) * width / 2, high: (factor - 1) * width / 2)
         var y = (low: (factor - 1) * height / 2, high: (factor - 1) * height / 2)
@@ -27,10 +30,12 @@ package enum ViewBuffer {
             x = ahead(move.dx, extra: (factor - 1) * width, length: width)
             y = ahead(move.dy, extra: (factor - 1) * height, length: height)
         }
-        let area = Envelope(xmin: extent.xmin - x.low, ymin: extent.ymin - y.low, xmax: extent.xmax + x.high, ymax: extent.ymax + y.high,
-                            spatialReference: extent.spatialReference)
+        let area = Envelope(
+            xmin: extent.xmin - x.low, ymin: extent.ymin - y.low, xmax: extent.xmax + x.high, ymax: extent.ymax + y.high,
+            spatialReference: extent.spatialReference)
         guard [area.xmin, area.ymin, area.xmax, area.ymax].allSatisfy(\.isFinite) else {
-            throw FeatureCacheError.invalidArgument("the visible extent, buffered by \(factor), is not finite: coordinates near ±1.8e308 are no map's")
+            throw FeatureCacheError.invalidArgument(
+                "the visible extent, buffered by \(factor), is not finite: coordinates near ±1.8e308 are no map's")
         }
         return area
     }
@@ -38,11 +43,14 @@ package enum ViewBuffer {
     /// How far the view panned, nil when the change is not a pan: another
     /// scale or size (a zoom), another spatial reference, or a jump that leaves
     /// the previous view more than a view away.
-    private static func panMove(_ extent: Envelope, scale: Double, from previous: Envelope, scale previousScale: Double) -> (dx: Double, dy: Double)? {
+    private static func panMove(
+        _ extent: Envelope, scale: Double, from previous: Envelope, scale previousScale: Double
+    ) -> (dx: Double, dy: Double)? {
         let width = extent.xmax - extent.xmin, height = extent.ymax - extent.ymin
         guard scale == previousScale, extent.spatialReference?.effectiveWkid == previous.spatialReference?.effectiveWkid,
-              abs((previous.xmax - previous.xmin) - width) <= width * 1e-6,
-              abs((previous.ymax - previous.ymin) - height) <= height * 1e-6 else { return nil }
+            abs((previous.xmax - previous.xmin) - width) <= width * 1e-6,
+            abs((previous.ymax - previous.ymin) - height) <= height * 1e-6
+        else { return nil }
         let dx = extent.xmin - previous.xmin, dy = extent.ymin - previous.ymin
         guard abs(dx) <= width, abs(dy) <= height, dx != 0 || dy != 0 else { return nil }
         return (dx, dy)

@@ -12,8 +12,10 @@ public final class FeatureOperation: Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let done = Locked(false)
 
-    package init<T: Sendable>(_ work: @escaping @Sendable () async throws(FeatureCacheError) -> T,
-                      completion: @escaping @Sendable (Result<T, FeatureCacheError>) -> Void) {
+    package init<T: Sendable>(
+        _ work: @escaping @Sendable () async throws(FeatureCacheError) -> T,
+        completion: @escaping @Sendable (Result<T, FeatureCacheError>) -> Void
+    ) {
         let started = Task.detached { [finished, done] in
             let outcome: Result<T, FeatureCacheError>
             do throws(FeatureCacheError) {

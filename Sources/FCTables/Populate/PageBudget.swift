@@ -21,10 +21,16 @@ package final class PageBudget: Sendable {
             return spent
         }
         if pages > limits.maxPagesPerOperation {
-            throw FeatureCacheError(.limit, "\(request()): more than \(limits.maxPagesPerOperation) pages for one operation (the context's max_pages_per_operation); the server may be paging for ever")
+            throw FeatureCacheError(
+                .limit,
+                "\(request()): more than \(limits.maxPagesPerOperation) pages for one operation (the context's max_pages_per_operation); the server may be paging for ever"
+            )
         }
         if total > limits.maxFeaturesPerOperation {
-            throw FeatureCacheError(.limit, "\(request()): more than \(limits.maxFeaturesPerOperation) features for one operation (the context's max_features_per_operation)")
+            throw FeatureCacheError(
+                .limit,
+                "\(request()): more than \(limits.maxFeaturesPerOperation) features for one operation (the context's max_features_per_operation)"
+            )
         }
     }
 }

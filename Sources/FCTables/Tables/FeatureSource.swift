@@ -9,8 +9,6 @@ import FCTransport
 /// option (`options`) or reached through `fetch(nativeRequest:)`.
 package protocol FeatureSource: Sendable {
     var kind: ServiceKind { get }
-    /// What error messages and `fc_table_service_kind`'s text call this kind.
-    var kindName: String { get }
     var urlString: String { get }
     /// Reads the metadata (loading what the source depends on first; `retrying`
     /// retries a dependency that failed).
@@ -19,8 +17,10 @@ package protocol FeatureSource: Sendable {
     var options: [SourceOption] { get }
     /// Fetches and parses the pages matching the query (all of them, or at most
     /// `maxPages`, then `complete` says whether the service had more); changes nothing.
-    func fetch(_ query: QueryParameters, outFields: [String]?, metadata: TableMetadata,
-               progress: PopulateProgress?, maxPages: Int?) async throws(FeatureCacheError) -> FetchedFeatures
+    func fetch(
+        _ query: QueryParameters, outFields: [String]?, metadata: TableMetadata,
+        progress: PopulateProgress?, maxPages: Int?
+    ) async throws(FeatureCacheError) -> FetchedFeatures
     /// Sends a complete request written in the service's own language (a WFS
     /// `GetFeature` document) and parses the features of its one answer.
     func fetch(nativeRequest: String, metadata: TableMetadata) async throws(FeatureCacheError) -> FetchedFeatures
@@ -32,14 +32,19 @@ package protocol FeatureSource: Sendable {
 }
 
 extension FeatureSource {
+    /// What error messages call this kind ("ArcGIS", "WFS", …).
+    var kindName: String { kind.name }
+
     package var options: [SourceOption] { [] }
 
     package func fetch(nativeRequest: String, metadata: TableMetadata) async throws(FeatureCacheError) -> FetchedFeatures {
         throw FeatureCacheError(.unsupported, "\(kindName) tables take no request in the service's own language")
     }
 
-    package func fetch(_ query: QueryParameters, outFields: [String]?, metadata: TableMetadata,
-               progress: PopulateProgress?) async throws(FeatureCacheError) -> FetchedFeatures {
+    package func fetch(
+        _ query: QueryParameters, outFields: [String]?, metadata: TableMetadata,
+        progress: PopulateProgress?
+    ) async throws(FeatureCacheError) -> FetchedFeatures {
         try await fetch(query, outFields: outFields, metadata: metadata, progress: progress, maxPages: nil)
     }
 }
@@ -55,7 +60,10 @@ extension FeatureSource {
         for batch in fetched.batches {
             for row in 0..<batch.count { batch.geometry.addBox(of: row, to: &box) }
         }
-        return box.isEmpty ? nil : Envelope(xmin: box.xmin, ymin: box.ymin, xmax: box.xmax, ymax: box.ymax,
-                                            spatialReference: metadata.spatialReference)
+        return box.isEmpty
+            ? nil
+            : Envelope(
+                xmin: box.xmin, ymin: box.ymin, xmax: box.xmax, ymax: box.ymax,
+                spatialReference: metadata.spatialReference)
     }
 }

@@ -14,8 +14,10 @@ extension FeatureTable {
         let wanted = name.lowercased()
         guard let option = source.options.first(where: { $0.name == wanted }) else {
             let names = source.options.map(\.name)
-            throw FeatureCacheError(.unsupported, "\(source.kindName) tables have no option '\(name)'"
-                                    + (names.isEmpty ? " (they declare none)" : " (they declare: \(names.joined(separator: ", ")))"))
+            throw FeatureCacheError(
+                .unsupported,
+                "\(source.kindName) tables have no option '\(name)'"
+                    + (names.isEmpty ? " (they declare none)" : " (they declare: \(names.joined(separator: ", ")))"))
         }
         return option
     }
@@ -43,8 +45,10 @@ extension FeatureTable {
     /// into the cache (the ArcGIS SDK's `populateFromService(usingXMLRequest:)`).
     /// The request's own order is kept. `.unsupported` for kinds of service
     /// without one. On failure the cache is exactly as it was.
-    public func populate(nativeRequest request: String, clearCache: Bool,
-                         progress: PopulateProgress? = nil) async throws(FeatureCacheError) -> FeatureResult {
+    public func populate(
+        nativeRequest request: String, clearCache: Bool,
+        progress: PopulateProgress? = nil
+    ) async throws(FeatureCacheError) -> FeatureResult {
         try await load()
         let metadata = try metadata()
         var fetched = try await source.fetch(nativeRequest: request, metadata: metadata)

@@ -72,7 +72,7 @@ public final class FeatureTable: Loadable {
     }
 
     public var requestMode: FeatureRequestMode {
-        get { settings.withLock { $0.requestMode } }
+        settings.withLock { $0.requestMode }
     }
 
     /// Switching is safe while requests run: everything in flight is cancelled
@@ -188,8 +188,9 @@ public final class FeatureTable: Loadable {
         let wkid = metadata.spatialReference?.effectiveWkid ?? metadata.extent?.spatialReference?.effectiveWkid ?? 0
         let geographic = WebMercator.isGeographic(wkid)
         if let extent = metadata.extent, extent.isValid,
-           let projected = try? extent.projected(to: wkid),
-           [projected.xmin, projected.ymin, projected.xmax, projected.ymax].allSatisfy(\.isFinite) {
+            let projected = try? extent.projected(to: wkid),
+            [projected.xmin, projected.ymin, projected.xmax, projected.ymax].allSatisfy(\.isFinite)
+        {
             return TileGrid(extent: BoundingBox(projected.xmin, projected.ymin, projected.xmax, projected.ymax), geographic: geographic)
         }
         if geographic { return TileGrid(extent: BoundingBox(-180, -90, 180, 90), geographic: true) }
@@ -207,8 +208,9 @@ public final class FeatureTable: Loadable {
         guard loadStatus == .loaded else { return }
         let projected = try area.projected(to: wkid)
         let view = try visible.projected(to: wkid)
-        interaction.show(BoundingBox(projected.xmin, projected.ymin, projected.xmax, projected.ymax),
-                         visibleWidth: view.xmax - view.xmin, scale: scale, table: self)
+        interaction.show(
+            BoundingBox(projected.xmin, projected.ymin, projected.xmax, projected.ymax),
+            visibleWidth: view.xmax - view.xmin, scale: scale, table: self)
     }
 
     /// Fetches the features intersecting `area` (table spatial reference) under
@@ -219,8 +221,10 @@ public final class FeatureTable: Loadable {
         var query = QueryParameters()
         query.quantizationTolerance = tolerance
         query.whereClause = definitionExpression
-        query.geometry = .envelope(Envelope(xmin: area.xmin, ymin: area.ymin, xmax: area.xmax, ymax: area.ymax,
-                                            spatialReference: metadata.spatialReference))
+        query.geometry = .envelope(
+            Envelope(
+                xmin: area.xmin, ymin: area.ymin, xmax: area.xmax, ymax: area.ymax,
+                spatialReference: metadata.spatialReference))
         let gate = context.gate(for: url)
         try await gate.acquire()
         defer { gate.release() }
@@ -232,7 +236,8 @@ public final class FeatureTable: Loadable {
         var query = query
         let definition = definitionExpression.trimmingCharacters(in: " ")
         if !definition.isEmpty {
-            query.whereClause = query.whereClause.trimmingCharacters(in: " ").isEmpty
+            query.whereClause =
+                query.whereClause.trimmingCharacters(in: " ").isEmpty
                 ? definition : "(\(definition)) AND (\(query.whereClause))"
         }
         return query
@@ -248,15 +253,19 @@ public final class FeatureTable: Loadable {
     /// copy of a cached feature replacing the older. Allowed in every mode; the
     /// features are pinned (never evicted for the budget).
     /// - Returns: the features of this populate.
-    public func populate(_ query: QueryParameters, clearCache: Bool,
-                         progress: PopulateProgress? = nil) async throws(FeatureCacheError) -> FeatureResult {
+    public func populate(
+        _ query: QueryParameters, clearCache: Bool,
+        progress: PopulateProgress? = nil
+    ) async throws(FeatureCacheError) -> FeatureResult {
         try await populate(query, clearCache: clearCache, progress: progress, validated: false)
     }
 
     /// `populate` for a caller that validated `query` already (the C ABI reports a
     /// bad query before it starts): the query is checked once per call.
-    package func populate(_ query: QueryParameters, clearCache: Bool, progress: PopulateProgress?,
-                          validated: Bool) async throws(FeatureCacheError) -> FeatureResult {
+    package func populate(
+        _ query: QueryParameters, clearCache: Bool, progress: PopulateProgress?,
+        validated: Bool
+    ) async throws(FeatureCacheError) -> FeatureResult {
         if !validated { try query.validate() }
         try await load()
         let metadata = try metadata()
@@ -289,9 +298,10 @@ public final class FeatureTable: Loadable {
     package func write(_ fetched: FetchedFeatures, replacing: Bool, keepingFinerCopies: Bool = true) -> CacheChange {
         var fetched = fetched
         fetched.compact()
-        return CacheChange(batches: fetched.batches,
-                           rows: store.apply(fetched.batches, clearingFirst: replacing, keepingFinerCopies: keepingFinerCopies),
-                           features: fetched.featureCount)
+        return CacheChange(
+            batches: fetched.batches,
+            rows: store.apply(fetched.batches, clearingFirst: replacing, keepingFinerCopies: keepingFinerCopies),
+            features: fetched.featureCount)
     }
 
     /// Tells the observers (layers) what a write changed; never under a library lock.
@@ -302,22 +312,27 @@ public final class FeatureTable: Loadable {
     /// Writes a populate's or a query's answer, announces it, pins it when a
     /// populate brought it (pinned features are never evicted for the budget),
     /// and returns the features as they are cached.
-    package func merge(_ fetched: FetchedFeatures, clearingFirst: Bool, pinned: Bool, metadata: TableMetadata,
-               outFields: [String]? = nil, includesGeometry: Bool = true) -> FeatureResult {
+    package func merge(
+        _ fetched: FetchedFeatures, clearingFirst: Bool, pinned: Bool, metadata: TableMetadata,
+        outFields: [String]? = nil, includesGeometry: Bool = true
+    ) -> FeatureResult {
         // A populate's features are what the caller asked for, generalized or
         // not: they replace the cached copies. A view's never replace finer ones.
         let change = write(fetched, replacing: clearingFirst, keepingFinerCopies: !pinned)
         announce(change)
         if pinned { interaction.pin(fetched.objectIds) }
-        return FeatureResult(zip(change.batches, change.rows).map { (batch: $0, rows: $1) }, limitExceeded: fetched.limitExceeded,
-                             spatialReference: fetched.spatialReference ?? metadata.spatialReference,
-                             outFields: outFields, includesGeometry: includesGeometry, schema: metadata.fields)
+        return FeatureResult(
+            zip(change.batches, change.rows).map { (batch: $0, rows: $1) }, limitExceeded: fetched.limitExceeded,
+            spatialReference: fetched.spatialReference ?? metadata.spatialReference,
+            outFields: outFields, includesGeometry: includesGeometry, schema: metadata.fields)
     }
 
     /// Starts a populate; `completion` runs once, on a library thread, with the
     /// result or the error (`.cancelled` after `cancel()` on the operation).
-    public func startPopulate(_ query: QueryParameters, clearCache: Bool, progress: PopulateProgress? = nil,
-                              completion: @escaping @Sendable (Result<FeatureResult, FeatureCacheError>) -> Void) -> FeatureOperation {
+    public func startPopulate(
+        _ query: QueryParameters, clearCache: Bool, progress: PopulateProgress? = nil,
+        completion: @escaping @Sendable (Result<FeatureResult, FeatureCacheError>) -> Void
+    ) -> FeatureOperation {
         FeatureOperation { () async throws(FeatureCacheError) -> FeatureResult in
             try await self.populate(query, clearCache: clearCache, progress: progress)
         } completion: { outcome in
@@ -340,7 +355,8 @@ public final class FeatureTable: Loadable {
             guard let grid = tileGrid else { return false }
             var area = grid.root
             if query.geometry != nil, query.spatialRelationship != .disjoint,
-               let filter = try? SpatialFilter(query, tableWkid: wkid) {
+                let filter = try? SpatialFilter(query, tableWkid: wkid)
+            {
                 area = filter.box
             } else if query.geometry != nil, query.spatialRelationship != .disjoint {
                 return false  // cannot project it here: the service can
@@ -362,16 +378,19 @@ public final class FeatureTable: Loadable {
         guard query.objectIds.isEmpty, query.maxFeatures == 0, query.resultOffset == 0, let grid = tileGrid else { return nil }
         guard query.geometry != nil else { return grid.root }
         guard query.spatialRelationship == .intersects || query.spatialRelationship == .envelopeIntersects,
-              let filter = try? SpatialFilter(query, tableWkid: wkid), filter.isRectangle else { return nil }
+            let filter = try? SpatialFilter(query, tableWkid: wkid), filter.isRectangle
+        else { return nil }
         return filter.box
     }
 
     /// Answers a query, count or extent by the request mode: `local` over the
     /// cache when `answersLocally`, else `server` (each counted in the
     /// statistics); loads the table first if needed.
-    private func answer<T>(_ query: QueryParameters, validated: Bool,
-                           local: (LocalQuery, StoreSnapshot, TableMetadata) throws(FeatureCacheError) -> T,
-                           server: (TableMetadata) async throws(FeatureCacheError) -> T) async throws(FeatureCacheError) -> T {
+    private func answer<T>(
+        _ query: QueryParameters, validated: Bool,
+        local: (LocalQuery, StoreSnapshot, TableMetadata) throws(FeatureCacheError) -> T,
+        server: (TableMetadata) async throws(FeatureCacheError) -> T
+    ) async throws(FeatureCacheError) -> T {
         if !validated { try query.validate() }
         try await load()
         let metadata = try metadata()
@@ -379,8 +398,9 @@ public final class FeatureTable: Loadable {
             statistics.update { $0.queriesServer += 1 }
             return try await server(metadata)
         }
-        let evaluator = try LocalQuery(query, definitionExpression: definitionExpression, fields: metadata.fields,
-                                       tableWkid: wkid, validated: true)
+        let evaluator = try LocalQuery(
+            query, definitionExpression: definitionExpression, fields: metadata.fields,
+            tableWkid: wkid, validated: true)
         statistics.update { $0.queriesLocal += 1 }
         return try local(evaluator, store.queryableSnapshot(), metadata)
     }
@@ -406,9 +426,10 @@ public final class FeatureTable: Loadable {
     private func fetchAnswer(_ query: QueryParameters, metadata: TableMetadata) async throws(FeatureCacheError) -> FeatureResult {
         if requestMode == .onInteractionNoCache {
             let fetched = try await source.fetch(serverQuery(query), outFields: query.outFields, metadata: metadata, progress: nil)
-            return FeatureResult(fetched.batches.map { ($0, nil) }, limitExceeded: fetched.limitExceeded,
-                                 spatialReference: fetched.spatialReference ?? metadata.spatialReference,
-                                 schema: metadata.fields)
+            return FeatureResult(
+                fetched.batches.map { ($0, nil) }, limitExceeded: fetched.limitExceeded,
+                spatialReference: fetched.spatialReference ?? metadata.spatialReference,
+                schema: metadata.fields)
         }
         var whole = serverQuery(query)
         whole.outFields = nil
@@ -419,12 +440,14 @@ public final class FeatureTable: Loadable {
         fetched.ordered = !query.orderBy.isEmpty
         try Task.checkCancellationTyped()
         fetched.compact()  // here, where the pages have one owner: each is let go once copied
-        let result = merge(fetched, clearingFirst: false, pinned: false, metadata: metadata, outFields: query.outFields,
-                           includesGeometry: query.returnGeometry)
+        let result = merge(
+            fetched, clearingFirst: false, pinned: false, metadata: metadata, outFields: query.outFields,
+            includesGeometry: query.returnGeometry)
         // A complete answer for an area is coverage: the same query is answered here next time.
         if requestMode == .onInteractionCache, fetched.complete, !fetched.limitExceeded, let area = answeredArea(query) {
-            interaction.recordAnswered(area, signature: answerSignature(query), ids: fetched.objectIds,
-                                       generation: generation, table: self)
+            interaction.recordAnswered(
+                area, signature: answerSignature(query), ids: fetched.objectIds,
+                generation: generation, table: self)
         }
         return result
     }

@@ -50,8 +50,10 @@ public final class ClientContext: Sendable {
     /// - Parameter credentialsFor: the URL the caller gave for the service:
     ///   credentials (the token, the caller's headers) go only to its origin.
     ///   nil = the request's own URL.
-    public func makeRequest(_ method: HTTPRequest.Method = .get, url: String, headers: [(name: String, value: String)] = [],
-                            body: [UInt8]? = nil, credentialsFor serviceURL: String? = nil) -> HTTPRequest {
+    public func makeRequest(
+        _ method: HTTPRequest.Method = .get, url: String, headers: [(name: String, value: String)] = [],
+        body: [UInt8]? = nil, credentialsFor serviceURL: String? = nil
+    ) -> HTTPRequest {
         let settings = self.settings
         var all: [(name: String, value: String)] = [("User-Agent", settings.userAgent)] + headers
         // The caller's headers replace the library's of the same name (Accept
@@ -62,9 +64,10 @@ public final class ClientContext: Sendable {
             all.removeAll { $0.name.lowercased() == name }
             all.append(header)
         }
-        var request = HTTPRequest(method: method, url: url, headers: all, body: body,
-                                  connectTimeout: settings.connectTimeout, totalTimeout: settings.totalTimeout,
-                                  maxResponseBytes: settings.maxResponseBytes)
+        var request = HTTPRequest(
+            method: method, url: url, headers: all, body: body,
+            connectTimeout: settings.connectTimeout, totalTimeout: settings.totalTimeout,
+            maxResponseBytes: settings.maxResponseBytes)
         request.lowSpeedBytesPerSecond = settings.lowSpeedBytesPerSecond
         request.lowSpeedWindow = settings.lowSpeedWindow
         request.caFile = settings.caFile

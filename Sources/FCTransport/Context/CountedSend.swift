@@ -10,29 +10,38 @@ extension ClientContext {
     /// too, cancelled ones not), retries counted on their own. A cancelled task
     /// stops waiting and retrying at once.
     package func send(_ request: HTTPRequest, counting statistics: StatisticsCounter?) async throws(FeatureCacheError) -> HTTPResponse {
-        try await exchange(request, counting: statistics, open: { request throws(FeatureCacheError) in
-            StreamedResponse(try await self.send(request))
-        }, read: { response throws(FeatureCacheError) in
-            try await response.collect()
-        })
+        try await exchange(
+            request, counting: statistics,
+            open: { request throws(FeatureCacheError) in
+                StreamedResponse(try await self.send(request))
+            },
+            read: { response throws(FeatureCacheError) in
+                try await response.collect()
+            })
     }
 
     /// Sends like `send(_:counting:)`, but the final answer's body is read by
     /// `read` as it arrives instead of whole. A connection that breaks mid-body
     /// is retried like any transient failure, with `read` called again on the
     /// new answer: whatever `read` builds must start afresh each call.
-    package func send<Read>(_ request: HTTPRequest, counting statistics: StatisticsCounter?,
-                    reading read: (StreamedResponse) async throws(FeatureCacheError) -> Read) async throws(FeatureCacheError) -> Read {
-        try await exchange(request, counting: statistics, open: { request throws(FeatureCacheError) in
-            try Task.checkCancellationTyped()
-            return try await self.transport.open(request)
-        }, read: read)
+    package func send<Read>(
+        _ request: HTTPRequest, counting statistics: StatisticsCounter?,
+        reading read: (StreamedResponse) async throws(FeatureCacheError) -> Read
+    ) async throws(FeatureCacheError) -> Read {
+        try await exchange(
+            request, counting: statistics,
+            open: { request throws(FeatureCacheError) in
+                try Task.checkCancellationTyped()
+                return try await self.transport.open(request)
+            }, read: read)
     }
 
     /// The retry loop around redirects and reading, shared by whole and streamed answers.
-    private func exchange<Read>(_ request: HTTPRequest, counting statistics: StatisticsCounter?,
-                                open: (HTTPRequest) async throws(FeatureCacheError) -> StreamedResponse,
-                                read: (StreamedResponse) async throws(FeatureCacheError) -> Read) async throws(FeatureCacheError) -> Read {
+    private func exchange<Read>(
+        _ request: HTTPRequest, counting statistics: StatisticsCounter?,
+        open: (HTTPRequest) async throws(FeatureCacheError) -> StreamedResponse,
+        read: (StreamedResponse) async throws(FeatureCacheError) -> Read
+    ) async throws(FeatureCacheError) -> Read {
         let policy = settings.retry
         var retry = 0
         while true {
@@ -42,7 +51,8 @@ extension ClientContext {
                 let response = try await followingRedirects(request, counting: statistics, open: open)
                 let retryAfter = { RetryPolicy.retryAfter(response.header("Retry-After"), now: DateText.now) }
                 guard request.isIdempotent, RetryPolicy.transientStatuses.contains(response.status),
-                      let wait = policy.delay(beforeRetry: retry, retryAfter: retryAfter()) else {
+                    let wait = policy.delay(beforeRetry: retry, retryAfter: retryAfter())
+                else {
                     defer { statistics?.countResponse(bytes: response.bytesRead) }
                     return try await read(response)
                 }
@@ -50,7 +60,9 @@ extension ClientContext {
                 statistics?.countResponse(bytes: response.bytesRead)
                 delay = wait
             } catch {
-                guard request.isIdempotent, error.isTransient, let wait = policy.delay(beforeRetry: retry, retryAfter: nil) else { throw error }
+                guard request.isIdempotent, error.isTransient, let wait = policy.delay(beforeRetry: retry, retryAfter: nil) else {
+                    throw error
+                }
                 delay = wait
             }
             // A server pushing back slows down the pages sent alongside this one.
@@ -60,8 +72,10 @@ extension ClientContext {
     }
 
     /// The answer after following redirects; each redirect counted as an exchange.
-    private func followingRedirects(_ request: HTTPRequest, counting statistics: StatisticsCounter?,
-                                    open: (HTTPRequest) async throws(FeatureCacheError) -> StreamedResponse) async throws(FeatureCacheError) -> StreamedResponse {
+    private func followingRedirects(
+        _ request: HTTPRequest, counting statistics: StatisticsCounter?,
+        open: (HTTPRequest) async throws(FeatureCacheError) -> StreamedResponse
+    ) async throws(FeatureCacheError) -> StreamedResponse {
         var current = request
         for _ in 0...Redirect.maxHops {
             let response: StreamedResponse
@@ -94,8 +108,10 @@ extension ClientContext {
 
 /// Lends a body's bytes to a streaming reader with the library's typed error,
 /// prefixing a failure with the request it answered.
-package func readBody<R>(_ body: [UInt8], of request: HTTPRequest,
-                 _ read: (UnsafeRawBufferPointer) throws(FeatureCacheError) -> R) throws(FeatureCacheError) -> R {
+package func readBody<R>(
+    _ body: [UInt8], of request: HTTPRequest,
+    _ read: (UnsafeRawBufferPointer) throws(FeatureCacheError) -> R
+) throws(FeatureCacheError) -> R {
     try naming(request) { () throws(FeatureCacheError) in try body.withBytes(read) }
 }
 

@@ -23,8 +23,10 @@ public struct WorkLimits: Sendable, Equatable {
 
     /// Checks every field is at least 1.
     public func validated() throws(FeatureCacheError) -> WorkLimits {
-        for (name, value) in [("max_tiles_per_view", maxTilesPerView), ("max_requests_per_view", maxRequestsPerView),
-                              ("max_pages_per_operation", maxPagesPerOperation), ("max_features_per_operation", maxFeaturesPerOperation)]
+        for (name, value) in [
+            ("max_tiles_per_view", maxTilesPerView), ("max_requests_per_view", maxRequestsPerView),
+            ("max_pages_per_operation", maxPagesPerOperation), ("max_features_per_operation", maxFeaturesPerOperation),
+        ]
         where value < 1 {
             throw .invalidArgument("\(name) must be at least 1 (got \(value))")
         }

@@ -87,11 +87,13 @@ package final class CurlEventLoop: @unchecked Sendable {
     private func startLoopThread() {
         var thread = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
-        let created = pthread_create(&thread, nil, { context in
-            let loop = Unmanaged<CurlEventLoop>.fromOpaque(context!).takeRetainedValue()
-            loop.run()
-            return nil
-        }, context)
+        let created = pthread_create(
+            &thread, nil,
+            { context in
+                let loop = Unmanaged<CurlEventLoop>.fromOpaque(context!).takeRetainedValue()
+                loop.run()
+                return nil
+            }, context)
         if created == 0 {
             pthread_detach(thread)
         } else {
@@ -157,7 +159,11 @@ package final class CurlEventLoop: @unchecked Sendable {
         // A URL grown past what libcurl takes (a long where clause in a GET)
         // would fail as "No URL set": say what it is, without sending anything.
         guard transfer.request.url.utf8.count <= RequestURL.maxLength else {
-            transfer.finish(.failure(.invalidArgument("\(transfer.request.methodAndURL): the request URL is \(transfer.request.url.utf8.count) bytes, longer than the \(RequestURL.maxLength) the transport accepts")))
+            transfer.finish(
+                .failure(
+                    .invalidArgument(
+                        "\(transfer.request.methodAndURL): the request URL is \(transfer.request.url.utf8.count) bytes, longer than the \(RequestURL.maxLength) the transport accepts"
+                    )))
             return
         }
         guard let easy = curl_easy_init() else {
@@ -246,7 +252,9 @@ package final class CurlEventLoop: @unchecked Sendable {
     }
 
     /// Turns a finished easy handle into a response or an error with a clear message.
-    private func complete(_ transfer: CurlTransfer, easy: UnsafeMutableRawPointer, code: CURLcode) -> Result<HTTPResponse, FeatureCacheError> {
+    private func complete(
+        _ transfer: CurlTransfer, easy: UnsafeMutableRawPointer, code: CURLcode
+    ) -> Result<HTTPResponse, FeatureCacheError> {
         let request = transfer.request
         if code == CURLE_OK {
             var status = 0
@@ -260,9 +268,13 @@ package final class CurlEventLoop: @unchecked Sendable {
         case CURLE_OPERATION_TIMEDOUT:
             return .failure(FeatureCacheError(.timeout, "\(what) timed out: \(detail)"))
         case CURLE_WRITE_ERROR where transfer.exceededLimit, CURLE_FILESIZE_EXCEEDED:
-            return .failure(FeatureCacheError(.limit, "\(what): the response is larger than the limit of \(request.maxResponseBytes) bytes"))
+            return .failure(
+                FeatureCacheError(.limit, "\(what): the response is larger than the limit of \(request.maxResponseBytes) bytes"))
         case CURLE_WRITE_ERROR where transfer.exceededBuffers:
-            return .failure(FeatureCacheError(.limit, "\(what): the responses in flight would hold more than \(request.maxBufferedBytes) bytes (the context's buffer limit)"))
+            return .failure(
+                FeatureCacheError(
+                    .limit,
+                    "\(what): the responses in flight would hold more than \(request.maxBufferedBytes) bytes (the context's buffer limit)"))
         case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL:
             // Caller URLs are checked before they get here: a URL a server gave.
             return .failure(.protocol("\(what): not a URL the library can follow (\(detail))"))
@@ -270,7 +282,8 @@ package final class CurlEventLoop: @unchecked Sendable {
             return .failure(.protocol("\(what): the server's answer breaks HTTP (\(detail))"))
         case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_HTTP2, CURLE_HTTP2_STREAM:
             // The connection broke mid-exchange: worth one more try.
-            var error = FeatureCacheError(.network, code == CURLE_PARTIAL_FILE ? "\(what): the response was truncated (\(detail))" : "\(what) failed: \(detail)")
+            var error = FeatureCacheError(
+                .network, code == CURLE_PARTIAL_FILE ? "\(what): the response was truncated (\(detail))" : "\(what) failed: \(detail)")
             error.isTransient = true
             return .failure(error)
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CERTPROBLEM:

@@ -65,10 +65,12 @@ package final class CurlTransfer: @unchecked Sendable {
     }
 
     private func resume(_ result: Result<HTTPResponse, FeatureCacheError>) {
-        guard let continuation = continuation.withLock({ value -> CheckedContinuation<HTTPResponse, any Error>? in
-            defer { value = nil }
-            return value
-        }) else { return }
+        guard
+            let continuation = continuation.withLock({ value -> CheckedContinuation<HTTPResponse, any Error>? in
+                defer { value = nil }
+                return value
+            })
+        else { return }
         continuation.resume(with: result.mapError { $0 as any Error })
     }
 

@@ -35,8 +35,10 @@ public struct HTTPRequest: Sendable {
     /// (each is also limited by `maxResponseBytes`); 0 = no limit.
     public var maxBufferedBytes: Int64 = 0
 
-    public init(method: Method = .get, url: String, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil,
-                connectTimeout: Double = 10, totalTimeout: Double = 60, maxResponseBytes: Int64 = 0) {
+    public init(
+        method: Method = .get, url: String, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil,
+        connectTimeout: Double = 10, totalTimeout: Double = 60, maxResponseBytes: Int64 = 0
+    ) {
         self.method = method
         self.url = url
         self.headers = headers

@@ -44,7 +44,9 @@ package enum Redirect {
             throw .protocol("\(request.methodAndURL) redirects to \(error.message)")
         }
         if Origin(request.url)?.scheme == "https", Origin(absolute)?.scheme == "http" {
-            throw .protocol("\(request.methodAndURL) redirects from https to http (\(RequestURL.redacted(absolute))): refused, it would send the request in clear text")
+            throw .protocol(
+                "\(request.methodAndURL) redirects from https to http (\(RequestURL.redacted(absolute))): refused, it would send the request in clear text"
+            )
         }
         return absolute
     }

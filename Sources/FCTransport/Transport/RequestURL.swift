@@ -29,14 +29,16 @@ public struct RequestURL: Sendable, Equatable {
         var text = text
         if let hash = text.firstIndex(of: "#") { text = String(text[..<hash]) }
         guard text.utf8.count <= Self.maxLength else {
-            throw .invalidArgument("URL '\(Self.redacted(text))' is \(text.utf8.count) bytes, longer than the \(Self.maxLength) the transport accepts")
+            throw .invalidArgument(
+                "URL '\(Self.redacted(text))' is \(text.utf8.count) bytes, longer than the \(Self.maxLength) the transport accepts")
         }
         let lower = text.lowercased()
         guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
             throw .invalidArgument("URL '\(Self.redacted(text))' must start with http:// or https://")
         }
         if let bad = text.unicodeScalars.first(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
-            throw .invalidArgument("URL '\(Self.redacted(text))' contains a space or control character (U+\(String(bad.value, radix: 16, uppercase: true)))")
+            throw .invalidArgument(
+                "URL '\(Self.redacted(text))' contains a space or control character (U+\(String(bad.value, radix: 16, uppercase: true)))")
         }
         let afterScheme = text[text.index(text.firstIndex(of: ":")!, offsetBy: 3)...]
         let host = afterScheme.prefix { $0 != "/" && $0 != "?" }
@@ -91,6 +93,13 @@ public struct RequestURL: Sendable, Equatable {
         parameters.removeAll { $0.name.lowercased() == lower }
     }
 
+    /// A service's URL as a caller gave it, without the `f` (format) parameter
+    /// each request of a JSON service sets for itself.
+    package init(parsingService url: String) throws(FeatureCacheError) {
+        self = try RequestURL(parsing: url)
+        remove("f")
+    }
+
     public func setting(_ name: String, _ value: String) -> RequestURL {
         var copy = self
         copy.set(name, value)
@@ -123,8 +132,8 @@ public struct RequestURL: Sendable, Equatable {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                 UInt8(ascii: "_"), UInt8(ascii: "~"):
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                UInt8(ascii: "_"), UInt8(ascii: "~"):
                 out.append(byte)
             default:
                 out.append(UInt8(ascii: "%"))
@@ -142,7 +151,8 @@ public struct RequestURL: Sendable, Equatable {
             if byte == UInt8(ascii: "+") {
                 out.append(0x20)
             } else if byte == UInt8(ascii: "%"), iterator.count >= 2,
-                      let high = hexValue(iterator[iterator.startIndex]), let low = hexValue(iterator[iterator.startIndex + 1]) {
+                let high = hexValue(iterator[iterator.startIndex]), let low = hexValue(iterator[iterator.startIndex + 1])
+            {
                 out.append(high << 4 | low)
                 iterator = iterator.dropFirst(2)
             } else {
@@ -177,7 +187,9 @@ public struct RequestURL: Sendable, Equatable {
         }
         guard let question = url.firstIndex(of: "?") else { return url }
         let pairs = url[url.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
-            guard let equals = pair.firstIndex(of: "="), Credentials.secretParameters.contains(pair[..<equals].lowercased()) else { return String(pair) }
+            guard let equals = pair.firstIndex(of: "="), Credentials.secretParameters.contains(pair[..<equals].lowercased()) else {
+                return String(pair)
+            }
             return pair[..<equals] + "=***"
         }
         return url[..<question] + "?" + pairs.joined(separator: "&")

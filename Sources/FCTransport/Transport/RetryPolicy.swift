@@ -41,10 +41,13 @@ public struct RetryPolicy: Sendable, Equatable {
         let parts = text.split(separator: " ")
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         guard parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]), let month = months.firstIndex(of: String(parts[2])),
-              let year = Int(parts[3]) else { return nil }
+            let year = Int(parts[3])
+        else { return nil }
         let clock = parts[4].split(separator: ":").compactMap { Int($0) }
-        guard clock.count == 3, let at = DateText.epochMilliseconds(
-            String(format4(year)) + "-" + two(month + 1) + "-" + two(day) + "T" + two(clock[0]) + ":" + two(clock[1]) + ":" + two(clock[2]) + "Z")
+        guard clock.count == 3,
+            let at = DateText.epochMilliseconds(
+                String(format4(year)) + "-" + two(month + 1) + "-" + two(day) + "T" + two(clock[0]) + ":" + two(clock[1]) + ":"
+                    + two(clock[2]) + "Z")
         else { return nil }
         return max(0, Double(at - now) / 1000)
     }

@@ -15,7 +15,8 @@ package enum URLReference {
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
             absolute = reference
         } else if let colon = reference.firstIndex(of: ":"),
-                  !reference[..<colon].isEmpty, !reference[..<colon].contains(where: { $0 == "/" || $0 == "?" || $0 == "#" }) {
+            !reference[..<colon].isEmpty, !reference[..<colon].contains(where: { $0 == "/" || $0 == "?" || $0 == "#" })
+        {
             throw .protocol("'\(RequestURL.redacted(String(reference.prefix(200))))' uses a scheme other than http and https")
         } else if let separator = base.firstRange(of: "://") {
             let scheme = base[..<separator.lowerBound]
@@ -33,7 +34,8 @@ package enum URLReference {
                 absolute = directory + "/" + reference
             }
         } else {
-            throw .protocol("'\(RequestURL.redacted(String(reference.prefix(200))))' cannot be resolved against '\(RequestURL.redacted(base))'")
+            throw .protocol(
+                "'\(RequestURL.redacted(String(reference.prefix(200))))' cannot be resolved against '\(RequestURL.redacted(base))'")
         }
         do {
             return try RequestURL(parsing: absolute)

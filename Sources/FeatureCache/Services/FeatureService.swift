@@ -28,7 +28,7 @@ public struct ServiceItem: Sendable, Equatable {
 public final class FeatureService: Sendable {
     public let kind: ServiceKind
     /// "ArcGIS", "OGC API", "WFS", "feature document".
-    public let kindName: String
+    public var kindName: String { kind.name }
     public let url: String
     public let title: String
     public let items: [ServiceItem]
@@ -38,10 +38,11 @@ public final class FeatureService: Sendable {
     private let namesOneItem: Bool
     private let makeTable: @Sendable (ServiceItem) throws(FeatureCacheError) -> FeatureTable
 
-    init(kind: ServiceKind, kindName: String, url: String, title: String, items: [ServiceItem], namesOneItem: Bool = false,
-         makeTable: @escaping @Sendable (ServiceItem) throws(FeatureCacheError) -> FeatureTable) {
+    init(
+        kind: ServiceKind, url: String, title: String, items: [ServiceItem], namesOneItem: Bool = false,
+        makeTable: @escaping @Sendable (ServiceItem) throws(FeatureCacheError) -> FeatureTable
+    ) {
         self.kind = kind
-        self.kindName = kindName
         self.url = url
         self.title = title
         self.items = items
@@ -82,12 +83,14 @@ public final class FeatureService: Sendable {
         }
         guard matches.count == 1 else {
             if namesOneItem, let only = items.first {
-                throw FeatureCacheError.invalidArgument("\(RequestURL.redacted(url)) is the \(kindName) \(what) '\(only.name)', not '\(name)'")
+                throw FeatureCacheError.invalidArgument(
+                    "\(RequestURL.redacted(url)) is the \(kindName) \(what) '\(only.name)', not '\(name)'")
             }
             if matches.isEmpty {
                 throw FeatureCacheError.notFound("\(RequestURL.redacted(url)) has no \(what) '\(name)' (it has: \(listed))")
             }
-            throw FeatureCacheError.invalidArgument("\(RequestURL.redacted(url)) has no \(what) '\(name)' (it is ambiguous) (it has: \(listed))")
+            throw FeatureCacheError.invalidArgument(
+                "\(RequestURL.redacted(url)) has no \(what) '\(name)' (it is ambiguous) (it has: \(listed))")
         }
         return matches[0]
     }

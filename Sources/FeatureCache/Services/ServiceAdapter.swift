@@ -40,9 +40,7 @@ final class ServiceProbe: @unchecked Sendable {  // one opener task uses it, ada
 
     init(url: String, context: ClientContext) throws(FeatureCacheError) {
         self.url = url
-        var parsed = try RequestURL(parsing: url)
-        parsed.remove("f")
-        self.parsed = parsed
+        self.parsed = try RequestURL(parsingService: url)
         self.context = context
     }
 

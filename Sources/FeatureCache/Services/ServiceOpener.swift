@@ -29,7 +29,9 @@ enum ServiceOpener {
             if let service = try await adapter.service(for: probe) { return service }
         }
         let kinds = ServiceAdapters.registered.map(\.describes)
-        throw FeatureCacheError(.unsupported, "\(RequestURL.redacted(url)) is not \(kinds.dropLast().joined(separator: ", ")) or \(kinds.last ?? ""): "
-                                + probe.findings.joined(separator: "; "))
+        throw FeatureCacheError(
+            .unsupported,
+            "\(RequestURL.redacted(url)) is not \(kinds.dropLast().joined(separator: ", ")) or \(kinds.last ?? ""): "
+                + probe.findings.joined(separator: "; "))
     }
 }

@@ -11,8 +11,9 @@ import FCTables
 enum ServiceResponse {
     /// `FC_E_HTTP` for a status >= 400; `detail` is the service's message from the body.
     static func httpError(_ response: HTTPResponse, request: HTTPRequest, detail: String?, serviceCode: Int32 = 0) -> FeatureCacheError {
-        var error = FeatureCacheError(.http, "\(request.methodAndURL) answered HTTP \(response.status)",
-                                      httpStatus: Int32(response.status), serviceCode: serviceCode)
+        var error = FeatureCacheError(
+            .http, "\(request.methodAndURL) answered HTTP \(response.status)",
+            httpStatus: Int32(response.status), serviceCode: serviceCode)
         if let detail {
             error.message += ": " + detail
         } else if !response.body.isEmpty {

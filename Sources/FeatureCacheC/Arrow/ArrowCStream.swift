@@ -36,7 +36,8 @@ private func state(_ stream: UnsafeMutablePointer<ArrowArrayStream>?) -> StreamS
     return Unmanaged<StreamState>.fromOpaque(data).takeUnretainedValue()
 }
 
-private let getSchema: @convention(c) (UnsafeMutablePointer<ArrowArrayStream>?, UnsafeMutablePointer<ArrowSchema>?) -> Int32 = { stream, out in
+private let getSchema: @convention(c) (UnsafeMutablePointer<ArrowArrayStream>?, UnsafeMutablePointer<ArrowSchema>?) -> Int32 = {
+    stream, out in
     guard let state = state(stream) else { return EINVAL }
     guard let out else { return state.fail("get_schema: out is NULL", EINVAL) }
     exportSchema(state.export, into: out)

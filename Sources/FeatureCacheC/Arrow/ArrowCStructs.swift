@@ -82,8 +82,10 @@ private let releaseSchema: @convention(c) (UnsafeMutablePointer<ArrowSchema>?) -
     schema.pointee.release = nil
 }
 
-private func fillSchema(_ out: UnsafeMutablePointer<ArrowSchema>, format: String, name: String,
-                        metadata: [(key: String, value: String)] = [], flags: Int64, children: Int) -> SchemaStorage {
+private func fillSchema(
+    _ out: UnsafeMutablePointer<ArrowSchema>, format: String, name: String,
+    metadata: [(key: String, value: String)] = [], flags: Int64, children: Int
+) -> SchemaStorage {
     let storage = SchemaStorage(format: format, name: name, metadata: metadata, childCount: children)
     out.pointee = ArrowSchema(
         format: storage.format, name: storage.name, metadata: storage.metadata.map { UnsafePointer($0) },
@@ -96,8 +98,9 @@ private func fillSchema(_ out: UnsafeMutablePointer<ArrowSchema>, format: String
 func exportSchema(_ export: ArrowExport, into out: UnsafeMutablePointer<ArrowSchema>) {
     let root = fillSchema(out, format: "+s", name: "", flags: 0, children: export.columns.count)
     for (index, column) in export.columns.enumerated() {
-        _ = fillSchema(root.children![index]!, format: column.type.format, name: column.name, metadata: column.metadata,
-                       flags: column.nullable ? Int64(ARROW_FLAG_NULLABLE) : 0, children: 0)
+        _ = fillSchema(
+            root.children![index]!, format: column.type.format, name: column.name, metadata: column.metadata,
+            flags: column.nullable ? Int64(ARROW_FLAG_NULLABLE) : 0, children: 0)
     }
 }
 
@@ -136,8 +139,10 @@ private let releaseArray: @convention(c) (UnsafeMutablePointer<ArrowArray>?) -> 
     array.pointee.release = nil
 }
 
-private func fillArray(_ out: UnsafeMutablePointer<ArrowArray>, length: Int, nullCount: Int, buffers: [UnsafeRawPointer?],
-                       children: Int, owners: [AnyObject]) -> ArrayStorage {
+private func fillArray(
+    _ out: UnsafeMutablePointer<ArrowArray>, length: Int, nullCount: Int, buffers: [UnsafeRawPointer?],
+    children: Int, owners: [AnyObject]
+) -> ArrayStorage {
     let storage = ArrayStorage(buffers: buffers, childCount: children, owners: owners)
     out.pointee = ArrowArray(
         length: Int64(length), null_count: Int64(nullCount), offset: 0, n_buffers: Int64(buffers.count),
@@ -151,7 +156,8 @@ func exportBatch(_ export: ArrowExport, _ index: Int, into out: UnsafeMutablePoi
     let (length, columns) = try export.batch(index)
     let root = fillArray(out, length: length, nullCount: 0, buffers: [nil], children: columns.count, owners: [])
     for (slot, column) in columns.enumerated() {
-        _ = fillArray(root.children![slot]!, length: column.length, nullCount: column.nullCount, buffers: column.buffers,
-                      children: 0, owners: column.owners)
+        _ = fillArray(
+            root.children![slot]!, length: column.length, nullCount: column.nullCount, buffers: column.buffers,
+            children: 0, owners: column.owners)
     }
 }

@@ -11,17 +11,16 @@ private func layer(_ service: ArcGISService, _ index: Int32) throws(FeatureCache
 }
 
 @_cdecl("fc_arcgis_service_create")
-public func fcArcGISServiceCreate(_ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?,
-                                  _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+public func fcArcGISServiceCreate(
+    _ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
     ServiceHandles.create(ctx, url, "service_url", out, .arcgisService) { (url, context) throws(FeatureCacheError) in
         try ArcGISService(url: url, context: context)
     }
 }
 
 @_cdecl("fc_arcgis_service_free")
-public func fcArcGISServiceFree(_ pointer: OpaquePointer?) {
-    Handles.freeLoadable(pointer, .arcgisService)
-}
+public func fcArcGISServiceFree(_ pointer: OpaquePointer?) { Handles.freeLoadable(pointer, .arcgisService) }
 
 @_cdecl("fc_arcgis_service_as_loadable")
 public func fcArcGISServiceAsLoadable(_ pointer: OpaquePointer?) -> OpaquePointer? { pointer }
@@ -50,7 +49,9 @@ public func fcArcGISServiceLayerId(_ pointer: OpaquePointer?, _ index: Int32, _ 
 }
 
 @_cdecl("fc_arcgis_service_layer_name")
-public func fcArcGISServiceLayerName(_ pointer: OpaquePointer?, _ index: Int32, _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32 {
+public func fcArcGISServiceLayerName(
+    _ pointer: OpaquePointer?, _ index: Int32, _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?
+) -> Int32 {
     output(out) { () throws(FeatureCacheError) in
         let (handle, service) = try arcgisService(pointer)
         return handle.borrowedCString(try layer(service, index).name)
@@ -69,18 +70,16 @@ public func fcArcGISServiceLayerIsTable(_ pointer: OpaquePointer?, _ index: Int3
 
 @_cdecl("fc_arcgis_service_create_table")
 public func fcArcGISServiceCreateTable(_ pointer: OpaquePointer?, _ layerId: Int32, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
-    out?.pointee = nil
-    return status { () throws(FeatureCacheError) in
-        let out = try CArguments.output(out)
-        let service = try arcgisService(pointer).1
-        out.pointee = Handles.export(Handle(.table, try FeatureTable.arcgis(service: service, layerId: Int(layerId))))
+    tableOutput(out) { () throws(FeatureCacheError) in try FeatureTable.arcgis(service: try arcgisService(pointer).1, layerId: Int(layerId))
     }
 }
 
 // MARK: - Any kind of URL
 
 /// The work of opening a table from any URL, its arguments checked first.
-private func openWork(_ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ name: UnsafePointer<CChar>?) throws(FeatureCacheError) -> @Sendable (COperation) async throws(FeatureCacheError) -> OperationValue {
+private func openWork(
+    _ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ name: UnsafePointer<CChar>?
+) throws(FeatureCacheError) -> @Sendable (COperation) async throws(FeatureCacheError) -> OperationValue {
     let context = try context(ctx)
     let url = try CArguments.string(url, "url")
     _ = try RequestURL(parsing: url)
@@ -91,15 +90,19 @@ private func openWork(_ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ nam
 }
 
 @_cdecl("fc_table_open_start")
-public func fcTableOpenStart(_ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ name: UnsafePointer<CChar>?,
-                             _ callback: fc_operation_callback?, _ userData: UnsafeMutableRawPointer?,
-                             _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+public func fcTableOpenStart(
+    _ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ name: UnsafePointer<CChar>?,
+    _ callback: fc_operation_callback?, _ userData: UnsafeMutableRawPointer?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
     startOperation(out, callback, userData) { () throws(FeatureCacheError) in try openWork(ctx, url, name) }
 }
 
 @_cdecl("fc_table_open")
-public func fcTableOpen(_ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ name: UnsafePointer<CChar>?,
-                        _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+public func fcTableOpen(
+    _ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ name: UnsafePointer<CChar>?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
     out?.pointee = nil
     return status { () throws(FeatureCacheError) in
         let out = try CArguments.output(out)

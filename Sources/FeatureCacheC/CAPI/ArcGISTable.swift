@@ -21,7 +21,9 @@ public func fcArcGISTableCapabilities(_ pointer: OpaquePointer?, _ out: UnsafeMu
 
 @_cdecl("fc_arcgis_table_supported_query_formats")
 public func fcArcGISTableSupportedQueryFormats(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32 {
-    metadataGetter(pointer, out, of: .arcgis) { handle, metadata in handle.borrowedCString(metadata.supportedQueryFormats.joined(separator: ",")) }
+    metadataGetter(pointer, out, of: .arcgis) { handle, metadata in
+        handle.borrowedCString(metadata.supportedQueryFormats.joined(separator: ","))
+    }
 }
 
 @_cdecl("fc_arcgis_table_service_version")

@@ -119,7 +119,8 @@ private func readablePath(_ pointer: UnsafePointer<CChar>?, _ name: String, dire
     guard let path = try CArguments.optionalString(pointer, name) else { return nil }
     var info = stat()
     guard !path.isEmpty, stat(path, &info) == 0, access(path, R_OK) == 0,
-          (info.st_mode & S_IFMT == S_IFDIR) == directory else {
+        (info.st_mode & S_IFMT == S_IFDIR) == directory
+    else {
         throw FeatureCacheError(.invalidArgument, "\(name) '\(path)' is not a readable \(directory ? "directory" : "file")")
     }
     return path
@@ -135,8 +136,10 @@ public func fcContextSetCAPath(_ ctx: OpaquePointer?, _ directory: UnsafePointer
     setTrustedCertificates(ctx, directory, "directory", directory: true, \.caPath)
 }
 
-private func setTrustedCertificates(_ ctx: OpaquePointer?, _ pointer: UnsafePointer<CChar>?, _ name: String, directory: Bool,
-                                    _ setting: WritableKeyPath<ClientSettings, String?>) -> Int32 {
+private func setTrustedCertificates(
+    _ ctx: OpaquePointer?, _ pointer: UnsafePointer<CChar>?, _ name: String, directory: Bool,
+    _ setting: WritableKeyPath<ClientSettings, String?>
+) -> Int32 {
     status { () throws(FeatureCacheError) in
         let context = try context(ctx)
         let path = try readablePath(pointer, name, directory: directory)
@@ -150,9 +153,12 @@ public func fcContextSetRetryPolicy(_ ctx: OpaquePointer?, _ attempts: Int32, _ 
         let context = try context(ctx)
         let base = try CArguments.finite(base, "base_delay_seconds")
         let maximum = try CArguments.finite(maximum, "max_delay_seconds")
-        guard (1...100).contains(attempts) else { throw FeatureCacheError(.invalidArgument, "max_attempts must be 1..100 (got \(attempts))") }
+        guard (1...100).contains(attempts) else {
+            throw FeatureCacheError(.invalidArgument, "max_attempts must be 1..100 (got \(attempts))")
+        }
         guard base >= 0, maximum >= base else {
-            throw FeatureCacheError(.invalidArgument, "delays must satisfy 0 <= base_delay_seconds <= max_delay_seconds (got \(base), \(maximum))")
+            throw FeatureCacheError(
+                .invalidArgument, "delays must satisfy 0 <= base_delay_seconds <= max_delay_seconds (got \(base), \(maximum))")
         }
         try context.updateSettings { settings throws(FeatureCacheError) in
             settings.retry.maxAttempts = Int(attempts)
@@ -168,7 +174,9 @@ public func fcContextSetLowSpeedLimit(_ ctx: OpaquePointer?, _ bytesPerSecond: I
         let context = try context(ctx)
         let seconds = try CArguments.finite(seconds, "seconds")
         guard bytesPerSecond >= 1, bytesPerSecond <= Int64(Int32.max), seconds >= 1, seconds <= 86_400 else {
-            throw FeatureCacheError(.invalidArgument, "the low-speed limit needs bytes_per_second >= 1 and 1 <= seconds <= 86400 (got \(bytesPerSecond), \(seconds))")
+            throw FeatureCacheError(
+                .invalidArgument,
+                "the low-speed limit needs bytes_per_second >= 1 and 1 <= seconds <= 86400 (got \(bytesPerSecond), \(seconds))")
         }
         try context.updateSettings { settings throws(FeatureCacheError) in
             settings.lowSpeedBytesPerSecond = Int(bytesPerSecond)
@@ -200,7 +208,9 @@ public func fcContextSetWorkLimits(_ ctx: OpaquePointer?, _ limits: UnsafePointe
         guard let limits else { throw FeatureCacheError(.invalidArgument, "limits must not be NULL") }
         let size = try CArguments.versionedSize(UnsafeRawPointer(limits), fc_work_limits.self, "fc_work_limits")
         guard size <= MemoryLayout<fc_work_limits>.size else {
-            throw FeatureCacheError(.invalidArgument, "limits->struct_size \(size) is larger than this library's fc_work_limits (\(MemoryLayout<fc_work_limits>.size))")
+            throw FeatureCacheError(
+                .invalidArgument,
+                "limits->struct_size \(size) is larger than this library's fc_work_limits (\(MemoryLayout<fc_work_limits>.size))")
         }
         // Fields past the caller's struct_size keep their current values.
         let current = context.settings

@@ -68,8 +68,10 @@ private struct ChangedCallback: @unchecked Sendable {
 }
 
 @_cdecl("fc_layer_set_features_changed_callback")
-public func fcLayerSetFeaturesChangedCallback(_ pointer: OpaquePointer?, _ callback: fc_features_changed_callback?,
-                                              _ userData: UnsafeMutableRawPointer?) -> Int32 {
+public func fcLayerSetFeaturesChangedCallback(
+    _ pointer: OpaquePointer?, _ callback: fc_features_changed_callback?,
+    _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
     status { () throws(FeatureCacheError) in
         let layer = try layer(pointer)
         guard let callback, let pointer else {
@@ -88,9 +90,13 @@ public func fcMapSetVisibleExtent(_ pointer: OpaquePointer?, _ extent: UnsafePoi
     status { () throws(FeatureCacheError) in
         let map = try map(pointer)
         guard let e = extent?.pointee else { throw FeatureCacheError(.invalidArgument, "extent is NULL") }
-        guard e.wkid >= 0 else { throw FeatureCacheError(.invalidArgument, "the extent's wkid must be >= 0 (0 = the tables'), not \(e.wkid)") }
-        try map.setVisibleExtent(Envelope(xmin: e.xmin, ymin: e.ymin, xmax: e.xmax, ymax: e.ymax,
-                                          spatialReference: e.wkid == 0 ? nil : SpatialReference(wkid: e.wkid)), scale: scale)
+        guard e.wkid >= 0 else {
+            throw FeatureCacheError(.invalidArgument, "the extent's wkid must be >= 0 (0 = the tables'), not \(e.wkid)")
+        }
+        try map.setVisibleExtent(
+            Envelope(
+                xmin: e.xmin, ymin: e.ymin, xmax: e.xmax, ymax: e.ymax,
+                spatialReference: e.wkid == 0 ? nil : SpatialReference(wkid: e.wkid)), scale: scale)
     }
 }
 

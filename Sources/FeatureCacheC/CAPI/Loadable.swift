@@ -34,8 +34,10 @@ private struct StatusCallback: @unchecked Sendable {
     let handle: Handle
 }
 
-private func completion(_ callback: fc_load_callback?, _ userData: UnsafeMutableRawPointer?,
-                        _ handle: Handle) -> LoadMachine.Completion? {
+private func completion(
+    _ callback: fc_load_callback?, _ userData: UnsafeMutableRawPointer?,
+    _ handle: Handle
+) -> LoadMachine.Completion? {
     guard let callback else { return nil }
     let call = LoadCallback(function: callback, userData: userData, handle: handle)
     return { error in call(error) }
@@ -81,8 +83,10 @@ public func fcLoadableLoadError(_ obj: OpaquePointer?, _ out: UnsafeMutablePoint
 }
 
 @_cdecl("fc_loadable_add_status_observer")
-public func fcLoadableAddStatusObserver(_ obj: OpaquePointer?, _ callback: fc_load_status_callback?,
-                                        _ userData: UnsafeMutableRawPointer?, _ outToken: UnsafeMutablePointer<UInt64>?) -> Int32 {
+public func fcLoadableAddStatusObserver(
+    _ obj: OpaquePointer?, _ callback: fc_load_status_callback?,
+    _ userData: UnsafeMutableRawPointer?, _ outToken: UnsafeMutablePointer<UInt64>?
+) -> Int32 {
     status { () throws(FeatureCacheError) in
         let (handle, loadable) = try loadable(obj)
         guard let callback else { throw FeatureCacheError(.invalidArgument, "callback is NULL") }

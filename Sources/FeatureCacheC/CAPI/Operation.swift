@@ -31,20 +31,24 @@ final class COperation: @unchecked Sendable {
 
     /// Starts `work` and registers the handle, which the caller holds until
     /// `release`.
-    static func start(callback: fc_operation_callback?, userData: UnsafeMutableRawPointer?,
-                      _ work: @escaping @Sendable (COperation) async throws(FeatureCacheError) -> OperationValue) -> COperation {
+    static func start(
+        callback: fc_operation_callback?, userData: UnsafeMutableRawPointer?,
+        _ work: @escaping @Sendable (COperation) async throws(FeatureCacheError) -> OperationValue
+    ) -> COperation {
         let operation = COperation()
         let pointer = Handles.export(Handle(.operation, operation))
         operation.pointer = pointer
         let userBox = UserData(userData)
         let handle = UserData(UnsafeMutableRawPointer(pointer))
-        let running = FeatureOperation({ () async throws(FeatureCacheError) -> OperationValue in
-            try await work(operation)
-        }, completion: { outcome in
-            operation.finish(outcome)
-            if let callback { callback(OpaquePointer(handle.pointer), userBox.pointer) }
-            operation.callbackDidReturn()
-        })
+        let running = FeatureOperation(
+            { () async throws(FeatureCacheError) -> OperationValue in
+                try await work(operation)
+            },
+            completion: { outcome in
+                operation.finish(outcome)
+                if let callback { callback(OpaquePointer(handle.pointer), userBox.pointer) }
+                operation.callbackDidReturn()
+            })
         operation.state.withLock { $0.work = running }
         return operation
     }
@@ -148,8 +152,9 @@ struct UserData: @unchecked Sendable {
 
 extension fc_progress {
     init(_ progress: FetchProgress) {
-        self.init(struct_size: UInt32(MemoryLayout<fc_progress>.size), pages: Int64(progress.pages),
-                  features: Int64(progress.features), total_features: progress.totalFeatures.map(Int64.init) ?? -1)
+        self.init(
+            struct_size: UInt32(MemoryLayout<fc_progress>.size), pages: Int64(progress.pages),
+            features: Int64(progress.features), total_features: progress.totalFeatures.map(Int64.init) ?? -1)
     }
 }
 
@@ -158,9 +163,11 @@ func operation(_ pointer: OpaquePointer?) throws(FeatureCacheError) -> COperatio
 }
 
 /// Starts an operation for a `_start` function: checks `out`, starts, stores the handle.
-func startOperation(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ callback: fc_operation_callback?,
-                    _ userData: UnsafeMutableRawPointer?,
-                    _ prepare: () throws(FeatureCacheError) -> @Sendable (COperation) async throws(FeatureCacheError) -> OperationValue) -> Int32 {
+func startOperation(
+    _ out: UnsafeMutablePointer<OpaquePointer?>?, _ callback: fc_operation_callback?,
+    _ userData: UnsafeMutableRawPointer?,
+    _ prepare: () throws(FeatureCacheError) -> @Sendable (COperation) async throws(FeatureCacheError) -> OperationValue
+) -> Int32 {
     out?.pointee = nil
     return status { () throws(FeatureCacheError) in
         let out = try CArguments.output(out)
@@ -171,8 +178,10 @@ func startOperation(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ callback: fc
 
 /// Runs an operation to its end on the calling thread (the blocking conveniences
 /// named `name`) and returns what `extract` reads of its value; its error is thrown.
-func runOperation<T>(_ name: String, _ extract: (OperationValue) -> T?,
-                     _ prepare: () throws(FeatureCacheError) -> @Sendable (COperation) async throws(FeatureCacheError) -> OperationValue) throws(FeatureCacheError) -> T {
+func runOperation<T>(
+    _ name: String, _ extract: (OperationValue) -> T?,
+    _ prepare: () throws(FeatureCacheError) -> @Sendable (COperation) async throws(FeatureCacheError) -> OperationValue
+) throws(FeatureCacheError) -> T {
     try CallbackScope.checkMayBlock(name)
     let work = try prepare()
     let operation = COperation.start(callback: nil, userData: nil, work)
@@ -229,7 +238,9 @@ public func fcOperationGetError(_ pointer: OpaquePointer?, _ out: UnsafeMutableP
 public func fcOperationTakeResult(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     out?.pointee = nil
     return output(out) { () throws(FeatureCacheError) in
-        exportResult(try operation(pointer).take(\.features, wrongKind: "the operation produces no features (fc_operation_get_count or _get_extent)"))
+        exportResult(
+            try operation(pointer).take(\.features, wrongKind: "the operation produces no features (fc_operation_get_count or _get_extent)")
+        )
     }
 }
 
@@ -237,7 +248,8 @@ public func fcOperationTakeResult(_ pointer: OpaquePointer?, _ out: UnsafeMutabl
 public func fcOperationTakeTable(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     out?.pointee = nil
     return output(out) { () throws(FeatureCacheError) in
-        Handles.export(Handle(.table, try operation(pointer).take(\.table, wrongKind: "the operation does not open a table (fc_table_open_start)")))
+        Handles.export(
+            Handle(.table, try operation(pointer).take(\.table, wrongKind: "the operation does not open a table (fc_table_open_start)")))
     }
 }
 
@@ -245,7 +257,10 @@ public func fcOperationTakeTable(_ pointer: OpaquePointer?, _ out: UnsafeMutable
 public func fcOperationTakeService(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     out?.pointee = nil
     return output(out) { () throws(FeatureCacheError) in
-        Handles.export(Handle(.service, try operation(pointer).take(\.service, wrongKind: "the operation does not open a service (fc_service_open_start)")))
+        Handles.export(
+            Handle(
+                .service, try operation(pointer).take(\.service, wrongKind: "the operation does not open a service (fc_service_open_start)")
+            ))
     }
 }
 
@@ -274,8 +289,9 @@ extension fc_envelope {
     /// The C envelope of `extent`; NaN coordinates (and the table's wkid) for none.
     init(_ extent: Envelope?, wkid: Int32) {
         if let extent {
-            self.init(xmin: extent.xmin, ymin: extent.ymin, xmax: extent.xmax, ymax: extent.ymax,
-                      wkid: extent.spatialReference?.effectiveWkid ?? wkid)
+            self.init(
+                xmin: extent.xmin, ymin: extent.ymin, xmax: extent.xmax, ymax: extent.ymax,
+                wkid: extent.spatialReference?.effectiveWkid ?? wkid)
         } else {
             self.init(xmin: .nan, ymin: .nan, xmax: .nan, ymax: .nan, wkid: wkid)
         }

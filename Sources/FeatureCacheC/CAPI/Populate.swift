@@ -13,8 +13,9 @@ struct PopulateOptions {
     var progressUserData = UserData(nil)
 
     static var defaults: fc_populate_options {
-        fc_populate_options(struct_size: UInt32(MemoryLayout<fc_populate_options>.size), query: nil,
-                            clear_cache: true, progress: nil, progress_user_data: nil)
+        fc_populate_options(
+            struct_size: UInt32(MemoryLayout<fc_populate_options>.size), query: nil,
+            clear_cache: true, progress: nil, progress_user_data: nil)
     }
 
     init(_ pointer: UnsafePointer<fc_populate_options>?) throws(FeatureCacheError) {
@@ -43,7 +44,8 @@ public func fcPopulateOptionsInit(_ options: UnsafeMutablePointer<fc_populate_op
     status { () throws(FeatureCacheError) in
         let options = try CArguments.output(options, "options")
         guard structSize >= MemoryLayout<UInt32>.size else {
-            throw FeatureCacheError(.invalidArgument, "struct_size \(structSize) is smaller than struct_size itself: pass sizeof(fc_populate_options)")
+            throw FeatureCacheError(
+                .invalidArgument, "struct_size \(structSize) is smaller than struct_size itself: pass sizeof(fc_populate_options)")
         }
         var defaults = PopulateOptions.defaults
         defaults.struct_size = UInt32(min(structSize, MemoryLayout<fc_populate_options>.size))
@@ -52,7 +54,9 @@ public func fcPopulateOptionsInit(_ options: UnsafeMutablePointer<fc_populate_op
 }
 
 /// The work of a populate: checks everything the caller passed before it starts.
-private func populateWork(_ pointer: OpaquePointer?, _ options: UnsafePointer<fc_populate_options>?) throws(FeatureCacheError) -> @Sendable (COperation) async throws(FeatureCacheError) -> OperationValue {
+private func populateWork(
+    _ pointer: OpaquePointer?, _ options: UnsafePointer<fc_populate_options>?
+) throws(FeatureCacheError) -> @Sendable (COperation) async throws(FeatureCacheError) -> OperationValue {
     let table = try table(pointer).1
     let options = try PopulateOptions(options)
     let (query, clearCache, reporter) = (options.query, options.clearCache, options.reporter)
@@ -62,15 +66,19 @@ private func populateWork(_ pointer: OpaquePointer?, _ options: UnsafePointer<fc
 }
 
 @_cdecl("fc_table_populate_start")
-public func fcTablePopulateStart(_ table: OpaquePointer?, _ options: UnsafePointer<fc_populate_options>?,
-                                 _ callback: fc_operation_callback?, _ userData: UnsafeMutableRawPointer?,
-                                 _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+public func fcTablePopulateStart(
+    _ table: OpaquePointer?, _ options: UnsafePointer<fc_populate_options>?,
+    _ callback: fc_operation_callback?, _ userData: UnsafeMutableRawPointer?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
     startOperation(out, callback, userData) { () throws(FeatureCacheError) in try populateWork(table, options) }
 }
 
 @_cdecl("fc_table_populate")
-public func fcTablePopulate(_ table: OpaquePointer?, _ options: UnsafePointer<fc_populate_options>?,
-                            _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+public func fcTablePopulate(
+    _ table: OpaquePointer?, _ options: UnsafePointer<fc_populate_options>?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
     out?.pointee = nil
     return status { () throws(FeatureCacheError) in
         let result = try runOperation("fc_table_populate", \.features) { () throws(FeatureCacheError) in try populateWork(table, options) }

@@ -66,12 +66,16 @@ public func fcQuerySetWhere(_ query: OpaquePointer?, _ whereClause: UnsafePointe
 public func fcQuerySetEnvelope(_ query: OpaquePointer?, _ envelope: UnsafePointer<fc_envelope>?) -> Int32 {
     update(query) { (parameters: inout QueryParameters) throws(FeatureCacheError) in
         guard let e = envelope?.pointee else { parameters.geometry = nil; return }
-        guard e.wkid >= 0 else { throw FeatureCacheError(.invalidArgument, "the envelope's wkid must be >= 0 (0 = the table's), not \(e.wkid)") }
+        guard e.wkid >= 0 else {
+            throw FeatureCacheError(.invalidArgument, "the envelope's wkid must be >= 0 (0 = the table's), not \(e.wkid)")
+        }
         guard e.xmin.isFinite, e.ymin.isFinite, e.xmax.isFinite, e.ymax.isFinite, e.xmin <= e.xmax, e.ymin <= e.ymax else {
             throw FeatureCacheError(.invalidArgument, "the envelope is empty or not finite (\(e.xmin), \(e.ymin), \(e.xmax), \(e.ymax))")
         }
-        parameters.geometry = .envelope(Envelope(xmin: e.xmin, ymin: e.ymin, xmax: e.xmax, ymax: e.ymax,
-                                                 spatialReference: e.wkid == 0 ? nil : SpatialReference(wkid: e.wkid)))
+        parameters.geometry = .envelope(
+            Envelope(
+                xmin: e.xmin, ymin: e.ymin, xmax: e.xmax, ymax: e.ymax,
+                spatialReference: e.wkid == 0 ? nil : SpatialReference(wkid: e.wkid)))
     }
 }
 
@@ -89,7 +93,8 @@ public func fcQuerySetGeometryWKB(_ query: OpaquePointer?, _ wkb: UnsafePointer<
 @_cdecl("fc_query_set_spatial_relationship")
 public func fcQuerySetSpatialRelationship(_ query: OpaquePointer?, _ relationship: Int32) -> Int32 {
     update(query) { (parameters: inout QueryParameters) throws(FeatureCacheError) in
-        parameters.spatialRelationship = try CArguments.enumValue(relationship, SpatialRelationship.self, "spatial relationship (FC_SPATIAL_REL_*)")
+        parameters.spatialRelationship = try CArguments.enumValue(
+            relationship, SpatialRelationship.self, "spatial relationship (FC_SPATIAL_REL_*)")
     }
 }
 
@@ -154,7 +159,9 @@ public func fcQuerySetMaxAllowableOffset(_ query: OpaquePointer?, _ distance: Do
 public func fcQuerySetOrderBy(_ query: OpaquePointer?, _ orderBy: UnsafePointer<CChar>?) -> Int32 {
     update(query) { (parameters: inout QueryParameters) throws(FeatureCacheError) in
         let text = try CArguments.optionalString(orderBy, "order_by") ?? ""
-        guard !CArguments.hasControlCharacters(text) else { throw FeatureCacheError(.invalidArgument, "order_by contains a control character") }
+        guard !CArguments.hasControlCharacters(text) else {
+            throw FeatureCacheError(.invalidArgument, "order_by contains a control character")
+        }
         parameters.orderBy = text
     }
 }

@@ -81,8 +81,10 @@ public func fcResultGetDouble(_ pointer: OpaquePointer?, _ row: Int64, _ col: In
 }
 
 @_cdecl("fc_result_get_string")
-public func fcResultGetString(_ pointer: OpaquePointer?, _ row: Int64, _ col: Int32,
-                              _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32 {
+public func fcResultGetString(
+    _ pointer: OpaquePointer?, _ row: Int64, _ col: Int32,
+    _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?
+) -> Int32 {
     output(out) { () throws(FeatureCacheError) in try result(pointer).1.cString(Int(row), Int(col)) }
 }
 
@@ -92,8 +94,10 @@ public func fcResultObjectId(_ pointer: OpaquePointer?, _ row: Int64, _ out: Uns
 }
 
 @_cdecl("fc_result_geometry_wkb")
-public func fcResultGeometryWKB(_ pointer: OpaquePointer?, _ row: Int64, _ out: UnsafeMutablePointer<UnsafePointer<UInt8>?>?,
-                                _ length: UnsafeMutablePointer<Int>?) -> Int32 {
+public func fcResultGeometryWKB(
+    _ pointer: OpaquePointer?, _ row: Int64, _ out: UnsafeMutablePointer<UnsafePointer<UInt8>?>?,
+    _ length: UnsafeMutablePointer<Int>?
+) -> Int32 {
     status { () throws(FeatureCacheError) in
         let out = try CArguments.output(out)
         let length = try CArguments.output(length, "length")

@@ -13,8 +13,21 @@ private func item(_ pointer: OpaquePointer?, _ index: Int32) throws(FeatureCache
     return (handle, try CArguments.element(service.items, index, "item index"))
 }
 
+/// A string of item `index`, borrowed from the service's handle.
+private func itemString(
+    _ pointer: OpaquePointer?, _ index: Int32, _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
+    _ text: (ServiceItem) -> String
+) -> Int32 {
+    borrowedOutput(out) { () throws(FeatureCacheError) in
+        let (handle, item) = try item(pointer, index)
+        return (handle, text(item))
+    }
+}
+
 /// The work of opening a service, its arguments checked first.
-private func openWork(_ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?) throws(FeatureCacheError) -> @Sendable (COperation) async throws(FeatureCacheError) -> OperationValue {
+private func openWork(
+    _ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?
+) throws(FeatureCacheError) -> @Sendable (COperation) async throws(FeatureCacheError) -> OperationValue {
     let context = try context(ctx)
     let url = try CArguments.string(url, "url")
     _ = try RequestURL(parsing: url)
@@ -24,8 +37,10 @@ private func openWork(_ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?) throw
 }
 
 @_cdecl("fc_service_open_start")
-public func fcServiceOpenStart(_ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ callback: fc_operation_callback?,
-                               _ userData: UnsafeMutableRawPointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+public func fcServiceOpenStart(
+    _ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ callback: fc_operation_callback?,
+    _ userData: UnsafeMutableRawPointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
     startOperation(out, callback, userData) { () throws(FeatureCacheError) in try openWork(ctx, url) }
 }
 
@@ -51,9 +66,9 @@ public func fcServiceKind(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer
 
 @_cdecl("fc_service_title")
 public func fcServiceTitle(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32 {
-    output(out) { () throws(FeatureCacheError) in
+    borrowedOutput(out) { () throws(FeatureCacheError) in
         let (handle, service) = try service(pointer)
-        return handle.borrowedCString(service.title)
+        return (handle, service.title)
     }
 }
 
@@ -64,18 +79,12 @@ public func fcServiceItemCount(_ pointer: OpaquePointer?, _ out: UnsafeMutablePo
 
 @_cdecl("fc_service_item_id")
 public func fcServiceItemId(_ pointer: OpaquePointer?, _ index: Int32, _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32 {
-    output(out) { () throws(FeatureCacheError) in
-        let (handle, item) = try item(pointer, index)
-        return handle.borrowedCString(item.id)
-    }
+    itemString(pointer, index, out) { $0.id }
 }
 
 @_cdecl("fc_service_item_name")
 public func fcServiceItemName(_ pointer: OpaquePointer?, _ index: Int32, _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32 {
-    output(out) { () throws(FeatureCacheError) in
-        let (handle, item) = try item(pointer, index)
-        return handle.borrowedCString(item.name)
-    }
+    itemString(pointer, index, out) { $0.name }
 }
 
 @_cdecl("fc_service_item_geometry_type")
@@ -84,13 +93,11 @@ public func fcServiceItemGeometryType(_ pointer: OpaquePointer?, _ index: Int32,
 }
 
 @_cdecl("fc_service_create_table")
-public func fcServiceCreateTable(_ pointer: OpaquePointer?, _ name: UnsafePointer<CChar>?,
-                                 _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
-    out?.pointee = nil
-    return status { () throws(FeatureCacheError) in
-        let service = try service(pointer).1
-        let name = try CArguments.optionalString(name, "name")
-        let out = try CArguments.output(out)
-        out.pointee = Handles.export(Handle(.table, try service.table(name)))
+public func fcServiceCreateTable(
+    _ pointer: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
+    tableOutput(out) { () throws(FeatureCacheError) in
+        try service(pointer).1.table(try CArguments.optionalString(name, "name"))
     }
 }

@@ -49,8 +49,10 @@ func tableView(_ pointer: OpaquePointer?, _ kind: ServiceKind, _ out: UnsafeMuta
 
 /// Runs a metadata getter: checks the table (of `kind`, when given) and `out`,
 /// requires LOADED.
-func metadataGetter<T>(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<T>?, of kind: ServiceKind? = nil,
-                       _ body: (Handle, TableMetadata) throws(FeatureCacheError) -> T) -> Int32 {
+func metadataGetter<T>(
+    _ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<T>?, of kind: ServiceKind? = nil,
+    _ body: (Handle, TableMetadata) throws(FeatureCacheError) -> T
+) -> Int32 {
     status { () throws(FeatureCacheError) in
         let (handle, checked) = if let kind { try table(pointer, of: kind) } else { try table(pointer) }
         let out = try CArguments.output(out)
@@ -64,27 +66,23 @@ private func field(_ metadata: TableMetadata, _ index: Int32) throws(FeatureCach
 }
 
 @_cdecl("fc_table_create_arcgis")
-public func fcTableCreateArcGIS(_ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?,
-                                _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
-    out?.pointee = nil
-    return status { () throws(FeatureCacheError) in
-        let out = try CArguments.output(out)
+public func fcTableCreateArcGIS(_ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32
+{
+    tableOutput(out) { () throws(FeatureCacheError) in
         let context = try context(ctx)
-        let url = try CArguments.string(url, "layer_url")
-        out.pointee = Handles.export(Handle(.table, try FeatureTable.arcgis(url: url, context: context)))
+        return try FeatureTable.arcgis(url: try CArguments.string(url, "layer_url"), context: context)
     }
 }
 
 @_cdecl("fc_table_create_ogc")
-public func fcTableCreateOGC(_ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ collectionId: UnsafePointer<CChar>?,
-                             _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
-    out?.pointee = nil
-    return status { () throws(FeatureCacheError) in
-        let out = try CArguments.output(out)
+public func fcTableCreateOGC(
+    _ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ collectionId: UnsafePointer<CChar>?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
+    tableOutput(out) { () throws(FeatureCacheError) in
         let context = try context(ctx)
         let url = try CArguments.string(url, "api_url")
-        let id = try CArguments.string(collectionId, "collection_id")
-        out.pointee = Handles.export(Handle(.table, try FeatureTable.ogc(apiURL: url, collectionId: id, context: context)))
+        return try FeatureTable.ogc(apiURL: url, collectionId: try CArguments.string(collectionId, "collection_id"), context: context)
     }
 }
 
@@ -168,8 +166,10 @@ public func fcTableHasM(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<B
 }
 
 @_cdecl("fc_table_spatial_reference")
-public func fcTableSpatialReference(_ pointer: OpaquePointer?, _ outWkid: UnsafeMutablePointer<Int32>?,
-                                    _ outLatest: UnsafeMutablePointer<Int32>?) -> Int32 {
+public func fcTableSpatialReference(
+    _ pointer: OpaquePointer?, _ outWkid: UnsafeMutablePointer<Int32>?,
+    _ outLatest: UnsafeMutablePointer<Int32>?
+) -> Int32 {
     status { () throws(FeatureCacheError) in
         let metadata = try table(pointer).1.metadata()
         outWkid?.pointee = metadata.spatialReference?.wkid ?? 0

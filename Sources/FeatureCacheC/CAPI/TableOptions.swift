@@ -16,29 +16,29 @@ public func fcTableOptionCount(_ pointer: OpaquePointer?, _ out: UnsafeMutablePo
 
 @_cdecl("fc_table_option_name")
 public func fcTableOptionName(_ pointer: OpaquePointer?, _ index: Int32, _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32 {
-    output(out) { () throws(FeatureCacheError) in
+    borrowedOutput(out) { () throws(FeatureCacheError) in
         let (handle, option) = try declaredOption(pointer, index)
-        return handle.borrowedCString(option.name)
+        return (handle, option.name)
     }
 }
 
 @_cdecl("fc_table_option_values")
 public func fcTableOptionValues(_ pointer: OpaquePointer?, _ index: Int32, _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32 {
-    output(out) { () throws(FeatureCacheError) in
+    borrowedOutput(out) { () throws(FeatureCacheError) in
         let (handle, option) = try declaredOption(pointer, index)
-        return handle.borrowedCString(option.values?.joined(separator: ",") ?? "")
+        return (handle, option.values?.joined(separator: ",") ?? "")
     }
 }
 
 @_cdecl("fc_table_get_option")
-public func fcTableGetOption(_ pointer: OpaquePointer?, _ name: UnsafePointer<CChar>?,
-                             _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+public func fcTableGetOption(
+    _ pointer: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 {
     out?.pointee = nil
-    return status { () throws(FeatureCacheError) in
+    return output(out) { () throws(FeatureCacheError) in
         let table = try table(pointer).1
-        let name = try CArguments.string(name, "name")
-        let out = try CArguments.output(out)
-        out.pointee = try CArguments.ownedString(try table.option(name))
+        return try CArguments.ownedString(try table.option(try CArguments.string(name, "name")))
     }
 }
 

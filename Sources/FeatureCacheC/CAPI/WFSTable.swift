@@ -61,8 +61,10 @@ public func fcWFSTableOutputFormat(_ pointer: OpaquePointer?, _ out: UnsafeMutab
 }
 
 /// The work of a GetFeature-document populate, its arguments checked first.
-private func xmlPopulateWork(_ pointer: OpaquePointer?, _ xml: UnsafePointer<CChar>?,
-                             _ options: UnsafePointer<fc_populate_options>?) throws(FeatureCacheError) -> @Sendable (COperation) async throws(FeatureCacheError) -> OperationValue {
+private func xmlPopulateWork(
+    _ pointer: OpaquePointer?, _ xml: UnsafePointer<CChar>?,
+    _ options: UnsafePointer<fc_populate_options>?
+) throws(FeatureCacheError) -> @Sendable (COperation) async throws(FeatureCacheError) -> OperationValue {
     let table = try table(pointer, of: .wfs).1
     let document = try CArguments.string(xml, "request_xml")
     let options = try PopulateOptions(options)
@@ -76,15 +78,19 @@ private func xmlPopulateWork(_ pointer: OpaquePointer?, _ xml: UnsafePointer<CCh
 }
 
 @_cdecl("fc_wfs_table_populate_xml_start")
-public func fcWFSTablePopulateXMLStart(_ table: OpaquePointer?, _ xml: UnsafePointer<CChar>?,
-                                       _ options: UnsafePointer<fc_populate_options>?, _ callback: fc_operation_callback?,
-                                       _ userData: UnsafeMutableRawPointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+public func fcWFSTablePopulateXMLStart(
+    _ table: OpaquePointer?, _ xml: UnsafePointer<CChar>?,
+    _ options: UnsafePointer<fc_populate_options>?, _ callback: fc_operation_callback?,
+    _ userData: UnsafeMutableRawPointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
     startOperation(out, callback, userData) { () throws(FeatureCacheError) in try xmlPopulateWork(table, xml, options) }
 }
 
 @_cdecl("fc_wfs_table_populate_xml")
-public func fcWFSTablePopulateXML(_ table: OpaquePointer?, _ xml: UnsafePointer<CChar>?,
-                                  _ options: UnsafePointer<fc_populate_options>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+public func fcWFSTablePopulateXML(
+    _ table: OpaquePointer?, _ xml: UnsafePointer<CChar>?,
+    _ options: UnsafePointer<fc_populate_options>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
     out?.pointee = nil
     return status { () throws(FeatureCacheError) in
         let result = try runOperation("fc_wfs_table_populate_xml", \.features) { () throws(FeatureCacheError) in

@@ -19,7 +19,8 @@ enum CArguments {
         return try string(pointer, name)
     }
 
-    static func output<T>(_ pointer: UnsafeMutablePointer<T>?, _ name: String = "out") throws(FeatureCacheError) -> UnsafeMutablePointer<T> {
+    static func output<T>(_ pointer: UnsafeMutablePointer<T>?, _ name: String = "out") throws(FeatureCacheError) -> UnsafeMutablePointer<T>
+    {
         guard let pointer else { throw FeatureCacheError(.invalidArgument, "\(name) is NULL") }
         return pointer
     }
@@ -39,7 +40,8 @@ enum CArguments {
         return value
     }
 
-    static func enumValue<E: RawRepresentable>(_ raw: Int32, _ type: E.Type, _ name: String) throws(FeatureCacheError) -> E where E.RawValue == Int32 {
+    static func enumValue<E: RawRepresentable>(_ raw: Int32, _ type: E.Type, _ name: String) throws(FeatureCacheError) -> E
+    where E.RawValue == Int32 {
         guard let value = E(rawValue: raw) else {
             throw FeatureCacheError(.invalidArgument, "\(raw) is not a valid \(name)")
         }

@@ -67,3 +67,22 @@ func output<T>(_ out: UnsafeMutablePointer<T>?, _ body: () throws(FeatureCacheEr
         out.pointee = try body()
     }
 }
+
+/// Runs `make` into `*out` as a new table handle the caller owns; `*out` is
+/// NULL unless it succeeds (every fc_*_create_table and fc_table_create_*).
+func tableOutput(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ make: () throws(FeatureCacheError) -> FeatureTable) -> Int32 {
+    out?.pointee = nil
+    return output(out) { () throws(FeatureCacheError) in Handles.export(Handle(.table, try make())) }
+}
+
+/// Runs `body` into `*out` as a string borrowed from `handle` (valid until the
+/// handle is freed): the getters of names, titles and ids.
+func borrowedOutput(
+    _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
+    _ body: () throws(FeatureCacheError) -> (Handle, String)
+) -> Int32 {
+    output(out) { () throws(FeatureCacheError) in
+        let (handle, text) = try body()
+        return handle.borrowedCString(text)
+    }
+}

@@ -44,7 +44,8 @@ private func context(_ transport: RequestTransport, retry: (inout RetryPolicy) -
 /// Issue 13, D5–D8: redirects checked hop by hop, credentials only for the
 /// caller's origin, transient failures retried, secrets masked.
 @Suite struct ExchangeTests {
-    private func send(_ context: ClientContext, _ request: HTTPRequest, _ statistics: StatisticsCounter? = nil) async throws -> HTTPResponse {
+    private func send(_ context: ClientContext, _ request: HTTPRequest, _ statistics: StatisticsCounter? = nil) async throws -> HTTPResponse
+    {
         try await context.send(request, counting: statistics)
     }
 
@@ -58,7 +59,8 @@ private func context(_ transport: RequestTransport, retry: (inout RetryPolicy) -
     @Test func aRedirectToAnotherHostGetsNoToken() async throws {
         for placement in [TokenPlacement.header, .parameter] {
             let transport = RequestTransport { request, index in
-                .success(index == 0 ? redirect(302, to: "https://evil.example.net/steal?\(request.url.split(separator: "?").last ?? "")") : ok)
+                .success(
+                    index == 0 ? redirect(302, to: "https://evil.example.net/steal?\(request.url.split(separator: "?").last ?? "")") : ok)
             }
             let context = context(transport)
             try context.updateSettings { $0.headers = [("X-API-Key", "k"), ("Referer", "https://app")] }
@@ -78,17 +80,23 @@ private func context(_ transport: RequestTransport, retry: (inout RetryPolicy) -
 
     @Test func sameOriginAndHTTPSUpgradesKeepTheToken() async throws {
         let transport = RequestTransport { _, index in
-            .success([redirect(301, to: "/arcgis/rest/services/T/FeatureServer/0?f=json"),
-                      redirect(308, to: "https://gis.example.com/moved/0?f=json"), ok][index])
+            .success(
+                [
+                    redirect(301, to: "/arcgis/rest/services/T/FeatureServer/0?f=json"),
+                    redirect(308, to: "https://gis.example.com/moved/0?f=json"), ok,
+                ][index])
         }
         let context = context(transport)
         try context.updateSettings { $0.tokenPlacement = .header }
         let request = ArcGISRequester(context: context, serviceURL: "http://gis.example.com/arcgis/rest/services/T/FeatureServer/0")
             .request(try RequestURL(parsing: "http://gis.example.com/arcgis/rest/services/T/FeatureServer/0"))
         _ = try await send(context, request)
-        #expect(transport.requests.map(\.url) == ["http://gis.example.com/arcgis/rest/services/T/FeatureServer/0?f=json",
-                                                  "http://gis.example.com/arcgis/rest/services/T/FeatureServer/0?f=json",
-                                                  "https://gis.example.com/moved/0?f=json"])
+        #expect(
+            transport.requests.map(\.url) == [
+                "http://gis.example.com/arcgis/rest/services/T/FeatureServer/0?f=json",
+                "http://gis.example.com/arcgis/rest/services/T/FeatureServer/0?f=json",
+                "https://gis.example.com/moved/0?f=json",
+            ])
         #expect(transport.requests.allSatisfy { $0.header("X-Esri-Authorization") == "Bearer s3cret" })
     }
 
@@ -137,7 +145,8 @@ private func context(_ transport: RequestTransport, retry: (inout RetryPolicy) -
     @Test func seeOtherTurnsAPostIntoAGetAndOthersKeepThePost() async throws {
         let transport = RequestTransport { _, index in .success([redirect(307, to: "/b"), redirect(303, to: "/c"), ok][index]) }
         let context = context(transport)
-        _ = try await send(context, context.makeRequest(.post, url: "https://h.example.com/a", headers: [("Content-Type", "text/xml")], body: [1, 2]))
+        _ = try await send(
+            context, context.makeRequest(.post, url: "https://h.example.com/a", headers: [("Content-Type", "text/xml")], body: [1, 2]))
         #expect(transport.requests.map(\.method) == [.post, .post, .get])
         #expect(transport.requests[1].body == [1, 2])
         #expect(transport.requests[2].body == nil && transport.requests[2].header("Content-Type") == nil)
@@ -157,7 +166,8 @@ private func context(_ transport: RequestTransport, retry: (inout RetryPolicy) -
 
     @Test func retriesStopAtTheirLimitWithTheLastAnswer() async throws {
         let transport = RequestTransport { _, _ in .success(HTTPResponse(status: 502, body: [])) }
-        let response = try await send(context(transport) { $0.maxAttempts = 3 }, context(transport).makeRequest(url: "https://h.example.com/a"))
+        let response = try await send(
+            context(transport) { $0.maxAttempts = 3 }, context(transport).makeRequest(url: "https://h.example.com/a"))
         #expect(response.status == 502)
         #expect(transport.requests.count == 3)
     }

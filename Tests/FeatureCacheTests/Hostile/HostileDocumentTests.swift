@@ -38,7 +38,8 @@ import Testing
         // Many attributes that real documents could have still parse.
         #expect(try read(gml(1000)).batch.count == 1)
         // Quoted values, comments and CDATA do not count.
-        let quoted = "<a b=\"" + String(repeating: "x=1 ", count: 5000) + "\"><!-- " + String(repeating: "c=d ", count: 5000)
+        let quoted =
+            "<a b=\"" + String(repeating: "x=1 ", count: 5000) + "\"><!-- " + String(repeating: "c=d ", count: 5000)
             + " --><![CDATA[" + String(repeating: "e=f ", count: 5000) + "]]></a>"
         #expect(throws: Never.self) { _ = try XMLElement.parse(Array(quoted.utf8)) }
     }
@@ -48,10 +49,13 @@ import Testing
         #expect {
             _ = try JSONValue.parse(Array(deep.utf8))
         } throws: { ($0 as! FeatureCacheError).message.contains("nesting deeper than") }
-        let geometry = #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":"#
+        let geometry =
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":"#
             + String(repeating: "[", count: 50_000) + "0,0" + String(repeating: "]", count: 50_000) + "}}]}"
         #expect(throws: FeatureCacheError.self) {
-            _ = try Array(geometry.utf8).withBytes { (raw) throws(FeatureCacheError) in try GeoJSONReader.read(raw, identity: FeatureIdentity()) }
+            _ = try Array(geometry.utf8).withBytes { (raw) throws(FeatureCacheError) in
+                try GeoJSONReader.read(raw, identity: FeatureIdentity())
+            }
         }
     }
 

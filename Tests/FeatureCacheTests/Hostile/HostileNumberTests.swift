@@ -17,14 +17,17 @@ private func esri(_ geometries: [String]) throws(FeatureCacheError) -> FeatureBa
 }
 
 private func geojson(_ coordinates: String, type: String = "Point") throws(FeatureCacheError) -> FeatureBatch {
-    let json = #"{"type":"FeatureCollection","features":[{"type":"Feature","id":1,"properties":{},"geometry":{"type":"\#(type)","coordinates":\#(coordinates)}}]}"#
+    let json =
+        #"{"type":"FeatureCollection","features":[{"type":"Feature","id":1,"properties":{},"geometry":{"type":"\#(type)","coordinates":\#(coordinates)}}]}"#
     return try Array(json.utf8).withBytes { (bytes) throws(FeatureCacheError) in
         try GeoJSONReader.read(bytes, identity: FeatureIdentity()).batch
     }
 }
 
 /// Runs a local query with an envelope over a store holding `batches`.
-private func query(_ batches: [FeatureBatch], _ envelope: Envelope?, configure: (inout QueryParameters) -> Void = { _ in }) throws -> [Int64] {
+private func query(
+    _ batches: [FeatureBatch], _ envelope: Envelope?, configure: (inout QueryParameters) -> Void = { _ in }
+) throws -> [Int64] {
     let store = FeatureStore()
     store.apply(batches, clearingFirst: true)
     var parameters = QueryParameters()
@@ -49,12 +52,15 @@ private func expectNonFinite(_ body: () throws -> Void) {
 @Suite struct HostileNumberTests {
     @Test func hugeFiniteCoordinatesAreStoredIndexedAndQueried() throws {
         // |value| ≥ ~9e307: (min + max) / 2 overflowed, and the R-tree trapped on the NaN key.
-        let batch = try esri([#"{"x":1e308,"y":1e308}"#, #"{"x":-1.7e308,"y":-1.7e308}"#, #"{"x":10,"y":20}"#,
-                              #"{"rings":[[[1e308,0],[1e308,1],[1.5e308,1],[1e308,0]]]}"#,
-                              #"{"paths":[[[-1e308,5],[1e308,5]]]}"#])
+        let batch = try esri([
+            #"{"x":1e308,"y":1e308}"#, #"{"x":-1.7e308,"y":-1.7e308}"#, #"{"x":10,"y":20}"#,
+            #"{"rings":[[[1e308,0],[1e308,1],[1.5e308,1],[1e308,0]]]}"#,
+            #"{"paths":[[[-1e308,5],[1e308,5]]]}"#,
+        ])
         #expect(batch.count == 5)
         #expect(try query([batch], Envelope(xmin: 0, ymin: 0, xmax: 100, ymax: 100)) == [3, 5])
-        #expect(try query([batch], Envelope(xmin: 9e307, ymin: 9e307, xmax: .greatestFiniteMagnitude, ymax: .greatestFiniteMagnitude)) == [1])
+        #expect(
+            try query([batch], Envelope(xmin: 9e307, ymin: 9e307, xmax: .greatestFiniteMagnitude, ymax: .greatestFiniteMagnitude)) == [1])
         #expect(try query([batch], nil).count == 5)
         // The extent of such a store is finite, too.
         var bounds = BoundingBox()
@@ -98,7 +104,10 @@ private func expectNonFinite(_ body: () throws -> Void) {
             $0.orderBy = "OBJECTID"
         }
         #expect(ids == Array(2...10))
-        #expect(try query([batch], nil) { $0.resultOffset = Int(Int64.max); $0.maxFeatures = Int(Int64.max) }.isEmpty)
+        #expect(
+            try query([batch], nil) {
+                $0.resultOffset = Int(Int64.max); $0.maxFeatures = Int(Int64.max)
+            }.isEmpty)
     }
 
     @Test func tileRangesAreSafeForAnyArea() {
@@ -140,7 +149,8 @@ private func expectNonFinite(_ body: () throws -> Void) {
 /// Geometry shapes a fuzzer found (issue 13): empty rings and parts.
 @Suite struct HostileGeometryTests {
     private func read(_ type: String, _ coordinates: String) throws -> Geometry? {
-        let json = #"{"type":"FeatureCollection","features":[{"type":"Feature","id":1,"properties":{},"geometry":{"type":"\#(type)","coordinates":\#(coordinates)}}]}"#
+        let json =
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","id":1,"properties":{},"geometry":{"type":"\#(type)","coordinates":\#(coordinates)}}]}"#
         let batch = try Array(json.utf8).withUnsafeBytes { try GeoJSONReader.read($0, identity: FeatureIdentity()).batch }
         let wkb = batch.geometry.wkb(0)
         return wkb.isEmpty ? nil : try WKBReader.parse(wkb)

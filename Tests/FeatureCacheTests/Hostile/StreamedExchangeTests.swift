@@ -72,9 +72,10 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
         let context = context(transport)
         let statistics = StatisticsCounter()
         let reads = Locked(0)
-        let text = try await context.send(context.makeRequest(url: "http://x/"), counting: statistics) { response throws(FeatureCacheError) in
+        let text = try await context.send(context.makeRequest(url: "http://x/"), counting: statistics) {
+            response throws(FeatureCacheError) in
             reads.withLock { $0 += 1 }
-            var seen: [UInt8] = []   // this reader's own state, new on every call
+            var seen: [UInt8] = []  // this reader's own state, new on every call
             while let piece = try await response.next() { seen += piece }
             return String(decoding: seen, as: UTF8.self)
         }
@@ -100,7 +101,9 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
     @Test func aReadToItsEndIsNotAbandoned() async throws {
         let body = PieceBody([bytes("x")])
         let context = context(StreamingTransport([body]))
-        let response = try await context.send(context.makeRequest(url: "http://x/"), counting: nil) { response throws(FeatureCacheError) in try await response.collect() }
+        let response = try await context.send(context.makeRequest(url: "http://x/"), counting: nil) { response throws(FeatureCacheError) in
+            try await response.collect()
+        }
         #expect(response.body == bytes("x") && !body.abandoned.withLock { $0 })
     }
 
@@ -116,9 +119,9 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
         }
         #expect(written == BodyPipe.highWater && budget.bytesHeld == Int64(written))
         let first = try await pipe.take(keepingBudget: false)
-        #expect(first.bytes?.count == written && first.resume)   // the reader emptied it: resume the transfer
+        #expect(first.bytes?.count == written && first.resume)  // the reader emptied it: resume the transfer
         #expect(budget.bytesHeld == 0)
-        #expect(!pipe.pauseIfHolding(atLeast: 1))                // nothing waits: a budget refusal is a failure
+        #expect(!pipe.pauseIfHolding(atLeast: 1))  // nothing waits: a budget refusal is a failure
         #expect(budget.reserve(3, limit: 0))
         [UInt8]("end".utf8).withUnsafeBytes { pipe.append($0) }
         pipe.end(nil)
@@ -133,10 +136,10 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
         let budget = BufferBudget()
         let pipe = BodyPipe(budget: budget)
         async let taken = pipe.take(keepingBudget: false)
-        try await Task.sleep(for: .milliseconds(20))          // the reader waits: 5 bytes are not worth a wake-up
+        try await Task.sleep(for: .milliseconds(20))  // the reader waits: 5 bytes are not worth a wake-up
         #expect(budget.reserve(5, limit: 0))
         [UInt8]("hello".utf8).withUnsafeBytes { pipe.append($0) }
-        #expect(pipe.pauseIfHolding(atLeast: 1))               // the budget is spent: pause, and wake the reader
+        #expect(pipe.pauseIfHolding(atLeast: 1))  // the budget is spent: pause, and wake the reader
         let result = try await taken
         #expect(result.bytes == bytes("hello") && result.resume)
     }

@@ -80,12 +80,14 @@ import Testing
     /// of that many steps (a libFuzzer timeout: ROUND(1, -9223372036854775807)).
     @Test func roundWithExtremeDigitsAnswersAtOnce() throws {
         let batch = try #require(Self.batch)
-        for (clause, expected) in [("ROUND(1, -9223372036854775807) = 0", batch.count),
-                                   ("ROUND(1.5, 9223372036854775807) = 1.5", batch.count),
-                                   ("ROUND(123.456, 400) = 123.456", batch.count),
-                                   ("ROUND(-123.456, -400) = 0", batch.count),
-                                   ("ROUND(1e-300, 310) = 1e-300", batch.count),
-                                   ("ROUND(1234.5, -2) = 1200", batch.count)] {
+        for (clause, expected) in [
+            ("ROUND(1, -9223372036854775807) = 0", batch.count),
+            ("ROUND(1.5, 9223372036854775807) = 1.5", batch.count),
+            ("ROUND(123.456, 400) = 123.456", batch.count),
+            ("ROUND(-123.456, -400) = 0", batch.count),
+            ("ROUND(1e-300, 310) = 1e-300", batch.count),
+            ("ROUND(1234.5, -2) = 1200", batch.count),
+        ] {
             let expression = try #require(try WhereParser.parse(clause))
             #expect(try WhereEvaluator(expression).select(batch).count == expected, "\(clause)")
         }

@@ -17,13 +17,17 @@ import Testing
         let features = ids.map { id -> String in
             let value = id % 5 == 0 ? "null" : "\(id * 3)"
             let name = id % 7 == 0 ? "null" : id % 11 == 0 ? #""""# : #""n\#(id)""#
-            let geometry = id % 13 == 0 ? "null"
+            let geometry =
+                id % 13 == 0
+                ? "null"
                 : lines ? #"{"paths":[[[\#(id),0],[\#(id),1],[\#(id + 1),2]]]}"# : #"{"x":\#(id),"y":\#(-id)}"#
             return #"{"attributes":{"OID":\#(id),"V":\#(value),"D":\#(Double(id) / 4),"S":\#(name)},"geometry":\#(geometry)}"#
         }
         let json = #"{"features":[\#(features.joined(separator: ","))]}"#
-        let fields = [FieldInfo(name: "OID", type: .oid), FieldInfo(name: "V", type: .integer),
-                      FieldInfo(name: "D", type: .double), FieldInfo(name: "S", type: .string)]
+        let fields = [
+            FieldInfo(name: "OID", type: .oid), FieldInfo(name: "V", type: .integer),
+            FieldInfo(name: "D", type: .double), FieldInfo(name: "S", type: .string),
+        ]
         return try Array(json.utf8).withUnsafeBytes { try EsriJSONReader.read($0, fields: fields, objectIdField: "OID") }.batch
     }
 
@@ -141,8 +145,9 @@ import Testing
     @Test func otherLayoutsAndEmptyPagesStayApart() throws {
         let json = #"{"features":[{"attributes":{"OID":5000,"V":1},"geometry":{"x":1,"y":2}}]}"#
         let other = try Array(json.utf8).withUnsafeBytes {
-            try EsriJSONReader.read($0, fields: [FieldInfo(name: "OID", type: .oid), FieldInfo(name: "V", type: .integer)],
-                                    objectIdField: "OID")
+            try EsriJSONReader.read(
+                $0, fields: [FieldInfo(name: "OID", type: .oid), FieldInfo(name: "V", type: .integer)],
+                objectIdField: "OID")
         }.batch
         let first = try page(1...10), second = try page(11...20), empty = try page(1...10).prefix(0)
         let third = try page(21...30)

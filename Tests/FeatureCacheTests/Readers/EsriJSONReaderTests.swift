@@ -131,7 +131,8 @@ import Testing
     }
 
     @Test func aBatchOfPointsStoresTwentyOneBytesAPoint() throws {
-        let page = try read(json: #"{"features":[{"attributes":{"OID":1},"geometry":{"x":1,"y":2}},{"attributes":{"OID":2},"geometry":{"x":3,"y":4}}]}"#)
+        let page = try read(
+            json: #"{"features":[{"attributes":{"OID":1},"geometry":{"x":1,"y":2}},{"attributes":{"OID":2},"geometry":{"x":3,"y":4}}]}"#)
         #expect(page.batch.geometry.offsets == nil && page.batch.geometry.boxes == nil)
         #expect(page.batch.geometry.bytes.count == 42)
         #expect(page.batch.geometry.box(1) == (3, 4, 3, 4))
@@ -150,13 +151,14 @@ import Testing
     /// Clockwise rings are outer boundaries, counter-clockwise ones holes of the
     /// outer ring that contains them, wherever they come in the list.
     @Test func ringsGroupIntoPolygonsWithHoles() throws {
-        let page = try read(json: """
-        {"fields":[{"name":"OID","type":"esriFieldTypeOID"}],"features":[{"attributes":{"OID":7},"geometry":{"rings":[
-          [[0,0],[0,10],[10,10],[10,0],[0,0]],
-          [[20,0],[20,10],[30,10],[30,0],[20,0]],
-          [[22,2],[28,2],[28,8],[22,8],[22,2]],
-          [[2,2],[8,2],[8,8],[2,8],[2,2]]]}}]}
-        """)
+        let page = try read(
+            json: """
+                {"fields":[{"name":"OID","type":"esriFieldTypeOID"}],"features":[{"attributes":{"OID":7},"geometry":{"rings":[
+                  [[0,0],[0,10],[10,10],[10,0],[0,0]],
+                  [[20,0],[20,10],[30,10],[30,0],[20,0]],
+                  [[22,2],[28,2],[28,8],[22,8],[22,2]],
+                  [[2,2],[8,2],[8,8],[2,8],[2,2]]]}}]}
+                """)
         guard case let .multiPolygon(polygons) = try WKBReader.parse(page.batch.geometry.wkb(0)) else {
             Issue.record("expected a multipolygon"); return
         }
@@ -167,17 +169,18 @@ import Testing
     }
 
     @Test func pathsPointsAndEmptyGeometries() throws {
-        let page = try read(json: """
-        {"features":[
-          {"attributes":{"OID":1},"geometry":{"paths":[[[0,0],[1,1]]]}},
-          {"attributes":{"OID":2},"geometry":{"paths":[[[0,0],[1,1]],[[2,2],[3,3,9]]],"hasZ":true}},
-          {"attributes":{"OID":3},"geometry":{"points":[[5,6],[7,8]]}},
-          {"attributes":{"OID":4},"geometry":{}},
-          {"attributes":{"OID":5},"geometry":{"x":"NaN","y":"NaN"}},
-          {"attributes":{"OID":6},"geometry":null},
-          {"attributes":{"OID":7},"geometry":{"x":1,"y":2,"z":3,"m":4,"spatialReference":{"wkid":4326}}}],
-         "exceededTransferLimit":true}
-        """)
+        let page = try read(
+            json: """
+                {"features":[
+                  {"attributes":{"OID":1},"geometry":{"paths":[[[0,0],[1,1]]]}},
+                  {"attributes":{"OID":2},"geometry":{"paths":[[[0,0],[1,1]],[[2,2],[3,3,9]]],"hasZ":true}},
+                  {"attributes":{"OID":3},"geometry":{"points":[[5,6],[7,8]]}},
+                  {"attributes":{"OID":4},"geometry":{}},
+                  {"attributes":{"OID":5},"geometry":{"x":"NaN","y":"NaN"}},
+                  {"attributes":{"OID":6},"geometry":null},
+                  {"attributes":{"OID":7},"geometry":{"x":1,"y":2,"z":3,"m":4,"spatialReference":{"wkid":4326}}}],
+                 "exceededTransferLimit":true}
+                """)
         let g = page.batch.geometry
         #expect(try WKBReader.parse(g.wkb(0)) == .lineString([.init(0, 0), .init(1, 1)]))
         #expect(try WKBReader.parse(g.wkb(1)) == .multiLineString([[.init(0, 0), .init(1, 1)], [.init(2, 2), .init(3, 3)]]))
@@ -190,12 +193,13 @@ import Testing
     /// Older ArcGIS servers write an empty point as {"x": NaN, "y": NaN}: the
     /// bare token reads as no geometry there, and stays an error everywhere else.
     @Test func aBareNaNPointIsAnEmptyGeometryAndNothingElseIsLenient() throws {
-        let page = try read(json: """
-        {"features":[
-          {"attributes":{"OID":1},"geometry":{"x":NaN,"y":NaN}},
-          {"attributes":{"OID":2},"geometry":{"x" : NaN , "y":NaN ,"spatialReference":{"wkid":102100}}},
-          {"attributes":{"OID":3},"geometry":{"x":1.5,"y":-2}}]}
-        """)
+        let page = try read(
+            json: """
+                {"features":[
+                  {"attributes":{"OID":1},"geometry":{"x":NaN,"y":NaN}},
+                  {"attributes":{"OID":2},"geometry":{"x" : NaN , "y":NaN ,"spatialReference":{"wkid":102100}}},
+                  {"attributes":{"OID":3},"geometry":{"x":1.5,"y":-2}}]}
+                """)
         #expect(page.batch.count == 3)
         #expect(page.batch.geometry.wkb(0).isEmpty && page.batch.geometry.wkb(1).isEmpty)
         #expect(try WKBReader.parse(page.batch.geometry.wkb(2)) == .point(x: 1.5, y: -2))
@@ -216,11 +220,12 @@ import Testing
     /// ArcGIS Online writes the vertices of a Z+M geometry without measures as
     /// [x, y, z, null]: null is a missing Z or M there, and nowhere else.
     @Test func nullZOrMInAVertexIsMissingAndNullXOrYIsAnError() throws {
-        let page = try read(json: """
-        {"hasZ":true,"hasM":true,"features":[
-          {"attributes":{"OID":1},"geometry":{"hasZ":true,"hasM":true,"paths":[[[1,2,3,null],[4,5,null,null],[6,7,8,9]]]}},
-          {"attributes":{"OID":2},"geometry":{"hasM":true,"points":[[1,2,null],[3,4,5]]}}]}
-        """)
+        let page = try read(
+            json: """
+                {"hasZ":true,"hasM":true,"features":[
+                  {"attributes":{"OID":1},"geometry":{"hasZ":true,"hasM":true,"paths":[[[1,2,3,null],[4,5,null,null],[6,7,8,9]]]}},
+                  {"attributes":{"OID":2},"geometry":{"hasM":true,"points":[[1,2,null],[3,4,5]]}}]}
+                """)
         #expect(try WKBReader.parse(page.batch.geometry.wkb(0)) == .lineString([.init(1, 2), .init(4, 5), .init(6, 7)]))
         #expect(try WKBReader.parse(page.batch.geometry.wkb(1)) == .multiPoint([.init(1, 2), .init(3, 4)]))
         for json in [
@@ -232,7 +237,8 @@ import Testing
             #expect(throws: FeatureCacheError.self, "\(json)") { _ = try read(json: json) }
         }
         // GeoJSON positions are numbers (RFC 7946): no leniency there.
-        let geojson = #"{"type":"FeatureCollection","features":[{"type":"Feature","id":1,"geometry":{"type":"Point","coordinates":[1,2,null]},"properties":{}}]}"#
+        let geojson =
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","id":1,"geometry":{"type":"Point","coordinates":[1,2,null]},"properties":{}}]}"#
         #expect(throws: FeatureCacheError.self) {
             _ = try Array(geojson.utf8).withUnsafeBytes { try GeoJSONReader.read($0, identity: FeatureIdentity()) }
         }
@@ -245,10 +251,11 @@ import Testing
             FieldInfo(name: "TO", type: .timeOnly), FieldInfo(name: "TS", type: .timestampOffset), FieldInfo(name: "G", type: .guid),
             FieldInfo(name: "T", type: .string),
         ]
-        let page = try read(json: """
-        {"features":[{"attributes":{"OID":1,"S":-3,"B":9007199254740993,"F":1.5e-3,"D":1700000000000,"DO":"2024-02-29",
-          "TO":"13:45:00","TS":"2024-02-29T13:45:00.123-05:00","G":"{AB}","T":"caf\\u00e9 \\ud83d\\ude00 \\"q\\""}}]}
-        """, fields: fields)
+        let page = try read(
+            json: """
+                {"features":[{"attributes":{"OID":1,"S":-3,"B":9007199254740993,"F":1.5e-3,"D":1700000000000,"DO":"2024-02-29",
+                  "TO":"13:45:00","TS":"2024-02-29T13:45:00.123-05:00","G":"{AB}","T":"caf\\u00e9 \\ud83d\\ude00 \\"q\\""}}]}
+                """, fields: fields)
         let c = page.batch.columns
         #expect(c[1].int64(0) == -3)
         #expect(c[2].int64(0) == 9007199254740993, "big integers stay exact")

@@ -121,12 +121,12 @@ import Testing
                 #expect(error.code == .parse && error.message.contains(text), "\(error.message)")
             }
         }
-        fails([0x12, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F], "runs past the end")                  // queryResult of 4 GiB
+        fails([0x12, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F], "runs past the end")  // queryResult of 4 GiB
         fails([0x12] + [UInt8](repeating: 0xFF, count: 10) + [0x01], "overflows 64 bits")  // an 11-byte varint
         fails([0x12, 0x80], "cut off")
-        fails([0x13], "groups")                                                             // field 2, wire type 3
-        fails([0x10, 0x01], "wire type 0, expected 2")                                      // queryResult as a varint
-        fails([0x0A, 0x01, 0x31], "expected features")                                     // a version and nothing else
+        fails([0x13], "groups")  // field 2, wire type 3
+        fails([0x10, 0x01], "wire type 0, expected 2")  // queryResult as a varint
+        fails([0x0A, 0x01, 0x31], "expected features")  // a version and nothing else
         fails([], "expected features")
     }
 
@@ -137,8 +137,8 @@ import Testing
             let transform = message(12, message(2, [0x09] + bytes(of: 1.0) + [0x11] + bytes(of: 1.0)))
             return message(2, message(1, [0x38, 0x00] + transform + field + message(15, feature)))
         }
-        let value = message(1, [0x28, 0x07])                   // uint 7
-        let point = message(2, message(3, [0x02, 0x04]))         // coords (1, 2)
+        let value = message(1, [0x28, 0x07])  // uint 7
+        let point = message(2, message(3, [0x02, 0x04]))  // coords (1, 2)
         #expect(throws: Never.self) { _ = try read(response(feature: value + point)) }
         let page = try? read(response(feature: value + point))
         #expect(page?.batch.objectId(0) == 7)
@@ -178,7 +178,9 @@ import Testing
         var random = SeededRandom(seed: 20)
         for upperLeft in [true, false] {
             // Degrees with 7 decimals, as the emulator's layers and many real ones.
-            let values = (0..<400).map { _ in (Int64(random.next() % 3_600_000_000) - 1_800_000_000, Int64(random.next() % 1_800_000_000) - 900_000_000) }
+            let values = (0..<400).map { _ in
+                (Int64(random.next() % 3_600_000_000) - 1_800_000_000, Int64(random.next() % 1_800_000_000) - 900_000_000)
+            }
             func decimal(_ n: Int64) -> Double {
                 let digits = String(n.magnitude).leftPadded(to: 8)
                 return Double((n < 0 ? "-" : "") + digits.dropLast(7) + "." + digits.suffix(7))!
@@ -186,20 +188,25 @@ import Testing
             // q on the 1e-9 grid from -400: x = -400 + q × 1e-9, y = -400 ∓ q × 1e-9.
             func qx(_ n: Int64) -> Int64 { n * 100 + 400_000_000_000 }
             func qy(_ n: Int64) -> Int64 { upperLeft ? -(n * 100 + 400_000_000_000) : n * 100 + 400_000_000_000 }
-            let transform = message(12, (upperLeft ? [] : [0x08, 0x01])
-                                    + message(2, [0x09] + bytes(of: 1e-9) + [0x11] + bytes(of: 1e-9) + [0x21] + bytes(of: 1e-4))
-                                    + message(3, [0x09] + bytes(of: -400) + [0x11] + bytes(of: -400) + [0x21] + bytes(of: -100_000)))
+            let transform = message(
+                12,
+                (upperLeft ? [] : [0x08, 0x01])
+                    + message(2, [0x09] + bytes(of: 1e-9) + [0x11] + bytes(of: 1e-9) + [0x21] + bytes(of: 1e-4))
+                    + message(3, [0x09] + bytes(of: -400) + [0x11] + bytes(of: -400) + [0x21] + bytes(of: -100_000)))
             let field = message(13, message(1, Array("OID".utf8)) + [0x10, 0x06])
             var points: [UInt8] = [0x38, 0x00] + transform + field
             for (index, (x, y)) in values.enumerated() {
-                points += delimited(15, message(1, [0x28] + varint(UInt64(index + 1)))
-                                    + delimited(2, delimited(3, zigzag(qx(x)) + zigzag(qy(y)))))
+                points += delimited(
+                    15,
+                    message(1, [0x28] + varint(UInt64(index + 1)))
+                        + delimited(2, delimited(3, zigzag(qx(x)) + zigzag(qy(y)))))
             }
             let pointBatch = try read(delimited(2, delimited(1, points))).batch
             for (row, (x, y)) in values.enumerated() {
                 let part = try #require(Shape(wkb: pointBatch.geometry.wkb(row))).parts[0]
-                #expect(part[0].bitPattern == decimal(x).bitPattern && part[1].bitPattern == decimal(y).bitPattern,
-                        "point \(row): \(part) vs \(decimal(x)), \(decimal(y))")
+                #expect(
+                    part[0].bitPattern == decimal(x).bitPattern && part[1].bitPattern == decimal(y).bitPattern,
+                    "point \(row): \(part) vs \(decimal(x)), \(decimal(y))")
             }
             // One line through the same places, with heights of 4 decimals from
             // -100000: x and y as deltas, z absolute (as ArcGIS writes them).
@@ -210,7 +217,8 @@ import Testing
                 coords += zigzag(qx(x) - previous.0) + zigzag(qy(y) - previous.1) + zigzag(z)
                 previous = (qx(x), qy(y))
             }
-            let line = [0x38, 0x02, 0x50, 0x01] + transform + field
+            let line =
+                [0x38, 0x02, 0x50, 0x01] + transform + field
                 + delimited(15, message(1, [0x28, 0x01]) + delimited(2, delimited(2, varint(UInt64(values.count))) + delimited(3, coords)))
             let lineBatch = try read(delimited(2, delimited(1, line))).batch
             let wkb = Array(lineBatch.geometry.wkb(0))
@@ -223,9 +231,12 @@ import Testing
         }
         // Off the exact path: a grid integer past 2^53, and a scale of 2^-10.
         func onePoint(scale: Double, translate: Double, q: Int64) throws -> [Double] {
-            let transform = message(12, message(2, [0x09] + bytes(of: scale) + [0x11] + bytes(of: scale))
-                                    + message(3, [0x09] + bytes(of: translate) + [0x11] + bytes(of: translate)))
-            let body = [0x38, 0x00] + transform + message(13, message(1, Array("OID".utf8)) + [0x10, 0x06])
+            let transform = message(
+                12,
+                message(2, [0x09] + bytes(of: scale) + [0x11] + bytes(of: scale))
+                    + message(3, [0x09] + bytes(of: translate) + [0x11] + bytes(of: translate)))
+            let body =
+                [0x38, 0x00] + transform + message(13, message(1, Array("OID".utf8)) + [0x10, 0x06])
                 + delimited(15, message(1, [0x28, 0x01]) + delimited(2, delimited(3, zigzag(q) + zigzag(-q))))
             let batch = try read(delimited(2, delimited(1, body))).batch
             return try #require(Shape(wkb: batch.geometry.wkb(0)), "q \(q): \(Array(batch.geometry.wkb(0)))").parts[0]
@@ -244,17 +255,17 @@ import Testing
         func field(_ name: String, _ type: UInt8) -> [UInt8] { message(13, message(1, Array(name.utf8)) + [0x10, type]) }
         let fields = field("OID", 6) + field("NAME", 4) + field("SIZE", 3)
         let transform = message(12, message(2, [0x09] + bytes(of: 1.0) + [0x11] + bytes(of: 1.0)))
-        func id(_ value: UInt8) -> [UInt8] { message(1, [0x28, value]) }                  // uint_value
+        func id(_ value: UInt8) -> [UInt8] { message(1, [0x28, value]) }  // uint_value
         func text(_ value: String) -> [UInt8] { message(1, [0x0A, UInt8(value.utf8.count)] + Array(value.utf8)) }
         func size(_ value: Double, index: UInt8? = nil) -> [UInt8] {
-            message(1, [0x19] + bytes(of: value) + (index.map { [0x58, $0] } ?? []))   // double_value, index
+            message(1, [0x19] + bytes(of: value) + (index.map { [0x58, $0] } ?? []))  // double_value, index
         }
         let point = message(2, message(3, [0x02, 0x04]))
         let features = [
-            id(1) + text("oak") + size(2.5) + point,              // every column
-            id(2) + point,                                          // NAME and SIZE missing
+            id(1) + text("oak") + size(2.5) + point,  // every column
+            id(2) + point,  // NAME and SIZE missing
             size(7, index: 2) + message(1, [0x28, 3, 0x58, 0]) + point,  // SIZE then OID by index; NAME missing
-            id(4) + message(1, [0x50, 0x01]) + size(9),             // an explicit null for NAME; no geometry
+            id(4) + message(1, [0x50, 0x01]) + size(9),  // an explicit null for NAME; no geometry
         ]
         let body = [0x38, 0x00] + transform + fields + features.flatMap { message(15, $0) }
         let batch = try read(delimited(2, delimited(1, body))).batch

@@ -90,10 +90,13 @@ import Testing
     /// A schema that lists a name twice (servers do): which copy a value goes
     /// to depends on the row, so such features are read member by member.
     @Test func aFieldListedTwiceIsReadAsMemberByMember() throws {
-        let fields = #"[{"name": "OBJECTID", "type": "esriFieldTypeOID"}, {"name": "Kind", "type": "esriFieldTypeString"}, "#
+        let fields =
+            #"[{"name": "OBJECTID", "type": "esriFieldTypeOID"}, {"name": "Kind", "type": "esriFieldTypeString"}, "#
             + #"{"name": "DBH", "type": "esriFieldTypeSmallInteger"}, {"name": "Species", "type": "esriFieldTypeString"}, "#
             + #"{"name": "DBH", "type": "esriFieldTypeDouble"}]"#
-        let features = (1...6).map { #"{"attributes": {"OBJECTID": \#($0), "Species": "oak", "DBH": \#(Double($0) + 0.5)}, "geometry": {"x": 1, "y": 2}}"# }
+        let features = (1...6).map {
+            #"{"attributes": {"OBJECTID": \#($0), "Species": "oak", "DBH": \#(Double($0) + 0.5)}, "geometry": {"x": 1, "y": 2}}"#
+        }
         let json = Array((#"{"fields": "# + fields + #", "features": ["# + features.joined(separator: ", ") + "]}").utf8)
         let batches = try [true, false].map { templates in
             try json.withBytes { (bytes) throws(FeatureCacheError) in
@@ -116,7 +119,9 @@ import Testing
         #""coordinates": [1, 2]}, "properties": {"A": "unterminated}}"#,
     ])
     func aBadValueInATemplatedFeatureFailsTheSameWay(tail: String) {
-        var features = (1...5).map { #"{"type": "Feature", "id": \#($0), "geometry": {"type": "Point", "coordinates": [1, 2]}, "properties": {"A": \#($0)}}"# }
+        var features = (1...5).map {
+            #"{"type": "Feature", "id": \#($0), "geometry": {"type": "Point", "coordinates": [1, 2]}, "properties": {"A": \#($0)}}"#
+        }
         features.append(#"{"type": "Feature", "id": 6, "geometry": {"type": "Point", "# + tail)
         let json = #"{"type": "FeatureCollection", "features": ["# + features.joined(separator: ", ") + "]}"
         var messages: [String] = []
@@ -137,9 +142,12 @@ import Testing
         let feature = #"{"type": "Feature", "id": 1, "geometry": null, "properties": {"A": VALUE}}"#
         for depth in [252, 253] {
             let value = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
-            let json = #"{"type": "FeatureCollection", "features": ["# + feature.replacing("VALUE", with: "1")
+            let json =
+                #"{"type": "FeatureCollection", "features": ["# + feature.replacing("VALUE", with: "1")
                 + ", " + feature.replacing("VALUE", with: value) + "]}"
-            let results = [false, true].map { templates in Result { () throws(FeatureCacheError) in try read(json, templates: templates).count } }
+            let results = [false, true].map { templates in
+                Result { () throws(FeatureCacheError) in try read(json, templates: templates).count }
+            }
             switch (results[0], results[1]) {
             case let (.success(a), .success(b)): #expect(a == b)
             case let (.failure(a), .failure(b)): #expect(a.message == b.message)
@@ -193,7 +201,9 @@ private struct DocumentMaker {
     private mutating func geometry(_ kind: Int, _ space: String) -> String? {
         switch kind {
         case 0: return "{\"type\":\(space)\"Point\",\(space)\"coordinates\":\(space)[\(coordinate()),\(space)\(coordinate())]}"
-        case 1: return "{\"type\":\(space)\"Point\",\(space)\"coordinates\":\(space)[\(coordinate()),\(space)\(coordinate()),\(space)\(coordinate())]}"
+        case 1:
+            return
+                "{\"type\":\(space)\"Point\",\(space)\"coordinates\":\(space)[\(coordinate()),\(space)\(coordinate()),\(space)\(coordinate())]}"
         case 2: return "{\"coordinates\":\(space)[\(ring())],\(space)\"type\":\(space)\"Polygon\"}"
         case 3: return "{\"type\":\(space)\"MultiPolygon\",\(space)\"coordinates\":\(space)[[\(ring())],\(space)[\(ring())]]}"
         case 4: return "null"
@@ -218,8 +228,9 @@ private struct DocumentMaker {
         var members = ["type", "id", "geometry", "properties"]
         if chance(40) { members.shuffle(using: &random) }
         if chance(20) { members.insert("bbox", at: Int.random(in: 0...members.count, using: &random)) }
-        return Layout(memberOrder: members, properties: properties, geometry: Int.random(in: 0..<6, using: &random),
-                      id: Int.random(in: 0..<3, using: &random), space: chance(50) ? " " : "")
+        return Layout(
+            memberOrder: members, properties: properties, geometry: Int.random(in: 0..<6, using: &random),
+            id: Int.random(in: 0..<3, using: &random), space: chance(50) ? " " : "")
     }
 
     private mutating func feature(_ layout: Layout, number: Int) -> String {
@@ -296,8 +307,9 @@ private struct EsriDocumentMaker {
     private mutating func layout() -> Layout {
         var attributes = (0..<6).filter { $0 == 0 || chance(75) }
         if chance(30) { attributes.shuffle(using: &random) }
-        return Layout(attributes: attributes, geometry: Int.random(in: 0..<10, using: &random), geometryFirst: chance(30),
-                      extraMember: chance(15), space: chance(50) ? " " : "")
+        return Layout(
+            attributes: attributes, geometry: Int.random(in: 0..<10, using: &random), geometryFirst: chance(30),
+            extraMember: chance(15), space: chance(50) ? " " : "")
     }
 
     private mutating func geometry(_ kind: Int, _ s: String) -> String? {
@@ -335,9 +347,11 @@ private struct EsriDocumentMaker {
             let layout = layout()
             for _ in 0..<Int.random(in: 1...30, using: &random) { features.append(feature(layout, id: features.count + 1)) }
         }
-        let fields = #"[{"name": "OBJECTID", "type": "esriFieldTypeOID"}, {"name": "Species", "type": "esriFieldTypeString"}, "#
+        let fields =
+            #"[{"name": "OBJECTID", "type": "esriFieldTypeOID"}, {"name": "Species", "type": "esriFieldTypeString"}, "#
             + #"{"name": "DBH", "type": "esriFieldTypeDouble"}, {"name": "Planted", "type": "esriFieldTypeDate"}, "#
             + #"{"name": "Condition", "type": "esriFieldTypeSmallInteger"}]"#
-        return #"{"objectIdFieldName": "OBJECTID", "fields": "# + fields + #", "features": ["# + "\n" + features.joined(separator: ",\n") + "\n]}"
+        return #"{"objectIdFieldName": "OBJECTID", "fields": "# + fields + #", "features": ["# + "\n" + features.joined(separator: ",\n")
+            + "\n]}"
     }
 }

@@ -20,14 +20,18 @@ extension GMLReaderTests {
             case 0: geometry = "<gml:Point><gml:pos>\(index).25 -\(index).5</gml:pos></gml:Point>"
             case 1: geometry = "<gml:LineString><gml:posList>0 0 \(index) 1 2.5 \(index)</gml:posList></gml:LineString>"
             default:
-                geometry = "<gml:Polygon><gml:exterior><gml:LinearRing><gml:posList>0 0 10 0 10 10 0 10 0 0</gml:posList></gml:LinearRing></gml:exterior>"
+                geometry =
+                    "<gml:Polygon><gml:exterior><gml:LinearRing><gml:posList>0 0 10 0 10 10 0 10 0 0</gml:posList></gml:LinearRing></gml:exterior>"
                     + "<gml:interior><gml:LinearRing><gml:posList>2 2 3 2 3 3 2 2</gml:posList></gml:LinearRing></gml:interior></gml:Polygon>"
             }
             let name = index == 7 ? "<![CDATA[" + String(repeating: "b=2 ", count: 1500) + "]]>" : "caf&#233; &amp; \(index)"
-            members += feature(geometry, id: "t.\(index + 1)",
-                               properties: "<ms:name>\(name)</ms:name><ms:value>\(Double(index) / 4)</ms:value><ms:count>\(index)</ms:count>")
+            members += feature(
+                geometry, id: "t.\(index + 1)",
+                properties: "<ms:name>\(name)</ms:name><ms:value>\(Double(index) / 4)</ms:value><ms:count>\(index)</ms:count>")
         }
-        return Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<wfs:FeatureCollection \(Self.wfs20) numberMatched=\"300\">\(members)</wfs:FeatureCollection>".utf8)
+        return Array(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<wfs:FeatureCollection \(Self.wfs20) numberMatched=\"300\">\(members)</wfs:FeatureCollection>"
+                .utf8)
     }
 
     /// Every row of a page as text: id, WKB and each column's value.
@@ -82,8 +86,9 @@ extension GMLReaderTests {
     @Test func aDocumentOverTenMegabytesReads() throws {
         var members = ""
         for index in 0..<60_000 {
-            members += feature("<gml:Point><gml:pos>\(index) \(index)</gml:pos></gml:Point>", id: "t.\(index + 1)",
-                               properties: "<ms:name>n\(index)</ms:name>")
+            members += feature(
+                "<gml:Point><gml:pos>\(index) \(index)</gml:pos></gml:Point>", id: "t.\(index + 1)",
+                properties: "<ms:name>n\(index)</ms:name>")
         }
         let document = Array("<wfs:FeatureCollection \(Self.wfs20)>\(members)</wfs:FeatureCollection>".utf8)
         #expect(document.count > 10_000_000)

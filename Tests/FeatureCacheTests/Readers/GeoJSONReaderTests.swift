@@ -12,18 +12,19 @@ import Testing
     }
 
     @Test func everyGeometryTypeBecomesWKB() throws {
-        let page = try read("""
-        {"type":"FeatureCollection","features":[
-          {"type":"Feature","id":1,"geometry":{"type":"Point","coordinates":[1,2,3]},"properties":null},
-          {"type":"Feature","id":2,"geometry":{"coordinates":[[0,0],[1,1]],"type":"LineString"},"properties":{}},
-          {"type":"Feature","id":3,"geometry":{"type":"MultiPoint","coordinates":[[1,2],[3,4]]},"properties":{}},
-          {"type":"Feature","id":4,"geometry":{"type":"MultiLineString","coordinates":[[[0,0],[1,1]],[[2,2],[3,3]]]},"properties":{}},
-          {"type":"Feature","id":5,"geometry":{"type":"Polygon","coordinates":[[[0,0],[4,0],[4,4],[0,4],[0,0]],[[1,1],[1,2],[2,2],[1,1]]]},"properties":{}},
-          {"type":"Feature","id":6,"geometry":{"type":"MultiPolygon","coordinates":[[[[0,0],[1,0],[1,1],[0,0]]],[[[5,5],[6,5],[6,6],[5,5]]]]},"properties":{}},
-          {"type":"Feature","id":7,"geometry":{"type":"GeometryCollection","geometries":[{"type":"Point","coordinates":[9,9]},{"type":"LineString","coordinates":[[0,0],[1,1]]}]},"properties":{}},
-          {"type":"Feature","id":8,"geometry":null,"properties":{}}
-        ]}
-        """)
+        let page = try read(
+            """
+            {"type":"FeatureCollection","features":[
+              {"type":"Feature","id":1,"geometry":{"type":"Point","coordinates":[1,2,3]},"properties":null},
+              {"type":"Feature","id":2,"geometry":{"coordinates":[[0,0],[1,1]],"type":"LineString"},"properties":{}},
+              {"type":"Feature","id":3,"geometry":{"type":"MultiPoint","coordinates":[[1,2],[3,4]]},"properties":{}},
+              {"type":"Feature","id":4,"geometry":{"type":"MultiLineString","coordinates":[[[0,0],[1,1]],[[2,2],[3,3]]]},"properties":{}},
+              {"type":"Feature","id":5,"geometry":{"type":"Polygon","coordinates":[[[0,0],[4,0],[4,4],[0,4],[0,0]],[[1,1],[1,2],[2,2],[1,1]]]},"properties":{}},
+              {"type":"Feature","id":6,"geometry":{"type":"MultiPolygon","coordinates":[[[[0,0],[1,0],[1,1],[0,0]]],[[[5,5],[6,5],[6,6],[5,5]]]]},"properties":{}},
+              {"type":"Feature","id":7,"geometry":{"type":"GeometryCollection","geometries":[{"type":"Point","coordinates":[9,9]},{"type":"LineString","coordinates":[[0,0],[1,1]]}]},"properties":{}},
+              {"type":"Feature","id":8,"geometry":null,"properties":{}}
+            ]}
+            """)
         let g = page.batch.geometry
         #expect(try WKBReader.parse(g.wkb(0)) == .point(x: 1, y: 2))
         #expect(try WKBReader.parse(g.wkb(1)) == .lineString([.init(0, 0), .init(1, 1)]))
@@ -40,13 +41,14 @@ import Testing
     }
 
     @Test func propertiesOfAnyTypeInferAndWidenTheirColumns() throws {
-        let page = try read("""
-        {"type":"FeatureCollection","features":[
-          {"type":"Feature","properties":{"n":1,"x":1,"s":"a","b":true,"o":{"k":[1,2]}},"geometry":null},
-          {"type":"Feature","properties":{"n":2,"x":2.5,"s":7,"b":false,"late":"here","o":null},"geometry":null},
-          {"type":"Feature","properties":{"n":null,"x":3},"geometry":null}
-        ],"foreign":{"ignored":[1,2,3]}}
-        """)
+        let page = try read(
+            """
+            {"type":"FeatureCollection","features":[
+              {"type":"Feature","properties":{"n":1,"x":1,"s":"a","b":true,"o":{"k":[1,2]}},"geometry":null},
+              {"type":"Feature","properties":{"n":2,"x":2.5,"s":7,"b":false,"late":"here","o":null},"geometry":null},
+              {"type":"Feature","properties":{"n":null,"x":3},"geometry":null}
+            ],"foreign":{"ignored":[1,2,3]}}
+            """)
         let batch = page.batch
         func column(_ name: String) -> Column { batch.columns[batch.columnIndex(named: name)!] }
         #expect(column("n").field.type == .bigInteger && column("n").int64(1) == 2 && column("n").isNull(2))
@@ -64,35 +66,40 @@ import Testing
         var number = FieldInfo(name: "n", type: .bigInteger)
         number.widensToDouble = true
         let integer = FieldInfo(name: "i", type: .bigInteger)
-        let page = try read("""
-        {"type":"FeatureCollection","features":[
-          {"type":"Feature","properties":{"n":9007199254740993,"i":1},"geometry":null},
-          {"type":"Feature","properties":{"n":null,"i":3.0},"geometry":null},
-          {"type":"Feature","properties":{"n":-4,"i":7},"geometry":null}
-        ]}
-        """, fields: [number, integer])
+        let page = try read(
+            """
+            {"type":"FeatureCollection","features":[
+              {"type":"Feature","properties":{"n":9007199254740993,"i":1},"geometry":null},
+              {"type":"Feature","properties":{"n":null,"i":3.0},"geometry":null},
+              {"type":"Feature","properties":{"n":-4,"i":7},"geometry":null}
+            ]}
+            """, fields: [number, integer])
         let whole = page.batch.columns[0]
         #expect(whole.kind == .int64 && whole.field.type == .bigInteger && whole.int64(0) == 9_007_199_254_740_993)
         #expect(page.batch.columns[1].kind == .int64 && page.batch.columns[1].int64(1) == 3)
-        let widened = try read("""
-        {"type":"FeatureCollection","features":[
-          {"type":"Feature","properties":{"n":2},"geometry":null},
-          {"type":"Feature","properties":{"n":null},"geometry":null},
-          {"type":"Feature","properties":{"n":2.5},"geometry":null},
-          {"type":"Feature","properties":{"n":1e2},"geometry":null}
-        ]}
-        """, fields: [number]).batch.columns[0]
+        let widened = try read(
+            """
+            {"type":"FeatureCollection","features":[
+              {"type":"Feature","properties":{"n":2},"geometry":null},
+              {"type":"Feature","properties":{"n":null},"geometry":null},
+              {"type":"Feature","properties":{"n":2.5},"geometry":null},
+              {"type":"Feature","properties":{"n":1e2},"geometry":null}
+            ]}
+            """, fields: [number]
+        ).batch.columns[0]
         #expect(widened.kind == .double && widened.field.type == .double)
         #expect(widened.double(0) == 2 && widened.isNull(1) && widened.double(2) == 2.5 && widened.double(3) == 100)
         #expect(throws: FeatureCacheError.self) {
-            try read(#"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"i":2.5},"geometry":null}]}"#,
-                     fields: [integer])
+            try read(
+                #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"i":2.5},"geometry":null}]}"#,
+                fields: [integer])
         }
     }
 
     @Test func stringIdsMapToStableObjectIds() throws {
         let identity = FeatureIdentity()
-        let json = #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"a.1","geometry":null,"properties":{}},{"type":"Feature","id":"a.2","geometry":null,"properties":{}}]}"#
+        let json =
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"a.1","geometry":null,"properties":{}},{"type":"Feature","id":"a.2","geometry":null,"properties":{}}]}"#
         let first = try read(json, identity: identity).batch
         let second = try read(json, identity: identity).batch
         #expect(first.objectId(0) != first.objectId(1))
@@ -100,11 +107,12 @@ import Testing
     }
 
     @Test func pagingMembers() throws {
-        let page = try read("""
-        {"type":"FeatureCollection","numberMatched":10,"numberReturned":0,"features":[],
-         "links":[{"rel":"self","href":"a"},{"rel":"next","href":"http://x/items?offset=10"}],
-         "properties":{"exceededTransferLimit":true}}
-        """)
+        let page = try read(
+            """
+            {"type":"FeatureCollection","numberMatched":10,"numberReturned":0,"features":[],
+             "links":[{"rel":"self","href":"a"},{"rel":"next","href":"http://x/items?offset=10"}],
+             "properties":{"exceededTransferLimit":true}}
+            """)
         #expect(page.numberMatched == 10 && page.numberReturned == 0)
         #expect(page.nextLink == "http://x/items?offset=10")
         #expect(page.exceededTransferLimit)
@@ -141,10 +149,10 @@ import Testing
 
     @Test func resultsWriteBackAsGeoJSONThatReadsTheSame() throws {
         let source = """
-        {"type":"FeatureCollection","features":[
-          {"type":"Feature","id":5,"geometry":{"type":"Polygon","coordinates":[[[0,0],[4,0],[4,4],[0,0]]]},"properties":{"name":"a \\"q\\"\\n","v":1.5,"ok":true}},
-          {"type":"Feature","id":6,"geometry":{"type":"Point","coordinates":[1e-7,-2]},"properties":{"name":null,"v":2,"ok":false}}]}
-        """
+            {"type":"FeatureCollection","features":[
+              {"type":"Feature","id":5,"geometry":{"type":"Polygon","coordinates":[[[0,0],[4,0],[4,4],[0,0]]]},"properties":{"name":"a \\"q\\"\\n","v":1.5,"ok":true}},
+              {"type":"Feature","id":6,"geometry":{"type":"Point","coordinates":[1e-7,-2]},"properties":{"name":null,"v":2,"ok":false}}]}
+            """
         let batch = try read(source).batch
         let result = FeatureResult([(batch, nil)], limitExceeded: false, spatialReference: nil)
         let text = result.geoJSON()

@@ -14,15 +14,22 @@ import Testing
 /// twin's on that grid, except the one thing PBF cannot say: an M at the M
 /// domain's minimum (-100000) is written like a null M, and reads as null.
 @Suite struct RecordedZMTests {
-    static let names = ["point-z", "point-m", "point-zm", "polyline-z", "polyline-m", "polyline-zm",
-                        "polygon-z", "polygon-m", "polygon-zm"].map { "arcgis-rest-js-" + $0 }
+    static let names = [
+        "point-z", "point-m", "point-zm", "polyline-z", "polyline-m", "polyline-zm",
+        "polygon-z", "polygon-m", "polygon-zm",
+    ].map { "arcgis-rest-js-" + $0 }
 
     /// Every vertex of an ISO WKB geometry, in order, as [x, y, z, m] (nil
     /// for an ordinate the type lacks, NaN for a null one).
     private func vertices(_ wkb: UnsafeRawBufferPointer) -> [[Double?]] {
         var offset = 0, out: [[Double?]] = []
-        func uint32() -> Int { defer { offset += 4 }; return Int(UInt32(littleEndian: wkb.loadUnaligned(fromByteOffset: offset, as: UInt32.self))) }
-        func double() -> Double { defer { offset += 8 }; return Double(bitPattern: UInt64(littleEndian: wkb.loadUnaligned(fromByteOffset: offset, as: UInt64.self))) }
+        func uint32() -> Int {
+            defer { offset += 4 }; return Int(UInt32(littleEndian: wkb.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+        }
+        func double() -> Double {
+            defer { offset += 8 };
+            return Double(bitPattern: UInt64(littleEndian: wkb.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+        }
         func geometry() {
             offset += 1  // byte order: the library writes little-endian
             let code = uint32()
@@ -84,7 +91,9 @@ import Testing
                 if w[3] == -100_000, g[3]?.isNaN == true {
                     ambiguous += 1  // PBF's null M and the domain's minimum are one integer
                 } else {
-                    #expect(g[3] == w[3] || (g[3]?.isNaN == true && w[3]?.isNaN == true), "\(name) row \(row): m \(String(describing: g[3])) vs \(String(describing: w[3]))")
+                    #expect(
+                        g[3] == w[3] || (g[3]?.isNaN == true && w[3]?.isNaN == true),
+                        "\(name) row \(row): m \(String(describing: g[3])) vs \(String(describing: w[3]))")
                 }
             }
         }

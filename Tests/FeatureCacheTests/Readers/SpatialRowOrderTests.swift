@@ -107,14 +107,18 @@ import Testing
         let inWindow = Set(rows.filter { inside($0, 100, 200, 300, 350) }.map(\.id))
         let windowed = try query(store) { $0.geometry = window(100, 200, 300, 350) }
         #expect(Set(windowed) == inWindow && windowed.count == inWindow.count)
-        let good = try query(store) { $0.geometry = window(100, 200, 300, 350); $0.whereClause = "V < 3" }
+        let good = try query(store) {
+            $0.geometry = window(100, 200, 300, 350); $0.whereClause = "V < 3"
+        }
         #expect(Set(good) == Set(rows.filter { inside($0, 100, 200, 300, 350) && $0.value < 3 }.map(\.id)))
         // Offset and max features: object-id order, so the windows of one query
         // tile its matches, as a service pages them.
         let sortedWindow = inWindow.sorted()
         var paged: [Int64] = []
         for offset in stride(from: 0, to: sortedWindow.count + 100, by: 100) {
-            paged += try query(store) { $0.geometry = window(100, 200, 300, 350); $0.resultOffset = offset; $0.maxFeatures = 100 }
+            paged += try query(store) {
+                $0.geometry = window(100, 200, 300, 350); $0.resultOffset = offset; $0.maxFeatures = 100
+            }
         }
         #expect(paged == sortedWindow)
         #expect(try query(store) { $0.maxFeatures = 10 } == Array(rows.map(\.id).sorted().prefix(10)))

@@ -12,7 +12,8 @@ import Testing
         let features = ids.map { #"{"attributes":{"OID":\#($0),"V":\#($0 * 10)},"geometry":{"x":\#($0),"y":\#($0)}}"# }
         let json = #"{"features":[\#(features.joined(separator: ","))]}"#
         return try Array(json.utf8).withUnsafeBytes {
-            try EsriJSONReader.read($0, fields: [FieldInfo(name: "OID", type: .oid), FieldInfo(name: "V", type: .integer)], objectIdField: "OID")
+            try EsriJSONReader.read(
+                $0, fields: [FieldInfo(name: "OID", type: .oid), FieldInfo(name: "V", type: .integer)], objectIdField: "OID")
         }.batch
     }
 
@@ -130,7 +131,9 @@ import Testing
         for id in 1...(large ? 13_000 : 3000) {
             let x = Double.random(in: -180...180, using: &generator), y = Double.random(in: -90...90, using: &generator)
             let w = Double.random(in: 0...2, using: &generator), h = Double.random(in: 0...2, using: &generator)
-            features.append(#"{"attributes":{"OID":\#(id)},"geometry":{"rings":[[[\#(x),\#(y)],[\#(x),\#(y + h)],[\#(x + w),\#(y + h)],[\#(x + w),\#(y)],[\#(x),\#(y)]]]}}"#)
+            features.append(
+                #"{"attributes":{"OID":\#(id)},"geometry":{"rings":[[[\#(x),\#(y)],[\#(x),\#(y + h)],[\#(x + w),\#(y + h)],[\#(x + w),\#(y)],[\#(x),\#(y)]]]}}"#
+            )
         }
         var batches = try stride(from: 0, to: features.count, by: 1500).map { start in
             let json = #"{"features":[\#(features[start..<min(start + 1500, features.count)].joined(separator: ","))]}"#
@@ -179,7 +182,9 @@ import Testing
     @Test(arguments: [0, 1, 64, 65, 300, 4096, 4097, 70_000])
     func radixSortSortsLikeTheStandardLibrary(count: Int) {
         var generator = SystemRandomNumberGenerator()
-        let keys = (0..<count).map { _ in UInt64.random(in: 0...UInt64.max, using: &generator) >> UInt64.random(in: 0...40, using: &generator) }
+        let keys = (0..<count).map { _ in
+            UInt64.random(in: 0...UInt64.max, using: &generator) >> UInt64.random(in: 0...40, using: &generator)
+        }
         var sorted = keys
         RadixSort.sort(&sorted)
         #expect(sorted == keys.sorted())

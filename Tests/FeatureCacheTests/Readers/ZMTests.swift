@@ -47,17 +47,18 @@ import Testing
             return decode(batch.geometry.wkb(0))  // the WKB is borrowed from the batch: keep it alive
         }
         let m = try first(#"{"hasM":true,"paths":[[[1,2,3],[4,5,6]]]}"#)
-        #expect(m.type == 2002 && m.doubles == [1, 2, 3, 4, 5, 6], "\(m)")    // M
-        #expect(try first(#"{"hasZ":true,"hasM":true,"paths":[[[1,2,3,4]]]}"#).type == 3002)            // ZM
-        #expect(try first(#"{"hasZ":true,"paths":[[[1,2],[3,4]]]}"#).type == 2)                        // 2-D stays 2-D
-        #expect(try first(#"{"hasM":"yes","paths":[[[1,2,3]]]}"#).type == 1002)                        // no boolean: Z, as unflagged
+        #expect(m.type == 2002 && m.doubles == [1, 2, 3, 4, 5, 6], "\(m)")  // M
+        #expect(try first(#"{"hasZ":true,"hasM":true,"paths":[[[1,2,3,4]]]}"#).type == 3002)  // ZM
+        #expect(try first(#"{"hasZ":true,"paths":[[[1,2],[3,4]]]}"#).type == 2)  // 2-D stays 2-D
+        #expect(try first(#"{"hasM":"yes","paths":[[[1,2,3]]]}"#).type == 1002)  // no boolean: Z, as unflagged
         #expect(try first(#"{"hasM":null,"paths":[[[1,2,3]]]}"#).type == 1002)
         #expect(try first(#"{"hasM":true,"paths":[[[1,2,3]]]}"#, declared: #""hasZ":true,"#).type == 1002)  // declared wins
     }
 
     @Test func esriPointsKeepZAndM() throws {
-        let batch = try esri(#"{"hasZ":true,"hasM":true,"features":[{"attributes":{"OID":1},"geometry":{"x":1,"y":2,"z":3,"m":4}},"#
-                             + #"{"attributes":{"OID":2},"geometry":{"x":5,"y":6,"z":7}}]}"#)
+        let batch = try esri(
+            #"{"hasZ":true,"hasM":true,"features":[{"attributes":{"OID":1},"geometry":{"x":1,"y":2,"z":3,"m":4}},"#
+                + #"{"attributes":{"OID":2},"geometry":{"x":5,"y":6,"z":7}}]}"#)
         let first = decode(batch.geometry.wkb(0)), second = decode(batch.geometry.wkb(1))
         #expect(first.type == 3001 && same(first.doubles, [1, 2, 3, 4]))
         #expect(second.type == 3001 && same(second.doubles, [5, 6, 7, .nan]))  // no measure: NaN
@@ -66,7 +67,8 @@ import Testing
 
     @Test func esriVerticesFollowTheDeclaredLayout() throws {
         // [x, y, z, null]: ArcGIS Online's Z+M vertex without a measure.
-        let zm = try esri(#"{"hasZ":true,"hasM":true,"features":[{"attributes":{"OID":1},"geometry":{"paths":[[[0,0,10,null],[1,1,11,5]]]}}]}"#)
+        let zm = try esri(
+            #"{"hasZ":true,"hasM":true,"features":[{"attributes":{"OID":1},"geometry":{"paths":[[[0,0,10,null],[1,1,11,5]]]}}]}"#)
         let line = decode(zm.geometry.wkb(0))
         #expect(line.type == 3002 && same(line.doubles, [0, 0, 10, .nan, 1, 1, 11, 5]))
         // hasM only: the third ordinate is the measure.
@@ -93,10 +95,11 @@ import Testing
     }
 
     @Test func geoJSONHeightsAreKept() throws {
-        let batch = try geojson(#"{"type":"FeatureCollection","features":["#
-            + #"{"type":"Feature","id":1,"properties":{},"geometry":{"type":"Point","coordinates":[1,2,3]}},"#
-            + #"{"type":"Feature","id":2,"properties":{},"geometry":{"type":"LineString","coordinates":[[0,0],[1,1,5],[2,2,6,99]]}},"#
-            + #"{"type":"Feature","id":3,"properties":{},"geometry":{"type":"Point","coordinates":[4,5]}}]}"#)
+        let batch = try geojson(
+            #"{"type":"FeatureCollection","features":["#
+                + #"{"type":"Feature","id":1,"properties":{},"geometry":{"type":"Point","coordinates":[1,2,3]}},"#
+                + #"{"type":"Feature","id":2,"properties":{},"geometry":{"type":"LineString","coordinates":[[0,0],[1,1,5],[2,2,6,99]]}},"#
+                + #"{"type":"Feature","id":3,"properties":{},"geometry":{"type":"Point","coordinates":[4,5]}}]}"#)
         let point = decode(batch.geometry.wkb(0)), line = decode(batch.geometry.wkb(1)), flat = decode(batch.geometry.wkb(2))
         #expect(point.type == 1001 && same(point.doubles, [1, 2, 3]))
         // A position without a height among ones with it: NaN (no Z), a fourth ordinate left out.
@@ -120,12 +123,12 @@ import Testing
 
     @Test func gmlWithThreeDimensionsKeepsTheHeight() throws {
         let document = """
-        <wfs:FeatureCollection xmlns:wfs="http://www.opengis.net/wfs/2.0" xmlns:gml="http://www.opengis.net/gml/3.2" xmlns:t="urn:t">
-        <wfs:member><t:w gml:id="w.1"><t:geom><gml:Point srsDimension="3"><gml:pos>1 2 3</gml:pos></gml:Point></t:geom></t:w></wfs:member>
-        <wfs:member><t:w gml:id="w.2"><t:geom><gml:LineString><gml:posList srsDimension="3">0 0 5 1 1 6</gml:posList></gml:LineString></t:geom></t:w></wfs:member>
-        <wfs:member><t:w gml:id="w.3"><t:geom><gml:Point><gml:pos>7 8</gml:pos></gml:Point></t:geom></t:w></wfs:member>
-        </wfs:FeatureCollection>
-        """
+            <wfs:FeatureCollection xmlns:wfs="http://www.opengis.net/wfs/2.0" xmlns:gml="http://www.opengis.net/gml/3.2" xmlns:t="urn:t">
+            <wfs:member><t:w gml:id="w.1"><t:geom><gml:Point srsDimension="3"><gml:pos>1 2 3</gml:pos></gml:Point></t:geom></t:w></wfs:member>
+            <wfs:member><t:w gml:id="w.2"><t:geom><gml:LineString><gml:posList srsDimension="3">0 0 5 1 1 6</gml:posList></gml:LineString></t:geom></t:w></wfs:member>
+            <wfs:member><t:w gml:id="w.3"><t:geom><gml:Point><gml:pos>7 8</gml:pos></gml:Point></t:geom></t:w></wfs:member>
+            </wfs:FeatureCollection>
+            """
         let page = try Array(document.utf8).withUnsafeBytes {
             try GMLReader.read($0, fields: [], geometryProperty: nil, identity: FeatureIdentity(), swapAxes: false)
         }

@@ -95,13 +95,13 @@ extension HTTPResponse {
 
 /// A minimal but real layer resource.
 let treesLayerJSON = """
-{"currentVersion":11.1,"id":0,"name":"Trees","type":"Feature Layer","geometryType":"esriGeometryPoint",
- "minScale":250000,"maxScale":0,"objectIdField":"OBJECTID","displayField":"Species",
- "extent":{"xmin":-122.75,"ymin":45.43,"xmax":-122.5,"ymax":45.6,"spatialReference":{"wkid":4326,"latestWkid":4326}},
- "fields":[{"name":"OBJECTID","type":"esriFieldTypeOID","alias":"OBJECTID"},
-           {"name":"Species","type":"esriFieldTypeString","alias":"Species","length":64}],
- "maxRecordCount":2000,"advancedQueryCapabilities":{"supportsPagination":true}}
-"""
+    {"currentVersion":11.1,"id":0,"name":"Trees","type":"Feature Layer","geometryType":"esriGeometryPoint",
+     "minScale":250000,"maxScale":0,"objectIdField":"OBJECTID","displayField":"Species",
+     "extent":{"xmin":-122.75,"ymin":45.43,"xmax":-122.5,"ymax":45.6,"spatialReference":{"wkid":4326,"latestWkid":4326}},
+     "fields":[{"name":"OBJECTID","type":"esriFieldTypeOID","alias":"OBJECTID"},
+               {"name":"Species","type":"esriFieldTypeString","alias":"Species","length":64}],
+     "maxRecordCount":2000,"advancedQueryCapabilities":{"supportsPagination":true}}
+    """
 
 let layerURL = "https://example.test/arcgis/rest/services/Trees/FeatureServer/0"
 

@@ -10,7 +10,9 @@ import Glibc
 nonisolated(unsafe) private var target: FuzzTarget?
 
 @_cdecl("LLVMFuzzerInitialize")
-public func fuzzerInitialize(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> Int32 {
+public func fuzzerInitialize(
+    _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
+) -> Int32 {
     let name = getenv("FC_FUZZ_TARGET").map { String(cString: $0) } ?? ""
     guard let chosen = FuzzTarget(rawValue: name) else {
         let names = FuzzTarget.allCases.map(\.rawValue).joined(separator: ", ")

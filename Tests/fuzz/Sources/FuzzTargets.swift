@@ -13,7 +13,9 @@ enum FuzzTarget: String, CaseIterable {
         case .esrijson:
             // As for GeoJSON: templates give what member by member gives.
             for (fields, objectIdField) in [(Schema.fields, "OBJECTID"), ([], nil)] {
-                let templated = Result { () throws(FeatureCacheError) in try EsriJSONReader.read(bytes, fields: fields, objectIdField: objectIdField) }
+                let templated = Result { () throws(FeatureCacheError) in
+                    try EsriJSONReader.read(bytes, fields: fields, objectIdField: objectIdField)
+                }
                 let direct = Result { () throws(FeatureCacheError) in
                     try EsriJSONReader.read(bytes, fields: fields, objectIdField: objectIdField, learnsTemplates: false)
                 }
@@ -27,7 +29,9 @@ enum FuzzTarget: String, CaseIterable {
             // Features read through a template of an earlier one's bytes must
             // give what reading member by member gives, or the same error.
             for fields in [[], Schema.fields] {
-                let templated = Result { () throws(FeatureCacheError) in try GeoJSONReader.read(bytes, fields: fields, identity: FeatureIdentity()) }
+                let templated = Result { () throws(FeatureCacheError) in
+                    try GeoJSONReader.read(bytes, fields: fields, identity: FeatureIdentity())
+                }
                 let direct = Result { () throws(FeatureCacheError) in
                     try GeoJSONReader.read(bytes, fields: fields, identity: FeatureIdentity(), learnsTemplates: false)
                 }
@@ -129,7 +133,8 @@ enum FuzzTarget: String, CaseIterable {
         filtered.maxFeatures = Int(Int64.max)
         for query in [box, filtered] {
             guard let local = try? LocalQuery(query, definitionExpression: "", fields: batch.fields, tableWkid: 4326),
-                  let result = try? local.run(store.queryableSnapshot(), spatialReference: nil) else { continue }
+                let result = try? local.run(store.queryableSnapshot(), spatialReference: nil)
+            else { continue }
             _ = result.geoJSON()
         }
     }
@@ -149,16 +154,18 @@ enum FuzzTarget: String, CaseIterable {
 
 /// The schema and rows the targets use.
 enum Schema {
-    static let fields = [FieldInfo(name: "OBJECTID", type: .oid), FieldInfo(name: "Name", type: .string),
-                         FieldInfo(name: "Value", type: .double), FieldInfo(name: "Count", type: .integer),
-                         FieldInfo(name: "Day", type: .date)]
+    static let fields = [
+        FieldInfo(name: "OBJECTID", type: .oid), FieldInfo(name: "Name", type: .string),
+        FieldInfo(name: "Value", type: .double), FieldInfo(name: "Count", type: .integer),
+        FieldInfo(name: "Day", type: .date),
+    ]
 
     static let rows: FeatureBatch = {
         let json = """
-        {"features":[{"attributes":{"OBJECTID":1,"Name":"ash","Value":1.5,"Count":3,"Day":86400000},"geometry":{"x":1,"y":2}},
-        {"attributes":{"OBJECTID":2,"Name":null,"Value":-2,"Count":null,"Day":null},"geometry":{"x":-3,"y":4}},
-        {"attributes":{"OBJECTID":3,"Name":"Élan","Value":1e300,"Count":-7,"Day":0},"geometry":null}]}
-        """
+            {"features":[{"attributes":{"OBJECTID":1,"Name":"ash","Value":1.5,"Count":3,"Day":86400000},"geometry":{"x":1,"y":2}},
+            {"attributes":{"OBJECTID":2,"Name":null,"Value":-2,"Count":null,"Day":null},"geometry":{"x":-3,"y":4}},
+            {"attributes":{"OBJECTID":3,"Name":"Élan","Value":1e300,"Count":-7,"Day":0},"geometry":null}]}
+            """
         return try! Array(json.utf8).withUnsafeBytes { bytes in
             try EsriJSONReader.read(bytes, fields: fields, objectIdField: "OBJECTID").batch
         }

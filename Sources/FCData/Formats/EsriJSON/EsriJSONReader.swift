@@ -11,8 +11,10 @@ package enum EsriJSONReader {
     ///   - objectIdField: the field holding object ids when the response does not say.
     ///   - learnsTemplates: read features that repeat an earlier one's layout
     ///     with its `FeatureTemplate` (false: member by member, as tests compare).
-    package static func read(_ bytes: UnsafeRawBufferPointer, fields: [FieldInfo], objectIdField: String?,
-                             learnsTemplates: Bool = true) throws(FeatureCacheError) -> EsriQueryPage {
+    package static func read(
+        _ bytes: UnsafeRawBufferPointer, fields: [FieldInfo], objectIdField: String?,
+        learnsTemplates: Bool = true
+    ) throws(FeatureCacheError) -> EsriQueryPage {
         var scanner = JSONScanner(bytes)
         var objectIdField = objectIdField
         var responseFields: [FieldInfo]? = nil
@@ -52,8 +54,9 @@ package enum EsriJSONReader {
         // An error body has no features: an empty batch of the schema stands in.
         guard builder != nil || isServiceError else { throw scanner.error("not a query response: no 'features' member") }
         let batch = (builder ?? BatchBuilder(fields: fields, objectIdField: objectIdField)).finish()
-        return EsriQueryPage(batch: batch, exceededTransferLimit: exceededTransferLimit,
-                            spatialReference: spatialReference, isServiceError: isServiceError)
+        return EsriQueryPage(
+            batch: batch, exceededTransferLimit: exceededTransferLimit,
+            spatialReference: spatialReference, isServiceError: isServiceError)
     }
 
     /// `{"objectIdFieldName":…, "objectIds":[…]}` of a `returnIdsOnly=true` query.
@@ -90,12 +93,19 @@ package enum EsriJSONReader {
             var nullable = true
             try scanner.beginObject()
             while try scanner.nextKey() {
-                if scanner.keyEquals("name") { name = try scanner.readStringOrNull() }
-                else if scanner.keyEquals("alias") { alias = try scanner.readStringOrNull() }
-                else if scanner.keyEquals("type") { type = FieldType(esriName: try scanner.readStringOrNull() ?? "") }
-                else if scanner.keyEquals("length") { length = Int32(clamping: try scanner.readNull() ? 0 : try scanner.readInt64()) }
-                else if scanner.keyEquals("nullable") { nullable = try scanner.readNull() ? true : try scanner.readBool() }
-                else { try scanner.skipValue() }
+                if scanner.keyEquals("name") {
+                    name = try scanner.readStringOrNull()
+                } else if scanner.keyEquals("alias") {
+                    alias = try scanner.readStringOrNull()
+                } else if scanner.keyEquals("type") {
+                    type = FieldType(esriName: try scanner.readStringOrNull() ?? "")
+                } else if scanner.keyEquals("length") {
+                    length = Int32(clamping: try scanner.readNull() ? 0 : try scanner.readInt64())
+                } else if scanner.keyEquals("nullable") {
+                    nullable = try scanner.readNull() ? true : try scanner.readBool()
+                } else {
+                    try scanner.skipValue()
+                }
             }
             guard let name, !name.isEmpty else { throw scanner.error("a field has no name") }
             fields.append(FieldInfo(name: name, alias: alias, type: type, nullable: nullable && type != .oid, length: length))
@@ -105,10 +115,13 @@ package enum EsriJSONReader {
 
     /// - Parameters: hasZ, hasM: as the response declares them; nil = not said,
     ///   and then a third ordinate is read as a Z (as GDAL reads it).
-    private static func readFeatures(_ scanner: inout JSONScanner, into builder: BatchBuilder,
-                                     hasZ: Bool?, hasM: Bool?, learnsTemplates: Bool) throws(FeatureCacheError) {
-        var scratch = CoordinateScratch(declared: VertexLayout(hasZ: hasZ ?? false, hasM: hasM ?? false),
-                                        inferZ: hasZ == nil && hasM == nil)
+    private static func readFeatures(
+        _ scanner: inout JSONScanner, into builder: BatchBuilder,
+        hasZ: Bool?, hasM: Bool?, learnsTemplates: Bool
+    ) throws(FeatureCacheError) {
+        var scratch = CoordinateScratch(
+            declared: VertexLayout(hasZ: hasZ ?? false, hasM: hasM ?? false),
+            inferZ: hasZ == nil && hasM == nil)
         scratch.nullOrdinatesAfterXY = true  // [x, y, z, null]: a Z+M vertex without a measure
         var templates = FeatureTemplates(enabled: learnsTemplates)
         try scanner.beginArray()
@@ -140,8 +153,10 @@ package enum EsriJSONReader {
     }
 
     /// Reads the feature with the first template it matches; false when none does.
-    private static func readWithTemplate(_ scanner: inout JSONScanner, _ templates: [FeatureTemplate], into builder: BatchBuilder,
-                                         scratch: inout CoordinateScratch) throws(FeatureCacheError) -> Bool {
+    private static func readWithTemplate(
+        _ scanner: inout JSONScanner, _ templates: [FeatureTemplate], into builder: BatchBuilder,
+        scratch: inout CoordinateScratch
+    ) throws(FeatureCacheError) -> Bool {
         scratch.geometryFlags = .xy  // templates hold no geometry with flags of its own
         for template in templates {
             var point = PointOrdinates()
@@ -178,8 +193,10 @@ package enum EsriJSONReader {
 
     /// An Esri geometry object: `{x,y[,z,m]}`, `{points}`, `{paths}` or `{rings}`
     /// (`hasZ`, `hasM` and `spatialReference` members tolerated), or null.
-    private static func readGeometry(_ scanner: inout JSONScanner, into geometry: inout GeometryColumnBuilder,
-                                     scratch: inout CoordinateScratch) throws(FeatureCacheError) {
+    private static func readGeometry(
+        _ scanner: inout JSONScanner, into geometry: inout GeometryColumnBuilder,
+        scratch: inout CoordinateScratch
+    ) throws(FeatureCacheError) {
         if try scanner.readNull() { return geometry.appendNull() }
         var point = PointOrdinates()
         var type: WKBType? = nil
@@ -239,8 +256,10 @@ package enum EsriJSONReader {
 
     /// The geometry a closed geometry object read as: a point from its
     /// ordinates, the scratch as `type`, or none (`{}` is ArcGIS's empty geometry).
-    private static func appendGeometry(_ type: WKBType?, _ point: PointOrdinates, _ scratch: inout CoordinateScratch,
-                                       into geometry: inout GeometryColumnBuilder, _ scanner: JSONScanner) throws(FeatureCacheError) {
+    private static func appendGeometry(
+        _ type: WKBType?, _ point: PointOrdinates, _ scratch: inout CoordinateScratch,
+        into geometry: inout GeometryColumnBuilder, _ scanner: JSONScanner
+    ) throws(FeatureCacheError) {
         switch type {
         case .point? where !point.x.isNaN && !point.y.isNaN && (point.z != nil || point.m != nil):
             // {x, y, z, m}: the ordinates the layout keeps.
@@ -290,10 +309,15 @@ package enum EsriJSONReader {
         var wkid: Int32 = 0, latest: Int32 = 0, wkt: String? = nil
         try scanner.beginObject()
         while try scanner.nextKey() {
-            if scanner.keyEquals("wkid") { wkid = Int32(clamping: try scanner.readNull() ? 0 : try scanner.readInt64()) }
-            else if scanner.keyEquals("latestWkid") { latest = Int32(clamping: try scanner.readNull() ? 0 : try scanner.readInt64()) }
-            else if scanner.keyEquals("wkt") { wkt = try scanner.readStringOrNull() }
-            else { try scanner.skipValue() }
+            if scanner.keyEquals("wkid") {
+                wkid = Int32(clamping: try scanner.readNull() ? 0 : try scanner.readInt64())
+            } else if scanner.keyEquals("latestWkid") {
+                latest = Int32(clamping: try scanner.readNull() ? 0 : try scanner.readInt64())
+            } else if scanner.keyEquals("wkt") {
+                wkt = try scanner.readStringOrNull()
+            } else {
+                try scanner.skipValue()
+            }
         }
         return wkid == 0 && latest == 0 && wkt == nil ? nil : SpatialReference(wkid: wkid, latestWkid: latest, wkt: wkt)
     }

@@ -13,21 +13,22 @@ extension FeatureTemplate {
                 return try recorder.values(builder, skipsUnknown: true)
             } else if recorder.probe.keyEquals("geometry") {
                 var type: WKBType? = nil  // the last of x, points, paths, rings decides, as there
-                return try recorder.geometry({ (recorder) throws(FeatureCacheError) in
-                    switch EsriJSONReader.geometryMember(recorder.probe) {
-                    case let .ordinate(index)?:
-                        if index == 0 { type = .point }
-                        recorder.slot(.ordinate(index), depth: 2)
-                        _ = try EsriJSONReader.coordinate(&recorder.probe)  // a bare NaN too, which skipValue refuses
-                        recorder.restartRun()
-                    case let .coordinates(kind)?:
-                        type = kind
-                        try recorder.value(.coordinates, depth: 2)
-                    case nil:
-                        try recorder.value(.skip, depth: 2)
-                    }
-                    return true
-                }, type: { type })
+                return try recorder.geometry(
+                    { (recorder) throws(FeatureCacheError) in
+                        switch EsriJSONReader.geometryMember(recorder.probe) {
+                        case let .ordinate(index)?:
+                            if index == 0 { type = .point }
+                            recorder.slot(.ordinate(index), depth: 2)
+                            _ = try EsriJSONReader.coordinate(&recorder.probe)  // a bare NaN too, which skipValue refuses
+                            recorder.restartRun()
+                        case let .coordinates(kind)?:
+                            type = kind
+                            try recorder.value(.coordinates, depth: 2)
+                        case nil:
+                            try recorder.value(.skip, depth: 2)
+                        }
+                        return true
+                    }, type: { type })
             } else {
                 try recorder.value(.skip, depth: 1)
             }

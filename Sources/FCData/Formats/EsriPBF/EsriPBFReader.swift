@@ -24,7 +24,9 @@ import FCSupport
 /// translation, -100000 by default): both are 0 on the wire, and both read as
 /// null. Esri JSON keeps them apart.
 package enum EsriPBFReader {
-    package static func read(_ bytes: UnsafeRawBufferPointer, fields: [FieldInfo], objectIdField: String?) throws(FeatureCacheError) -> EsriQueryPage {
+    package static func read(
+        _ bytes: UnsafeRawBufferPointer, fields: [FieldInfo], objectIdField: String?
+    ) throws(FeatureCacheError) -> EsriQueryPage {
         var result = try queryResult(bytes, expecting: Results.features)
         var header = FeatureResultHeader()
         let start = result
@@ -38,7 +40,8 @@ package enum EsriPBFReader {
         // fields and a million empty features would ask for 10^12 of them.
         let (cells, overflow) = featureCount.multipliedReportingOverflow(by: max(1, responseFields.count))
         guard !overflow, cells <= max(Self.cellsAlwaysAllowed, 4 * bytes.count) else {
-            throw result.error("\(featureCount) features × \(responseFields.count) fields is more than \(bytes.count) bytes can hold", at: 0)
+            throw result.error(
+                "\(featureCount) features × \(responseFields.count) fields is more than \(bytes.count) bytes can hold", at: 0)
         }
         let objectIdField = header.objectIdField ?? objectIdField ?? responseFields.first { $0.type == .oid }?.name
         let builder = BatchBuilder(fields: responseFields, objectIdField: objectIdField)
@@ -52,8 +55,9 @@ package enum EsriPBFReader {
             var feature = try result.readMessage()
             try features.read(&feature)
         }
-        return EsriQueryPage(batch: builder.finish(), exceededTransferLimit: header.exceededTransferLimit,
-                               spatialReference: header.spatialReference)
+        return EsriQueryPage(
+            batch: builder.finish(), exceededTransferLimit: header.exceededTransferLimit,
+            spatialReference: header.spatialReference)
     }
 
     /// Attribute cells (features × fields) any response may have; beyond it, at
@@ -107,7 +111,9 @@ package enum EsriPBFReader {
     }
 
     /// The `QueryResult` member the caller expects, as a reader of its own.
-    private static func queryResult(_ bytes: UnsafeRawBufferPointer, expecting wanted: (Int, String)) throws(FeatureCacheError) -> ProtobufReader {
+    private static func queryResult(
+        _ bytes: UnsafeRawBufferPointer, expecting wanted: (Int, String)
+    ) throws(FeatureCacheError) -> ProtobufReader {
         var message = ProtobufReader(bytes)
         var found: ProtobufReader? = nil
         var other: Int? = nil
@@ -147,7 +153,8 @@ package enum EsriPBFReader {
             }
         }
         if wkid == 0, latest == 0, wkt?.isEmpty ?? true { return nil }
-        return SpatialReference(wkid: Int32(clamping: wkid), latestWkid: Int32(clamping: latest), wkt: wkt.flatMap { $0.isEmpty ? nil : $0 })
+        return SpatialReference(
+            wkid: Int32(clamping: wkid), latestWkid: Int32(clamping: latest), wkt: wkt.flatMap { $0.isEmpty ? nil : $0 })
     }
 
     private static func readEnvelope(_ message: inout ProtobufReader) throws(FeatureCacheError) -> Envelope {

@@ -41,15 +41,17 @@ package final class GMLReader: XMLEventSink {
     private let identity: FeatureIdentity
     private let swapAxes: Bool
     private let geometryProperty: [UInt8]?
-    @exclusivity(unchecked) private var page = (matched: Int64?.none, returned: Int64?.none, next: String?.none, srs: String?.none, idPrefix: String?.none)
+    @exclusivity(unchecked) private var page = (
+        matched: Int64?.none, returned: Int64?.none, next: String?.none, srs: String?.none, idPrefix: String?.none
+    )
 
     @exclusivity(unchecked) private var depth = 0
     @exclusivity(unchecked) private var sawRoot = false
     /// Depths of elements whose children are features (member containers).
     @exclusivity(unchecked) private var containerDepths: [Int] = []
-    @exclusivity(unchecked) private var featureDepth = 0                // 0 = not in a feature
+    @exclusivity(unchecked) private var featureDepth = 0  // 0 = not in a feature
     @exclusivity(unchecked) private var objectId: Int64?
-    @exclusivity(unchecked) private var skipDepth = 0                   // > 0: inside a subtree being skipped
+    @exclusivity(unchecked) private var skipDepth = 0  // > 0: inside a subtree being skipped
     // The current property (depth featureDepth + 1).
     @exclusivity(unchecked) private var column: Int?
     @exclusivity(unchecked) private var columnHint = 0
@@ -61,14 +63,14 @@ package final class GMLReader: XMLEventSink {
     @exclusivity(unchecked) private var newColumnName: String?
     private let inferring: Bool
     // The geometry being read.
-    @exclusivity(unchecked) private var geometryRoot = 0                // depth of the geometry's root element, 0 = none
+    @exclusivity(unchecked) private var geometryRoot = 0  // depth of the geometry's root element, 0 = none
     @exclusivity(unchecked) private var elements: [GeometryElement] = []
     @exclusivity(unchecked) private var dimensions: [Int] = []
     /// Coordinates of the geometry being read; a third ordinate (srsDimension 3) is the height.
     @exclusivity(unchecked) private var scratch = CoordinateScratch(inferZ: true)
     @exclusivity(unchecked) private var lists = (lines: 0, points: 0)
     @exclusivity(unchecked) private var ringDepth = 0, curveDepth = 0
-    @exclusivity(unchecked) private var listStart = 0                   // first point of the list being read
+    @exclusivity(unchecked) private var listStart = 0  // first point of the list being read
     @exclusivity(unchecked) private var coordinateText = false
     @exclusivity(unchecked) private var coordinateSeparators = (tuple: UInt8(ascii: " "), coordinate: UInt8(ascii: ","))
     @exclusivity(unchecked) private var pendingX: Double?
@@ -89,8 +91,10 @@ package final class GMLReader: XMLEventSink {
     /// - Parameters:
     ///   - fields: the schema (DescribeFeatureType); empty = infer columns from the values.
     ///   - geometryProperty: the geometry's property; nil = the first holding a geometry.
-    package static func read(_ bytes: UnsafeRawBufferPointer, fields: [FieldInfo], geometryProperty: String?,
-                     identity: FeatureIdentity, swapAxes: Bool) throws(FeatureCacheError) -> GMLPage {
+    package static func read(
+        _ bytes: UnsafeRawBufferPointer, fields: [FieldInfo], geometryProperty: String?,
+        identity: FeatureIdentity, swapAxes: Bool
+    ) throws(FeatureCacheError) -> GMLPage {
         let stream = try Stream(fields: fields, geometryProperty: geometryProperty, identity: identity, swapAxes: swapAxes)
         try stream.feed(bytes)
         return try stream.finish()
@@ -115,8 +119,9 @@ package final class GMLReader: XMLEventSink {
         package func finish() throws(FeatureCacheError) -> GMLPage {
             try parser.finish()
             guard reader.sawRoot else { throw FeatureCacheError.parse("GML: no feature collection") }
-            return GMLPage(batch: reader.builder.finish(), numberMatched: reader.page.matched, numberReturned: reader.page.returned,
-                           next: reader.page.next, srsName: reader.page.srs, idPrefix: reader.page.idPrefix)
+            return GMLPage(
+                batch: reader.builder.finish(), numberMatched: reader.page.matched, numberReturned: reader.page.returned,
+                next: reader.page.next, srsName: reader.page.srs, idPrefix: reader.page.idPrefix)
         }
     }
 
@@ -198,7 +203,8 @@ package final class GMLReader: XMLEventSink {
         while dot > 0, id[dot - 1] != UInt8(ascii: ".") { dot -= 1 }
         let suffix = UnsafeRawBufferPointer(rebasing: id[dot...])
         if let number = ColumnBuilder.integer(suffix), number >= 0, number < 1 << 52, suffix.first != UInt8(ascii: "+"),
-           suffix.count == 1 || suffix.first != UInt8(ascii: "0") {
+            suffix.count == 1 || suffix.first != UInt8(ascii: "0")
+        {
             if page.idPrefix == nil { page.idPrefix = String(decoding: id[..<dot], as: UTF8.self) }
             return number
         }
@@ -235,7 +241,9 @@ package final class GMLReader: XMLEventSink {
         guard !sawGeometryInProperty else { return }
         if column == nil, let name = newColumnName {
             // Without a schema a property becomes a column when it holds a value, not a geometry.
-            column = name.withCString { builder.column(named: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), hint: 0, inferring: true) }
+            column = name.withCString {
+                builder.column(named: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), hint: 0, inferring: true)
+            }
         }
         guard let column else { return }
         let target = builder.columns[column]
@@ -274,7 +282,9 @@ package final class GMLReader: XMLEventSink {
         }
         if page.srs == nil, let srs = tag.attributeString("srsName") { page.srs = srs }
         var dimension = dimensions.last ?? 2
-        if let given = tag.attribute("srsDimension") ?? tag.attribute("dimension"), let value = ColumnBuilder.integer(given), value >= 2, value <= 4 {
+        if let given = tag.attribute("srsDimension") ?? tag.attribute("dimension"), let value = ColumnBuilder.integer(given), value >= 2,
+            value <= 4
+        {
             dimension = Int(value)
         }
         let element = Self.classify(tag)
@@ -286,10 +296,14 @@ package final class GMLReader: XMLEventSink {
             coordinateText = true
             text.removeAll(keepingCapacity: true)
             if element == .coordinates {
-                coordinateSeparators = (tag.attribute("ts").flatMap(\.first) ?? UInt8(ascii: " "),
-                                        tag.attribute("cs").flatMap(\.first) ?? UInt8(ascii: ","))
+                coordinateSeparators = (
+                    tag.attribute("ts").flatMap(\.first) ?? UInt8(ascii: " "),
+                    tag.attribute("cs").flatMap(\.first) ?? UInt8(ascii: ",")
+                )
                 if let decimal = tag.attribute("decimal"), decimal.first != UInt8(ascii: ".") {
-                    throw FeatureCacheError(.unsupported, "GML: coordinates with decimal separator '\(String(decoding: decimal, as: UTF8.self))' are not supported")
+                    throw FeatureCacheError(
+                        .unsupported,
+                        "GML: coordinates with decimal separator '\(String(decoding: decimal, as: UTF8.self))' are not supported")
                 }
             } else if element == .positions, let count = tag.attribute("count").flatMap(ColumnBuilder.integer), count > 0 {
                 dimension = -Int(count)  // resolved from the number of values at the end
@@ -381,7 +395,9 @@ package final class GMLReader: XMLEventSink {
                     throw FeatureCacheError.parse("GML: '+' before a coordinate is not supported")
                 }
                 do throws(FeatureCacheError) { value = try scanner.readNumber().double } catch {
-                    throw FeatureCacheError.parse("GML: coordinates hold something that is not a number near '\(String(decoding: bytes[scanner.offset..<min(bytes.count, scanner.offset + 20)], as: UTF8.self))'")
+                    throw FeatureCacheError.parse(
+                        "GML: coordinates hold something that is not a number near '\(String(decoding: bytes[scanner.offset..<min(bytes.count, scanner.offset + 20)], as: UTF8.self))'"
+                    )
                 }
                 // x y, or x y z with srsDimension 3 (a fourth value has no meaning in GML: left out).
                 if ordinate == 0 {
@@ -395,7 +411,9 @@ package final class GMLReader: XMLEventSink {
                 ordinate += 1
                 if ordinate == tupleSize { ordinate = 0 }
             }
-            if ordinate != 0 { throw FeatureCacheError.parse("GML: coordinate values do not divide into \(tupleSize)-dimensional positions") }
+            if ordinate != 0 {
+                throw FeatureCacheError.parse("GML: coordinate values do not divide into \(tupleSize)-dimensional positions")
+            }
         }
     }
 
@@ -404,7 +422,10 @@ package final class GMLReader: XMLEventSink {
         let (first, second) = swapAxes ? (y, x) : (x, y)
         // Segments of one curve share their end points: keep one copy.
         if curveDepth > 0 || ringDepth > 0, scratch.pointCount > listStart,
-           scratch.xy[scratch.xy.count - 2] == first, scratch.xy[scratch.xy.count - 1] == second { return }
+            scratch.xy[scratch.xy.count - 2] == first, scratch.xy[scratch.xy.count - 1] == second
+        {
+            return
+        }
         if z == nil, scratch.layout == .xy {
             scratch.xy.append(first)
             scratch.xy.append(second)
@@ -427,7 +448,8 @@ package final class GMLReader: XMLEventSink {
         let type: WKBType
         if polygons > 0 {
             guard lists.lines == 0, lists.points == 0, scratch.groupEnds.last == scratch.listEnds.count else {
-                throw FeatureCacheError(.unsupported, "GML: a geometry mixing polygons with lines or points (MultiGeometry) is not supported")
+                throw FeatureCacheError(
+                    .unsupported, "GML: a geometry mixing polygons with lines or points (MultiGeometry) is not supported")
             }
             type = polygons == 1 ? .polygon : .multiPolygon
             scratch.depth = polygons == 1 ? 3 : 4

@@ -15,19 +15,21 @@ extension FeatureTemplate {
                 try recorder.value(.id, depth: 1)
             } else if recorder.probe.keyEquals("geometry") {
                 var type: WKBType? = nil, sawCoordinates = false
-                let described = try recorder.geometry({ (recorder) throws(FeatureCacheError) in
-                    if recorder.probe.keyEquals("type") {
-                        guard let index = try recorder.probe.readString(matching: GeoJSONReader.geometryTypeNames),
-                              GeoJSONReader.geometryTypes[index] != .geometryCollection else { return false }
-                        type = GeoJSONReader.geometryTypes[index]
-                    } else if recorder.probe.keyEquals("coordinates") {
-                        sawCoordinates = true
-                        try recorder.value(.coordinates, depth: 2)
-                    } else {
-                        return false
-                    }
-                    return true
-                }, type: { type })
+                let described = try recorder.geometry(
+                    { (recorder) throws(FeatureCacheError) in
+                        if recorder.probe.keyEquals("type") {
+                            guard let index = try recorder.probe.readString(matching: GeoJSONReader.geometryTypeNames),
+                                GeoJSONReader.geometryTypes[index] != .geometryCollection
+                            else { return false }
+                            type = GeoJSONReader.geometryTypes[index]
+                        } else if recorder.probe.keyEquals("coordinates") {
+                            sawCoordinates = true
+                            try recorder.value(.coordinates, depth: 2)
+                        } else {
+                            return false
+                        }
+                        return true
+                    }, type: { type })
                 return described && type != nil && sawCoordinates  // (member by member failed otherwise)
             } else if recorder.probe.keyEquals("properties") {
                 return try recorder.values(builder, skipsUnknown: false)

@@ -37,7 +37,8 @@ public final class FeatureIdentity: Sendable {
     package func objectId(for text: String) -> Int64 {
         if let number = Self.plainNumber(text) { return number }
         if numericSuffixes, let dot = text.utf8.lastIndex(of: UInt8(ascii: ".")),
-           let number = Self.plainNumber(String(text[text.utf8.index(after: dot)...])) {
+            let number = Self.plainNumber(String(text[text.utf8.index(after: dot)...]))
+        {
             return number
         }
         return state.withLock { state in
@@ -58,8 +59,9 @@ public final class FeatureIdentity: Sendable {
     private static func plainNumber(_ text: String) -> Int64? {
         let utf8 = text.utf8
         guard let first = utf8.first, utf8.count <= 16, first != UInt8(ascii: "0") || utf8.count == 1,
-              utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-              let value = Int64(text), value < 1 << 52 else { return nil }
+            utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+            let value = Int64(text), value < 1 << 52
+        else { return nil }
         return value
     }
 
@@ -78,10 +80,14 @@ public final class FeatureIdentity: Sendable {
 /// text), `id` as the object id. Foreign members are skipped.
 package enum GeoJSONReader {
     /// RFC 7946's geometry types, and their WKB types in the same order.
-    package static let geometryTypeNames: [StaticString] = ["Point", "MultiPoint", "LineString", "MultiLineString", "Polygon",
-                                                    "MultiPolygon", "GeometryCollection"]
-    package static let geometryTypes: [WKBType] = [.point, .multiPoint, .lineString, .multiLineString, .polygon, .multiPolygon,
-                                           .geometryCollection]
+    package static let geometryTypeNames: [StaticString] = [
+        "Point", "MultiPoint", "LineString", "MultiLineString", "Polygon",
+        "MultiPolygon", "GeometryCollection",
+    ]
+    package static let geometryTypes: [WKBType] = [
+        .point, .multiPoint, .lineString, .multiLineString, .polygon, .multiPolygon,
+        .geometryCollection,
+    ]
 
     /// - Parameters:
     ///   - fields: a known schema (ArcGIS layer fields, OGC queryables); properties
@@ -89,8 +95,10 @@ package enum GeoJSONReader {
     ///   - objectIdField: a property that holds object ids, used when a feature has no `id`.
     ///   - learnsTemplates: read features that repeat an earlier one's layout
     ///     with its `FeatureTemplate` (false: member by member, as tests compare).
-    package static func read(_ bytes: UnsafeRawBufferPointer, fields: [FieldInfo] = [], objectIdField: String? = nil,
-                     identity: FeatureIdentity, learnsTemplates: Bool = true) throws(FeatureCacheError) -> GeoJSONPage {
+    package static func read(
+        _ bytes: UnsafeRawBufferPointer, fields: [FieldInfo] = [], objectIdField: String? = nil,
+        identity: FeatureIdentity, learnsTemplates: Bool = true
+    ) throws(FeatureCacheError) -> GeoJSONPage {
         var scanner = JSONScanner(bytes)
         let builder = fields.isEmpty ? BatchBuilder() : BatchBuilder(fields: fields, objectIdField: objectIdField)
         var exceededTransferLimit = false
@@ -126,8 +134,9 @@ package enum GeoJSONReader {
             throw FeatureCacheError.parse("GeoJSON: expected a FeatureCollection, got \(type.map { "a \($0)" } ?? "no 'type'")")
         }
         guard sawFeatures else { throw FeatureCacheError.parse("GeoJSON: the FeatureCollection has no 'features' array") }
-        return GeoJSONPage(batch: builder.finish(), exceededTransferLimit: exceededTransferLimit,
-                           numberMatched: numberMatched, numberReturned: numberReturned, nextLink: nextLink)
+        return GeoJSONPage(
+            batch: builder.finish(), exceededTransferLimit: exceededTransferLimit,
+            numberMatched: numberMatched, numberReturned: numberReturned, nextLink: nextLink)
     }
 
     /// The href of the `rel: "next"` entry of a `links` array.
@@ -139,9 +148,13 @@ package enum GeoJSONReader {
             var rel: String? = nil, href: String? = nil
             try scanner.beginObject()
             while try scanner.nextKey() {
-                if scanner.keyEquals("rel") { rel = try scanner.readStringOrNull() }
-                else if scanner.keyEquals("href") { href = try scanner.readStringOrNull() }
-                else { try scanner.skipValue() }
+                if scanner.keyEquals("rel") {
+                    rel = try scanner.readStringOrNull()
+                } else if scanner.keyEquals("href") {
+                    href = try scanner.readStringOrNull()
+                } else {
+                    try scanner.skipValue()
+                }
             }
             if rel == "next", let href { next = href }
         }
@@ -263,7 +276,9 @@ private struct FeatureReader {
 
     /// Reads a geometry object into `target` (one row). A GeometryCollection is
     /// returned as WKB instead, for the caller to append.
-    private mutating func readGeometryObject(_ scanner: inout JSONScanner, into target: inout GeometryColumnBuilder) throws(FeatureCacheError) -> (bytes: [UInt8], box: BoundingBox)? {
+    private mutating func readGeometryObject(
+        _ scanner: inout JSONScanner, into target: inout GeometryColumnBuilder
+    ) throws(FeatureCacheError) -> (bytes: [UInt8], box: BoundingBox)? {
         var typeIndex: Int? = nil
         var typeAt: Int? = nil
         var hasCoordinates = false

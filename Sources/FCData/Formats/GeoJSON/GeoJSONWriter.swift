@@ -35,7 +35,9 @@ package struct GeoJSONWriter {
         return writer.geometry(&cursor) ? String(decoding: writer.bytes, as: UTF8.self) : nil
     }
 
-    package mutating func feature(_ batch: FeatureBatch, _ columnMap: [Int32], _ row: Int, _ names: [[UInt8]], geometry includeGeometry: Bool) {
+    package mutating func feature(
+        _ batch: FeatureBatch, _ columnMap: [Int32], _ row: Int, _ names: [[UInt8]], geometry includeGeometry: Bool
+    ) {
         text("{\"type\":\"Feature\",\"id\":")
         text(String(batch.objectId(row)))
         text(",\"geometry\":")
@@ -90,8 +92,11 @@ package struct GeoJSONWriter {
             text("{\"type\":\"Polygon\",\"coordinates\":")
             guard rings(&wkb) else { return false }
         case 4, 5, 6:
-            text(["{\"type\":\"MultiPoint\",\"coordinates\":", "{\"type\":\"MultiLineString\",\"coordinates\":",
-                  "{\"type\":\"MultiPolygon\",\"coordinates\":"][Int(type) - 4])
+            text(
+                [
+                    "{\"type\":\"MultiPoint\",\"coordinates\":", "{\"type\":\"MultiLineString\",\"coordinates\":",
+                    "{\"type\":\"MultiPolygon\",\"coordinates\":",
+                ][Int(type) - 4])
             // Members are whole WKB geometries of the single type; GeoJSON wants their coordinates.
             let memberOK = list(&wkb) { writer, wkb in
                 guard let member = wkb.header(), member == type - 3 else { return false }

@@ -29,11 +29,11 @@ package func decimalToDouble(significand: UInt64, exponent: Int) -> Double? {
         if carry { high &+= 1 }
     }
     let upperBit = Int(high >> 63)
-    let shift = upperBit + 9                            // keep 54 bits: 53 and one to round
+    let shift = upperBit + 9  // keep 54 bits: 53 and one to round
     var mantissa = high >> shift
     // floor(log2(10^exponent)) + 63, the product's binary exponent, biased.
     var biasedExponent = ((217_706 * exponent) >> 16) + 63 + upperBit - leadingZeros + 1023
-    guard biasedExponent > 0 else { return nil }        // subnormal
+    guard biasedExponent > 0 else { return nil }  // subnormal
     // Exactly halfway between two doubles (only possible while 5^exponent fits
     // 64 bits): round to even rather than up.
     if low <= 1, exponent >= -4, exponent <= 23, mantissa & 3 == 1, mantissa << shift == high {
@@ -41,11 +41,11 @@ package func decimalToDouble(significand: UInt64, exponent: Int) -> Double? {
     }
     mantissa += mantissa & 1
     mantissa >>= 1
-    if mantissa >= 1 << 53 {                            // rounding carried into a new bit
+    if mantissa >= 1 << 53 {  // rounding carried into a new bit
         mantissa = 1 << 52
         biasedExponent += 1
     }
-    guard biasedExponent < 0x7FF else { return nil }    // overflow
+    guard biasedExponent < 0x7FF else { return nil }  // overflow
     return Double(bitPattern: UInt64(biasedExponent) << 52 | (mantissa & ~(1 << 52)))
 }
 

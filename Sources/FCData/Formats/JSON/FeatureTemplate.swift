@@ -63,8 +63,10 @@ package struct FeatureTemplate {
     /// scanner and the row as they were, where the bytes differ; the caller
     /// ends the row.
     @inline(__always)
-    package func read(_ scanner: inout JSONScanner, into builder: BatchBuilder,
-              _ readSlot: (Slot, inout JSONScanner) throws(FeatureCacheError) -> Void) throws(FeatureCacheError) -> Bool {
+    package func read(
+        _ scanner: inout JSONScanner, into builder: BatchBuilder,
+        _ readSlot: (Slot, inout JSONScanner) throws(FeatureCacheError) -> Void
+    ) throws(FeatureCacheError) -> Bool {
         let start = scanner.offset
         var done = 0
         for step in steps {
@@ -122,8 +124,10 @@ package struct FeatureTemplate {
         /// feature object (the probe stands after its key) and returns false
         /// for one no template can describe. nil as well for a member listed
         /// twice in one object.
-        package static func record(_ scanner: JSONScanner, range: Range<Int>,
-                           member: (inout Recorder) throws(FeatureCacheError) -> Bool) -> FeatureTemplate? {
+        package static func record(
+            _ scanner: JSONScanner, range: Range<Int>,
+            member: (inout Recorder) throws(FeatureCacheError) -> Bool
+        ) -> FeatureTemplate? {
             var recorder = Recorder(scanner, at: range.lowerBound)
             do throws(FeatureCacheError) {
                 try recorder.probe.beginObject()
@@ -182,8 +186,10 @@ package struct FeatureTemplate {
         /// A geometry object, or null: `member` records each member (false: no
         /// template's), then `type` is the geometry's type and it goes into the
         /// row where the object closes.
-        package mutating func geometry(_ member: (inout Recorder) throws(FeatureCacheError) -> Bool,
-                               type: () -> WKBType?) throws(FeatureCacheError) -> Bool {
+        package mutating func geometry(
+            _ member: (inout Recorder) throws(FeatureCacheError) -> Bool,
+            type: () -> WKBType?
+        ) throws(FeatureCacheError) -> Bool {
             if try probe.readNull() { return true }
             try probe.beginObject()
             while try probe.nextKey() {

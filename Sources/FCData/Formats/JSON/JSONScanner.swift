@@ -153,7 +153,8 @@ package struct JSONScanner {
         let here = bytes.baseAddress! + offset, there = bytes.baseAddress! + start
         var index = 0
         while index + 8 <= count {
-            guard here.loadUnaligned(fromByteOffset: index, as: UInt64.self) == there.loadUnaligned(fromByteOffset: index, as: UInt64.self) else {
+            guard here.loadUnaligned(fromByteOffset: index, as: UInt64.self) == there.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            else {
                 return false
             }
             index += 8
@@ -161,12 +162,17 @@ package struct JSONScanner {
         if index < count {
             if count >= 8 {
                 // The last eight bytes, overlapping what was compared.
-                guard here.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) == there.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) else {
+                guard
+                    here.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                        == there.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                else {
                     return false
                 }
             } else {
                 while index < count {
-                    guard here.load(fromByteOffset: index, as: UInt8.self) == there.load(fromByteOffset: index, as: UInt8.self) else { return false }
+                    guard here.load(fromByteOffset: index, as: UInt8.self) == there.load(fromByteOffset: index, as: UInt8.self) else {
+                        return false
+                    }
                     index += 1
                 }
             }
@@ -435,7 +441,8 @@ package struct JSONScanner {
     private mutating func expectLiteral(_ literal: StaticString) throws(FeatureCacheError) {
         let length = literal.utf8CodeUnitCount
         guard offset + length <= bytes.count,
-              memcmp(bytes.baseAddress! + offset, literal.utf8Start, length) == 0 else {
+            memcmp(bytes.baseAddress! + offset, literal.utf8Start, length) == 0
+        else {
             throw error("invalid literal (expected \(literal))")
         }
         offset += length
@@ -550,7 +557,8 @@ package struct JSONScanner {
     package mutating func readBareNaN() -> Bool {
         skipWhitespace()
         guard offset + 3 <= bytes.count, bytes[offset] == UInt8(ascii: "N"), bytes[offset + 1] == UInt8(ascii: "a"),
-              bytes[offset + 2] == UInt8(ascii: "N") else { return false }
+            bytes[offset + 2] == UInt8(ascii: "N")
+        else { return false }
         if offset + 3 < bytes.count {
             let next = bytes[offset + 3] | 0x20
             if next >= UInt8(ascii: "a") && next <= UInt8(ascii: "z") || isDigit(bytes[offset + 3]) { return false }
@@ -634,4 +642,3 @@ package struct JSONNumber: Sendable, Equatable {
     package var double: Double
     package var integer: Int64?
 }
-

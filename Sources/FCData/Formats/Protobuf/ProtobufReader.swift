@@ -46,7 +46,8 @@ package struct ProtobufReader {
         let start = offset
         let tag = try readVarint()
         guard let type = WireType(rawValue: UInt8(tag & 7)) else {
-            throw error("wire type \(tag & 7) (\(tag & 7 == 3 || tag & 7 == 4 ? "groups are not used by this format" : "no such type"))", at: start)
+            throw error(
+                "wire type \(tag & 7) (\(tag & 7 == 3 || tag & 7 == 4 ? "groups are not used by this format" : "no such type"))", at: start)
         }
         let number = tag >> 3
         guard number >= 1, number <= 536_870_911 else { throw error("field number \(number)", at: start) }
@@ -62,8 +63,10 @@ package struct ProtobufReader {
     /// Reads the rest of the message, calling `body` for each occurrence of
     /// field `number` (positioned at its value) and skipping every other field.
     @inline(__always)
-    package mutating func forEach(field number: Int,
-                          _ body: (inout ProtobufReader, WireType) throws(FeatureCacheError) -> Void) throws(FeatureCacheError) {
+    package mutating func forEach(
+        field number: Int,
+        _ body: (inout ProtobufReader, WireType) throws(FeatureCacheError) -> Void
+    ) throws(FeatureCacheError) {
         while let (field, type) = try nextField() {
             if field == number { try body(&self, type) } else { try skip(type) }
         }
@@ -206,8 +209,10 @@ package struct ProtobufReader {
     /// length-delimited run, proto3's default) or not (one value per field, which
     /// a parser must accept too).
     @inline(__always)
-    package mutating func readRepeated(_ type: WireType, scalar: WireType, field: String,
-                               _ element: (inout ProtobufReader) throws(FeatureCacheError) -> Void) throws(FeatureCacheError) {
+    package mutating func readRepeated(
+        _ type: WireType, scalar: WireType, field: String,
+        _ element: (inout ProtobufReader) throws(FeatureCacheError) -> Void
+    ) throws(FeatureCacheError) {
         if type == .lengthDelimited {
             var run = try readMessage()
             while !run.isAtEnd { try element(&run) }

@@ -23,7 +23,8 @@ package struct XMLStartTag {
         for index in 0..<attributeCount {
             let base = index * 5
             guard let name = attributes[base], XMLBytes.equal(name, local),
-                  let start = attributes[base + 3], let end = attributes[base + 4] else { continue }
+                let start = attributes[base + 3], let end = attributes[base + 4]
+            else { continue }
             return UnsafeRawBufferPointer(start: start, count: end - start)
         }
         return nil
@@ -115,24 +116,26 @@ package final class XMLPushParser {
         box = Box(sink)
         self.what = what
         callbacks = .allocate(capacity: 1)
-        callbacks.initialize(to: fcsys_xml_callbacks(
-            start: { user, local, _, uri, count, attributes in
-                let box = Unmanaged<Box>.fromOpaque(user!).takeUnretainedValue()
-                let tag = XMLStartTag(localName: local!, namespace: uri, attributeCount: Int(count),
-                                      attributes: UnsafeMutablePointer(mutating: attributes))
-                do throws(FeatureCacheError) { try box.sink.start(tag) } catch { box.error = error; return 1 }
-                return 0
-            },
-            end: { user in
-                let box = Unmanaged<Box>.fromOpaque(user!).takeUnretainedValue()
-                do throws(FeatureCacheError) { try box.sink.end() } catch { box.error = error; return 1 }
-                return 0
-            },
-            text: { user, text, length in
-                let box = Unmanaged<Box>.fromOpaque(user!).takeUnretainedValue()
-                box.sink.text(UnsafeRawBufferPointer(start: text, count: Int(length)))
-                return 0
-            }))
+        callbacks.initialize(
+            to: fcsys_xml_callbacks(
+                start: { user, local, _, uri, count, attributes in
+                    let box = Unmanaged<Box>.fromOpaque(user!).takeUnretainedValue()
+                    let tag = XMLStartTag(
+                        localName: local!, namespace: uri, attributeCount: Int(count),
+                        attributes: UnsafeMutablePointer(mutating: attributes))
+                    do throws(FeatureCacheError) { try box.sink.start(tag) } catch { box.error = error; return 1 }
+                    return 0
+                },
+                end: { user in
+                    let box = Unmanaged<Box>.fromOpaque(user!).takeUnretainedValue()
+                    do throws(FeatureCacheError) { try box.sink.end() } catch { box.error = error; return 1 }
+                    return 0
+                },
+                text: { user, text, length in
+                    let box = Unmanaged<Box>.fromOpaque(user!).takeUnretainedValue()
+                    box.sink.text(UnsafeRawBufferPointer(start: text, count: Int(length)))
+                    return 0
+                }))
         // The box lives as long as self; the C side holds it unretained.
         guard let push = fcsys_xml_push_create(callbacks, Unmanaged.passUnretained(box).toOpaque(), XMLStream.maxDepth) else {
             callbacks.deallocate()
@@ -162,8 +165,9 @@ package final class XMLPushParser {
     private func run(_ bytes: UnsafeRawBufferPointer, terminate: Bool) throws(FeatureCacheError) {
         var message = [CChar](repeating: 0, count: 512)
         let outcome = withExtendedLifetime(box) {
-            fcsys_xml_push_feed(push, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count, terminate ? 1 : 0,
-                                &message, message.count)
+            fcsys_xml_push_feed(
+                push, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count, terminate ? 1 : 0,
+                &message, message.count)
         }
         if let error = box.error { throw error }
         guard outcome == FCSYS_XML_OK else {

@@ -87,5 +87,5 @@ private final class TreeBuilder: XMLEventSink {
 }
 
 private extension XMLElement {
-    package func append(_ child: XMLElement) { children.append(child) }
+    func append(_ child: XMLElement) { children.append(child) }
 }

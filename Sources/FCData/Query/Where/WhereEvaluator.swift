@@ -26,7 +26,8 @@ public struct WhereEvaluator {
     public static func validate(_ expression: WhereExpression, fields: [FieldInfo]) throws(FeatureCacheError) {
         let known = Set(fields.map { $0.name.lowercased() })
         for name in expression.fieldNames where !known.contains(name.lowercased()) {
-            throw FeatureCacheError(.invalidArgument, "where clause: no field named '\(name)' (fields: \(fields.map(\.name).joined(separator: ", ")))")
+            throw FeatureCacheError(
+                .invalidArgument, "where clause: no field named '\(name)' (fields: \(fields.map(\.name).joined(separator: ", ")))")
         }
     }
 
@@ -55,8 +56,10 @@ public struct WhereEvaluator {
     /// over the rows still open, writing row numbers directly. Other nodes are
     /// evaluated as vectors (three-valued) and their TRUE rows taken. (AND is
     /// TRUE iff every term is, OR iff one is, so TRUE sets compose exactly.)
-    private func outcome(_ node: WhereExpression, _ batch: FeatureBatch, _ rows: [Int]?,
-                         counting: Bool) throws(FeatureCacheError) -> RowScan.Outcome {
+    private func outcome(
+        _ node: WhereExpression, _ batch: FeatureBatch, _ rows: [Int]?,
+        counting: Bool
+    ) throws(FeatureCacheError) -> RowScan.Outcome {
         switch node {
         case let .and(terms) where !terms.isEmpty:
             var rows = rows
@@ -80,8 +83,9 @@ public struct WhereEvaluator {
         case let .compare(op, a, b):
             if let outcome = try typedComparison(op, a, b, batch, rows, counting: counting) { return outcome }
         case let .between(a, low, high, false):
-            return try outcome(.and([.compare(.greaterOrEqual, a, low), .compare(.lessOrEqual, a, high)]), batch, rows,
-                               counting: counting)
+            return try outcome(
+                .and([.compare(.greaterOrEqual, a, low), .compare(.lessOrEqual, a, high)]), batch, rows,
+                counting: counting)
         default:
             break
         }
@@ -101,8 +105,10 @@ public struct WhereEvaluator {
     /// storage, for exactly the pairs `compare` has typed paths for (so the
     /// answers are the same); nil for anything else. With `counting`, the rows
     /// are only counted, not listed.
-    private func typedComparison(_ op: WhereExpression.Comparison, _ a: WhereExpression, _ b: WhereExpression,
-                                 _ batch: FeatureBatch, _ rows: [Int]?, counting: Bool) throws(FeatureCacheError) -> RowScan.Outcome? {
+    private func typedComparison(
+        _ op: WhereExpression.Comparison, _ a: WhereExpression, _ b: WhereExpression,
+        _ batch: FeatureBatch, _ rows: [Int]?, counting: Bool
+    ) throws(FeatureCacheError) -> RowScan.Outcome? {
         var op = op
         var name: String
         var constant: WhereValue
@@ -153,7 +159,11 @@ public struct WhereEvaluator {
         merged.reserveCapacity(a.count + b.count)
         var i = 0, j = 0
         while i < a.count, j < b.count {
-            if a[i] < b[j] { merged.append(a[i]); i += 1 } else if b[j] < a[i] { merged.append(b[j]); j += 1 } else {
+            if a[i] < b[j] {
+                merged.append(a[i]); i += 1
+            } else if b[j] < a[i] {
+                merged.append(b[j]); j += 1
+            } else {
                 merged.append(a[i]); i += 1; j += 1
             }
         }
@@ -203,10 +213,11 @@ public struct WhereEvaluator {
             let value = try evaluate(a, batch, rows)
             let above = Self.compare(.greaterOrEqual, value, try evaluate(low, batch, rows), n)
             let below = Self.compare(.lessOrEqual, value, try evaluate(high, batch, rows), n)
-            return .truth((0..<n).map { i in
-                let both: Truth = above[i] == .no || below[i] == .no ? .no : (above[i] == .yes && below[i] == .yes ? .yes : .unknown)
-                return negated && both != .unknown ? .of(both == .no) : both
-            })
+            return .truth(
+                (0..<n).map { i in
+                    let both: Truth = above[i] == .no || below[i] == .no ? .no : (above[i] == .yes && below[i] == .yes ? .yes : .unknown)
+                    return negated && both != .unknown ? .of(both == .no) : both
+                })
         case let .inList(a, list, negated):
             let value = try evaluate(a, batch, rows)
             var result = [Truth](repeating: .no, count: n)
@@ -228,8 +239,10 @@ public struct WhereEvaluator {
     /// term: each is evaluated only on the rows no earlier term decided, and the
     /// loop ends when every row is decided. Iterative, so a clause of 100,000
     /// terms needs no deeper stack than one of two.
-    private func shortCircuit(_ terms: [WhereExpression], decidedBy decided: Truth,
-                              _ batch: FeatureBatch, _ rows: [Int]) throws(FeatureCacheError) -> [Truth] {
+    private func shortCircuit(
+        _ terms: [WhereExpression], decidedBy decided: Truth,
+        _ batch: FeatureBatch, _ rows: [Int]
+    ) throws(FeatureCacheError) -> [Truth] {
         var result = try truths(terms[0], batch, rows)
         // Positions in `rows` not yet decided.
         var open: [Int] = []
@@ -285,9 +298,12 @@ public struct WhereEvaluator {
             switch a {
             case let .integers(values, valid), let .timestamps(values, valid):
                 if case let .integer(c) = constant {
-                    return (0..<n).map { i in valid.map { $0[i] } ?? true ? .of(test(op, values[i] < c ? -1 : values[i] > c ? 1 : 0)) : .unknown }
+                    return (0..<n).map { i in
+                        valid.map { $0[i] } ?? true ? .of(test(op, values[i] < c ? -1 : values[i] > c ? 1 : 0)) : .unknown
+                    }
                 }
-                if case .timestamps = a {} else if let c = numericConstant(constant) {
+                if case .timestamps = a {
+                } else if let c = numericConstant(constant) {
                     return (0..<n).map { i in
                         let x = Double(values[i])
                         return valid.map { $0[i] } ?? true ? .of(test(op, x < c ? -1 : x > c ? 1 : 0)) : .unknown
@@ -295,7 +311,9 @@ public struct WhereEvaluator {
                 }
             case let .doubles(values, valid):
                 if let c = numericConstant(constant) {
-                    return (0..<n).map { i in valid.map { $0[i] } ?? true ? .of(test(op, values[i] < c ? -1 : values[i] > c ? 1 : 0)) : .unknown }
+                    return (0..<n).map { i in
+                        valid.map { $0[i] } ?? true ? .of(test(op, values[i] < c ? -1 : values[i] > c ? 1 : 0)) : .unknown
+                    }
                 }
             case let .textColumn(column, rows):
                 if case let .text(c) = constant {
@@ -351,7 +369,8 @@ public struct WhereEvaluator {
     package static func compareValues(_ a: WhereValue, _ b: WhereValue) -> Int? {
         if a.isNull || b.isNull { return nil }
         switch (a, b) {
-        case let (.integer(x), .integer(y)), let (.timestamp(x), .timestamp(y)), let (.integer(x), .timestamp(y)), let (.timestamp(x), .integer(y)):
+        case let (.integer(x), .integer(y)), let (.timestamp(x), .timestamp(y)), let (.integer(x), .timestamp(y)),
+            let (.timestamp(x), .integer(y)):
             return x < y ? -1 : x > y ? 1 : 0
         case let (.text(x), .text(y)):
             return Array(x.utf8).withUnsafeBytes { xb in Array(y.utf8).withUnsafeBytes { yb in compareBytes(xb, yb) } }
@@ -375,8 +394,10 @@ public struct WhereEvaluator {
 
     // MARK: - LIKE
 
-    private func like(_ a: WhereExpression, _ patternNode: WhereExpression, _ escape: Character?, _ negated: Bool,
-                      _ batch: FeatureBatch, _ rows: [Int]) throws(FeatureCacheError) -> [Truth] {
+    private func like(
+        _ a: WhereExpression, _ patternNode: WhereExpression, _ escape: Character?, _ negated: Bool,
+        _ batch: FeatureBatch, _ rows: [Int]
+    ) throws(FeatureCacheError) -> [Truth] {
         let n = rows.count
         let values = try evaluate(a, batch, rows)
         let patterns = try evaluate(patternNode, batch, rows)
@@ -407,48 +428,53 @@ public struct WhereEvaluator {
         switch node {
         case let .negate(a):
             let v = try evaluate(a, batch, rows)
-            return Self.column((0..<n).map { i in
-                switch v.value(i) {
-                case let .integer(x): return .integer(0 &- x)
-                case .null: return .null
-                case let other: return other.number.map { .double(-$0) } ?? .integer(0)
-                }
-            })
+            return Self.column(
+                (0..<n).map { i in
+                    switch v.value(i) {
+                    case let .integer(x): return .integer(0 &- x)
+                    case .null: return .null
+                    case let other: return other.number.map { .double(-$0) } ?? .integer(0)
+                    }
+                })
         case let .arithmetic(op, a, b):
             let left = try evaluate(a, batch, rows), right = try evaluate(b, batch, rows)
             return Self.column((0..<n).map { Self.arithmetic(op, left.value($0), right.value($0)) })
         case let .concat(a, b):
             let left = try evaluate(a, batch, rows), right = try evaluate(b, batch, rows)
-            return .texts((0..<n).map { i in
-                guard let x = left.value(i).text, let y = right.value(i).text else { return nil }
-                return x + y
-            })
+            return .texts(
+                (0..<n).map { i in
+                    guard let x = left.value(i).text, let y = right.value(i).text else { return nil }
+                    return x + y
+                })
         case let .cast(a, type):
             let v = try evaluate(a, batch, rows)
             return Self.column((0..<n).map { Self.cast(v.value($0), type) })
         case let .extract(part, a):
             let v = try evaluate(a, batch, rows)
-            return Self.column((0..<n).map { i in
-                let value = v.value(i)
-                let instant: Int64?
-                switch value {
-                case let .timestamp(t): instant = t
-                case let .text(t): instant = DateText.epochMilliseconds(t)
-                default: instant = nil
-                }
-                guard let instant else { return .null }
-                let civil = CivilTime(instant)
-                switch part {
-                case .year: return .integer(Int64(civil.year))
-                case .month: return .integer(Int64(civil.month))
-                case .day: return .integer(Int64(civil.day))
-                case .hour: return .integer(Int64(civil.hour))
-                case .minute: return .integer(Int64(civil.minute))
-                case .second: return .integer(Int64(civil.second))
-                }
-            })
+            return Self.column(
+                (0..<n).map { i in
+                    let value = v.value(i)
+                    let instant: Int64?
+                    switch value {
+                    case let .timestamp(t): instant = t
+                    case let .text(t): instant = DateText.epochMilliseconds(t)
+                    default: instant = nil
+                    }
+                    guard let instant else { return .null }
+                    let civil = CivilTime(instant)
+                    switch part {
+                    case .year: return .integer(Int64(civil.year))
+                    case .month: return .integer(Int64(civil.month))
+                    case .day: return .integer(Int64(civil.day))
+                    case .hour: return .integer(Int64(civil.hour))
+                    case .minute: return .integer(Int64(civil.minute))
+                    case .second: return .integer(Int64(civil.second))
+                    }
+                })
         case let .function(name, arguments):
-            let vectors = try arguments.map { (argument: WhereExpression) throws(FeatureCacheError) -> WhereVector in try evaluate(argument, batch, rows) }
+            let vectors = try arguments.map { (argument: WhereExpression) throws(FeatureCacheError) -> WhereVector in
+                try evaluate(argument, batch, rows)
+            }
             return Self.column((0..<n).map { i in WhereFunctions.call(name, vectors.map { $0.value(i) }, now: now) })
         default:
             throw FeatureCacheError(.invalidState, "where clause: cannot evaluate \(node)")

@@ -15,10 +15,16 @@ public enum WhereValue: Sendable, Equatable {
 /// The parsed form of a where clause (the SQL-92 subset of ArcGIS "standardized
 /// queries"). Field names are kept as written and resolved case-insensitively.
 public indirect enum WhereExpression: Sendable, Equatable {
-    public enum Comparison: String, Sendable { case equal = "=", notEqual = "<>", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">=" }
+    public enum Comparison: String, Sendable {
+        case equal = "=", notEqual = "<>", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+    }
     public enum Arithmetic: String, Sendable { case add = "+", subtract = "-", multiply = "*", divide = "/", modulo = "%" }
-    public enum CastType: String, Sendable { case integer = "INTEGER", double = "DOUBLE", text = "VARCHAR", date = "DATE", timestamp = "TIMESTAMP" }
-    public enum DatePart: String, Sendable, CaseIterable { case year = "YEAR", month = "MONTH", day = "DAY", hour = "HOUR", minute = "MINUTE", second = "SECOND" }
+    public enum CastType: String, Sendable {
+        case integer = "INTEGER", double = "DOUBLE", text = "VARCHAR", date = "DATE", timestamp = "TIMESTAMP"
+    }
+    public enum DatePart: String, Sendable, CaseIterable {
+        case year = "YEAR", month = "MONTH", day = "DAY", hour = "HOUR", minute = "MINUTE", second = "SECOND"
+    }
 
     case literal(WhereValue)
     case field(String)

@@ -20,9 +20,11 @@ public struct WhereParser {
     /// The depth of the tree being built at the current token.
     private var depth = 0
 
-    package static let reserved: Set<String> = ["AND", "OR", "NOT", "IN", "IS", "NULL", "BETWEEN", "LIKE", "ESCAPE", "TRUE",
-                                        "FALSE", "DATE", "TIMESTAMP", "CAST", "AS", "EXTRACT", "FROM", "FOR",
-                                        "CURRENT_DATE", "CURRENT_TIMESTAMP"]
+    package static let reserved: Set<String> = [
+        "AND", "OR", "NOT", "IN", "IS", "NULL", "BETWEEN", "LIKE", "ESCAPE", "TRUE",
+        "FALSE", "DATE", "TIMESTAMP", "CAST", "AS", "EXTRACT", "FROM", "FOR",
+        "CURRENT_DATE", "CURRENT_TIMESTAMP",
+    ]
     package static let functions: [String: ClosedRange<Int>] = [
         "UPPER": 1...1, "LOWER": 1...1, "TRIM": 1...1, "LTRIM": 1...1, "RTRIM": 1...1, "CHAR_LENGTH": 1...1,
         "CHARACTER_LENGTH": 1...1, "SUBSTRING": 2...3, "POSITION": 2...2, "CONCAT": 2...16, "ABS": 1...1,
@@ -73,7 +75,10 @@ public struct WhereParser {
     private mutating func descend() throws(FeatureCacheError) {
         depth += 1
         guard depth <= Self.maxDepth else {
-            throw FeatureCacheError(.invalidArgument, "where clause: nested deeper than \(Self.maxDepth) levels at position \(current.offset + 1) (parentheses, NOT, functions and chains of arithmetic each count)")
+            throw FeatureCacheError(
+                .invalidArgument,
+                "where clause: nested deeper than \(Self.maxDepth) levels at position \(current.offset + 1) (parentheses, NOT, functions and chains of arithmetic each count)"
+            )
         }
     }
 
@@ -90,8 +95,10 @@ public struct WhereParser {
     }
 
     /// `term (keyword term)*` as one flat node of any length, one level deep.
-    private mutating func chain(_ keyword: String, _ node: ([WhereExpression]) -> WhereExpression,
-                                _ term: (inout WhereParser) throws(FeatureCacheError) -> WhereExpression) throws(FeatureCacheError) -> WhereExpression {
+    private mutating func chain(
+        _ keyword: String, _ node: ([WhereExpression]) -> WhereExpression,
+        _ term: (inout WhereParser) throws(FeatureCacheError) -> WhereExpression
+    ) throws(FeatureCacheError) -> WhereExpression {
         let first = try term(&self)
         guard current.keyword == keyword else { return first }
         try descend()
@@ -157,10 +164,15 @@ public struct WhereParser {
         var left = try multiplicative()
         while true {
             if isAdditiveOperator { try descend(); chain += 1 }
-            if take(symbol: "+") { left = .arithmetic(.add, left, try multiplicative()) }
-            else if take(symbol: "-") { left = .arithmetic(.subtract, left, try multiplicative()) }
-            else if take(symbol: "||") { left = .concat(left, try multiplicative()) }
-            else { return left }
+            if take(symbol: "+") {
+                left = .arithmetic(.add, left, try multiplicative())
+            } else if take(symbol: "-") {
+                left = .arithmetic(.subtract, left, try multiplicative())
+            } else if take(symbol: "||") {
+                left = .concat(left, try multiplicative())
+            } else {
+                return left
+            }
         }
     }
 
@@ -178,10 +190,15 @@ public struct WhereParser {
         var left = try unary()
         while true {
             if isMultiplicativeOperator { try descend(); chain += 1 }
-            if take(symbol: "*") { left = .arithmetic(.multiply, left, try unary()) }
-            else if take(symbol: "/") { left = .arithmetic(.divide, left, try unary()) }
-            else if take(symbol: "%") { left = .arithmetic(.modulo, left, try unary()) }
-            else { return left }
+            if take(symbol: "*") {
+                left = .arithmetic(.multiply, left, try unary())
+            } else if take(symbol: "/") {
+                left = .arithmetic(.divide, left, try unary())
+            } else if take(symbol: "%") {
+                left = .arithmetic(.modulo, left, try unary())
+            } else {
+                return left
+            }
         }
     }
 
@@ -275,7 +292,10 @@ public struct WhereParser {
                 defer { ascend() }
                 let arguments = try functionArguments(word)
                 guard arity.contains(arguments.count) else {
-                    throw FeatureCacheError(.invalidArgument, "where clause: \(word) takes \(arity.lowerBound == arity.upperBound ? "\(arity.lowerBound)" : "\(arity.lowerBound) to \(arity.upperBound)") arguments, not \(arguments.count) (position \(token.offset + 1))")
+                    throw FeatureCacheError(
+                        .invalidArgument,
+                        "where clause: \(word) takes \(arity.lowerBound == arity.upperBound ? "\(arity.lowerBound)" : "\(arity.lowerBound) to \(arity.upperBound)") arguments, not \(arguments.count) (position \(token.offset + 1))"
+                    )
                 }
                 return .function(word == "CEIL" ? "CEILING" : word == "CHARACTER_LENGTH" ? "CHAR_LENGTH" : word, arguments)
             }
@@ -283,7 +303,9 @@ public struct WhereParser {
                 index -= 1
                 throw expected("a value, a field or '('")
             }
-            if current.kind == .symbol("(") { throw FeatureCacheError(.invalidArgument, "where clause: unknown function \(name) at position \(token.offset + 1)") }
+            if current.kind == .symbol("(") {
+                throw FeatureCacheError(.invalidArgument, "where clause: unknown function \(name) at position \(token.offset + 1)")
+            }
             return .field(name)
         default:
             throw expected("a value, a field or '('")

@@ -4,12 +4,12 @@ import FCSupport
 /// A token of a where clause, with the byte offset it starts at (for errors).
 package struct WhereToken: Equatable {
     package enum Kind: Equatable {
-        case identifier(String)        // a bare name, kept as written
+        case identifier(String)  // a bare name, kept as written
         case quotedIdentifier(String)  // "Name With Spaces"
-        case string(String)            // 'text' ('' inside is one quote)
+        case string(String)  // 'text' ('' inside is one quote)
         case integer(Int64)
         case number(Double)
-        case symbol(String)            // = <> != < <= > >= + - * / % || ( ) ,
+        case symbol(String)  // = <> != < <= > >= + - * / % || ( ) ,
         case end
     }
 
@@ -87,7 +87,9 @@ package enum WhereLexer {
                 }
                 if end < bytes.count, bytes[end] | 0x20 == UInt8(ascii: "e") {
                     var exponentEnd = end + 1
-                    if exponentEnd < bytes.count, bytes[exponentEnd] == UInt8(ascii: "+") || bytes[exponentEnd] == UInt8(ascii: "-") { exponentEnd += 1 }
+                    if exponentEnd < bytes.count, bytes[exponentEnd] == UInt8(ascii: "+") || bytes[exponentEnd] == UInt8(ascii: "-") {
+                        exponentEnd += 1
+                    }
                     if exponentEnd < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[exponentEnd]) {
                         isInteger = false
                         end = exponentEnd
@@ -107,7 +109,8 @@ package enum WhereLexer {
                 var end = index
                 while end < bytes.count {
                     let b = bytes[end]
-                    let isName = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(b) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(b)
+                    let isName =
+                        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(b) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(b)
                         || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b) || b == UInt8(ascii: "_") || b >= 0x80
                     guard isName else { break }
                     end += 1

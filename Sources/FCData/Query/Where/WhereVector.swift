@@ -67,7 +67,8 @@ extension WhereValue {
         case let .boolean(v): return v ? 1 : 0
         case let .timestamp(v): return v
         case let .double(v): return v.isFinite && abs(v) < 9.2e18 ? Int64(v.rounded(.towardZero)) : nil
-        case let .text(t): return Int64(t.trimmingCharacters(in: " ")) ?? Double(t.trimmingCharacters(in: " ")).flatMap { WhereValue.double($0).integer }
+        case let .text(t):
+            return Int64(t.trimmingCharacters(in: " ")) ?? Double(t.trimmingCharacters(in: " ")).flatMap { WhereValue.double($0).integer }
         case .null: return nil
         }
     }

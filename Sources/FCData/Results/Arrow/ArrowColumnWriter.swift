@@ -62,8 +62,9 @@ package struct ArrowColumnWriter {
             var empty = 0
             stored.withUnsafeBufferPointer { for row in 0..<length where $0[row] == $0[row + 1] { empty += 1 } }
             let validity = empty == 0 ? nil : bitmap(&owners) { stored[$0] != stored[$0 + 1] }
-            return ArrowColumnData(length: length, nullCount: empty,
-                                   buffers: [validity, stored.frozenAddress, UnsafeRawPointer(geometry.bytes.base)], owners: owners)
+            return ArrowColumnData(
+                length: length, nullCount: empty,
+                buffers: [validity, stored.frozenAddress, UnsafeRawPointer(geometry.bytes.base)], owners: owners)
         }
         if rows.rows == nil {
             // Points only: every row is 21 bytes, the offsets are implied.
@@ -72,8 +73,9 @@ package struct ArrowColumnWriter {
             let out = offsets.typed(Int32.self)
             for index in 0...length { out[index] = Int32(index * GeometryColumn.pointSize) }
             owners.append(offsets)
-            return ArrowColumnData(length: length, nullCount: 0,
-                                   buffers: [nil, UnsafeRawPointer(offsets.base), UnsafeRawPointer(geometry.bytes.base)], owners: owners)
+            return ArrowColumnData(
+                length: length, nullCount: 0,
+                buffers: [nil, UnsafeRawPointer(offsets.base), UnsafeRawPointer(geometry.bytes.base)], owners: owners)
         }
         var total = 0, empty = 0
         rows.forEach { row in
@@ -101,8 +103,9 @@ package struct ArrowColumnWriter {
             rows.forEach { selected.append($0) }
             validity = bitmap(&owners) { geometry.wkb(selected[$0]).count > 0 }
         }
-        return ArrowColumnData(length: length, nullCount: empty,
-                               buffers: [validity, UnsafeRawPointer(offsets.base), UnsafeRawPointer(data.base)], owners: owners)
+        return ArrowColumnData(
+            length: length, nullCount: empty,
+            buffers: [validity, UnsafeRawPointer(offsets.base), UnsafeRawPointer(data.base)], owners: owners)
     }
 
     // MARK: - Buffers

@@ -41,14 +41,20 @@ public final class ArrowExport: Sendable {
         }
         let planner = ArrowColumnPlanner(result)
         for (index, field) in result.fields.enumerated() {
-            specs.append(ArrowColumnSpec(name: field.name, type: planner.type(ofField: index),
-                                         nullable: field.type != .oid))
+            specs.append(
+                ArrowColumnSpec(
+                    name: field.name, type: planner.type(ofField: index),
+                    nullable: field.type != .oid))
             sources.append(.field(index))
         }
         if result.includesGeometry {
-            specs.append(ArrowColumnSpec(name: unique("geometry"), type: .wkb, nullable: true,
-                                         metadata: [("ARROW:extension:name", "geoarrow.wkb"),
-                                                    ("ARROW:extension:metadata", Self.geoArrowMetadata(result.spatialReference))]))
+            specs.append(
+                ArrowColumnSpec(
+                    name: unique("geometry"), type: .wkb, nullable: true,
+                    metadata: [
+                        ("ARROW:extension:name", "geoarrow.wkb"),
+                        ("ARROW:extension:metadata", Self.geoArrowMetadata(result.spatialReference)),
+                    ]))
             sources.append(.geometry)
         }
         columns = specs

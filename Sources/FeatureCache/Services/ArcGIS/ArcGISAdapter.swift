@@ -26,7 +26,9 @@ struct ArcGISAdapter: ServiceAdapter {
         } catch {
             // An ArcGIS error body is ArcGIS speaking; a server that cannot be
             // reached or refuses the credentials will not answer another probe.
-            let final: Set<FeatureCacheError.Code> = [.service, .network, .timeout, .cancelled, .protocol, .invalidArgument, .limit, .notFound]
+            let final: Set<FeatureCacheError.Code> = [
+                .service, .network, .timeout, .cancelled, .protocol, .invalidArgument, .limit, .notFound,
+            ]
             if error.code == .service { throw await ArcGISLayerSource.unlistedOr(error, layerURL: probe.parsed, requester: requester) }
             if final.contains(error.code) || [401, 403, 407].contains(error.httpStatus) { throw error }
             probe.findings.append("asked for JSON: \(error.message)")
@@ -42,17 +44,22 @@ struct ArcGISAdapter: ServiceAdapter {
             let items = try service.layers().filter { $0.isTable || $0.geometryType != .none }.map {
                 ServiceItem(id: String($0.id), name: $0.name, geometryType: $0.geometryType)
             }
-            return FeatureService(kind: .arcgis, kindName: "ArcGIS", url: service.url, title: (try? service.serviceDescription()) ?? "",
-                                  items: items) { (item) throws(FeatureCacheError) in
+            return FeatureService(
+                kind: .arcgis, url: service.url, title: (try? service.serviceDescription()) ?? "",
+                items: items
+            ) { (item) throws(FeatureCacheError) in
                 try FeatureTable.arcgis(service: service, layerId: Int(item.id) ?? -1)
             }
         }
         if json["currentVersion"] != nil || json["type"]?.string == "Feature Layer", json["fields"]?.array != nil {
-            let item = ServiceItem(id: json["id"]?.int.map(String.init) ?? "", name: json["name"]?.string ?? "",
-                                   geometryType: GeometryType(esriName: json["geometryType"]?.string))
+            let item = ServiceItem(
+                id: json["id"]?.int.map(String.init) ?? "", name: json["name"]?.string ?? "",
+                geometryType: GeometryType(esriName: json["geometryType"]?.string))
             let (url, context) = (probe.url, probe.context)
-            return FeatureService(kind: .arcgis, kindName: "ArcGIS", url: url, title: item.name, items: [item],
-                                  namesOneItem: true) { (_) throws(FeatureCacheError) in
+            return FeatureService(
+                kind: .arcgis, url: url, title: item.name, items: [item],
+                namesOneItem: true
+            ) { (_) throws(FeatureCacheError) in
                 try FeatureTable.arcgis(url: url, context: context)
             }
         }

@@ -38,14 +38,17 @@ enum ArcGISLayerInfo {
         }
         // An empty name (what a layer without one may write) is no name: ordering
         // by it would send "orderByFields= ASC".
-        metadata.objectIdField = json["objectIdField"]?.string.flatMap { $0.isEmpty ? nil : $0 }
+        metadata.objectIdField =
+            json["objectIdField"]?.string.flatMap { $0.isEmpty ? nil : $0 }
             ?? metadata.fields.first { $0.type == .oid }?.name
-        metadata.globalIdField = json["globalIdField"]?.string.flatMap { $0.isEmpty ? nil : $0 }
+        metadata.globalIdField =
+            json["globalIdField"]?.string.flatMap { $0.isEmpty ? nil : $0 }
             ?? metadata.fields.first { $0.type == .globalID }?.name
         if let extent = json["extent"], extent.isObject {
             metadata.extent = parseEnvelope(extent)
         }
-        metadata.spatialReference = metadata.extent?.spatialReference
+        metadata.spatialReference =
+            metadata.extent?.spatialReference
             ?? json["sourceSpatialReference"].flatMap(parseSpatialReference)
             ?? json["spatialReference"].flatMap(parseSpatialReference)
         if let count = json["maxRecordCount"]?.int, count > 0 {
@@ -57,7 +60,8 @@ enum ArcGISLayerInfo {
         metadata.hasM = json["hasM"]?.bool ?? false
         metadata.capabilities = list(json["capabilities"]?.string)
         metadata.supportedQueryFormats = list(json["supportedQueryFormats"]?.string)
-        metadata.supportsPagination = json["advancedQueryCapabilities"]?["supportsPagination"]?.bool
+        metadata.supportsPagination =
+            json["advancedQueryCapabilities"]?["supportsPagination"]?.bool
             ?? json["supportsPagination"]?.bool ?? false
         // currentVersion is a number, but some servers write it as a string.
         metadata.serviceVersion = json["currentVersion"]?.double ?? json["currentVersion"]?.string.flatMap(Double.init) ?? 0
@@ -72,12 +76,13 @@ enum ArcGISLayerInfo {
             throw FeatureCacheError.parse("\(url): field '\(name)' has no type")
         }
         let type = FieldType(esriName: typeName)
-        return FieldInfo(name: name,
-                         alias: field["alias"]?.string.flatMap { $0.isEmpty ? nil : $0 },
-                         type: type,
-                         nullable: field["nullable"]?.bool ?? (type != .oid),
-                         editable: field["editable"]?.bool ?? false,
-                         length: Int32(clamping: field["length"]?.int ?? 0))
+        return FieldInfo(
+            name: name,
+            alias: field["alias"]?.string.flatMap { $0.isEmpty ? nil : $0 },
+            type: type,
+            nullable: field["nullable"]?.bool ?? (type != .oid),
+            editable: field["editable"]?.bool ?? false,
+            length: Int32(clamping: field["length"]?.int ?? 0))
     }
 
     static func parseSpatialReference(_ json: JSONValue) -> SpatialReference? {
@@ -97,9 +102,11 @@ enum ArcGISLayerInfo {
             return nil
         }
         guard let xmin = coordinate("xmin"), let ymin = coordinate("ymin"),
-              let xmax = coordinate("xmax"), let ymax = coordinate("ymax") else { return nil }
-        return Envelope(xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax,
-                        spatialReference: json["spatialReference"].flatMap(parseSpatialReference))
+            let xmax = coordinate("xmax"), let ymax = coordinate("ymax")
+        else { return nil }
+        return Envelope(
+            xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax,
+            spatialReference: json["spatialReference"].flatMap(parseSpatialReference))
     }
 
     /// "Query, Create,Update" → ["Query", "Create", "Update"].

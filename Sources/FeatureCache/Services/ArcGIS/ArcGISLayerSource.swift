@@ -22,7 +22,6 @@ struct ArcGISLayerSource: FeatureSource {
     private var requester: ArcGISRequester { ArcGISRequester(context: context, statistics: statistics, serviceURL: layerURL.string) }
 
     var kind: ServiceKind { .arcgis }
-    var kindName: String { "ArcGIS" }
     var urlString: String { layerURL.string }
 
     func loadMetadata(retrying: Bool) async throws(FeatureCacheError) -> TableMetadata {
@@ -61,8 +60,9 @@ struct ArcGISLayerSource: FeatureSource {
         guard let slash = base.lastIndex(of: "/"), let id = Int(base[base.index(after: slash)...]) else { return failure }
         let serviceURL = RequestURL(base: String(base[..<slash]), parameters: layerURL.parameters)
         guard let json = try? await requester.getJSON(serviceURL),
-              let layers = try? ArcGISService.parse(json, url: RequestURL.redacted(serviceURL.string)).layers,
-              !layers.contains(where: { $0.id == id }) else { return failure }
+            let layers = try? ArcGISService.parse(json, url: RequestURL.redacted(serviceURL.string)).layers,
+            !layers.contains(where: { $0.id == id })
+        else { return failure }
         var error = Self.unlisted(id, service: serviceURL.string, layers: layers)
         error.message += "; the layer's own answer: \(failure.message)"
         error.httpStatus = failure.httpStatus
@@ -75,11 +75,15 @@ struct ArcGISLayerSource: FeatureSource {
         return .notFound("the ArcGIS service at \(RequestURL.redacted(service)) has no layer or table \(id) (it has: \(known))")
     }
 
-    func fetch(_ query: QueryParameters, outFields: [String]?, metadata: TableMetadata,
-               progress: PopulateProgress?, maxPages: Int?) async throws(FeatureCacheError) -> FetchedFeatures {
+    func fetch(
+        _ query: QueryParameters, outFields: [String]?, metadata: TableMetadata,
+        progress: PopulateProgress?, maxPages: Int?
+    ) async throws(FeatureCacheError) -> FetchedFeatures {
         let fetched = try await withFormat(metadata) { (format) async throws(FeatureCacheError) in
-            try await ArcGISQueryRunner(layerURL: layerURL, requester: requester, metadata: metadata, format: format,
-                                        query: query, outFields: outFields, progress: progress, maxPages: maxPages).run()
+            try await ArcGISQueryRunner(
+                layerURL: layerURL, requester: requester, metadata: metadata, format: format,
+                query: query, outFields: outFields, progress: progress, maxPages: maxPages
+            ).run()
         }
         statistics.update { $0.featuresReceived += fetched.featureCount }
         return fetched
@@ -87,15 +91,19 @@ struct ArcGISLayerSource: FeatureSource {
 
     func count(_ query: QueryParameters, metadata: TableMetadata) async throws(FeatureCacheError) -> Int {
         try await withFormat(metadata) { (format) async throws(FeatureCacheError) in
-            try await ArcGISQueryRunner(layerURL: layerURL, requester: requester, metadata: metadata, format: format,
-                                        query: query, outFields: nil, progress: nil).count()
+            try await ArcGISQueryRunner(
+                layerURL: layerURL, requester: requester, metadata: metadata, format: format,
+                query: query, outFields: nil, progress: nil
+            ).count()
         }
     }
 
     func extent(_ query: QueryParameters, metadata: TableMetadata) async throws(FeatureCacheError) -> Envelope? {
         try await withFormat(metadata) { (format) async throws(FeatureCacheError) in
-            try await ArcGISQueryRunner(layerURL: layerURL, requester: requester, metadata: metadata, format: format,
-                                        query: query, outFields: nil, progress: nil).extent()
+            try await ArcGISQueryRunner(
+                layerURL: layerURL, requester: requester, metadata: metadata, format: format,
+                query: query, outFields: nil, progress: nil
+            ).extent()
         }
     }
 
@@ -115,12 +123,14 @@ struct ArcGISLayerSource: FeatureSource {
     /// kept), and when JSON answers the table stays on JSON. Timeouts,
     /// 429/503, network failures and cancellation are not the format's doing
     /// and fail as they are; so does any failure when the caller set the format.
-    private func withFormat<T>(_ metadata: TableMetadata,
-                               _ operation: (ArcGISQueryFormat) async throws(FeatureCacheError) -> T) async throws(FeatureCacheError) -> T {
+    private func withFormat<T>(
+        _ metadata: TableMetadata,
+        _ operation: (ArcGISQueryFormat) async throws(FeatureCacheError) -> T
+    ) async throws(FeatureCacheError) -> T {
         let format = try format(metadata)
         do {
             return try await operation(format)
-        } catch where format == .pbf && queryFormat.withLock({ $0 }) == .auto && Self.refusesPBF(error) {
+        } catch  where format == .pbf && queryFormat.withLock({ $0 }) == .auto && Self.refusesPBF(error) {
             statistics.update { $0.formatFallbacks += 1 }
             do {
                 let answer = try await operation(.json)
@@ -151,7 +161,7 @@ struct ArcGISLayerSource: FeatureSource {
 
 extension ServiceKind {
     /// An ArcGIS REST feature-service layer or table (`FC_SERVICE_ARCGIS`).
-    public static let arcgis = ServiceKind(rawValue: 1)
+    public static let arcgis = ServiceKind(rawValue: 1, name: "ArcGIS")
 }
 
 extension ArcGISLayerSource {
@@ -160,19 +170,19 @@ extension ArcGISLayerSource {
 
     var options: [SourceOption] {
         [
-            .choice(Self.queryFormatOption,
-                    "The format queries ask for (f=): auto (PBF when the layer lists it, else JSON), json, or pbf.",
-                    spelled: \ArcGISQueryFormat.optionValue,
-                    read: { _ in queryFormat.withLock { $0 } },
-                    write: { format in queryFormat.withLock { $0 = format } }),
-            .choice(Self.queryFormatInUseOption,
-                    "The format requests use: json or pbf, the setting resolved against the layer's supportedQueryFormats (needs the table loaded).",
-                    spelled: \ArcGISQueryFormat.optionValue,
-                    read: { (metadata) throws(FeatureCacheError) in
-                        guard let metadata else { throw FeatureCacheError.invalidState("query_format_in_use needs the table loaded") }
-                        return try format(metadata)
-                    },
-                    write: nil),
+            .choice(
+                Self.queryFormatOption,
+                "The format queries ask for (f=): auto (PBF when the layer lists it, else JSON), json, or pbf.",
+                read: { _ in queryFormat.withLock { $0 } },
+                write: { format in queryFormat.withLock { $0 = format } }),
+            .choice(
+                Self.queryFormatInUseOption,
+                "The format requests use: json or pbf, the setting resolved against the layer's supportedQueryFormats (needs the table loaded).",
+                read: { (metadata) throws(FeatureCacheError) in
+                    guard let metadata else { throw FeatureCacheError.invalidState("query_format_in_use needs the table loaded") }
+                    return try format(metadata)
+                },
+                write: nil),
         ]
     }
 }

@@ -5,7 +5,7 @@ import FCTransport
 import FCTables
 
 /// The format an ArcGIS table's queries ask for (`f=`).
-public enum ArcGISQueryFormat: Int32, Sendable, CaseIterable {
+public enum ArcGISQueryFormat: Int32, Sendable, CaseIterable, OptionValue {
     /// PBF when the layer lists it in `supportedQueryFormats` (ArcGIS Online
     /// hosted layers, recent ArcGIS Enterprise), else JSON. The default.
     case auto = 1
@@ -31,18 +31,7 @@ public enum ArcGISQueryFormat: Int32, Sendable, CaseIterable {
         }
     }
 
-    /// The option value that names it (`auto`, `json`, `pbf`).
-    var optionValue: String {
-        switch self {
-        case .auto: "auto"
-        case .json: "json"
-        case .pbf: "pbf"
-        }
-    }
+    /// The option value that names it (`auto`, `json`, `pbf`), in raw-value order.
+    package var optionValue: String { ["auto", "json", "pbf"][Int(rawValue) - 1] }
 
-    /// The format an option value names (`.auto` for any other text, which
-    /// the option never reports).
-    init(optionValue: String) {
-        self = Self.allCases.first { $0.optionValue == optionValue } ?? .auto
-    }
 }

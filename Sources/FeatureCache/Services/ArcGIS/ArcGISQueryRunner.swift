@@ -38,8 +38,10 @@ struct ArcGISQueryRunner {
     private let generalizationParameter: (name: String, value: String)?
 
     /// - Parameter outFields: nil, empty or containing "*" = all fields.
-    init(layerURL: RequestURL, requester: ArcGISRequester, metadata: TableMetadata, format: ArcGISQueryFormat,
-         query: QueryParameters, outFields: [String]?, progress: PopulateProgress?, maxPages: Int? = nil) {
+    init(
+        layerURL: RequestURL, requester: ArcGISRequester, metadata: TableMetadata, format: ArcGISQueryFormat,
+        query: QueryParameters, outFields: [String]?, progress: PopulateProgress?, maxPages: Int? = nil
+    ) {
         self.layerURL = layerURL
         self.format = format
         self.maxPages = maxPages
@@ -88,10 +90,14 @@ struct ArcGISQueryRunner {
             let remaining = remaining(after: fetched.featureCount)
             let signature = PageSignature(page.batch)
             if page.batch.count == 0, page.exceededTransferLimit {
-                throw FeatureCacheError(.service, "\(redacted): the service says more features match but returned none at offset \(offset); stopping instead of asking again")
+                throw FeatureCacheError(
+                    .service,
+                    "\(redacted): the service says more features match but returned none at offset \(offset); stopping instead of asking again"
+                )
             }
             if let signature, signature == previous {
-                throw FeatureCacheError(.service, "\(redacted): the service returned the same page twice (offset \(offset)); it does not page correctly")
+                throw FeatureCacheError(
+                    .service, "\(redacted): the service returned the same page twice (offset \(offset)); it does not page correctly")
             }
             previous = signature
             fetched.spatialReference = fetched.spatialReference ?? page.spatialReference
@@ -103,9 +109,12 @@ struct ArcGISQueryRunner {
             } else {
                 fetched.append(page.batch)
             }
-            progress?(FetchProgress(pages: fetched.pageCount, features: fetched.featureCount,
-                                    totalFeatures: FetchProgress.total(matched: matching.flatMap { $0 }.map(Int64.init),
-                                                                       dropsRowsLocally: false, query: query)))
+            progress?(
+                FetchProgress(
+                    pages: fetched.pageCount, features: fetched.featureCount,
+                    totalFeatures: FetchProgress.total(
+                        matched: matching.flatMap { $0 }.map(Int64.init),
+                        dropsRowsLocally: false, query: query)))
             if query.maxFeatures > 0, fetched.featureCount >= query.maxFeatures {
                 fetched.limitExceeded = fetched.limitExceeded || page.exceededTransferLimit
                 return fetched
@@ -146,8 +155,10 @@ struct ArcGISQueryRunner {
 
     /// Tells `pages` the offset pages up to `end` (the matching count) that
     /// follow if every page holds `step` features.
-    private func expectOffsetPages(from offset: Int, step: Int, end: Int, fetchedSoFar: Int,
-                                   _ pages: PagePrefetcher<String, EsriQueryPage>) throws(FeatureCacheError) {
+    private func expectOffsetPages(
+        from offset: Int, step: Int, end: Int, fetchedSoFar: Int,
+        _ pages: PagePrefetcher<String, EsriQueryPage>
+    ) throws(FeatureCacheError) {
         guard step > 0 else { return }
         var upcoming: [(key: String, fetch: PagePrefetcher<String, EsriQueryPage>.Fetch)] = []
         var next = offset
@@ -220,7 +231,8 @@ struct ArcGISQueryRunner {
                 for row in 0..<page.batch.count { got.insert(page.batch.objectId(row)) }
                 let left = pending.filter { !got.contains($0) }
                 guard left.count < pending.count else {
-                    throw FeatureCacheError(.service, "\(redacted): the service returned none of the \(pending.count) requested object ids but says more exist")
+                    throw FeatureCacheError(
+                        .service, "\(redacted): the service returned none of the \(pending.count) requested object ids but says more exist")
                 }
                 guard !left.isEmpty else { break }
                 pending = left
@@ -255,13 +267,16 @@ struct ArcGISQueryRunner {
         if let wkid = metadata.spatialReference?.effectiveWkid, wkid != 0 { url.set("outSR", String(wkid)) }
         if format == .pbf {
             let extent = try await requester.fetchPBF(url, read: EsriPBFReader.readExtent)
-            return extent.map { Envelope(xmin: $0.xmin, ymin: $0.ymin, xmax: $0.xmax, ymax: $0.ymax, spatialReference: metadata.spatialReference) }
+            return extent.map {
+                Envelope(xmin: $0.xmin, ymin: $0.ymin, xmax: $0.xmax, ymax: $0.ymax, spatialReference: metadata.spatialReference)
+            }
         }
         let json = try await requester.getJSON(url)
         guard let extent = json["extent"] else { throw FeatureCacheError.parse("\(redacted): an extent answer without an extent") }
         guard let xmin = extent["xmin"]?.double, let ymin = extent["ymin"]?.double,
-              let xmax = extent["xmax"]?.double, let ymax = extent["ymax"]?.double,
-              xmin <= xmax, ymin <= ymax else { return nil }  // empty: NaN or null corners
+            let xmax = extent["xmax"]?.double, let ymax = extent["ymax"]?.double,
+            xmin <= xmax, ymin <= ymax
+        else { return nil }  // empty: NaN or null corners
         return Envelope(xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax, spatialReference: metadata.spatialReference)
     }
 
@@ -269,16 +284,19 @@ struct ArcGISQueryRunner {
 
     /// What only a request for features carries: left out of ids, count and
     /// extent requests.
-    static let featureOnlyParameters = ["outFields", "returnGeometry", "outSR", "orderByFields",
-                                        "quantizationParameters", "maxAllowableOffset"]
+    static let featureOnlyParameters = [
+        "outFields", "returnGeometry", "outSR", "orderByFields",
+        "quantizationParameters", "maxAllowableOffset",
+    ]
 
     private var redacted: String { RequestURL.redacted(layerURL.appendingPath("query").base) }
 
     /// The parameters every page shares. Values are percent-encoded when the URL
     /// or form body is written, so no value can inject a parameter.
     private func baseQuery(filtered: Bool = true) throws(FeatureCacheError) -> RequestURL {
-        var url = RequestURL(base: layerURL.appendingPath("query").base,
-                             parameters: layerURL.parameters.filter { $0.name.lowercased() != "f" })
+        var url = RequestURL(
+            base: layerURL.appendingPath("query").base,
+            parameters: layerURL.parameters.filter { $0.name.lowercased() != "f" })
         if filtered {
             url.set("where", query.whereClause.isEmpty ? "1=1" : query.whereClause)
             if let geometry = query.geometry {
@@ -310,14 +328,18 @@ struct ArcGISQueryRunner {
     /// spatial reference, else from the layer's extent projected there; exact
     /// when neither is known. In JSON: the caller's max allowable offset, as
     /// `maxAllowableOffset`.
-    private static func generalization(_ query: QueryParameters, format: ArcGISQueryFormat, metadata: TableMetadata)
-        -> (tolerance: Double, parameter: (name: String, value: String)?) {
+    private static func generalization(
+        _ query: QueryParameters, format: ArcGISQueryFormat, metadata: TableMetadata
+    )
+        -> (tolerance: Double, parameter: (name: String, value: String)?)
+    {
         guard format == .pbf else {
             let offset = query.maxAllowableOffset
             guard query.returnGeometry, offset > 0 else { return (0, nil) }
             return (offset, ("maxAllowableOffset", String(offset)))
         }
-        let tolerance = query.quantizationTolerance > 0 && query.quantizationTolerance.isFinite
+        let tolerance =
+            query.quantizationTolerance > 0 && query.quantizationTolerance.isFinite
             ? query.quantizationTolerance : query.maxAllowableOffset
         let wkid = metadata.spatialReference?.effectiveWkid ?? 0
         var origin: Envelope? = nil
@@ -329,8 +351,14 @@ struct ArcGISQueryRunner {
         guard tolerance > 0, let origin else { return (0, nil) }
         let referenceWkid = metadata.spatialReference?.effectiveWkid ?? origin.spatialReference?.effectiveWkid ?? 0
         let reference = referenceWkid != 0 ? ",\"spatialReference\":{\"wkid\":\(referenceWkid)}" : ""
-        return (tolerance, ("quantizationParameters", "{\"mode\":\"view\",\"originPosition\":\"upperLeft\",\"tolerance\":\(tolerance),"
-            + "\"extent\":{\"xmin\":\(origin.xmin),\"ymin\":\(origin.ymin),\"xmax\":\(origin.xmax),\"ymax\":\(origin.ymax)\(reference)}}"))
+        return (
+            tolerance,
+            (
+                "quantizationParameters",
+                "{\"mode\":\"view\",\"originPosition\":\"upperLeft\",\"tolerance\":\(tolerance),"
+                    + "\"extent\":{\"xmin\":\(origin.xmin),\"ymin\":\(origin.ymin),\"xmax\":\(origin.xmax),\"ymax\":\(origin.ymax)\(reference)}}"
+            )
+        )
     }
 
     private func fetchPage(_ url: RequestURL) async throws(FeatureCacheError) -> EsriQueryPage {
@@ -348,7 +376,8 @@ struct ArcGISQueryRunner {
             }
         }
         if query.returnGeometry, generalization > 0 { page.batch = page.batch.withGeometryTolerance(generalization) }
-        try budget.spend(features: page.batch.count, limits: requester.context.settings.limits, request: requester.request(url).methodAndURL)
+        try budget.spend(
+            features: page.batch.count, limits: requester.context.settings.limits, request: requester.request(url).methodAndURL)
         return page
     }
 }

@@ -48,7 +48,9 @@ struct ArcGISRequester: Sendable {
     /// Sends a request whose answer a streaming reader parses: errors (HTTP
     /// status, non-JSON bodies) are raised here; `read` gets the JSON body and
     /// reports whether it was an error body, which is then decoded into the error.
-    func fetch<T>(_ url: RequestURL, read: (UnsafeRawBufferPointer) throws(FeatureCacheError) -> (T, isServiceError: Bool)) async throws(FeatureCacheError) -> T {
+    func fetch<T>(
+        _ url: RequestURL, read: (UnsafeRawBufferPointer) throws(FeatureCacheError) -> (T, isServiceError: Bool)
+    ) async throws(FeatureCacheError) -> T {
         let request = request(url)
         let response = try await send(request)
         guard response.status < 400, ServiceResponse.looksLikeJSON(response.body) else {
@@ -66,7 +68,8 @@ struct ArcGISRequester: Sendable {
     /// answer errors in JSON whatever was asked (`{"error":…}` with HTTP 200),
     /// so an HTTP error or a JSON body becomes the error it says; anything
     /// else that is not PBF fails in the reader with its byte offset.
-    func fetchPBF<T>(_ url: RequestURL, read: (UnsafeRawBufferPointer) throws(FeatureCacheError) -> T) async throws(FeatureCacheError) -> T {
+    func fetchPBF<T>(_ url: RequestURL, read: (UnsafeRawBufferPointer) throws(FeatureCacheError) -> T) async throws(FeatureCacheError) -> T
+    {
         let request = request(url.setting("f", "pbf"))
         let response = try await send(request)
         if response.status >= 400 || ServiceResponse.looksLikeJSON(response.body) {

@@ -36,8 +36,7 @@ public final class ArcGISService: Loadable {
     private let info = Locked<Info?>(nil)
 
     public init(url: String, context: ClientContext = .shared) throws(FeatureCacheError) {
-        var parsed = try RequestURL(parsing: url)
-        parsed.remove("f")
+        var parsed = try RequestURL(parsingService: url)
         while parsed.base.hasSuffix("/") { parsed.base.removeLast() }
         serviceURL = parsed
         self.context = context
@@ -76,10 +75,11 @@ public final class ArcGISService: Loadable {
                 guard let id = entry["id"]?.int, id >= 0, id <= Int64(Int32.max) else { continue }
                 let type = entry["type"]?.string ?? ""
                 let holdsFeatures = isTable || type.isEmpty || type == "Feature Layer" || type == "Table"
-                info.layers.append(ArcGISLayerSummary(
-                    id: Int(id), name: entry["name"]?.string ?? String(id),
-                    geometryType: isTable || !holdsFeatures ? .none : GeometryType(esriName: entry["geometryType"]?.string),
-                    isTable: isTable || type == "Table"))
+                info.layers.append(
+                    ArcGISLayerSummary(
+                        id: Int(id), name: entry["name"]?.string ?? String(id),
+                        geometryType: isTable || !holdsFeatures ? .none : GeometryType(esriName: entry["geometryType"]?.string),
+                        isTable: isTable || type == "Table"))
             }
         }
         return info

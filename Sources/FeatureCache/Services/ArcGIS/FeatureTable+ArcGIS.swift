@@ -12,8 +12,9 @@ extension FeatureTable {
     public static func arcgis(url: String, context: ClientContext = .shared) throws(FeatureCacheError) -> FeatureTable {
         let parsed = try RequestURL(parsing: url)
         let statistics = StatisticsCounter()
-        return FeatureTable(source: ArcGISLayerSource(layerURL: parsed, context: context, statistics: statistics),
-                            context: context, statistics: statistics)
+        return FeatureTable(
+            source: ArcGISLayerSource(layerURL: parsed, context: context, statistics: statistics),
+            context: context, statistics: statistics)
     }
 
     /// A table on layer or table `layerId` of `service` (a strong dependency:
@@ -22,8 +23,9 @@ extension FeatureTable {
     public static func arcgis(service: ArcGISService, layerId: Int) throws(FeatureCacheError) -> FeatureTable {
         guard layerId >= 0 else { throw FeatureCacheError.invalidArgument("a layer id must be >= 0 (got \(layerId))") }
         let statistics = StatisticsCounter()
-        let source = ArcGISLayerSource(layerURL: service.layerURL(layerId), context: service.context,
-                                       statistics: statistics, service: service, layerId: layerId)
+        let source = ArcGISLayerSource(
+            layerURL: service.layerURL(layerId), context: service.context,
+            statistics: statistics, service: service, layerId: layerId)
         return FeatureTable(source: source, context: service.context, statistics: statistics)
     }
 

@@ -20,8 +20,10 @@ struct FeatureDocumentAdapter: ServiceAdapter {
         // One document, one table: the probe's download is its first load's.
         let once = Locked<FeatureTable?>(table)
         let (url, context) = (probe.url, probe.context)
-        return FeatureService(kind: .document, kindName: "feature document", url: url, title: item.name, items: [item],
-                              namesOneItem: true) { (_) throws(FeatureCacheError) in
+        return FeatureService(
+            kind: .document, url: url, title: item.name, items: [item],
+            namesOneItem: true
+        ) { (_) throws(FeatureCacheError) in
             if let first = once.withLock({ $0.take() }) { return first }
             return try FeatureTable.document(url: url, context: context)
         }
@@ -38,8 +40,9 @@ extension FeatureTable {
 
     static func document(url: String, context: ClientContext, prefetched: HTTPResponse?) throws(FeatureCacheError) -> FeatureTable {
         let statistics = StatisticsCounter()
-        let source = FeatureDocumentSource(url: try RequestURL(parsing: url), context: context, statistics: statistics,
-                                           prefetched: prefetched)
+        let source = FeatureDocumentSource(
+            url: try RequestURL(parsing: url), context: context, statistics: statistics,
+            prefetched: prefetched)
         return FeatureTable(source: source, context: context, statistics: statistics)
     }
 

@@ -159,8 +159,10 @@ enum FeatureDocumentReader {
     /// - Parameters:
     ///   - name: the table's name (the document's file name).
     ///   - url: the document's address, redacted, for messages.
-    static func read(_ body: [UInt8], name: String, url: String,
-                     identity: FeatureIdentity) throws(FeatureCacheError) -> (batch: FeatureBatch, metadata: TableMetadata) {
+    static func read(
+        _ body: [UInt8], name: String, url: String,
+        identity: FeatureIdentity
+    ) throws(FeatureCacheError) -> (batch: FeatureBatch, metadata: TableMetadata) {
         try body.withBytes { (bytes) throws(FeatureCacheError) in
             let outline = try Self.outline(bytes)
             var metadata = TableMetadata(name: name)
@@ -173,9 +175,16 @@ enum FeatureDocumentReader {
                 // table of it would silently lack the features of the other pages.
                 let matched = page.numberMatched.map { $0 > Int64(page.batch.count) } ?? false
                 if page.nextLink != nil || matched || page.exceededTransferLimit {
-                    let evidence = page.nextLink != nil ? "a 'next' link" : matched ? "numberMatched \(page.numberMatched!) > \(page.batch.count) features"
-                        : "exceededTransferLimit"
-                    throw FeatureCacheError(.limit, "\(url) is one page of a larger answer (\(evidence)): open the collection or layer itself, which pages through every feature")
+                    let evidence =
+                        page.nextLink != nil
+                        ? "a 'next' link"
+                        : matched
+                            ? "numberMatched \(page.numberMatched!) > \(page.batch.count) features"
+                            : "exceededTransferLimit"
+                    throw FeatureCacheError(
+                        .limit,
+                        "\(url) is one page of a larger answer (\(evidence)): open the collection or layer itself, which pages through every feature"
+                    )
                 }
                 batch = page.batch
                 metadata.spatialReference = SpatialReference(wkid: try wkid(ofNamedCRS: outline.namedCRS, url: url))
@@ -187,7 +196,10 @@ enum FeatureDocumentReader {
                 if page.isServiceError { throw FeatureCacheError(.service, "\(url) is an ArcGIS error body, not a document of features") }
                 if page.exceededTransferLimit {
                     // A query answer the server cut short: a table of it would silently lack features.
-                    throw FeatureCacheError(.limit, "\(url) is one page of a larger ArcGIS query (exceededTransferLimit): open the layer itself, which pages through every feature")
+                    throw FeatureCacheError(
+                        .limit,
+                        "\(url) is one page of a larger ArcGIS query (exceededTransferLimit): open the layer itself, which pages through every feature"
+                    )
                 }
                 metadata.objectIdField = objectIdField
                 // Without an object-id field the features are numbered in document order.
@@ -195,7 +207,8 @@ enum FeatureDocumentReader {
                 metadata.spatialReference = page.spatialReference
             case nil:
                 let found = outline.type.map { "a GeoJSON \($0)" } ?? "JSON without 'features'"
-                throw FeatureCacheError.parse("\(url) is not a document of features (a GeoJSON FeatureCollection or an Esri JSON FeatureSet): it is \(found)")
+                throw FeatureCacheError.parse(
+                    "\(url) is not a document of features (a GeoJSON FeatureCollection or an Esri JSON FeatureSet): it is \(found)")
             }
             metadata.fields = batch.fields
             let summary = GeometrySummary(batch.geometry)
@@ -203,8 +216,9 @@ enum FeatureDocumentReader {
             metadata.hasZ = outline.hasZ || summary.hasZ
             metadata.hasM = outline.hasM || summary.hasM
             if let box = summary.box {
-                metadata.extent = Envelope(xmin: box.xmin, ymin: box.ymin, xmax: box.xmax, ymax: box.ymax,
-                                           spatialReference: metadata.spatialReference)
+                metadata.extent = Envelope(
+                    xmin: box.xmin, ymin: box.ymin, xmax: box.xmax, ymax: box.ymax,
+                    spatialReference: metadata.spatialReference)
             }
             // One request brings every feature: no page size to respect.
             metadata.maxRecordCount = max(1, batch.count)
@@ -222,7 +236,8 @@ enum FeatureDocumentReader {
         if lower.hasSuffix("crs84") || lower.hasSuffix("crs:84") { return 4326 }
         // urn:ogc:def:crs:EPSG::3857, EPSG:3857, http://www.opengis.net/def/crs/EPSG/0/3857
         if lower.contains("epsg"), let digits = lower.split(whereSeparator: { !$0.isNumber }).last,
-           let code = Int32(digits), code > 0, !(lower.hasSuffix("/0") || lower.hasSuffix(":0")) {
+            let code = Int32(digits), code > 0, !(lower.hasSuffix("/0") || lower.hasSuffix(":0"))
+        {
             return code
         }
         throw FeatureCacheError(.unsupported, "\(url) names its coordinate system '\(name)', which is not an EPSG code the library can use")
@@ -232,8 +247,9 @@ enum FeatureDocumentReader {
 extension FeatureBatch {
     /// The batch with its rows' object ids 1, 2, 3… (for features that carry none).
     func numberingRows() -> FeatureBatch {
-        FeatureBatch(columns: columns, geometry: geometry, count: count, objectIdColumn: nil,
-                     objectIds: (0..<count).map { Int64($0) + 1 }, geometryTolerance: geometryTolerance,
-                     isInSpatialOrder: isInSpatialOrder)
+        FeatureBatch(
+            columns: columns, geometry: geometry, count: count, objectIdColumn: nil,
+            objectIds: (0..<count).map { Int64($0) + 1 }, geometryTolerance: geometryTolerance,
+            isInSpatialOrder: isInSpatialOrder)
     }
 }

@@ -36,7 +36,6 @@ final class FeatureDocumentSource: FeatureSource {
     }
 
     var kind: ServiceKind { .document }
-    var kindName: String { "feature document" }
     var urlString: String { documentURL.string }
 
     /// The document's file name without its extension (`parks` for
@@ -50,8 +49,9 @@ final class FeatureDocumentSource: FeatureSource {
     func loadMetadata(retrying: Bool) async throws(FeatureCacheError) -> TableMetadata {
         let response = try await download()
         try Task.checkCancellationTyped()
-        let (batch, metadata) = try FeatureDocumentReader.read(response.body, name: name, url: RequestURL.redacted(documentURL.string),
-                                                               identity: identity)
+        let (batch, metadata) = try FeatureDocumentReader.read(
+            response.body, name: name, url: RequestURL.redacted(documentURL.string),
+            identity: identity)
         let store = FeatureStore()
         _ = store.apply([batch], clearingFirst: true)
         loaded.withLock { $0 = Loaded(store: store, metadata: metadata) }
@@ -61,9 +61,10 @@ final class FeatureDocumentSource: FeatureSource {
     /// The document: the probe's copy once, else a GET of the URL as given.
     private func download() async throws(FeatureCacheError) -> HTTPResponse {
         if let response = prefetched.withLock({ $0.take() }) { return response }
-        let request = context.makeRequest(.get, url: documentURL.string,
-                                          headers: [("Accept", "application/geo+json, application/json;q=0.9, */*;q=0.1")],
-                                          credentialsFor: documentURL.string)
+        let request = context.makeRequest(
+            .get, url: documentURL.string,
+            headers: [("Accept", "application/geo+json, application/json;q=0.9, */*;q=0.1")],
+            credentialsFor: documentURL.string)
         let response = try await context.send(request, counting: statistics)
         if response.status >= 400 {
             throw ServiceResponse.httpError(response, request: request, detail: nil)
@@ -78,12 +79,15 @@ final class FeatureDocumentSource: FeatureSource {
     }
 
     private func run(_ query: QueryParameters, metadata: TableMetadata) throws(FeatureCacheError) -> LocalQuery {
-        try LocalQuery(query, definitionExpression: "", fields: metadata.fields,
-                       tableWkid: metadata.spatialReference?.effectiveWkid ?? 4326)
+        try LocalQuery(
+            query, definitionExpression: "", fields: metadata.fields,
+            tableWkid: metadata.spatialReference?.effectiveWkid ?? 4326)
     }
 
-    func fetch(_ query: QueryParameters, outFields: [String]?, metadata: TableMetadata,
-               progress: PopulateProgress?, maxPages: Int?) async throws(FeatureCacheError) -> FetchedFeatures {
+    func fetch(
+        _ query: QueryParameters, outFields: [String]?, metadata: TableMetadata,
+        progress: PopulateProgress?, maxPages: Int?
+    ) async throws(FeatureCacheError) -> FetchedFeatures {
         let result = try run(query, metadata: metadata).run(try store().queryableSnapshot(), spatialReference: metadata.spatialReference)
         var fetched = FetchedFeatures()
         fetched.spatialReference = metadata.spatialReference
@@ -109,5 +113,5 @@ final class FeatureDocumentSource: FeatureSource {
 
 extension ServiceKind {
     /// A GeoJSON or Esri JSON document of features served whole (`FC_SERVICE_DOCUMENT`).
-    public static let document = ServiceKind(rawValue: 4)
+    public static let document = ServiceKind(rawValue: 4, name: "feature document")
 }

@@ -32,7 +32,8 @@ public enum CQL2JSON {
             return negated ? test.map { "{\"op\":\"not\",\"args\":[\($0)]}" } : test
         case let .like(a, pattern, escape, negated):
             guard let x = translate(a), case let .literal(.text(text)) = pattern,
-                  let converted = LikeText.withBackslashEscape(text, escape: escape) else { return nil }
+                let converted = LikeText.withBackslashEscape(text, escape: escape)
+            else { return nil }
             let test = "{\"op\":\"like\",\"args\":[\(x),\(string(converted))]}"
             return negated ? "{\"op\":\"not\",\"args\":[\(test)]}" : test
         case .concat, .function, .cast, .extract:

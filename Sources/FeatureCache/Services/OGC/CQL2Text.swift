@@ -34,7 +34,8 @@ public enum CQL2Text {
             return "\(x) \(negated ? "NOT " : "")BETWEEN \(l) AND \(h)"
         case let .like(a, pattern, escape, negated):
             guard let x = translate(a), case let .literal(.text(text)) = pattern,
-                  let converted = LikeText.withBackslashEscape(text, escape: escape) else { return nil }
+                let converted = LikeText.withBackslashEscape(text, escape: escape)
+            else { return nil }
             return "\(x) \(negated ? "NOT " : "")LIKE \(quoted(converted))"
         case .concat, .function, .cast, .extract:
             return nil
@@ -59,13 +60,15 @@ public enum CQL2Text {
         case let .double(v): return v.isFinite ? String(v) : nil
         case let .text(t): return quoted(t)
         case let .boolean(v): return v ? "TRUE" : "FALSE"
-        case let .timestamp(ms): return ms % 86_400_000 == 0 ? "DATE('\(DateText.isoDate(ms))')" : "TIMESTAMP('\(DateText.isoTimestamp(ms))')"
+        case let .timestamp(ms):
+            return ms % 86_400_000 == 0 ? "DATE('\(DateText.isoDate(ms))')" : "TIMESTAMP('\(DateText.isoTimestamp(ms))')"
         }
     }
 
     /// A property name, double-quoted when it is not a plain identifier.
     static func property(_ name: String) -> String {
-        let plain = name.unicodeScalars.allSatisfy { $0 == "_" || ($0.value < 128 && (($0.properties.isAlphabetic) || ("0"..."9").contains($0))) }
+        let plain =
+            name.unicodeScalars.allSatisfy { $0 == "_" || ($0.value < 128 && (($0.properties.isAlphabetic) || ("0"..."9").contains($0))) }
             && !(name.first.map { ("0"..."9").contains($0) } ?? true)
         return plain ? name : "\"" + name.replacingAll("\"", with: "\"\"") + "\""
     }

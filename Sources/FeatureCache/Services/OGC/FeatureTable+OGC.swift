@@ -10,7 +10,8 @@ extension FeatureTable {
     /// A table on one collection of an OGC API - Features service, e.g.
     /// `https://host/ogcapi` and `buildings`. It makes its own service object,
     /// loaded with the table.
-    public static func ogc(apiURL: String, collectionId: String, context: ClientContext = .shared) throws(FeatureCacheError) -> FeatureTable {
+    public static func ogc(apiURL: String, collectionId: String, context: ClientContext = .shared) throws(FeatureCacheError) -> FeatureTable
+    {
         try ogc(service: OGCService(url: apiURL, context: context), collectionId: collectionId)
     }
 
@@ -21,15 +22,17 @@ extension FeatureTable {
             throw FeatureCacheError.invalidArgument("a collection id must be a non-empty string without control characters")
         }
         let statistics = StatisticsCounter()
-        return FeatureTable(source: OGCCollectionSource(service: service, collectionId: collectionId, statistics: statistics),
-                            context: service.context, statistics: statistics)
+        return FeatureTable(
+            source: OGCCollectionSource(service: service, collectionId: collectionId, statistics: statistics),
+            context: service.context, statistics: statistics)
     }
 
     /// How where clauses reach the server (option `query_language`; tables of
     /// other kinds send them as they are: `.auto`).
     public var queryLanguage: QueryLanguage {
         guard options.contains(where: { $0.name == OGCCollectionSource.queryLanguageOption }),
-              let value = try? option(OGCCollectionSource.queryLanguageOption) else { return .auto }
+            let value = try? option(OGCCollectionSource.queryLanguageOption)
+        else { return .auto }
         return QueryLanguage(optionValue: value)
     }
 
@@ -39,8 +42,9 @@ extension FeatureTable {
         guard options.contains(where: { $0.name == OGCCollectionSource.queryLanguageOption }) || language != .auto else { return }
         do {
             try setOption(OGCCollectionSource.queryLanguageOption, language.optionValue)
-        } catch where error.code == .unsupported {
-            throw FeatureCacheError(.unsupported, "the query language can only be chosen for OGC API tables (where clauses go to this service as they are)")
+        } catch  where error.code == .unsupported {
+            throw FeatureCacheError(
+                .unsupported, "the query language can only be chosen for OGC API tables (where clauses go to this service as they are)")
         }
     }
 }

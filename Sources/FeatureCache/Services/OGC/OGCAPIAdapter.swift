@@ -9,19 +9,27 @@ import FCTables
 struct OGCAPIAdapter: ServiceAdapter {
     var describes: String { "an OGC API - Features landing page" }
 
-    private static let landingRelations: Set<String> = ["conformance", "data", "http://www.opengis.net/def/rel/ogc/1.0/conformance",
-                                                        "http://www.opengis.net/def/rel/ogc/1.0/data"]
+    private static let landingRelations: Set<String> = [
+        "conformance", "data", "http://www.opengis.net/def/rel/ogc/1.0/conformance",
+        "http://www.opengis.net/def/rel/ogc/1.0/data",
+    ]
 
     func service(for probe: ServiceProbe) async throws(FeatureCacheError) -> FeatureService? {
         guard let links = probe.json?["links"]?.array,
-              links.contains(where: { Self.landingRelations.contains($0["rel"]?.string ?? "") }) else { return nil }
+            links.contains(where: { Self.landingRelations.contains($0["rel"]?.string ?? "") })
+        else { return nil }
         let service = try OGCService(url: probe.url, context: probe.context)
         try await service.load()
-        // The list says no geometry type; a collection's own document does.
-        let items = try service.collections().map { ServiceItem(id: $0.id, name: $0.title, geometryType: .unknown) }
-        return FeatureService(kind: .ogcFeatures, kindName: "OGC API", url: service.url, title: service.title,
-                              items: items) { (item) throws(FeatureCacheError) in
+        let items = try service.collections().map(\.item)
+        return FeatureService(kind: .ogcFeatures, url: service.url, title: service.title, items: items) {
+            (item) throws(FeatureCacheError) in
             try FeatureTable.ogc(service: service, collectionId: item.id)
         }
     }
+}
+
+extension OGCCollectionSummary {
+    /// The collection as a service item: the list says no geometry type (a
+    /// collection's own document does).
+    var item: ServiceItem { ServiceItem(id: id, name: title, geometryType: .unknown) }
 }

@@ -31,8 +31,9 @@ struct OGCCollectionInfo: Sendable {
         metadata.layerType = json["itemType"]?.string == "record" ? "Table" : "Feature Layer"
         let crs = (json["crs"]?.array ?? []).compactMap(\.string)
         let items = OGCLinks(json["links"], base: url).features("items")?.url ?? url.appendingPath("items")
-        return OGCCollectionInfo(metadata: metadata, crs: crs.isEmpty ? [CRSURI.crs84] : crs,
-                                 storageCrs: json["storageCrs"]?.string, itemsURL: items)
+        return OGCCollectionInfo(
+            metadata: metadata, crs: crs.isEmpty ? [CRSURI.crs84] : crs,
+            storageCrs: json["storageCrs"]?.string, itemsURL: items)
     }
 
     /// The first spatial extent, in lon/lat (CRS84, or EPSG:4326 with its axes swapped back).
@@ -57,7 +58,8 @@ struct OGCCollectionInfo: Sendable {
             let role = schema["x-ogc-role"]?.string
             if role == "id" { continue }
             if role == "primary-geometry" || schema["format"]?.string?.hasPrefix("geometry-") == true
-                || schema["$ref"]?.string?.lowercased().contains("geojson") == true || name == "geometry" {
+                || schema["$ref"]?.string?.lowercased().contains("geojson") == true || name == "geometry"
+            {
                 metadata.geometryType = Self.geometryType(schema["format"]?.string ?? schema["$ref"]?.string ?? "")
                 continue
             }
@@ -81,14 +83,18 @@ struct OGCCollectionInfo: Sendable {
                 metadata.fields[index].type = .double
             }
         }
-        if fields { metadata.fields = batch.columns.map { column in
-            var field = column.field
-            if column.kind == .int64 {
-                let fits = (0..<batch.count).allSatisfy { column.isNull($0) || Int64(Int32(truncatingIfNeeded: column.int64($0))) == column.int64($0) }
-                field.type = fits ? .integer : .bigInteger
+        if fields {
+            metadata.fields = batch.columns.map { column in
+                var field = column.field
+                if column.kind == .int64 {
+                    let fits = (0..<batch.count).allSatisfy {
+                        column.isNull($0) || Int64(Int32(truncatingIfNeeded: column.int64($0))) == column.int64($0)
+                    }
+                    field.type = fits ? .integer : .bigInteger
+                }
+                return field
             }
-            return field
-        } }
+        }
         // The first feature with a geometry says the type, as GDAL reads a sample.
         let first = (0..<batch.count).first { batch.geometry.wkb($0).count >= 5 }
         if let first { metadata.geometryType = GeometrySummary(batch.geometry, rows: first + 1).type }

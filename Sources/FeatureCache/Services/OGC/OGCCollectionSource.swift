@@ -31,7 +31,6 @@ final class OGCCollectionSource: FeatureSource {
     }
 
     var kind: ServiceKind { .ogcFeatures }
-    var kindName: String { "OGC API" }
     var urlString: String { collectionURL.string }
     var collectionURL: RequestURL { service.collectionURL(collectionId) }
     var requester: OGCRequester { OGCRequester(context: service.context, statistics: statistics, serviceURL: service.url) }
@@ -48,11 +47,13 @@ final class OGCCollectionSource: FeatureSource {
     static let queryLanguageOption = "query_language"
 
     var options: [SourceOption] {
-        [.choice(Self.queryLanguageOption,
-                 "How where clauses reach the server: auto (what it declares, probed on first use), local (never sent), cql2-text or cql2-json.",
-                 spelled: \QueryLanguage.optionValue,
-                 read: { _ in self.queryLanguage },
-                 write: { language in self.setQueryLanguage(language) })]
+        [
+            .choice(
+                Self.queryLanguageOption,
+                "How where clauses reach the server: auto (what it declares, probed on first use), local (never sent), cql2-text or cql2-json.",
+                read: { _ in self.queryLanguage },
+                write: { language in self.setQueryLanguage(language) })
+        ]
     }
 
     func loadMetadata(retrying: Bool) async throws(FeatureCacheError) -> TableMetadata {
@@ -60,21 +61,23 @@ final class OGCCollectionSource: FeatureSource {
         let json: JSONValue, documentURL: RequestURL  // where redirects settled: its links are relative to it
         do {
             (json, documentURL) = try await requester.getDocument(.init(url: collectionURL))
-        } catch where [400, 404, 410, 422].contains(error.httpStatus) {
+        } catch  where [400, 404, 410, 422].contains(error.httpStatus) {
             // 404 and 410 say so; a 400 or 422 (tipg's answer) says so when the
             // service's own list of collections lacks the id.
             let listed = (try? service.collections().map(\.id)) ?? []
             guard error.httpStatus == 404 || error.httpStatus == 410 || !listed.contains(collectionId) else { throw error }
-            throw FeatureCacheError.notFound("the OGC API at \(RequestURL.redacted(service.url)) has no collection '\(collectionId)' (HTTP \(error.httpStatus))"
-                                             + (listed.isEmpty ? "" : "; it lists: \(listed.prefix(20).joined(separator: ", "))"),
-                                             httpStatus: error.httpStatus, serviceCode: error.serviceCode)
+            throw FeatureCacheError.notFound(
+                "the OGC API at \(RequestURL.redacted(service.url)) has no collection '\(collectionId)' (HTTP \(error.httpStatus))"
+                    + (listed.isEmpty ? "" : "; it lists: \(listed.prefix(20).joined(separator: ", "))"),
+                httpStatus: error.httpStatus, serviceCode: error.serviceCode)
         }
         var info = try OGCCollectionInfo.parse(json, id: collectionId, url: documentURL, limit: service.limitMaximum(for: collectionId))
         let links = OGCLinks(json["links"], base: documentURL)
         var described = false
         if let link = links.link("queryables", types: ["application/schema+json", "application/json"])
             ?? (service.conforms("/conf/queryables") ? .init(url: collectionURL.appendingPath("queryables")) : nil),
-           let queryables = try? await requester.getJSON(link) {
+            let queryables = try? await requester.getJSON(link)
+        {
             described = info.applyQueryables(queryables)
         }
         try Task.checkCancellationTyped()
@@ -107,10 +110,11 @@ final class OGCCollectionSource: FeatureSource {
     func filterDialects() -> [OGCFilterDialect] {
         state.withLock { state in
             if let learned = state.dialects { return learned }
-            let candidates = OGCFilterDialect.candidates(state.language,
-                                                         declaresFilter: service.conforms("/conf/filter") || service.conforms("/conf/features-filter"),
-                                                         declaresQueryables: service.conforms("/conf/queryables"),
-                                                         declared: service.conforms)
+            let candidates = OGCFilterDialect.candidates(
+                state.language,
+                declaresFilter: service.conforms("/conf/filter") || service.conforms("/conf/features-filter"),
+                declaresQueryables: service.conforms("/conf/queryables"),
+                declared: service.conforms)
             state.dialects = candidates
             return candidates
         }
@@ -131,8 +135,10 @@ final class OGCCollectionSource: FeatureSource {
         if first { statistics.update { $0.serverFiltersIgnored += 1 } }
     }
 
-    func fetch(_ query: QueryParameters, outFields: [String]?, metadata: TableMetadata,
-               progress: PopulateProgress?, maxPages: Int?) async throws(FeatureCacheError) -> FetchedFeatures {
+    func fetch(
+        _ query: QueryParameters, outFields: [String]?, metadata: TableMetadata,
+        progress: PopulateProgress?, maxPages: Int?
+    ) async throws(FeatureCacheError) -> FetchedFeatures {
         let plan = try OGCItemsPlan(query, source: self, metadata: metadata)
         if !query.objectIds.isEmpty {
             return try await OGCItemsPager(plan: plan, source: self, progress: progress, maxPages: nil).fetchByIds(query.objectIds)
@@ -159,5 +165,5 @@ final class OGCCollectionSource: FeatureSource {
 
 extension ServiceKind {
     /// A collection of an OGC API - Features service (`FC_SERVICE_OGC`).
-    public static let ogcFeatures = ServiceKind(rawValue: 2)
+    public static let ogcFeatures = ServiceKind(rawValue: 2, name: "OGC API")
 }

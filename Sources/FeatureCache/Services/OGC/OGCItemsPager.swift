@@ -68,7 +68,8 @@ struct OGCItemsPager {
             source.statistics.update { $0.featuresReceived += page.batch.count }
             try budget.spend(features: page.batch.count, limits: source.service.context.settings.limits, request: request.methodAndURL)
             if let returned = page.numberReturned, returned != Int64(page.batch.count) {
-                throw FeatureCacheError(.parse, "\(request.methodAndURL): numberReturned is \(returned) but the page holds \(page.batch.count) features")
+                throw FeatureCacheError(
+                    .parse, "\(request.methodAndURL): numberReturned is \(returned) but the page holds \(page.batch.count) features")
             }
             return Page(page: page, contentCRS: response.header("Content-Crs"))
         }
@@ -81,7 +82,7 @@ struct OGCItemsPager {
         while let dialect = source.filterDialects().first {
             do {
                 return (try await read(request(url, dialect: dialect)), dialect)
-            } catch where (400..<500).contains(error.httpStatus) && error.httpStatus != 401 && error.httpStatus != 403 {
+            } catch  where (400..<500).contains(error.httpStatus) && error.httpStatus != 401 && error.httpStatus != 403 {
                 source.dropDialect(dialect)
                 if source.queryLanguage != .auto, source.filterDialects().isEmpty { throw error }
             }
@@ -122,8 +123,10 @@ struct OGCItemsPager {
                 _ = try noticeIgnoredFilter(batch)
             }
             try keeper.keep(batch, into: &fetched)
-            progress?(FetchProgress(pages: pages, features: keeper.kept,
-                                      totalFeatures: FetchProgress.total(matched: numberMatched, dropsRowsLocally: plan.dropsRowsLocally, query: query)))
+            progress?(
+                FetchProgress(
+                    pages: pages, features: keeper.kept,
+                    totalFeatures: FetchProgress.total(matched: numberMatched, dropsRowsLocally: plan.dropsRowsLocally, query: query)))
             let next = try current.page.nextLink.map { (href) throws(FeatureCacheError) in try Self.followable(href, from: url) }
             if keeper.isFull {
                 fetched.limitExceeded = fetched.limitExceeded || next != nil
@@ -134,7 +137,8 @@ struct OGCItemsPager {
             emptyPagesInARow = current.page.batch.count == 0 ? emptyPagesInARow + 1 : 0
             if repairing && current.page.batch.count == 0 { break }
             guard emptyPagesInARow < 3 else {
-                throw FeatureCacheError(.service, "\(RequestURL.redacted(url.base)): three empty pages in a row, each with a next link; stopping")
+                throw FeatureCacheError(
+                    .service, "\(RequestURL.redacted(url.base)): three empty pages in a row, each with a next link; stopping")
             }
             if repairing || !Self.keeps(sentParameters, next) {
                 if !repairing { source.statistics.update { $0.nextLinksRepaired += 1 } }
@@ -142,7 +146,10 @@ struct OGCItemsPager {
                 // The pager's own URL, offset by what the server has sent so far.
                 next = ownURL.setting("offset", String(serverRows))
             } else if !seen.insert(next.string).inserted {
-                throw FeatureCacheError(.service, "\(RequestURL.redacted(next.string)): the service's next link leads back to a page already read; stopping instead of looping")
+                throw FeatureCacheError(
+                    .service,
+                    "\(RequestURL.redacted(next.string)): the service's next link leads back to a page already read; stopping instead of looping"
+                )
             }
             if let maxPages, pages >= maxPages {
                 fetched.complete = false
@@ -157,21 +164,26 @@ struct OGCItemsPager {
                 if numberMatched == nil, countAsked == nil, ahead.window.limit > 1 {
                     // No total on the pages: page two is certain, and the server's
                     // count (asked alongside) says which pages follow it.
-                    expectPages(after: step, serverRows: serverRows, matched: Int64(serverRows) + 1, template: next,
-                                parameter: paging, dialect: sendDialect, ahead)
+                    expectPages(
+                        after: step, serverRows: serverRows, matched: Int64(serverRows) + 1, template: next,
+                        parameter: paging, dialect: sendDialect, ahead)
                     countAsked = .some(await hitsCount(next, without: paging, dialect: sendDialect))
                     try Task.checkCancellationTyped()
                 }
                 if let matched = numberMatched ?? countAsked.flatMap({ $0 }) {
-                    expectPages(after: step, serverRows: serverRows, matched: matched, template: next,
-                                parameter: paging, dialect: sendDialect, ahead)
+                    expectPages(
+                        after: step, serverRows: serverRows, matched: matched, template: next,
+                        parameter: paging, dialect: sendDialect, ahead)
                 }
             }
             current = try await ahead.page(Self.key(url), fetch: pageFetch(request(url, dialect: sendDialect)))
             if numberMatched == nil { numberMatched = current.page.numberMatched }
         }
         if let matched = numberMatched, Int64(serverRows) < matched {
-            throw FeatureCacheError(.service, "\(RequestURL.redacted(plan.itemsURL.base)): the service said \(matched) features match but its pages ended after \(serverRows)")
+            throw FeatureCacheError(
+                .service,
+                "\(RequestURL.redacted(plan.itemsURL.base)): the service said \(matched) features match but its pages ended after \(serverRows)"
+            )
         }
         return fetched
     }
@@ -182,13 +194,16 @@ struct OGCItemsPager {
     /// later page is predicted one page size (`step`, what the server sends per
     /// page) further; a server that pages otherwise costs only the requests sent
     /// ahead, as each page is still asked for by its link.
-    private func expectPages(after step: Int, serverRows: Int, matched: Int64, template: RequestURL, parameter: String,
-                             dialect: OGCFilterDialect?, _ ahead: PagePrefetcher<String, Page>) {
+    private func expectPages(
+        after step: Int, serverRows: Int, matched: Int64, template: RequestURL, parameter: String,
+        dialect: OGCFilterDialect?, _ ahead: PagePrefetcher<String, Page>
+    ) {
         guard step > 0 else { return }
         var upcoming: [(key: String, fetch: PagePrefetcher<String, Page>.Fetch)] = []
         var position = serverRows
         while Int64(position) < PageKeeper.serverRowsNeeded(matched: matched, dropsRowsLocally: plan.dropsRowsLocally, query: query),
-              upcoming.count < ahead.window.limit {
+            upcoming.count < ahead.window.limit
+        {
             let url = template.setting(parameter, String(position))
             upcoming.append((Self.key(url), pageFetch(request(url, dialect: dialect))))
             position += step
@@ -204,7 +219,8 @@ struct OGCItemsPager {
         var url = next.setting("resulttype", "hits").setting("limit", "1")
         url.remove(paging)
         guard let answer = try? await read(request(url, dialect: dialect)), answer.page.batch.count == 0,
-              let matched = answer.page.numberMatched, matched >= 0 else { return nil }
+            let matched = answer.page.numberMatched, matched >= 0
+        else { return nil }
         return matched
     }
 
@@ -236,7 +252,9 @@ struct OGCItemsPager {
     /// Whether a next link still carries every parameter the query was sent with.
     private static func keeps(_ sent: [(name: String, value: String)], _ next: RequestURL) -> Bool {
         sent.allSatisfy { parameter in
-            guard let value = next.parameters.first(where: { $0.name.lowercased() == parameter.name.lowercased() })?.value else { return false }
+            guard let value = next.parameters.first(where: { $0.name.lowercased() == parameter.name.lowercased() })?.value else {
+                return false
+            }
             return value == parameter.value || numbers(value) == numbers(parameter.value)
         }
     }
@@ -265,7 +283,8 @@ struct OGCItemsPager {
             guard let contentCRS, let answered = CRSURI.wkid(of: contentCRS), answered != CRSURI.wkid(of: asked) else { return batch }
             // The server ignored `crs` (it says so in Content-Crs).
             guard contentCRS.lowercased().contains("crs84"), let wanted = CRSURI.wkid(of: asked),
-                  let transform = try WebMercator.transform(from: 4326, to: wanted) else {
+                let transform = try WebMercator.transform(from: 4326, to: wanted)
+            else {
                 throw FeatureCacheError(.service, "asked for \(asked) but the service answered in \(contentCRS)")
             }
             return batch.mappingCoordinates(transform)

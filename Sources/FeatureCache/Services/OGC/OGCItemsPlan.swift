@@ -59,12 +59,15 @@ struct OGCItemsPlan {
                 box = BoundingBox(low.0, low.1, high.0, high.1)
             } else if wkid != 4326 {
                 guard source.service.conforms("/conf/crs") else {
-                    throw FeatureCacheError(.unsupported, "the server cannot take a bbox in EPSG:\(wkid) (no OGC API - Features Part 2) and the library cannot project it")
+                    throw FeatureCacheError(
+                        .unsupported,
+                        "the server cannot take a bbox in EPSG:\(wkid) (no OGC API - Features Part 2) and the library cannot project it")
                 }
                 url.set("bbox-crs", CRSURI.uri(for: wkid))
             }
             url.set("bbox", [box.xmin, box.ymin, box.xmax, box.ymax].map(JSONNumberText.shortest).joined(separator: ","))
-            exactOnServer = filter.isRectangle && (query.spatialRelationship == .intersects || query.spatialRelationship == .envelopeIntersects)
+            exactOnServer =
+                filter.isRectangle && (query.spatialRelationship == .intersects || query.spatialRelationship == .envelopeIntersects)
         }
 
         // Where: the translatable AND-terms go to the server when it may filter.
@@ -72,14 +75,17 @@ struct OGCItemsPlan {
         if let expression, !metadata.fields.isEmpty { try WhereEvaluator.validate(expression, fields: metadata.fields) }
         let split = WherePushdown(expression) { CQL2Text.translate($0) != nil && CQL2JSON.translate($0) != nil }
         if expression != nil, !source.filterDialects().isEmpty, let server = split.server,
-           let text = CQL2Text.translate(server), let json = CQL2JSON.translate(server) {
+            let text = CQL2Text.translate(server), let json = CQL2JSON.translate(server)
+        {
             pushed = (text, json, WhereEvaluator(server))
         } else {
             pushed = nil
             // No CQL: equalities on properties the server filters by parameter go as
             // `name=value` (unless the caller asked for local evaluation).
             if let expression, source.queryLanguage == .auto {
-                for (name, value) in Self.propertyEqualities(expression, offered: source.service.propertyParameters(for: source.collectionId)) {
+                for (name, value) in Self.propertyEqualities(
+                    expression, offered: source.service.propertyParameters(for: source.collectionId))
+                {
                     url.set(name, value)
                 }
             }

@@ -49,7 +49,8 @@ struct OGCLinks {
                 continue
             }
             guard best.map({ rank < $0.rank }) ?? true,
-                  let url = try? URLReference.resolve(candidate.href, against: base.string) else { continue }
+                let url = try? URLReference.resolve(candidate.href, against: base.string)
+            else { continue }
             best = (rank, Link(url: url, type: candidate.type))
         }
         return best?.link

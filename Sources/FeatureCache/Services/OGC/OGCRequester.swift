@@ -28,8 +28,10 @@ struct OGCRequester: Sendable {
     }
 
     /// A request for features (`accept` defaults to GeoJSON).
-    func request(_ url: RequestURL, accept: String = acceptFeatures,
-                 post body: (contentType: String, bytes: [UInt8])? = nil) -> HTTPRequest {
+    func request(
+        _ url: RequestURL, accept: String = acceptFeatures,
+        post body: (contentType: String, bytes: [UInt8])? = nil
+    ) -> HTTPRequest {
         var headers: [(name: String, value: String)] = [("Accept", accept)]
         if let token = context.settings.token, !token.isEmpty { headers.append(("Authorization", "Bearer \(token)")) }
         guard let body else { return context.makeRequest(.get, url: url.string, headers: headers, credentialsFor: serviceURL) }
@@ -57,7 +59,9 @@ struct OGCRequester: Sendable {
     }
 
     /// Sends `request` and lends its JSON body to a streaming reader, with the response headers.
-    func fetch<T>(_ request: HTTPRequest, read: (UnsafeRawBufferPointer) throws(FeatureCacheError) -> T) async throws(FeatureCacheError) -> (T, HTTPResponse) {
+    func fetch<T>(
+        _ request: HTTPRequest, read: (UnsafeRawBufferPointer) throws(FeatureCacheError) -> T
+    ) async throws(FeatureCacheError) -> (T, HTTPResponse) {
         let response = try await context.send(request, counting: statistics)
         try Self.check(response, request: request)
         let value = try readBody(response.body, of: request, read)

@@ -32,9 +32,7 @@ public final class OGCService: Loadable {
     private let info = Locked<Info?>(nil)
 
     public init(url: String, context: ClientContext = .shared) throws(FeatureCacheError) {
-        var parsed = try RequestURL(parsing: url)
-        parsed.remove("f")
-        apiURL = parsed
+        apiURL = try RequestURL(parsingService: url)
         self.context = context
     }
 
@@ -68,7 +66,9 @@ public final class OGCService: Loadable {
         info.withLock { $0 = loaded }
     }
 
-    private func readCollections(_ first: OGCLinks.Link, _ requester: OGCRequester) async throws(FeatureCacheError) -> [OGCCollectionSummary] {
+    private func readCollections(
+        _ first: OGCLinks.Link, _ requester: OGCRequester
+    ) async throws(FeatureCacheError) -> [OGCCollectionSummary] {
         var result: [OGCCollectionSummary] = []
         var next: OGCLinks.Link? = first
         var seen = Set<String>()
@@ -79,8 +79,10 @@ public final class OGCService: Loadable {
             }
             for entry in list {
                 guard let id = entry["id"]?.string ?? entry["id"]?.int.map(String.init) else { continue }
-                result.append(OGCCollectionSummary(id: id, title: entry["title"]?.string ?? id,
-                                                   description: entry["description"]?.string ?? ""))
+                result.append(
+                    OGCCollectionSummary(
+                        id: id, title: entry["title"]?.string ?? id,
+                        description: entry["description"]?.string ?? ""))
             }
             next = OGCLinks(json["links"], base: page).document("next")
         }
@@ -123,4 +125,3 @@ public final class OGCService: Loadable {
         apiURL.appendingPath("collections").appendingPath(RequestURL.percentEncode(id))
     }
 }
-

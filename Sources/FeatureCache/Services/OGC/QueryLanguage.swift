@@ -6,7 +6,7 @@ import FCTables
 
 /// How a table's where clauses reach its server. Raw values are the C ABI's
 /// `FC_QUERY_LANGUAGE_*`.
-public enum QueryLanguage: Int32, Sendable, CaseIterable {
+public enum QueryLanguage: Int32, Sendable, CaseIterable, OptionValue {
     /// What the server declares, probed on first use: CQL2 text, then the older
     /// CQL text, then CQL2-JSON (GET, then POST); the rest is evaluated locally.
     case auto = 1
@@ -17,21 +17,9 @@ public enum QueryLanguage: Int32, Sendable, CaseIterable {
     /// CQL2-JSON only: `filter-lang=cql2-json`, or a POST body when GET is refused.
     case cql2JSON = 4
 
-    /// The option value that names it (`auto`, `local`, `cql2-text`, `cql2-json`).
-    var optionValue: String {
-        switch self {
-        case .auto: "auto"
-        case .local: "local"
-        case .cql2Text: "cql2-text"
-        case .cql2JSON: "cql2-json"
-        }
-    }
+    /// The option value that names it (`auto`, `local`, `cql2-text`, `cql2-json`), in raw-value order.
+    package var optionValue: String { ["auto", "local", "cql2-text", "cql2-json"][Int(rawValue) - 1] }
 
-    /// The language an option value names (`.auto` for any other text, which
-    /// the option never reports).
-    init(optionValue: String) {
-        self = Self.allCases.first { $0.optionValue == optionValue } ?? .auto
-    }
 }
 
 /// One way of sending a filter to an OGC API server.
@@ -44,8 +32,10 @@ enum OGCFilterDialect: Sendable, Equatable {
     case cql2JSONPost
 
     /// The dialects to try, in order, for a language setting.
-    static func candidates(_ language: QueryLanguage, declaresFilter: Bool, declaresQueryables: Bool,
-                           declared: (String) -> Bool) -> [OGCFilterDialect] {
+    static func candidates(
+        _ language: QueryLanguage, declaresFilter: Bool, declaresQueryables: Bool,
+        declared: (String) -> Bool
+    ) -> [OGCFilterDialect] {
         switch language {
         case .local: return []
         case .cql2Text: return [.cql2Text]

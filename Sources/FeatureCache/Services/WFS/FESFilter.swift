@@ -55,19 +55,26 @@ public enum FESFilter {
         case let .inList(a, list, negated):
             // FES has no IN: an Or of equalities (one equality stands alone).
             let equalities = list.map { WhereExpression.compare(.equal, a, $0) }
-            let test = equalities.count == 1 ? translate(equalities[0], version: v)
+            let test =
+                equalities.count == 1
+                ? translate(equalities[0], version: v)
                 : element("Or", equalities)
             return negated ? test.map { "<\(p):Not>\($0)</\(p):Not>" } : test
         case let .between(a, low, high, negated):
-            guard let x = translate(a, version: v), let l = translate(low, version: v), let h = translate(high, version: v) else { return nil }
-            let test = "<\(p):PropertyIsBetween>\(x)<\(p):LowerBoundary>\(l)</\(p):LowerBoundary><\(p):UpperBoundary>\(h)</\(p):UpperBoundary></\(p):PropertyIsBetween>"
+            guard let x = translate(a, version: v), let l = translate(low, version: v), let h = translate(high, version: v) else {
+                return nil
+            }
+            let test =
+                "<\(p):PropertyIsBetween>\(x)<\(p):LowerBoundary>\(l)</\(p):LowerBoundary><\(p):UpperBoundary>\(h)</\(p):UpperBoundary></\(p):PropertyIsBetween>"
             return negated ? "<\(p):Not>\(test)</\(p):Not>" : test
         case let .like(a, pattern, escapeCharacter, negated):
             guard let x = translate(a, version: v), case let .literal(.text(text)) = pattern,
-                  let converted = LikeText.withBackslashEscape(text, escape: escapeCharacter) else { return nil }
+                let converted = LikeText.withBackslashEscape(text, escape: escapeCharacter)
+            else { return nil }
             // FES 2.0 and Filter 1.1 name the escape character `escapeChar`; Filter 1.0 `escape`, without `matchCase`.
             let attributes = v == .filter10 ? "escape=\"\\\"" : "escapeChar=\"\\\" matchCase=\"true\""
-            let test = "<\(p):PropertyIsLike wildCard=\"%\" singleChar=\"_\" \(attributes)>\(x)<\(p):Literal>\(escape(converted))</\(p):Literal></\(p):PropertyIsLike>"
+            let test =
+                "<\(p):PropertyIsLike wildCard=\"%\" singleChar=\"_\" \(attributes)>\(x)<\(p):Literal>\(escape(converted))</\(p):Literal></\(p):PropertyIsLike>"
             return negated ? "<\(p):Not>\(test)</\(p):Not>" : test
         case let .arithmetic(op, a, b):
             guard v != .fes20, op != .modulo else { return nil }

@@ -22,8 +22,9 @@ extension FeatureTable {
             throw FeatureCacheError.invalidArgument("a feature type name must be non-empty, without spaces or control characters")
         }
         let statistics = StatisticsCounter()
-        return FeatureTable(source: WFSFeatureTypeSource(service: service, typeName: typeName, statistics: statistics),
-                            context: service.context, statistics: statistics)
+        return FeatureTable(
+            source: WFSFeatureTypeSource(service: service, typeName: typeName, statistics: statistics),
+            context: service.context, statistics: statistics)
     }
 
     private static func axisOption(forFilters: Bool) -> String {
@@ -58,8 +59,10 @@ extension FeatureTable {
     /// the features of the answer into the cache (`populate(nativeRequest:)`). One
     /// request: a document that asks for more than one response holds sets
     /// `limitExceeded`. On failure the cache is exactly as it was.
-    public func populate(wfsXML xml: String, clearCache: Bool,
-                         progress: PopulateProgress? = nil) async throws(FeatureCacheError) -> FeatureResult {
+    public func populate(
+        wfsXML xml: String, clearCache: Bool,
+        progress: PopulateProgress? = nil
+    ) async throws(FeatureCacheError) -> FeatureResult {
         guard serviceKind == .wfs else {
             throw FeatureCacheError(.unsupported, "populating with a GetFeature document applies to WFS tables only")
         }

@@ -19,10 +19,15 @@ struct WFSAdapter: ServiceAdapter {
             probe.findings.append("asked for WFS capabilities: \(error.message)")
             return nil
         }
-        let items = try service.featureTypes().map { ServiceItem(id: $0.name, name: $0.name, geometryType: .unknown) }
-        return FeatureService(kind: .wfs, kindName: "WFS", url: service.url, title: service.title,
-                              items: items) { (item) throws(FeatureCacheError) in
+        let items = try service.featureTypes().map(\.item)
+        return FeatureService(kind: .wfs, url: service.url, title: service.title, items: items) { (item) throws(FeatureCacheError) in
             try FeatureTable.wfs(service: service, typeName: item.id)
         }
     }
+}
+
+extension WFSFeatureTypeInfo {
+    /// The feature type as a service item, named by its type name (the
+    /// capabilities give no geometry type; its schema does).
+    var item: ServiceItem { ServiceItem(id: name, name: name, geometryType: .unknown) }
 }

@@ -72,7 +72,10 @@ public struct WFSCapabilities: Sendable {
             throw FeatureCacheError(.parse, "not a WFS GetCapabilities document (root element '\(root.name)')")
         }
         let versionText = root.attribute("version") ?? ""
-        guard let version = WFSVersion(rawValue: versionText) ?? (versionText.hasPrefix("2.") ? .v200 : versionText.hasPrefix("1.1") ? .v110 : versionText.hasPrefix("1.0") ? .v100 : nil) else {
+        guard
+            let version = WFSVersion(rawValue: versionText)
+                ?? (versionText.hasPrefix("2.") ? .v200 : versionText.hasPrefix("1.1") ? .v110 : versionText.hasPrefix("1.0") ? .v100 : nil)
+        else {
             throw FeatureCacheError(.unsupported, "WFS version '\(versionText)' is not supported (2.0.0, 1.1.0 and 1.0.0 are)")
         }
         var capabilities = WFSCapabilities(version: version)
@@ -88,9 +91,11 @@ public struct WFSCapabilities: Sendable {
         capabilities.featureTypes = (root.child("FeatureTypeList")?.children("FeatureType") ?? []).compactMap(Self.featureType)
         if let filter = root.child("Filter_Capabilities") {
             capabilities.hasFilterCapabilities = true
-            capabilities.spatialOperators = filter.descendants("SpatialOperator").compactMap { $0.attribute("name") }
+            capabilities.spatialOperators =
+                filter.descendants("SpatialOperator").compactMap { $0.attribute("name") }
                 + (filter.descendant("Spatial_Operators")?.children.map(\.name) ?? [])
-            capabilities.comparisonOperators = filter.descendants("ComparisonOperator").map { $0.attribute("name") ?? $0.text }
+            capabilities.comparisonOperators =
+                filter.descendants("ComparisonOperator").map { $0.attribute("name") ?? $0.text }
                 + (filter.descendant("Comparison_Operators")?.children.map(\.name) ?? [])
         }
         return capabilities
@@ -99,22 +104,26 @@ public struct WFSCapabilities: Sendable {
     private static func featureType(_ element: XMLElement) -> WFSFeatureTypeInfo? {
         let name = element.childText("Name")
         guard !name.isEmpty else { return nil }
-        let defaultCRS = [element.childText("DefaultCRS"), element.childText("DefaultSRS"), element.childText("SRS")].first { !$0.isEmpty } ?? ""
+        let defaultCRS =
+            [element.childText("DefaultCRS"), element.childText("DefaultSRS"), element.childText("SRS")].first { !$0.isEmpty } ?? ""
         let other = (element.children("OtherCRS") + element.children("OtherSRS")).map(\.text).filter { !$0.isEmpty }
         var box: BoundingBox? = nil
         if let wgs84 = element.child("WGS84BoundingBox"),
-           let low = numbers(wgs84.childText("LowerCorner")), let high = numbers(wgs84.childText("UpperCorner")),
-           low.count >= 2, high.count >= 2 {
+            let low = numbers(wgs84.childText("LowerCorner")), let high = numbers(wgs84.childText("UpperCorner")),
+            low.count >= 2, high.count >= 2
+        {
             box = BoundingBox(low[0], low[1], high[0], high[1])
         } else if let latLong = element.child("LatLongBoundingBox"),
-                  let minx = latLong.attribute("minx").flatMap(Double.init), let miny = latLong.attribute("miny").flatMap(Double.init),
-                  let maxx = latLong.attribute("maxx").flatMap(Double.init), let maxy = latLong.attribute("maxy").flatMap(Double.init) {
+            let minx = latLong.attribute("minx").flatMap(Double.init), let miny = latLong.attribute("miny").flatMap(Double.init),
+            let maxx = latLong.attribute("maxx").flatMap(Double.init), let maxy = latLong.attribute("maxy").flatMap(Double.init)
+        {
             box = BoundingBox(minx, miny, maxx, maxy)
         }
-        return WFSFeatureTypeInfo(name: name, title: element.childText("Title").isEmpty ? name : element.childText("Title"),
-                                  abstract: element.childText("Abstract"), defaultCRS: defaultCRS, otherCRS: other,
-                                  outputFormats: element.child("OutputFormats")?.children("Format").map(\.text) ?? [],
-                                  wgs84Box: box)
+        return WFSFeatureTypeInfo(
+            name: name, title: element.childText("Title").isEmpty ? name : element.childText("Title"),
+            abstract: element.childText("Abstract"), defaultCRS: defaultCRS, otherCRS: other,
+            outputFormats: element.child("OutputFormats")?.children("Format").map(\.text) ?? [],
+            wgs84Box: box)
     }
 
     /// 1.1/2.0: `ows:OperationsMetadata`.
@@ -136,7 +145,8 @@ public struct WFSCapabilities: Sendable {
         }
         readConstraints(operations)
         if version == .v110, outputFormats.isEmpty,
-           let parameter = operations.children("Parameter").first(where: { $0.attribute("name")?.lowercased() == "outputformat" }) {
+            let parameter = operations.children("Parameter").first(where: { $0.attribute("name")?.lowercased() == "outputformat" })
+        {
             outputFormats = parameter.descendants("Value").map(\.text)
         }
     }
@@ -180,13 +190,16 @@ struct WFSException {
         let exception = root.descendant("Exception") ?? root.descendant("ServiceException")
         code = exception?.attribute("exceptionCode") ?? exception?.attribute("code") ?? ""
         locator = exception?.attribute("locator") ?? ""
-        text = (exception?.descendants("ExceptionText").map(\.text).joined(separator: " ")).flatMap { $0.isEmpty ? nil : $0 } ?? exception?.text ?? ""
+        text =
+            (exception?.descendants("ExceptionText").map(\.text).joined(separator: " ")).flatMap { $0.isEmpty ? nil : $0 } ?? exception?
+            .text ?? ""
     }
 
     func error(status: Int32) -> FeatureCacheError {
         let detail = [code, locator.isEmpty ? "" : "(\(locator))"].filter { !$0.isEmpty }.joined(separator: " ")
-        return FeatureCacheError(.service, "the WFS reported an exception\(detail.isEmpty ? "" : " \(detail)"): \(text.isEmpty ? "(no text)" : text)",
-                                 httpStatus: status)
+        return FeatureCacheError(
+            .service, "the WFS reported an exception\(detail.isEmpty ? "" : " \(detail)"): \(text.isEmpty ? "(no text)" : text)",
+            httpStatus: status)
     }
 
     /// How much of a body `looksLikeException` reads.

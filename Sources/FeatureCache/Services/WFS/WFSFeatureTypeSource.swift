@@ -44,7 +44,6 @@ final class WFSFeatureTypeSource: FeatureSource {
     }
 
     var kind: ServiceKind { .wfs }
-    var kindName: String { "WFS" }
     var urlString: String { service.url }
     var requester: WFSRequester { WFSRequester(context: service.context, statistics: statistics, serviceURL: service.url) }
 
@@ -53,8 +52,10 @@ final class WFSFeatureTypeSource: FeatureSource {
         let capabilities = try service.capabilities()
         guard let type = capabilities.featureType(typeName) else {
             let known = capabilities.featureTypes.prefix(20).map(\.name).joined(separator: ", ")
-            throw FeatureCacheError(.notFound, "the WFS at \(RequestURL.redacted(service.url)) has no feature type '\(typeName)'"
-                                    + (known.isEmpty ? "" : "; it lists: \(known)"))
+            throw FeatureCacheError(
+                .notFound,
+                "the WFS at \(RequestURL.redacted(service.url)) has no feature type '\(typeName)'"
+                    + (known.isEmpty ? "" : "; it lists: \(known)"))
         }
         var url = service.requestURL("DescribeFeatureType", version: capabilities.version)
         url.set(capabilities.version.typeNamesParameter, type.name)
@@ -71,7 +72,8 @@ final class WFSFeatureTypeSource: FeatureSource {
         let wkid = WFSCRS.wkid(of: type.defaultCRS) ?? 4326
         metadata.spatialReference = SpatialReference(wkid: wkid)
         if let box = type.wgs84Box {
-            var extent = Envelope(xmin: box.xmin, ymin: box.ymin, xmax: box.xmax, ymax: box.ymax, spatialReference: SpatialReference(wkid: 4326))
+            var extent = Envelope(
+                xmin: box.xmin, ymin: box.ymin, xmax: box.xmax, ymax: box.ymax, spatialReference: SpatialReference(wkid: 4326))
             if wkid != 4326, let transform = try? WebMercator.transform(from: 4326, to: wkid) {
                 let low = transform(box.xmin, box.ymin), high = transform(box.xmax, box.ymax)
                 extent = Envelope(xmin: low.0, ymin: low.1, xmax: high.0, ymax: high.1, spatialReference: SpatialReference(wkid: wkid))
@@ -88,11 +90,15 @@ final class WFSFeatureTypeSource: FeatureSource {
         var format = preferred ?? Self.chooseFormat(metadata.supportedQueryFormats)
         let probes = WFSLoadProbes(source: self, type: type, version: capabilities.version, schema: schema)
         if preferred == nil, let chosen = format,
-           let exact = await probes.moreExactFormat(than: chosen, offered: metadata.supportedQueryFormats) {
+            let exact = await probes.moreExactFormat(than: chosen, offered: metadata.supportedQueryFormats)
+        {
             format = exact
         }
-        let filterSwap = await probes.filterSwap(wkid: wkid, crs: WFSCRS.name(for: wkid, listed: [type.defaultCRS] + type.otherCRS,
-                                                                              version: capabilities.version))
+        let filterSwap = await probes.filterSwap(
+            wkid: wkid,
+            crs: WFSCRS.name(
+                for: wkid, listed: [type.defaultCRS] + type.otherCRS,
+                version: capabilities.version))
         try Task.checkCancellationTyped()
         state.withLock {
             $0.type = type
@@ -155,8 +161,10 @@ final class WFSFeatureTypeSource: FeatureSource {
 
     // MARK: - Fetching
 
-    func fetch(_ query: QueryParameters, outFields: [String]?, metadata: TableMetadata,
-               progress: PopulateProgress?, maxPages: Int?) async throws(FeatureCacheError) -> FetchedFeatures {
+    func fetch(
+        _ query: QueryParameters, outFields: [String]?, metadata: TableMetadata,
+        progress: PopulateProgress?, maxPages: Int?
+    ) async throws(FeatureCacheError) -> FetchedFeatures {
         let plan = try WFSGetFeaturePlan(query, source: self, metadata: metadata)
         var pager = WFSPager(plan: plan, source: self, progress: progress, maxPages: maxPages, metadata: metadata)
         return try await pager.run()
@@ -165,7 +173,8 @@ final class WFSFeatureTypeSource: FeatureSource {
     func count(_ query: QueryParameters, metadata: TableMetadata) async throws(FeatureCacheError) -> Int {
         let plan = try WFSGetFeaturePlan(query, source: self, metadata: metadata)
         if query.objectIds.isEmpty, query.maxFeatures == 0, query.resultOffset == 0, plan.serverFiltersExactly(metadata),
-           let hits = try await WFSPager(plan: plan, source: self, progress: nil, maxPages: nil, metadata: metadata).hits() {
+            let hits = try await WFSPager(plan: plan, source: self, progress: nil, maxPages: nil, metadata: metadata).hits()
+        {
             return hits
         }
         return try await fetch(query, outFields: nil, metadata: metadata, progress: nil, maxPages: nil).featureCount
@@ -181,12 +190,13 @@ final class WFSFeatureTypeSource: FeatureSource {
         guard !xml.isEmpty else { throw FeatureCacheError.invalidArgument("the GetFeature XML request is empty") }
         do {
             try XMLElement.parse(Array(xml.utf8), what: "the GetFeature request").requireGetFeature()
-        } catch where error.code == .parse {
+        } catch  where error.code == .parse {
             throw FeatureCacheError.invalidArgument(error.message)
         }
         let loaded = try loaded()
         let request = requester.post(service.baseURL, xml: xml, idempotent: false)
-        let page = try await WFSPageReader(source: self, state: loaded, metadata: metadata, budget: PageBudget()).read(request, askedWkid: nil)
+        let page = try await WFSPageReader(source: self, state: loaded, metadata: metadata, budget: PageBudget()).read(
+            request, askedWkid: nil)
         var fetched = FetchedFeatures()
         fetched.append(page.batch)
         if let matched = page.numberMatched, matched > Int64(page.batch.count) { fetched.limitExceeded = true }
@@ -207,7 +217,7 @@ private extension XMLElement {
 
 extension ServiceKind {
     /// A feature type of a WFS 1.0, 1.1 or 2.0 (`FC_SERVICE_WFS`).
-    public static let wfs = ServiceKind(rawValue: 3)
+    public static let wfs = ServiceKind(rawValue: 3, name: "WFS")
 }
 
 extension WFSFeatureTypeSource {
@@ -217,21 +227,22 @@ extension WFSFeatureTypeSource {
 
     var options: [SourceOption] {
         [
-            .choice(Self.axisOrderOption,
-                    "The axis order of the coordinates the service sends: auto (from the CRS spelling and WFS version, checked against the type's WGS84 box), swap (y first: swap to x, y) or no_swap.",
-                    spelled: \AxisOrder.optionValue,
-                    read: { _ in self.axisOrders.data },
-                    write: { order in self.setAxisOrders(data: order, filter: nil) }),
-            .choice(Self.filterAxisOrderOption,
-                    "The axis order of the boxes sent in filters: auto, swap or no_swap.",
-                    spelled: \AxisOrder.optionValue,
-                    read: { _ in self.axisOrders.filter },
-                    write: { order in self.setAxisOrders(data: nil, filter: order) }),
-            SourceOption(name: Self.outputFormatOption,
-                         summary: "The GetFeature outputFormat (empty: chosen from the capabilities: GeoJSON when offered, else GML 3.2, 3.1.1, 2).",
-                         values: nil,
-                         read: { _ in self.outputFormat ?? "" },
-                         write: { format in self.setOutputFormat(format.isEmpty ? nil : format) }),
+            .choice(
+                Self.axisOrderOption,
+                "The axis order of the coordinates the service sends: auto (from the CRS spelling and WFS version, checked against the type's WGS84 box), swap (y first: swap to x, y) or no_swap.",
+                read: { _ in self.axisOrders.data },
+                write: { order in self.setAxisOrders(data: order, filter: nil) }),
+            .choice(
+                Self.filterAxisOrderOption,
+                "The axis order of the boxes sent in filters: auto, swap or no_swap.",
+                read: { _ in self.axisOrders.filter },
+                write: { order in self.setAxisOrders(data: nil, filter: order) }),
+            SourceOption(
+                name: Self.outputFormatOption,
+                summary: "The GetFeature outputFormat (empty: chosen from the capabilities: GeoJSON when offered, else GML 3.2, 3.1.1, 2).",
+                values: nil,
+                read: { _ in self.outputFormat ?? "" },
+                write: { format in self.setOutputFormat(format.isEmpty ? nil : format) }),
         ]
     }
 

@@ -35,8 +35,10 @@ struct WFSGetFeaturePlan {
     /// Past this many characters a filter goes by POST.
     static let maxFilterInURL = 1800
 
-    init(_ query: QueryParameters, source: WFSFeatureTypeSource, metadata: TableMetadata,
-         pushWhere: Bool = true) throws(FeatureCacheError) {
+    init(
+        _ query: QueryParameters, source: WFSFeatureTypeSource, metadata: TableMetadata,
+        pushWhere: Bool = true
+    ) throws(FeatureCacheError) {
         let state = try source.loaded()
         self.query = query
         self.state = state
@@ -60,7 +62,8 @@ struct WFSGetFeaturePlan {
             } else if let transform = try WebMercator.transform(from: defaultWkid, to: wkid) {
                 projection = transform
             } else {
-                throw FeatureCacheError(.unsupported, "the feature type does not offer EPSG:\(wkid) and the library cannot project EPSG:\(defaultWkid) to it")
+                throw FeatureCacheError(
+                    .unsupported, "the feature type does not offer EPSG:\(wkid) and the library cannot project EPSG:\(defaultWkid) to it")
             }
         }
         self.askedWkid = askedWkid
@@ -78,7 +81,8 @@ struct WFSGetFeaturePlan {
                 queryBox = BoundingBox(low.0, low.1, high.0, high.1)
             }
             box = queryBox
-            exactOnServer = filter.isRectangle && (query.spatialRelationship == .intersects || query.spatialRelationship == .envelopeIntersects)
+            exactOnServer =
+                filter.isRectangle && (query.spatialRelationship == .intersects || query.spatialRelationship == .envelopeIntersects)
         }
         let swapFilter: Bool
         switch state.filterAxisOrder {
@@ -92,7 +96,8 @@ struct WFSGetFeaturePlan {
         let corners = box.map { box in
             swapFilter ? [box.ymin, box.xmin, box.ymax, box.xmax] : [box.xmin, box.ymin, box.xmax, box.ymax]
         }
-        let unproven = state.filterAxisOrder == .auto && version != .v100 && WFSCRS.isLatitudeFirst(filterWkid)
+        let unproven =
+            state.filterAxisOrder == .auto && version != .v100 && WFSCRS.isLatitudeFirst(filterWkid)
             && (filterWkid != defaultWkid || state.learnedFilterSwap == nil)
         unprovenBox = unproven ? corners.map { ($0, crsName) } : nil
 
@@ -126,10 +131,12 @@ struct WFSGetFeaturePlan {
             pushed = nil
         }
         if !query.objectIds.isEmpty, let prefix = state.idPrefix, filterXML == nil,
-           url.value(of: "FILTER") == nil, url.value(of: "BBOX") == nil, version != .v100 {
+            url.value(of: "FILTER") == nil, url.value(of: "BBOX") == nil, version != .v100
+        {
             // Features by id (the table's ids are the gml:id suffixes).
-            url.set(version.isV2 ? "RESOURCEID" : "FEATUREID",
-                    query.objectIds.compactMap { source.identity.serviceId(for: $0) }.map { prefix + $0 }.joined(separator: ","))
+            url.set(
+                version.isV2 ? "RESOURCEID" : "FEATUREID",
+                query.objectIds.compactMap { source.identity.serviceId(for: $0) }.map { prefix + $0 }.joined(separator: ","))
         }
         self.url = url
         self.filterXML = filterXML
@@ -147,7 +154,8 @@ struct WFSGetFeaturePlan {
     /// The request for one page: KVP GET, or the GetFeature document by POST.
     func request(_ source: WFSFeatureTypeSource, count: Int?, startIndex: Int, hits: Bool = false) -> HTTPRequest {
         if let filterXML {
-            return source.requester.post(source.service.baseURL, xml: getFeatureDocument(filterXML, count: count, startIndex: startIndex, hits: hits))
+            return source.requester.post(
+                source.service.baseURL, xml: getFeatureDocument(filterXML, count: count, startIndex: startIndex, hits: hits))
         }
         var url = url
         if let count { url.set(version.countParameter, String(count)) }
@@ -161,7 +169,8 @@ struct WFSGetFeaturePlan {
 
     private func getFeatureDocument(_ filter: String, count: Int?, startIndex: Int, hits: Bool) -> String {
         let type = state.type!
-        let namespaces = version.isV2
+        let namespaces =
+            version.isV2
             ? "xmlns:wfs=\"http://www.opengis.net/wfs/2.0\" xmlns:fes=\"http://www.opengis.net/fes/2.0\" xmlns:gml=\"http://www.opengis.net/gml/3.2\""
             : "xmlns:wfs=\"http://www.opengis.net/wfs\" xmlns:ogc=\"http://www.opengis.net/ogc\" xmlns:gml=\"http://www.opengis.net/gml\""
         var attributes = "service=\"WFS\" version=\"\(version.rawValue)\""
@@ -181,7 +190,8 @@ struct WFSGetFeaturePlan {
 
     static func filterDocument(_ body: String, version: FESFilter.Version) -> String {
         let gml = version == .fes20 ? "http://www.opengis.net/gml/3.2" : "http://www.opengis.net/gml"
-        return "<\(version.prefix):Filter xmlns:\(version.prefix)=\"\(version.namespace)\" xmlns:gml=\"\(gml)\">\(body)</\(version.prefix):Filter>"
+        return
+            "<\(version.prefix):Filter xmlns:\(version.prefix)=\"\(version.namespace)\" xmlns:gml=\"\(gml)\">\(body)</\(version.prefix):Filter>"
     }
 
     static func bboxElement(_ corners: [Double], crs: String, property: String, version: FESFilter.Version) -> String {

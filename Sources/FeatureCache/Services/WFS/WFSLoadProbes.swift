@@ -34,7 +34,8 @@ struct WFSLoadProbes {
     /// false on evidence, nil when it cannot be told (then the standard's rule holds).
     func filterSwap(wkid: Int32, crs: String) async -> Bool? {
         guard version != .v100, WFSCRS.isLatitudeFirst(wkid), let box = type.wgs84Box,
-              box.xmin < box.xmax || box.ymin < box.ymax else { return nil }
+            box.xmin < box.xmax || box.ymin < box.ymax
+        else { return nil }
         let key = "\(version.rawValue) \(crs)"
         if let known = service.filterAxisEvidence.withLock({ $0[key] }) { return known }
         let lonLat = await hits(corners: [box.xmin, box.ymin, box.xmax, box.ymax], crs: crs)
@@ -43,7 +44,7 @@ struct WFSLoadProbes {
         switch (lonLat ?? 0 > 0, latLon ?? 0 > 0) {
         case (true, false): swap = false
         case (false, true): swap = true
-        default: return nil      // both or neither find features: no evidence
+        default: return nil  // both or neither find features: no evidence
         }
         service.filterAxisEvidence.withLock { $0[key] = swap }
         return swap
@@ -53,9 +54,11 @@ struct WFSLoadProbes {
     /// coordinates carry more decimals, nil to keep GeoJSON.
     func moreExactFormat(than chosen: String, offered: [String]) async -> String? {
         guard WFSFeatureTypeSource.isJSON(chosen),
-              let gml = WFSFeatureTypeSource.chooseFormat(offered.filter { !WFSFeatureTypeSource.isJSON($0) }) else { return nil }
+            let gml = WFSFeatureTypeSource.chooseFormat(offered.filter { !WFSFeatureTypeSource.isJSON($0) })
+        else { return nil }
         guard let jsonDigits = await decimals(format: chosen), let gmlDigits = await decimals(format: gml),
-              gmlDigits > jsonDigits else { return nil }
+            gmlDigits > jsonDigits
+        else { return nil }
         return gml
     }
 
@@ -105,8 +108,10 @@ enum WFSHits {
     /// How many features the server counts for `corners` (as sent, first axis
     /// first) under `crs`, nil when it fails to say. A server that ignores
     /// `RESULTTYPE=hits` still sends at most one feature (COUNT=1): that one counts.
-    static func inBox(_ corners: [Double], crs: String, source: WFSFeatureTypeSource, typeName: String,
-                      version: WFSVersion) async -> Int64? {
+    static func inBox(
+        _ corners: [Double], crs: String, source: WFSFeatureTypeSource, typeName: String,
+        version: WFSVersion
+    ) async -> Int64? {
         var url = source.service.requestURL("GetFeature", version: version)
         url.set(version.typeNamesParameter, typeName)
         url.set(version.countParameter, "1")

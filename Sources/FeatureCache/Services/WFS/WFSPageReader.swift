@@ -25,8 +25,10 @@ struct WFSPageReader {
 
     /// - Parameter askedWkid: the CRS the request asked for (SRSNAME), nil = the type's default.
     /// - Parameter projection: applied after the axis order (the server could not send the table's CRS).
-    func read(_ request: HTTPRequest, askedWkid: Int32?,
-              projection: CoordinateTransform? = nil) async throws(FeatureCacheError) -> Page {
+    func read(
+        _ request: HTTPRequest, askedWkid: Int32?,
+        projection: CoordinateTransform? = nil
+    ) async throws(FeatureCacheError) -> Page {
         let known = state.dataAxisOrder == .auto ? nil : state.dataAxisOrder == .swap
         let learned = source.state.withLock { $0.learnedSwap.first?.value }
         let swapWhileReading = known ?? learned ?? false
@@ -68,10 +70,12 @@ struct WFSPageReader {
             return .page(Page(batch: BatchBuilder(fields: fields, objectIdField: nil).finish(), emptyBody: true))
         }
         guard ServiceResponse.looksLikeJSON(response.body) else {
-            return .gml(try readBody(response.body, of: request) { bytes throws(FeatureCacheError) in
-                try GMLReader.read(bytes, fields: fields, geometryProperty: state.schema.geometryProperty,
-                                   identity: source.identity, swapAxes: swapAxes)
-            })
+            return .gml(
+                try readBody(response.body, of: request) { bytes throws(FeatureCacheError) in
+                    try GMLReader.read(
+                        bytes, fields: fields, geometryProperty: state.schema.geometryProperty,
+                        identity: source.identity, swapAxes: swapAxes)
+                })
         }
         let json = try readBody(response.body, of: request) { bytes throws(FeatureCacheError) in
             try GeoJSONReader.read(bytes, fields: fields, identity: source.identity)
@@ -84,10 +88,13 @@ struct WFSPageReader {
 
     /// GML read as it arrives, by a parser of its own: a retry after a broken
     /// connection calls this again and starts afresh.
-    private func readGML(_ first: [UInt8], then rest: StreamedResponse, of request: HTTPRequest,
-                         swapAxes: Bool) async throws(FeatureCacheError) -> GMLPage {
-        let reader = try GMLReader.Stream(fields: state.schema.fields, geometryProperty: state.schema.geometryProperty,
-                                          identity: source.identity, swapAxes: swapAxes)
+    private func readGML(
+        _ first: [UInt8], then rest: StreamedResponse, of request: HTTPRequest,
+        swapAxes: Bool
+    ) async throws(FeatureCacheError) -> GMLPage {
+        let reader = try GMLReader.Stream(
+            fields: state.schema.fields, geometryProperty: state.schema.geometryProperty,
+            identity: source.identity, swapAxes: swapAxes)
         var piece: [UInt8]? = first
         while let bytes = piece {
             try readBody(bytes, of: request) { bytes throws(FeatureCacheError) in try reader.feed(bytes) }
@@ -98,13 +105,16 @@ struct WFSPageReader {
     }
 
     /// The checks and conversions every page goes through, whatever its format.
-    private func finish(_ page: Page, request: HTTPRequest, askedWkid: Int32?,
-                        projection: CoordinateTransform?) throws(FeatureCacheError) -> Page {
+    private func finish(
+        _ page: Page, request: HTTPRequest, askedWkid: Int32?,
+        projection: CoordinateTransform?
+    ) throws(FeatureCacheError) -> Page {
         var page = page
         source.statistics.update { $0.featuresReceived += page.batch.count }
         try budget.spend(features: page.batch.count, limits: source.service.context.settings.limits, request: request.methodAndURL)
         if let returned = page.numberReturned, returned != Int64(page.batch.count) {
-            throw FeatureCacheError(.parse, "\(request.methodAndURL): the response says it holds \(returned) features but holds \(page.batch.count)")
+            throw FeatureCacheError(
+                .parse, "\(request.methodAndURL): the response says it holds \(returned) features but holds \(page.batch.count)")
         }
         if let askedWkid { page.batch = try inAskedCRS(page.batch, askedWkid: askedWkid, request: request) }
         if let projection { page.batch = page.batch.mappingCoordinates(projection) }
@@ -119,7 +129,8 @@ struct WFSPageReader {
     private func inAskedCRS(_ batch: FeatureBatch, askedWkid: Int32, request: HTTPRequest) throws(FeatureCacheError) -> FeatureBatch {
         let defaultWkid = state.type.flatMap { WFSCRS.wkid(of: $0.defaultCRS) } ?? 4326
         guard askedWkid != defaultWkid, batch.count > 0, let wgs84 = state.type?.wgs84Box,
-              let toAsked = try? WebMercator.transform(from: 4326, to: askedWkid) else { return batch }
+            let toAsked = try? WebMercator.transform(from: 4326, to: askedWkid)
+        else { return batch }
         var box = BoundingBox()
         for row in 0..<batch.count { batch.geometry.addBox(of: row, to: &box) }
         guard !box.isEmpty else { return batch }
@@ -128,7 +139,10 @@ struct WFSPageReader {
         let degrees = BoundingBox(wgs84.xmin, wgs84.ymin, wgs84.xmax, wgs84.ymax)
         guard Self.fits(box, in: degrees, margin: 0.01), !Self.fits(box, in: asked, margin: 1000) else { return batch }
         guard defaultWkid == 4326 else {
-            throw FeatureCacheError(.service, "\(request.methodAndURL): asked for EPSG:\(askedWkid) but the coordinates are degrees (they fit the type's WGS84 extent only)")
+            throw FeatureCacheError(
+                .service,
+                "\(request.methodAndURL): asked for EPSG:\(askedWkid) but the coordinates are degrees (they fit the type's WGS84 extent only)"
+            )
         }
         return batch.mappingCoordinates(toAsked)
     }

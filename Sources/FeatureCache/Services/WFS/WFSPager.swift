@@ -55,7 +55,9 @@ struct WFSPager {
         guard plan.pushed != nil else { return try await read(count: count, startIndex: 0) }
         do {
             return try await read(count: count, startIndex: 0)
-        } catch where error.code == .service || (400..<500).contains(error.httpStatus) && error.httpStatus != 401 && error.httpStatus != 403 {
+        } catch
+            where error.code == .service || (400..<500).contains(error.httpStatus) && error.httpStatus != 401 && error.httpStatus != 403
+        {
             source.state.withLock { $0.filterRefused = true }
             source.statistics.update { $0.serverFiltersIgnored += 1 }
             plan = try WFSGetFeaturePlan(plan.query, source: source, metadata: metadata, pushWhere: false)
@@ -91,8 +93,10 @@ struct WFSPager {
             if pages == 1, batch.count > 0 { firstId = batch.objectId(0) }
             serverRows += batch.count
             try keeper.keep(batch, into: &fetched)
-            progress?(FetchProgress(pages: pages, features: keeper.kept,
-                                      totalFeatures: FetchProgress.total(matched: numberMatched, dropsRowsLocally: plan.dropsRowsLocally, query: query)))
+            progress?(
+                FetchProgress(
+                    pages: pages, features: keeper.kept,
+                    totalFeatures: FetchProgress.total(matched: numberMatched, dropsRowsLocally: plan.dropsRowsLocally, query: query)))
 
             let more: Bool
             if current.batch.count == 0 {
@@ -118,15 +122,23 @@ struct WFSPager {
             if maxPages == nil, pages >= 2, let matched = numberMatched, batch.count > 0 {
                 // STARTINDEX works (page two did not start like page one) and the
                 // total is known: the pages up to it, a page size apart, go side by side.
-                ahead.expect(stride(from: Int64(serverRows), to: PageKeeper.serverRowsNeeded(matched: matched, dropsRowsLocally: plan.dropsRowsLocally, query: query), by: batch.count).prefix(ahead.window.limit).map { start in
-                    (Int(start), pageFetch(count: count, startIndex: Int(start)))
-                })
+                ahead.expect(
+                    stride(
+                        from: Int64(serverRows),
+                        to: PageKeeper.serverRowsNeeded(matched: matched, dropsRowsLocally: plan.dropsRowsLocally, query: query),
+                        by: batch.count
+                    ).prefix(ahead.window.limit).map { start in
+                        (Int(start), pageFetch(count: count, startIndex: Int(start)))
+                    })
             }
             current = try await ahead.page(serverRows, fetch: pageFetch(count: count, startIndex: serverRows))
             if numberMatched == nil { numberMatched = current.numberMatched }
         }
         if let matched = numberMatched, Int64(serverRows) < matched {
-            throw FeatureCacheError(.service, "\(RequestURL.redacted(source.service.url)): the WFS said \(matched) features match but its pages ended after \(serverRows)")
+            throw FeatureCacheError(
+                .service,
+                "\(RequestURL.redacted(source.service.url)): the WFS said \(matched) features match but its pages ended after \(serverRows)"
+            )
         }
         if serverRows == 0 { try await checkSwappedBox() }
         return fetched
@@ -138,9 +150,15 @@ struct WFSPager {
     private func checkSwappedBox() async throws(FeatureCacheError) {
         guard let (corners, crs) = plan.unprovenBox else { return }
         let swapped = [corners[1], corners[0], corners[3], corners[2]]
-        guard let count = await WFSHits.inBox(swapped, crs: crs, source: source, typeName: plan.state.type!.name,
-                                              version: plan.version), count > 0 else { return }
-        throw FeatureCacheError(.service, "\(RequestURL.redacted(source.service.url)): the box \(corners.map(JSONNumberText.shortest).joined(separator: ",")) (\(crs)) found no features, but with its axes swapped the server counts \(count): it reads boxes in the other axis order. Set the filter axis order (fc_wfs_table_set_filter_axis_order) to say which.")
+        guard
+            let count = await WFSHits.inBox(
+                swapped, crs: crs, source: source, typeName: plan.state.type!.name,
+                version: plan.version), count > 0
+        else { return }
+        throw FeatureCacheError(
+            .service,
+            "\(RequestURL.redacted(source.service.url)): the box \(corners.map(JSONNumberText.shortest).joined(separator: ",")) (\(crs)) found no features, but with its axes swapped the server counts \(count): it reads boxes in the other axis order. Set the filter axis order (fc_wfs_table_set_filter_axis_order) to say which."
+        )
     }
 
     /// One request without COUNT/STARTINDEX, for servers that cannot page.
@@ -149,11 +167,16 @@ struct WFSPager {
         var keeper = plan.keeper
         let page = try await read(count: nil, startIndex: 0)
         if let matched = page.numberMatched, Int64(page.batch.count) < matched {
-            throw FeatureCacheError(.service, "\(RequestURL.redacted(source.service.url)): the WFS ignores STARTINDEX and its whole answer holds \(page.batch.count) of the \(matched) features it says match")
+            throw FeatureCacheError(
+                .service,
+                "\(RequestURL.redacted(source.service.url)): the WFS ignores STARTINDEX and its whole answer holds \(page.batch.count) of the \(matched) features it says match"
+            )
         }
         try keeper.keep(page.batch, into: &fetched)
-        progress?(FetchProgress(pages: 1, features: keeper.kept,
-                                  totalFeatures: FetchProgress.total(matched: page.numberMatched, dropsRowsLocally: plan.dropsRowsLocally, query: query)))
+        progress?(
+            FetchProgress(
+                pages: 1, features: keeper.kept,
+                totalFeatures: FetchProgress.total(matched: page.numberMatched, dropsRowsLocally: plan.dropsRowsLocally, query: query)))
         return fetched
     }
 
@@ -168,7 +191,9 @@ struct WFSPager {
         let response = try await source.requester.send(request)
         let counted = try WFSHits.counted(response, of: request, identity: source.identity)
         guard counted <= Int64(startIndex) else {
-            throw FeatureCacheError.parse("\(RequestURL.redacted(source.service.url)): a GetFeature page came back as an empty body, but the server counts \(counted) matching features: the response was lost or cut")
+            throw FeatureCacheError.parse(
+                "\(RequestURL.redacted(source.service.url)): a GetFeature page came back as an empty body, but the server counts \(counted) matching features: the response was lost or cut"
+            )
         }
     }
 

@@ -20,8 +20,9 @@ struct WFSRequester: Sendable {
     /// A POSTed document; `idempotent` false for one the caller wrote (it may
     /// be a transaction: never sent twice).
     func post(_ url: RequestURL, xml: String, idempotent: Bool = true) -> HTTPRequest {
-        var request = context.makeRequest(.post, url: url.string, headers: [("Content-Type", "text/xml; charset=UTF-8")],
-                                          body: Array(xml.utf8), credentialsFor: serviceURL)
+        var request = context.makeRequest(
+            .post, url: url.string, headers: [("Content-Type", "text/xml; charset=UTF-8")],
+            body: Array(xml.utf8), credentialsFor: serviceURL)
         request.isIdempotent = idempotent
         return request
     }
@@ -49,8 +50,10 @@ struct WFSRequester: Sendable {
     /// mid-body (a retry): it must start afresh each time.
     /// - Parameter streamable: false when JSON was asked for: the answer is
     ///   received whole, by the transfer itself, as every JSON answer is.
-    func read<Read>(_ request: HTTPRequest, streamable: Bool,
-                    _ read: (Answer) async throws(FeatureCacheError) -> Read) async throws(FeatureCacheError) -> Read {
+    func read<Read>(
+        _ request: HTTPRequest, streamable: Bool,
+        _ read: (Answer) async throws(FeatureCacheError) -> Read
+    ) async throws(FeatureCacheError) -> Read {
         guard streamable else { return try await read(.whole(try await send(request))) }
         return try await context.send(request, counting: statistics) { response throws(FeatureCacheError) in
             // Enough of the body to tell an exception report or JSON from GML.
@@ -58,7 +61,8 @@ struct WFSRequester: Sendable {
             while first.count < WFSException.headBytes, let piece = try await response.next() { first += piece }
             let isJSON = ServiceResponse.looksLikeJSON(first)
             guard (200..<300).contains(response.status), !isJSON, !first.allSatisfy(XMLBytes.isSpace),
-                  !WFSException.looksLikeException(first) else {
+                !WFSException.looksLikeException(first)
+            else {
                 let whole = try await response.collect(after: first)
                 try Self.check(whole, request: request)
                 return try await read(.whole(whole))
@@ -68,11 +72,13 @@ struct WFSRequester: Sendable {
     }
 
     static func check(_ response: HTTPResponse, request: HTTPRequest) throws(FeatureCacheError) {
-        let exception = WFSException.looksLikeException(response.body)
+        let exception =
+            WFSException.looksLikeException(response.body)
             ? (try? XMLElement.parse(response.body)).flatMap(WFSException.init) : nil
         if response.status >= 400 {
-            throw ServiceResponse.httpError(response, request: request,
-                                            detail: exception.map { [$0.code, $0.text].filter { !$0.isEmpty }.joined(separator: ": ") })
+            throw ServiceResponse.httpError(
+                response, request: request,
+                detail: exception.map { [$0.code, $0.text].filter { !$0.isEmpty }.joined(separator: ": ") })
         }
         if let exception {
             var error = exception.error(status: Int32(response.status))

@@ -34,10 +34,14 @@ package struct WFSSchema: Sendable {
                 type = complexTypes.first { $0.attribute("name") == typeLocal }
             }
         }
-        type = type ?? complexTypes.first { $0.attribute("name") == local + "Type" || $0.attribute("name") == local + "FeatureType" }
+        type =
+            type ?? complexTypes.first { $0.attribute("name") == local + "Type" || $0.attribute("name") == local + "FeatureType" }
             ?? (complexTypes.count == 1 ? complexTypes.first : nil)
         guard let type else {
-            throw FeatureCacheError(.service, "the DescribeFeatureType schema has no element or type for '\(typeName)' (it defines: \(elements.compactMap { $0.attribute("name") }.prefix(10).joined(separator: ", ")))")
+            throw FeatureCacheError(
+                .service,
+                "the DescribeFeatureType schema has no element or type for '\(typeName)' (it defines: \(elements.compactMap { $0.attribute("name") }.prefix(10).joined(separator: ", ")))"
+            )
         }
         var schema = WFSSchema()
         schema.targetNamespace = root.attribute("targetNamespace") ?? ""
@@ -71,9 +75,11 @@ package struct WFSSchema: Sendable {
         case "PointPropertyType", "Point": return .point
         case "MultiPointPropertyType", "MultiPoint": return .multipoint
         case "LineStringPropertyType", "CurvePropertyType", "MultiLineStringPropertyType", "MultiCurvePropertyType",
-             "LineString", "MultiLineString", "Curve", "MultiCurve": return .polyline
+            "LineString", "MultiLineString", "Curve", "MultiCurve":
+            return .polyline
         case "PolygonPropertyType", "SurfacePropertyType", "MultiPolygonPropertyType", "MultiSurfacePropertyType",
-             "Polygon", "MultiPolygon", "Surface", "MultiSurface": return .polygon
+            "Polygon", "MultiPolygon", "Surface", "MultiSurface":
+            return .polygon
         case "GeometryPropertyType", "GeometryAssociationType", "MultiGeometryPropertyType", "_Geometry", "AbstractGeometry":
             return .unknown
         default: return nil
@@ -84,7 +90,8 @@ package struct WFSSchema: Sendable {
     static func fieldType(_ typeLocal: String) -> FieldType {
         switch typeLocal {
         case "int", "integer", "nonNegativeInteger", "positiveInteger", "negativeInteger", "nonPositiveInteger",
-             "unsignedInt", "unsignedShort": return .integer
+            "unsignedInt", "unsignedShort":
+            return .integer
         case "short", "byte", "unsignedByte": return .smallInteger
         case "long", "unsignedLong": return .bigInteger
         case "double", "decimal": return .double

@@ -62,7 +62,7 @@ public final class WFSService: Loadable {
                 // an exception): take what it offers if FeatureCache speaks it.
                 loaded.withLock { $0 = capabilities }
                 return
-            } catch where error.code != .cancelled && error.code != .network && error.code != .timeout && error.code != .protocol {
+            } catch  where error.code != .cancelled && error.code != .network && error.code != .timeout && error.code != .protocol {
                 // Authentication, rate limits and server failures are the same in
                 // every version: no point asking again in another.
                 if fixedVersion != nil || [401, 403, 407, 429].contains(error.httpStatus) || error.httpStatus >= 500 { throw error }
