@@ -54,9 +54,6 @@ extension FeatureTable {
         var fetched = try await source.fetch(nativeRequest: request, metadata: metadata)
         fetched.ordered = true
         progress?(FetchProgress(pages: 1, features: fetched.featureCount))
-        try Task.checkCancellationTyped()
-        fetched.compact()  // here, where the pages have one owner: each is let go once copied
-        if clearCache { interaction.restart(resetCoverage: true) }
-        return merge(fetched, clearingFirst: clearCache, pinned: true, metadata: metadata)
+        return try cachePopulated(&fetched, clearCache: clearCache, metadata: metadata)
     }
 }

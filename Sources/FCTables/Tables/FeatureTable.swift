@@ -271,6 +271,17 @@ public final class FeatureTable: Loadable {
         let metadata = try metadata()
         var fetched = try await source.fetch(serverQuery(query), outFields: query.outFields, metadata: metadata, progress: progress)
         fetched.ordered = !query.orderBy.isEmpty
+        return try cachePopulated(&fetched, clearCache: clearCache, metadata: metadata)
+    }
+
+    /// The last step of every populate: the fetched pages (which this call owns)
+    /// enter the cache pinned, replacing it when `clearCache` — unless the
+    /// populate was cancelled, which leaves the cache as it was.
+    func cachePopulated(
+        _ fetched: inout FetchedFeatures, clearCache: Bool, metadata: TableMetadata
+    ) throws(FeatureCacheError)
+        -> FeatureResult
+    {
         try Task.checkCancellationTyped()
         fetched.compact()  // here, where the pages have one owner: each is let go once copied
         if clearCache { interaction.restart(resetCoverage: true) }
