@@ -26,9 +26,11 @@ let bytes = readFile(arguments[1], hint: "run bench/wfs.sh first")
 let runs = arguments.count > 2 ? Int(arguments[2]) ?? 5 : 5
 let megabytes = Double(bytes.count) / 1e6
 // The trees' schema as MapServer's DescribeFeatureType gives it.
-let fields = [FieldInfo(name: "id", type: .integer), FieldInfo(name: "Condition", type: .integer),
-              FieldInfo(name: "Species", type: .string), FieldInfo(name: "DBH", type: .double),
-              FieldInfo(name: "Planted", type: .string)]
+let fields = [
+    FieldInfo(name: "id", type: .integer), FieldInfo(name: "Condition", type: .integer),
+    FieldInfo(name: "Species", type: .string), FieldInfo(name: "DBH", type: .double),
+    FieldInfo(name: "Planted", type: .string),
+]
 
 let sax = try measure(runs) {
     try bytes.withUnsafeBytes { raw in try XMLStream.parse(raw, into: NothingSink(), what: "GML") }
@@ -36,10 +38,12 @@ let sax = try measure(runs) {
 var features = 0
 let read = try measure(runs) {
     try bytes.withUnsafeBytes { raw in
-        features = try GMLReader.read(raw, fields: fields, geometryProperty: "geom", identity: FeatureIdentity(), swapAxes: true).batch.count
+        features = try GMLReader.read(raw, fields: fields, geometryProperty: "geom", identity: FeatureIdentity(), swapAxes: true).batch
+            .count
     }
 }
 print("GML 3.2 response: \(format(megabytes, 1)) MB, \(features) features, best of \(runs)")
 print("libxml2 SAX, callbacks only: \(format(megabytes / sax.best, 1)) MB/s (median \(format(megabytes / sax.median, 1)))")
-print("GML reader into the store:   \(format(megabytes / read.best, 1)) MB/s (median \(format(megabytes / read.median, 1))), "
-      + "\(format(Double(features) / read.best / 1e6, 2)) M features/s")
+print(
+    "GML reader into the store:   \(format(megabytes / read.best, 1)) MB/s (median \(format(megabytes / read.median, 1))), "
+        + "\(format(Double(features) / read.best / 1e6, 2)) M features/s")

@@ -33,8 +33,10 @@ func percentile(_ values: [Double], _ p: Double) -> Double {
 
 let directory = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : "bench/data"
 let rounds = CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2])! : 3
-let fields = [FieldInfo(name: "OBJECTID", type: .oid), FieldInfo(name: "Condition", type: .integer),
-              FieldInfo(name: "DBH", type: .double)]
+let fields = [
+    FieldInfo(name: "OBJECTID", type: .oid), FieldInfo(name: "Condition", type: .integer),
+    FieldInfo(name: "DBH", type: .double),
+]
 
 // Load: Esri JSON pages of 2,000 through the reader into the store.
 let rows = lines("\(directory)/points-1m.csv")
@@ -46,7 +48,8 @@ while page * 2000 < rows.count {
     var json = #"{"objectIdFieldName":"OBJECTID","spatialReference":{"wkid":4326},"features":["#
     for (i, row) in rows[(page * 2000)..<min(rows.count, (page + 1) * 2000)].enumerated() {
         if i > 0 { json += "," }
-        json += #"{"attributes":{"OBJECTID":\#(row[0]),"Condition":\#(row[3]),"DBH":\#(row[4].isEmpty ? "null" : row[4])},"geometry":{"x":\#(row[1]),"y":\#(row[2])}}"#
+        json +=
+            #"{"attributes":{"OBJECTID":\#(row[0]),"Condition":\#(row[3]),"DBH":\#(row[4].isEmpty ? "null" : row[4])},"geometry":{"x":\#(row[1]),"y":\#(row[2])}}"#
     }
     json += "]}"
     let batch = try Array(json.utf8).withUnsafeBytes { try EsriJSONReader.read($0, fields: fields, objectIdField: "OBJECTID") }.batch
@@ -56,7 +59,9 @@ while page * 2000 < rows.count {
 // As a populate writes them: the pages compacted into a few large batches.
 let compacted = FeatureBatch.compacting(batches)
 store.apply(compacted, clearingFirst: true)
-print("loaded \(store.count) points from \(batches.count) pages in \(compacted.count) batches (\(fixed(now() - loadStart, 1)) s, \(store.byteSize / 1_000_000) MB cached)")
+print(
+    "loaded \(store.count) points from \(batches.count) pages in \(compacted.count) batches (\(fixed(now() - loadStart, 1)) s, \(store.byteSize / 1_000_000) MB cached)"
+)
 
 let windows = lines("\(directory)/windows.csv").map { $0.map { Double($0)! } }
 let live = store.queryableSnapshot()
@@ -70,8 +75,10 @@ func run(_ label: String, where clause: String, spatial: Bool) throws {
             var query = QueryParameters()
             query.whereClause = clause
             if spatial {
-                query.geometry = .envelope(Envelope(xmin: window[0], ymin: window[1], xmax: window[2], ymax: window[3],
-                                                    spatialReference: .wgs84))
+                query.geometry = .envelope(
+                    Envelope(
+                        xmin: window[0], ymin: window[1], xmax: window[2], ymax: window[3],
+                        spatialReference: .wgs84))
             }
             let start = now()
             let local = try LocalQuery(query, definitionExpression: "", fields: fields, tableWkid: 4326)
@@ -83,9 +90,10 @@ func run(_ label: String, where clause: String, spatial: Bool) throws {
             if checksum == -1 { print("") }  // keep the reads
         }
     }
-    print(pad(label, 36) + "p50 " + pad(fixed(percentile(latencies, 0.5), 1), 9, left: true) + " µs   p99 "
-          + pad(fixed(percentile(latencies, 0.99), 1), 9, left: true) + " µs   "
-          + pad(fixed(Double(returned) / Double(latencies.count), 0), 7, left: true) + " features/query")
+    print(
+        pad(label, 36) + "p50 " + pad(fixed(percentile(latencies, 0.5), 1), 9, left: true) + " µs   p99 "
+            + pad(fixed(percentile(latencies, 0.99), 1), 9, left: true) + " µs   "
+            + pad(fixed(Double(returned) / Double(latencies.count), 0), 7, left: true) + " features/query")
 }
 
 func fixed(_ value: Double, _ digits: Int) -> String {
@@ -119,7 +127,7 @@ if only == nil || only == "scan" {
         _ = try local.count(live)
         latencies.append((now() - start) * 1e6)
     }
-    print(pad("where alone over 1M rows, count", 36) + "p50 " + pad(fixed(percentile(latencies, 0.5), 1), 9, left: true)
-          + " µs   p99 " + pad(fixed(percentile(latencies, 0.99), 1), 9, left: true) + " µs")
+    print(
+        pad("where alone over 1M rows, count", 36) + "p50 " + pad(fixed(percentile(latencies, 0.5), 1), 9, left: true)
+            + " µs   p99 " + pad(fixed(percentile(latencies, 0.99), 1), 9, left: true) + " µs")
 }
-

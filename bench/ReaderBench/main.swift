@@ -41,13 +41,16 @@ for (name, fields) in [("trees", treeFields), ("trees-17digits", treeFields), ("
         if kind == "pbf", name.hasSuffix("17digits") { continue }  // integers: no digits to print
         let bytes = readFile(path, hint: "run bench/make_data.py")
         let megabytes = Double(bytes.count) / 1e6
-        let scan = kind == "pbf" ? nil : try measure(runs) {
-            try bytes.withUnsafeBytes { raw in
-                var scanner = JSONScanner(raw)
-                try scanner.skipValue()
-                try scanner.finish()
+        let scan =
+            kind == "pbf"
+            ? nil
+            : try measure(runs) {
+                try bytes.withUnsafeBytes { raw in
+                    var scanner = JSONScanner(raw)
+                    try scanner.skipValue()
+                    try scanner.finish()
+                }
             }
-        }
         var count = 0
         let read = try measure(runs) {
             let batch: FeatureBatch = try bytes.withUnsafeBytes { raw in
@@ -63,9 +66,10 @@ for (name, fields) in [("trees", treeFields), ("trees-17digits", treeFields), ("
         }
         let label = "\(name).\(kind)".rightPadded(20)
         let scanned = scan.map { format(megabytes / $0.best, 0) } ?? "-"
-        print("\(label) \(String(count).leftPadded(9)) \(format(megabytes, 1).leftPadded(7)) \(scanned.leftPadded(11)) "
-              + "\(format(read.best, 3).leftPadded(13)) \(format(read.median, 3).leftPadded(9)) "
-              + "\(format(Double(count) / read.best, 0).leftPadded(12)) \(format(megabytes / read.best, 0).leftPadded(8))")
+        print(
+            "\(label) \(String(count).leftPadded(9)) \(format(megabytes, 1).leftPadded(7)) \(scanned.leftPadded(11)) "
+                + "\(format(read.best, 3).leftPadded(13)) \(format(read.median, 3).leftPadded(9)) "
+                + "\(format(Double(count) / read.best, 0).leftPadded(12)) \(format(megabytes / read.best, 0).leftPadded(8))")
     }
 }
 
@@ -100,10 +104,11 @@ do {
     let total = store.byteSize
     let features = Double(store.count)
     print("")
-    print("cache of \(store.count) trees from \(pages.count) pages in \(compacted.count) batches: \(format(Double(total) / features, 1)) bytes/feature in all, "
-          + "\(format(Double(attributes) / features, 1)) in attribute columns, "
-          + "\(format(Double(total - attributes) / features, 1)) beyond them (geometry, id index, bitmaps); "
-          + "compacted in \(format(compaction * 1000, 1)) ms")
+    print(
+        "cache of \(store.count) trees from \(pages.count) pages in \(compacted.count) batches: \(format(Double(total) / features, 1)) bytes/feature in all, "
+            + "\(format(Double(attributes) / features, 1)) in attribute columns, "
+            + "\(format(Double(total - attributes) / features, 1)) beyond them (geometry, id index, bitmaps); "
+            + "compacted in \(format(compaction * 1000, 1)) ms")
 }
 print("peak RSS: \(format(peakRSSMegabytes(), 0)) MB")
 
