@@ -18,7 +18,7 @@ cd "$root"
 seconds="${1:-30}"
 shift || true
 targets=("$@")
-[ "${#targets[@]}" -gt 0 ] || targets=(esrijson geojson gml pbf pipeline wfs json where)
+[ "${#targets[@]}" -gt 0 ] || targets=(esrijson geojson gml pbf pipeline wfs document json where)
 
 scratch=.build-fuzz
 FEATURECACHE_FUZZ=1 swift build -c release --sanitize=fuzzer --scratch-path "$scratch" --product fc-fuzz \
@@ -38,6 +38,9 @@ seed() {
     geojson)
         find "$fixtures/arcgis-rest" -name '*.geojson' -size -512k -exec cp {} "$corpus/" \;
         cp Tests/fuzz/seeds/geojson/* "$corpus/" ;;
+    document)
+        find "$fixtures/arcgis-rest" \( -name '*-0.json' -o -name 'page-*.json' -o -name '*.geojson' \) -size -512k -exec cp {} "$corpus/" \;
+        cp Tests/fuzz/seeds/esrijson/* Tests/fuzz/seeds/geojson/* "$corpus/" ;;
     gml)
         cp Tests/fuzz/seeds/gml/* "$corpus/" ;;
     pbf)

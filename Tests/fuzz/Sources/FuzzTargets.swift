@@ -3,10 +3,11 @@ import FeatureCache
 
 /// What each fuzz target feeds the library: every reader a server's bytes
 /// reach (with and without a schema; PBF answers of every kind), the whole read → store → index → query →
-/// GeoJSON path, the WFS documents loading reads, JSON values, and where
-/// clauses (parse, evaluate, translate) as callers write them.
+/// GeoJSON path, the WFS documents loading reads, whole documents of features
+/// (GeoJSON or Esri JSON, as the bytes say), JSON values, and where clauses
+/// (parse, evaluate, translate) as callers write them.
 enum FuzzTarget: String, CaseIterable {
-    case esrijson, geojson, gml, pbf, pipeline, wfs, json, `where`
+    case esrijson, geojson, gml, pbf, pipeline, wfs, document, json, `where`
 
     func run(_ bytes: UnsafeRawBufferPointer) {
         switch self {
@@ -64,6 +65,10 @@ enum FuzzTarget: String, CaseIterable {
             let array = Array(bytes)
             _ = try? WFSCapabilities.parse(array)
             _ = try? WFSSchema.parse(array, typeName: "ms:t")
+        case .document:
+            // The format decided from the members, a FeatureSet without fields
+            // typed from its values, the metadata summed up from the rows.
+            _ = try? FeatureDocumentReader.read(Array(bytes), name: "fuzz", url: "fuzz", identity: FeatureIdentity())
         case .json:
             _ = try? JSONValue.parse(Array(bytes))
         case .where:

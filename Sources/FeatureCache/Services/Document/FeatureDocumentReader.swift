@@ -9,7 +9,7 @@ import FCTables
 /// portals publish) — into one batch and the metadata a table needs, deciding
 /// the format from the document's own members, never from the URL or a
 /// content type.
-enum FeatureDocumentReader {
+package enum FeatureDocumentReader {
     enum Format: Equatable {
         case geoJSON
         case esriJSON
@@ -159,7 +159,7 @@ enum FeatureDocumentReader {
     /// - Parameters:
     ///   - name: the table's name (the document's file name).
     ///   - url: the document's address, redacted, for messages.
-    static func read(
+    package static func read(
         _ body: [UInt8], name: String, url: String,
         identity: FeatureIdentity
     ) throws(FeatureCacheError) -> (batch: FeatureBatch, metadata: TableMetadata) {
