@@ -26,7 +26,7 @@ struct ArcGISLayerSource: FeatureSource {
 
     func loadMetadata(retrying: Bool) async throws(FeatureCacheError) -> TableMetadata {
         if let service, let layerId {
-            if retrying { try await service.retryLoad() } else { try await service.load() }
+            try await service.load(retrying: retrying)
             let layers = try service.layers()
             guard layers.contains(where: { $0.id == layerId }) else {
                 throw Self.unlisted(layerId, service: service.url, layers: layers)

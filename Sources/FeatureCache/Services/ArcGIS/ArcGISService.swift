@@ -33,7 +33,7 @@ public final class ArcGISService: Loadable {
         var version = 0.0
         var layers: [ArcGISLayerSummary] = []
     }
-    private let info = Locked<Info?>(nil)
+    private let info = LoadedValue<Info>()
 
     public init(url: String, context: ClientContext = .shared) throws(FeatureCacheError) {
         var parsed = try RequestURL(parsingService: url)
@@ -49,7 +49,7 @@ public final class ArcGISService: Loadable {
         let json = try await requester.getJSON(serviceURL)
         let loaded = try Self.parse(json, url: RequestURL.redacted(serviceURL.string))
         try Task.checkCancellationTyped()
-        info.withLock { $0 = loaded }
+        info.set(loaded)
     }
 
     /// Reads a service resource: its `layers` and `tables` (at least one of them
@@ -86,9 +86,7 @@ public final class ArcGISService: Loadable {
     }
 
     private func loadedInfo() throws(FeatureCacheError) -> Info {
-        try requireLoaded("ArcGIS service")
-        guard let info = info.withLock({ $0 }) else { throw FeatureCacheError.invalidState("the ArcGIS service is not loaded") }
-        return info
+        try info.get(of: self, "ArcGIS service")
     }
 
     public func serviceDescription() throws(FeatureCacheError) -> String { try loadedInfo().description }

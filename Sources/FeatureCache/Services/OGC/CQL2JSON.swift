@@ -20,25 +20,30 @@ public enum CQL2JSON {
         case let .not(a): return operation("not", [a])
         case let .isNull(a, negated):
             let test = operation("isNull", [a])
-            return negated ? test.map { "{\"op\":\"not\",\"args\":[\($0)]}" } : test
+            return not(test, negated)
         case let .inList(a, list, negated):
             guard let x = translate(a) else { return nil }
             let members = list.compactMap(translate)
             guard members.count == list.count else { return nil }
             let test = "{\"op\":\"in\",\"args\":[\(x),[\(members.joined(separator: ","))]]}"
-            return negated ? "{\"op\":\"not\",\"args\":[\(test)]}" : test
+            return not(test, negated)
         case let .between(a, low, high, negated):
             let test = operation("between", [a, low, high])
-            return negated ? test.map { "{\"op\":\"not\",\"args\":[\($0)]}" } : test
+            return not(test, negated)
         case let .like(a, pattern, escape, negated):
             guard let x = translate(a), case let .literal(.text(text)) = pattern,
                 let converted = LikeText.withBackslashEscape(text, escape: escape)
             else { return nil }
             let test = "{\"op\":\"like\",\"args\":[\(x),\(string(converted))]}"
-            return negated ? "{\"op\":\"not\",\"args\":[\(test)]}" : test
+            return not(test, negated)
         case .concat, .function, .cast, .extract:
             return nil
         }
+    }
+
+    /// `test`, or its negation when `negated`.
+    private static func not(_ test: String?, _ negated: Bool) -> String? {
+        negated ? test.map { "{\"op\":\"not\",\"args\":[\($0)]}" } : test
     }
 
     private static func operation(_ op: String, _ arguments: [WhereExpression]) -> String? {

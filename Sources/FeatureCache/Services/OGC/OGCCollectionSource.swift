@@ -57,7 +57,7 @@ final class OGCCollectionSource: FeatureSource {
     }
 
     func loadMetadata(retrying: Bool) async throws(FeatureCacheError) -> TableMetadata {
-        if retrying { try await service.retryLoad() } else { try await service.load() }
+        try await service.load(retrying: retrying)
         let json: JSONValue, documentURL: RequestURL  // where redirects settled: its links are relative to it
         do {
             (json, documentURL) = try await requester.getDocument(.init(url: collectionURL))

@@ -29,7 +29,7 @@ public final class OGCService: Loadable {
         /// What the OpenAPI document says of each collection's items.
         var items = OpenAPIItems()
     }
-    private let info = Locked<Info?>(nil)
+    private let info = LoadedValue<Info>()
 
     public init(url: String, context: ClientContext = .shared) throws(FeatureCacheError) {
         apiURL = try RequestURL(parsingService: url)
@@ -63,7 +63,7 @@ public final class OGCService: Loadable {
             }
         }
         try Task.checkCancellationTyped()
-        info.withLock { $0 = loaded }
+        info.set(loaded)
     }
 
     private func readCollections(
@@ -90,9 +90,7 @@ public final class OGCService: Loadable {
     }
 
     private func loadedInfo() throws(FeatureCacheError) -> Info {
-        try requireLoaded("OGC service")
-        guard let info = info.withLock({ $0 }) else { throw FeatureCacheError.invalidState("the OGC service is not loaded") }
-        return info
+        try info.get(of: self, "OGC service")
     }
 
     public var title: String { (try? loadedInfo().title) ?? "" }

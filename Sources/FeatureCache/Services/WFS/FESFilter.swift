@@ -34,6 +34,8 @@ public enum FESFilter {
             guard parts.count == children.count else { return nil }
             return "<\(p):\(name)\(attributes)>\(parts.joined())</\(p):\(name)>"
         }
+        /// `test`, or its negation when `negated`.
+        func not(_ test: String?, _ negated: Bool) -> String? { negated ? test.map { "<\(p):Not>\($0)</\(p):Not>" } : test }
         switch expression {
         case let .literal(value):
             return literal(value).map { "<\(p):Literal>\(escape($0))</\(p):Literal>" }
@@ -51,7 +53,7 @@ public enum FESFilter {
         case let .not(a): return element("Not", [a])
         case let .isNull(a, negated):
             let test = element("PropertyIsNull", [a])
-            return negated ? test.map { "<\(p):Not>\($0)</\(p):Not>" } : test
+            return not(test, negated)
         case let .inList(a, list, negated):
             // FES has no IN: an Or of equalities (one equality stands alone).
             let equalities = list.map { WhereExpression.compare(.equal, a, $0) }
@@ -59,14 +61,14 @@ public enum FESFilter {
                 equalities.count == 1
                 ? translate(equalities[0], version: v)
                 : element("Or", equalities)
-            return negated ? test.map { "<\(p):Not>\($0)</\(p):Not>" } : test
+            return not(test, negated)
         case let .between(a, low, high, negated):
             guard let x = translate(a, version: v), let l = translate(low, version: v), let h = translate(high, version: v) else {
                 return nil
             }
             let test =
                 "<\(p):PropertyIsBetween>\(x)<\(p):LowerBoundary>\(l)</\(p):LowerBoundary><\(p):UpperBoundary>\(h)</\(p):UpperBoundary></\(p):PropertyIsBetween>"
-            return negated ? "<\(p):Not>\(test)</\(p):Not>" : test
+            return not(test, negated)
         case let .like(a, pattern, escapeCharacter, negated):
             guard let x = translate(a, version: v), case let .literal(.text(text)) = pattern,
                 let converted = LikeText.withBackslashEscape(text, escape: escapeCharacter)
@@ -75,7 +77,7 @@ public enum FESFilter {
             let attributes = v == .filter10 ? "escape=\"\\\"" : "escapeChar=\"\\\" matchCase=\"true\""
             let test =
                 "<\(p):PropertyIsLike wildCard=\"%\" singleChar=\"_\" \(attributes)>\(x)<\(p):Literal>\(escape(converted))</\(p):Literal></\(p):PropertyIsLike>"
-            return negated ? "<\(p):Not>\(test)</\(p):Not>" : test
+            return not(test, negated)
         case let .arithmetic(op, a, b):
             guard v != .fes20, op != .modulo else { return nil }
             let names: [WhereExpression.Arithmetic: String] = [.add: "Add", .subtract: "Sub", .multiply: "Mul", .divide: "Div"]

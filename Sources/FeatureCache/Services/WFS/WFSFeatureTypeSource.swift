@@ -48,7 +48,7 @@ final class WFSFeatureTypeSource: FeatureSource {
     var requester: WFSRequester { WFSRequester(context: service.context, statistics: statistics, serviceURL: service.url) }
 
     func loadMetadata(retrying: Bool) async throws(FeatureCacheError) -> TableMetadata {
-        if retrying { try await service.retryLoad() } else { try await service.load() }
+        try await service.load(retrying: retrying)
         let capabilities = try service.capabilities()
         guard let type = capabilities.featureType(typeName) else {
             let known = capabilities.featureTypes.prefix(20).map(\.name).joined(separator: ", ")

@@ -17,7 +17,7 @@ public final class WFSService: Loadable {
     let baseURL: RequestURL
     /// A version the URL asks for (no negotiation).
     let fixedVersion: WFSVersion?
-    private let loaded = Locked<WFSCapabilities?>(nil)
+    private let loaded = LoadedValue<WFSCapabilities>()
     /// Whether the server reads filter boxes latitude first, learned by a
     /// table's load (`WFSLoadProbes`), by "version CRS-name".
     let filterAxisEvidence = Locked<[String: Bool]>([:])
@@ -60,7 +60,7 @@ public final class WFSService: Loadable {
                 let capabilities = try WFSCapabilities.parse(response.body)
                 // A server that does not speak `version` answers with its own (or
                 // an exception): take what it offers if FeatureCache speaks it.
-                loaded.withLock { $0 = capabilities }
+                loaded.set(capabilities)
                 return
             } catch  where error.code != .cancelled && error.code != .network && error.code != .timeout && error.code != .protocol {
                 // Authentication, rate limits and server failures are the same in
@@ -78,9 +78,7 @@ public final class WFSService: Loadable {
     }
 
     func capabilities() throws(FeatureCacheError) -> WFSCapabilities {
-        try requireLoaded("WFS service")
-        guard let capabilities = loaded.withLock({ $0 }) else { throw FeatureCacheError.invalidState("the WFS service is not loaded") }
-        return capabilities
+        try loaded.get(of: self, "WFS service")
     }
 
     public var title: String { (try? capabilities().title) ?? "" }
