@@ -71,6 +71,9 @@ final class ServiceProbe: @unchecked Sendable {  // one opener task uses it, ada
 
     /// The JSON answer as a value, for descriptions of services; nil when there
     /// is none, it does not parse, or it holds features (never built for those).
+    /// Keeps the JSON answer as an adapter that parsed it already has it.
+    func remember(_ value: JSONValue) { decoded = .some(value) }
+
     var json: JSONValue? {
         if let decoded { return decoded }
         let value = holdsFeatures ? nil : response.flatMap { try? JSONValue.parse($0.body) }

@@ -14,6 +14,7 @@ struct ArcGISAdapter: ServiceAdapter {
     func service(for probe: ServiceProbe) async throws(FeatureCacheError) -> FeatureService? {
         let requester = ArcGISRequester(context: probe.context, serviceURL: probe.parsed.string)
         let request = requester.request(probe.parsed)
+        let json: JSONValue
         do throws(FeatureCacheError) {
             let response = try await probe.context.send(request, counting: nil)
             if response.status < 400, ServiceResponse.looksLikeJSON(response.body) {
@@ -22,7 +23,8 @@ struct ArcGISAdapter: ServiceAdapter {
                 if probe.holdsFeatures { return nil }
             }
             // Raises the HTTP error, the non-JSON answer or the ArcGIS error body.
-            _ = try ArcGISResponse.decode(response, request: request)
+            json = try ArcGISResponse.decode(response, request: request)
+            probe.remember(json)  // the adapters after this one read the same tree
         } catch {
             // An ArcGIS error body is ArcGIS speaking; a server that cannot be
             // reached or refuses the credentials will not answer another probe.
@@ -32,10 +34,6 @@ struct ArcGISAdapter: ServiceAdapter {
             if error.code == .service { throw await ArcGISLayerSource.unlistedOr(error, layerURL: probe.parsed, requester: requester) }
             if final.contains(error.code) || [401, 403, 407].contains(error.httpStatus) { throw error }
             probe.findings.append("asked for JSON: \(error.message)")
-            return nil
-        }
-        guard let json = probe.json else {
-            probe.findings.append("asked for JSON: an answer that does not parse")
             return nil
         }
         if json["currentVersion"] != nil, json["layers"]?.array != nil || json["tables"]?.array != nil {

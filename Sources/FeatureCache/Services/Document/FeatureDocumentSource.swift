@@ -19,11 +19,8 @@ final class FeatureDocumentSource: FeatureSource {
     /// String ids → stable object ids; features without an id get their own.
     private let identity = FeatureIdentity()
 
-    private struct Loaded {
-        let store: FeatureStore
-        let metadata: TableMetadata
-    }
-    private let loaded = Locked<Loaded?>(nil)
+    /// The document as read, queried by every fetch.
+    private let loaded = Locked<FeatureStore?>(nil)
     /// The answer the opening probe downloaded already: the first load reads it
     /// rather than asking again.
     private let prefetched: Locked<HTTPResponse?>
@@ -54,7 +51,7 @@ final class FeatureDocumentSource: FeatureSource {
             identity: identity)
         let store = FeatureStore()
         _ = store.apply([batch], clearingFirst: true)
-        loaded.withLock { $0 = Loaded(store: store, metadata: metadata) }
+        loaded.withLock { $0 = store }
         return metadata
     }
 
@@ -74,7 +71,7 @@ final class FeatureDocumentSource: FeatureSource {
     }
 
     private func store() throws(FeatureCacheError) -> FeatureStore {
-        guard let store = loaded.withLock({ $0?.store }) else { throw FeatureCacheError.invalidState("the document is not loaded") }
+        guard let store = loaded.withLock({ $0 }) else { throw FeatureCacheError.invalidState("the document is not loaded") }
         return store
     }
 
