@@ -19,10 +19,7 @@ public struct ArcGISLayerSummary: Sendable, Equatable {
 /// loadable, it reads the service resource (`?f=json`) — description, version,
 /// layers and tables. Tables created from it depend on it strongly: loading a
 /// table loads its service first, as with the OGC API and WFS services.
-public final class ArcGISService: Loadable {
-    public let loadMachine = LoadMachine(label: "arcgis-service")
-    public let context: ClientContext
-    let serviceURL: RequestURL
+public final class ArcGISService: ServiceEndpoint, Loadable, @unchecked Sendable {  // lets of Sendable values only
 
     /// The most layers and tables read from one service resource (real services
     /// list tens; a server listing millions is refused rather than trusted).
@@ -38,16 +35,13 @@ public final class ArcGISService: Loadable {
     public init(url: String, context: ClientContext = .shared) throws(FeatureCacheError) {
         var parsed = try RequestURL(parsingService: url)
         while parsed.base.hasSuffix("/") { parsed.base.removeLast() }
-        serviceURL = parsed
-        self.context = context
+        super.init(endpoint: parsed, context: context, label: "arcgis-service")
     }
 
-    public var url: String { serviceURL.string }
-
     public func performLoad(retrying: Bool) async throws(FeatureCacheError) {
-        let requester = ArcGISRequester(context: context, serviceURL: serviceURL.string)
-        let json = try await requester.getJSON(serviceURL)
-        let loaded = try Self.parse(json, url: RequestURL.redacted(serviceURL.string))
+        let requester = ArcGISRequester(context: context, serviceURL: url)
+        let json = try await requester.getJSON(endpoint)
+        let loaded = try Self.parse(json, url: RequestURL.redacted(url))
         try Task.checkCancellationTyped()
         info.set(loaded)
     }
@@ -96,6 +90,6 @@ public final class ArcGISService: Loadable {
 
     /// The URL of layer or table `id`.
     func layerURL(_ id: Int) -> RequestURL {
-        serviceURL.appendingPath(String(id))
+        endpoint.appendingPath(String(id))
     }
 }

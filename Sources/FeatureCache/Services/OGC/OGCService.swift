@@ -16,10 +16,7 @@ public struct OGCCollectionSummary: Sendable, Equatable {
 /// OpenAPI document (for the largest `limit` each collection's items accept).
 /// Collection tables created from it depend on it strongly, as a portal item on
 /// its portal: loading a table loads its service first.
-public final class OGCService: Loadable {
-    public let loadMachine = LoadMachine(label: "ogc-service")
-    public let context: ClientContext
-    let apiURL: RequestURL
+public final class OGCService: ServiceEndpoint, Loadable, @unchecked Sendable {  // lets of Sendable values only
 
     struct Info: Sendable {
         var title = ""
@@ -32,29 +29,27 @@ public final class OGCService: Loadable {
     private let info = LoadedValue<Info>()
 
     public init(url: String, context: ClientContext = .shared) throws(FeatureCacheError) {
-        apiURL = try RequestURL(parsingService: url)
-        self.context = context
+        try super.init(endpoint: RequestURL(parsingService: url), context: context, label: "ogc-service")
     }
 
-    public var url: String { apiURL.string }
-
     public func performLoad(retrying: Bool) async throws(FeatureCacheError) {
-        let requester = OGCRequester(context: context, serviceURL: apiURL.string)
+        let requester = OGCRequester(context: context, serviceURL: url)
         // Relative links are relative to where the page is: where redirects settled.
-        let (landing, landingURL) = try await requester.getDocument(.init(url: apiURL))
+        let (landing, landingURL) = try await requester.getDocument(.init(url: endpoint))
         guard landing.isObject, landing["links"]?.array != nil else {
-            throw FeatureCacheError(.parse, "\(RequestURL.redacted(apiURL.string)) is not an OGC API landing page (no 'links')")
+            throw FeatureCacheError(.parse, "\(RequestURL.redacted(url)) is not an OGC API landing page (no 'links')")
         }
         var loaded = Info()
         loaded.title = landing["title"]?.string ?? ""
         loaded.description = landing["description"]?.string ?? ""
         let links = OGCLinks(landing["links"], base: landingURL)
-        let conformance = try await requester.getJSON(links.document("conformance") ?? .init(url: apiURL.appendingPath("conformance")))
+        let conformance = try await requester.getJSON(links.document("conformance") ?? .init(url: endpoint.appendingPath("conformance")))
         loaded.conformance = (conformance["conformsTo"]?.array ?? []).compactMap(\.string)
         guard !loaded.conformance.isEmpty else {
-            throw FeatureCacheError(.service, "\(RequestURL.redacted(apiURL.string)): /conformance lists no conformance classes")
+            throw FeatureCacheError(.service, "\(RequestURL.redacted(url)): /conformance lists no conformance classes")
         }
-        loaded.collections = try await readCollections(links.document("data") ?? .init(url: apiURL.appendingPath("collections")), requester)
+        loaded.collections = try await readCollections(
+            links.document("data") ?? .init(url: endpoint.appendingPath("collections")), requester)
         try Task.checkCancellationTyped()
         if let openAPI = links.link("service-desc", types: [], requireJSON: true) {
             // Optional: without it, pages are as large as the server's default allows.
@@ -120,6 +115,6 @@ public final class OGCService: Loadable {
 
     /// The URL of a collection's resource (`…/collections/{id}`).
     func collectionURL(_ id: String) -> RequestURL {
-        apiURL.appendingPath("collections").appendingPath(RequestURL.percentEncode(id))
+        endpoint.appendingPath("collections").appendingPath(RequestURL.percentEncode(id))
     }
 }

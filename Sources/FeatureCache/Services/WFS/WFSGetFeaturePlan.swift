@@ -155,7 +155,7 @@ struct WFSGetFeaturePlan {
     func request(_ source: WFSFeatureTypeSource, count: Int?, startIndex: Int, hits: Bool = false) -> HTTPRequest {
         if let filterXML {
             return source.requester.post(
-                source.service.baseURL, xml: getFeatureDocument(filterXML, count: count, startIndex: startIndex, hits: hits))
+                source.service.endpoint, xml: getFeatureDocument(filterXML, count: count, startIndex: startIndex, hits: hits))
         }
         var url = url
         if let count { url.set(version.countParameter, String(count)) }

@@ -10,11 +10,7 @@ import FCTables
 ///
 /// Requests go to the URL the caller gave, not to the capabilities' operation
 /// URLs: services often advertise internal host names there.
-public final class WFSService: Loadable {
-    public let loadMachine = LoadMachine(label: "wfs-service")
-    public let context: ClientContext
-    /// The endpoint without the WFS request parameters.
-    let baseURL: RequestURL
+public final class WFSService: ServiceEndpoint, Loadable, @unchecked Sendable {  // lets of Sendable values only
     /// A version the URL asks for (no negotiation).
     let fixedVersion: WFSVersion?
     private let loaded = LoadedValue<WFSCapabilities>()
@@ -34,15 +30,13 @@ public final class WFSService: Loadable {
         fixedVersion = version.flatMap(WFSVersion.init(rawValue:))
         var base = parsed
         for parameter in parsed.parameters where Self.ownParameters.contains(parameter.name.lowercased()) { base.remove(parameter.name) }
-        baseURL = base
-        self.context = context
+        // The endpoint: without the WFS request parameters.
+        super.init(endpoint: base, context: context, label: "wfs-service")
     }
-
-    public var url: String { baseURL.string }
 
     /// A KVP request URL: the endpoint plus `SERVICE`, `VERSION`, `REQUEST`.
     func requestURL(_ request: String, version: WFSVersion) -> RequestURL {
-        var url = baseURL
+        var url = endpoint
         url.set("SERVICE", "WFS")
         url.set("VERSION", version.rawValue)
         url.set("REQUEST", request)
@@ -73,7 +67,7 @@ public final class WFSService: Loadable {
         // The failure that says most (an HTTP status, then a service answer, then
         // an unreadable document), with what every version answered.
         var error = failures.first { $0.httpStatus != 0 } ?? failures.first { $0.code == .service } ?? failures[0]
-        error.message = "\(RequestURL.redacted(baseURL.string)) is not a WFS FeatureCache can read: " + labels.joined(separator: "; ")
+        error.message = "\(RequestURL.redacted(url)) is not a WFS FeatureCache can read: " + labels.joined(separator: "; ")
         throw error
     }
 
