@@ -8,70 +8,45 @@ import FCTables
 /// arithmetic): what OGC API - Features servers take in `filter`. Returns nil for
 /// anything CQL2 cannot say (string functions, CAST, EXTRACT, ||), which then
 /// stays local (see `WherePushdown`).
-public enum CQL2Text {
+public struct CQL2Text: WhereDialect {
     public static func translate(_ expression: WhereExpression) -> String? {
-        switch expression {
-        case let .literal(value): return literal(value)
-        case let .field(name): return property(name)
-        case let .negate(a): return translate(a).map { "-(\($0))" }
-        case let .arithmetic(op, a, b):
-            guard let x = translate(a), let y = translate(b) else { return nil }
-            return "(\(x) \(op.rawValue) \(y))"
-        case let .compare(op, a, b):
-            guard let x = translate(a), let y = translate(b) else { return nil }
-            return "\(x) \(op.rawValue) \(y)"
-        case let .and(terms): return joined(terms, "AND")
-        case let .or(terms): return joined(terms, "OR")
-        case let .not(a): return translate(a).map { "NOT (\($0))" }
-        case let .isNull(a, negated): return translate(a).map { "\($0) IS \(negated ? "NOT " : "")NULL" }
-        case let .inList(a, list, negated):
-            guard let x = translate(a) else { return nil }
-            let members = list.compactMap(translate)
-            guard members.count == list.count else { return nil }
-            return "\(x) \(negated ? "NOT " : "")IN (\(members.joined(separator: ", ")))"
-        case let .between(a, low, high, negated):
-            guard let x = translate(a), let l = translate(low), let h = translate(high) else { return nil }
-            return "\(x) \(negated ? "NOT " : "")BETWEEN \(l) AND \(h)"
-        case let .like(a, pattern, escape, negated):
-            guard let x = translate(a), case let .literal(.text(text)) = pattern,
-                let converted = LikeText.withBackslashEscape(text, escape: escape)
-            else { return nil }
-            return "\(x) \(negated ? "NOT " : "")LIKE \(quoted(converted))"
-        case .concat, .function, .cast, .extract:
-            return nil
-        }
+        expression.rendered(in: CQL2Text())
     }
 
-    /// `(a AND b AND c)`; nil when any term cannot be said.
-    private static func joined(_ terms: [WhereExpression], _ keyword: String) -> String? {
-        var parts: [String] = []
-        parts.reserveCapacity(terms.count)
-        for term in terms {
-            guard let part = translate(term) else { return nil }
-            parts.append(part)
-        }
-        return "(" + parts.joined(separator: " \(keyword) ") + ")"
-    }
-
-    static func literal(_ value: WhereValue) -> String? {
-        switch value {
-        case .null: return nil  // CQL2 has no NULL literal outside IS NULL
-        case let .integer(v): return String(v)
-        case let .double(v): return v.isFinite ? String(v) : nil
-        case let .text(t): return quoted(t)
-        case let .boolean(v): return v ? "TRUE" : "FALSE"
-        case let .timestamp(ms):
-            return ms % 86_400_000 == 0 ? "DATE('\(DateText.isoDate(ms))')" : "TIMESTAMP('\(DateText.isoTimestamp(ms))')"
-        }
-    }
+    package func number(_ digits: String) -> String { digits }
+    package func text(_ value: String) -> String { Self.quoted(value) }
+    package func boolean(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
+    package func date(_ iso: String) -> String { "DATE('\(iso)')" }
+    package func timestamp(_ iso: String) -> String { "TIMESTAMP('\(iso)')" }
 
     /// A property name, double-quoted when it is not a plain identifier.
-    static func property(_ name: String) -> String {
+    package func field(_ name: String) -> String {
         let plain =
             name.unicodeScalars.allSatisfy { $0 == "_" || ($0.value < 128 && (($0.properties.isAlphabetic) || ("0"..."9").contains($0))) }
             && !(name.first.map { ("0"..."9").contains($0) } ?? true)
         return plain ? name : "\"" + name.replacingAll("\"", with: "\"\"") + "\""
     }
 
+    package func negate(_ operand: String) -> String? { "-(\(operand))" }
+    package func arithmetic(_ op: WhereExpression.Arithmetic, _ a: String, _ b: String) -> String? { "(\(a) \(op.rawValue) \(b))" }
+    package func compare(_ op: WhereExpression.Comparison, _ a: String, _ b: String) -> String { "\(a) \(op.rawValue) \(b)" }
+    package func and(_ terms: [String]) -> String { "(" + terms.joined(separator: " AND ") + ")" }
+    package func or(_ terms: [String]) -> String { "(" + terms.joined(separator: " OR ") + ")" }
+    package func not(_ operand: String) -> String { "NOT (\(operand))" }
+    package func isNull(_ operand: String, negated: Bool) -> String { "\(operand) IS \(Self.not(negated))NULL" }
+
+    package func inList(_ operand: String, _ members: [String], negated: Bool) -> String {
+        "\(operand) \(Self.not(negated))IN (\(members.joined(separator: ", ")))"
+    }
+
+    package func between(_ operand: String, _ low: String, _ high: String, negated: Bool) -> String {
+        "\(operand) \(Self.not(negated))BETWEEN \(low) AND \(high)"
+    }
+
+    package func like(_ operand: String, pattern: String, negated: Bool) -> String {
+        "\(operand) \(Self.not(negated))LIKE \(Self.quoted(pattern))"
+    }
+
+    private static func not(_ negated: Bool) -> String { negated ? "NOT " : "" }
     static func quoted(_ text: String) -> String { "'" + text.replacingAll("'", with: "''") + "'" }
 }

@@ -11,7 +11,7 @@ import FCTables
 /// Returns the filter's body (without the
 /// `<Filter>` element, so a spatial operator can join it under one `And`), or nil
 /// for what the version cannot say.
-public enum FESFilter {
+public struct FESFilter: WhereDialect {
     public enum Version: Sendable {
         case fes20, filter11, filter10
 
@@ -20,6 +20,8 @@ public enum FESFilter {
         var propertyElement: String { self == .fes20 ? "ValueReference" : "PropertyName" }
     }
 
+    let version: Version
+
     /// A complete `<Filter>` document with its namespace.
     public static func document(_ expression: WhereExpression, version: Version) -> String? {
         translate(expression, version: version).map {
@@ -27,75 +29,65 @@ public enum FESFilter {
         }
     }
 
-    public static func translate(_ expression: WhereExpression, version v: Version) -> String? {
-        let p = v.prefix
-        func element(_ name: String, _ children: [WhereExpression], attributes: String = "") -> String? {
-            let parts = children.compactMap { translate($0, version: v) }
-            guard parts.count == children.count else { return nil }
-            return "<\(p):\(name)\(attributes)>\(parts.joined())</\(p):\(name)>"
-        }
-        /// `test`, or its negation when `negated`.
-        func not(_ test: String?, _ negated: Bool) -> String? { negated ? test.map { "<\(p):Not>\($0)</\(p):Not>" } : test }
-        switch expression {
-        case let .literal(value):
-            return literal(value).map { "<\(p):Literal>\(escape($0))</\(p):Literal>" }
-        case let .field(name):
-            return "<\(p):\(v.propertyElement)>\(escape(name))</\(p):\(v.propertyElement)>"
-        case let .compare(op, a, b):
-            let names: [WhereExpression.Comparison: String] = [
-                .equal: "PropertyIsEqualTo", .notEqual: "PropertyIsNotEqualTo", .less: "PropertyIsLessThan",
-                .lessOrEqual: "PropertyIsLessThanOrEqualTo", .greater: "PropertyIsGreaterThan",
-                .greaterOrEqual: "PropertyIsGreaterThanOrEqualTo",
-            ]
-            return element(names[op]!, [a, b], attributes: v == .filter10 ? "" : " matchCase=\"true\"")
-        case let .and(terms): return element("And", terms)
-        case let .or(terms): return element("Or", terms)
-        case let .not(a): return element("Not", [a])
-        case let .isNull(a, negated):
-            let test = element("PropertyIsNull", [a])
-            return not(test, negated)
-        case let .inList(a, list, negated):
-            // FES has no IN: an Or of equalities (one equality stands alone).
-            let equalities = list.map { WhereExpression.compare(.equal, a, $0) }
-            let test =
-                equalities.count == 1
-                ? translate(equalities[0], version: v)
-                : element("Or", equalities)
-            return not(test, negated)
-        case let .between(a, low, high, negated):
-            guard let x = translate(a, version: v), let l = translate(low, version: v), let h = translate(high, version: v) else {
-                return nil
-            }
-            let test =
-                "<\(p):PropertyIsBetween>\(x)<\(p):LowerBoundary>\(l)</\(p):LowerBoundary><\(p):UpperBoundary>\(h)</\(p):UpperBoundary></\(p):PropertyIsBetween>"
-            return not(test, negated)
-        case let .like(a, pattern, escapeCharacter, negated):
-            guard let x = translate(a, version: v), case let .literal(.text(text)) = pattern,
-                let converted = LikeText.withBackslashEscape(text, escape: escapeCharacter)
-            else { return nil }
-            // FES 2.0 and Filter 1.1 name the escape character `escapeChar`; Filter 1.0 `escape`, without `matchCase`.
-            let attributes = v == .filter10 ? "escape=\"\\\"" : "escapeChar=\"\\\" matchCase=\"true\""
-            let test =
-                "<\(p):PropertyIsLike wildCard=\"%\" singleChar=\"_\" \(attributes)>\(x)<\(p):Literal>\(escape(converted))</\(p):Literal></\(p):PropertyIsLike>"
-            return not(test, negated)
-        case let .arithmetic(op, a, b):
-            guard v != .fes20, op != .modulo else { return nil }
-            let names: [WhereExpression.Arithmetic: String] = [.add: "Add", .subtract: "Sub", .multiply: "Mul", .divide: "Div"]
-            return element(names[op]!, [a, b])
-        case .negate, .concat, .function, .cast, .extract:
-            return nil
-        }
+    public static func translate(_ expression: WhereExpression, version: Version) -> String? {
+        expression.rendered(in: FESFilter(version: version))
     }
 
-    private static func literal(_ value: WhereValue) -> String? {
-        switch value {
-        case .null: return nil
-        case let .integer(v): return String(v)
-        case let .double(v): return v.isFinite ? String(v) : nil
-        case let .text(t): return t
-        case let .boolean(v): return v ? "true" : "false"
-        case let .timestamp(ms): return ms % 86_400_000 == 0 ? DateText.isoDate(ms) : DateText.isoTimestamp(ms)
-        }
+    /// Every literal is text in a `<Literal>`, dates and timestamps as ISO 8601.
+    package func number(_ digits: String) -> String { element("Literal", digits) }
+    package func text(_ value: String) -> String { element("Literal", Self.escape(value)) }
+    package func boolean(_ value: Bool) -> String { element("Literal", value ? "true" : "false") }
+    package func date(_ iso: String) -> String { element("Literal", iso) }
+    package func timestamp(_ iso: String) -> String { element("Literal", iso) }
+
+    package func field(_ name: String) -> String { element(version.propertyElement, Self.escape(name)) }
+
+    package func negate(_ operand: String) -> String? { nil }
+
+    /// Filter 1.0 and 1.1 only: FES 2.0 dropped arithmetic; none has a modulo.
+    package func arithmetic(_ op: WhereExpression.Arithmetic, _ a: String, _ b: String) -> String? {
+        let names: [WhereExpression.Arithmetic: String] = [.add: "Add", .subtract: "Sub", .multiply: "Mul", .divide: "Div"]
+        guard version != .fes20, let name = names[op] else { return nil }
+        return element(name, a + b)
+    }
+
+    package func compare(_ op: WhereExpression.Comparison, _ a: String, _ b: String) -> String {
+        let names: [WhereExpression.Comparison: String] = [
+            .equal: "PropertyIsEqualTo", .notEqual: "PropertyIsNotEqualTo", .less: "PropertyIsLessThan",
+            .lessOrEqual: "PropertyIsLessThanOrEqualTo", .greater: "PropertyIsGreaterThan",
+            .greaterOrEqual: "PropertyIsGreaterThanOrEqualTo",
+        ]
+        return element(names[op]!, a + b, attributes: version == .filter10 ? "" : " matchCase=\"true\"")
+    }
+
+    package func and(_ terms: [String]) -> String { element("And", terms.joined()) }
+    package func or(_ terms: [String]) -> String { element("Or", terms.joined()) }
+    package func not(_ operand: String) -> String { element("Not", operand) }
+    package func isNull(_ operand: String, negated: Bool) -> String { not(element("PropertyIsNull", operand), negated) }
+
+    /// FES has no IN: an Or of equalities (one equality stands alone).
+    package func inList(_ operand: String, _ members: [String], negated: Bool) -> String {
+        let equalities = members.map { compare(.equal, operand, $0) }
+        return not(equalities.count == 1 ? equalities[0] : or(equalities), negated)
+    }
+
+    package func between(_ operand: String, _ low: String, _ high: String, negated: Bool) -> String {
+        let bounds = element("LowerBoundary", low) + element("UpperBoundary", high)
+        return not(element("PropertyIsBetween", operand + bounds), negated)
+    }
+
+    package func like(_ operand: String, pattern: String, negated: Bool) -> String {
+        // FES 2.0 and Filter 1.1 name the escape character `escapeChar`; Filter 1.0 `escape`, without `matchCase`.
+        let escapeAttributes = version == .filter10 ? "escape=\"\\\"" : "escapeChar=\"\\\" matchCase=\"true\""
+        let attributes = " wildCard=\"%\" singleChar=\"_\" " + escapeAttributes
+        return not(element("PropertyIsLike", operand + element("Literal", Self.escape(pattern)), attributes: attributes), negated)
+    }
+
+    /// `test`, or its negation when `negated`.
+    private func not(_ test: String, _ negated: Bool) -> String { negated ? not(test) : test }
+
+    private func element(_ name: String, _ content: String, attributes: String = "") -> String {
+        "<\(version.prefix):\(name)\(attributes)>\(content)</\(version.prefix):\(name)>"
     }
 
     /// XML character escaping for text and attribute values.
