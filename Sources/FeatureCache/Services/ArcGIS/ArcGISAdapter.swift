@@ -64,3 +64,8 @@ struct ArcGISAdapter: ServiceAdapter {
         return nil
     }
 }
+
+extension ServiceKind {
+    /// An ArcGIS REST feature-service layer or table (`FC_SERVICE_ARCGIS`).
+    public static let arcgis = ServiceKind(rawValue: 1, name: "ArcGIS")
+}

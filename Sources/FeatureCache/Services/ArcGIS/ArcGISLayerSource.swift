@@ -157,26 +157,23 @@ struct ArcGISLayerSource: FeatureSource {
     }
 }
 
-// MARK: - What the adapter declares
-
-extension ServiceKind {
-    /// An ArcGIS REST feature-service layer or table (`FC_SERVICE_ARCGIS`).
-    public static let arcgis = ServiceKind(rawValue: 1, name: "ArcGIS")
-}
+// MARK: - The options it declares
 
 extension ArcGISLayerSource {
-    static let queryFormatOption = "query_format"
-    static let queryFormatInUseOption = "query_format_in_use"
+    /// The names callers set and read them by.
+    enum Option: String {
+        case queryFormat = "query_format", queryFormatInUse = "query_format_in_use"
+    }
 
     var options: [SourceOption] {
         [
             .choice(
-                Self.queryFormatOption,
+                Option.queryFormat.rawValue,
                 "The format queries ask for (f=): auto (PBF when the layer lists it, else JSON), json, or pbf.",
                 read: { _ in queryFormat.withLock { $0 } },
                 write: { format in queryFormat.withLock { $0 = format } }),
             .choice(
-                Self.queryFormatInUseOption,
+                Option.queryFormatInUse.rawValue,
                 "The format requests use: json or pbf, the setting resolved against the layer's supportedQueryFormats (needs the table loaded).",
                 read: { (metadata) throws(FeatureCacheError) in
                     guard let metadata else { throw FeatureCacheError.invalidState("query_format_in_use needs the table loaded") }

@@ -32,17 +32,17 @@ extension FeatureTable {
     /// The format queries ask for (option `query_format`). Any time; applies to
     /// requests sent after. Forcing `.pbf` on a layer that does not list it fails those requests.
     public func setQueryFormat(_ format: ArcGISQueryFormat) throws(FeatureCacheError) {
-        try setOption(ArcGISLayerSource.queryFormatOption, format.optionValue)
+        try setOption(ArcGISLayerSource.Option.queryFormat.rawValue, format.optionValue)
     }
 
     /// The format as set (`.auto` unless changed).
     public func queryFormat() throws(FeatureCacheError) -> ArcGISQueryFormat {
-        ArcGISQueryFormat(optionValue: try option(ArcGISLayerSource.queryFormatOption))
+        ArcGISQueryFormat(optionValue: try option(ArcGISLayerSource.Option.queryFormat.rawValue))
     }
 
     /// The format requests use (option `query_format_in_use`): `.json` or `.pbf`,
     /// the setting resolved against the layer's `supportedQueryFormats`. Needs the table loaded.
     public func queryFormatInUse() throws(FeatureCacheError) -> ArcGISQueryFormat {
-        ArcGISQueryFormat(optionValue: try option(ArcGISLayerSource.queryFormatInUseOption))
+        ArcGISQueryFormat(optionValue: try option(ArcGISLayerSource.Option.queryFormatInUse.rawValue))
     }
 }

@@ -107,8 +107,3 @@ final class FeatureDocumentSource: FeatureSource {
         }
     }
 }
-
-extension ServiceKind {
-    /// A GeoJSON or Esri JSON document of features served whole (`FC_SERVICE_DOCUMENT`).
-    public static let document = ServiceKind(rawValue: 4, name: "feature document")
-}

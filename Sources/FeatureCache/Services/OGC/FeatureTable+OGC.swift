@@ -30,8 +30,8 @@ extension FeatureTable {
     /// How where clauses reach the server (option `query_language`; tables of
     /// other kinds send them as they are: `.auto`).
     public var queryLanguage: QueryLanguage {
-        guard options.contains(where: { $0.name == OGCCollectionSource.queryLanguageOption }),
-            let value = try? option(OGCCollectionSource.queryLanguageOption)
+        guard options.contains(where: { $0.name == OGCCollectionSource.Option.queryLanguage.rawValue }),
+            let value = try? option(OGCCollectionSource.Option.queryLanguage.rawValue)
         else { return .auto }
         return QueryLanguage(optionValue: value)
     }
@@ -39,9 +39,9 @@ extension FeatureTable {
     /// Chooses how where clauses reach the server; `.auto` is accepted by every
     /// table, any other language by OGC API tables only (`.unsupported`).
     public func setQueryLanguage(_ language: QueryLanguage) throws(FeatureCacheError) {
-        guard options.contains(where: { $0.name == OGCCollectionSource.queryLanguageOption }) || language != .auto else { return }
+        guard options.contains(where: { $0.name == OGCCollectionSource.Option.queryLanguage.rawValue }) || language != .auto else { return }
         do {
-            try setOption(OGCCollectionSource.queryLanguageOption, language.optionValue)
+            try setOption(OGCCollectionSource.Option.queryLanguage.rawValue, language.optionValue)
         } catch  where error.code == .unsupported {
             throw FeatureCacheError(
                 .unsupported, "the query language can only be chosen for OGC API tables (where clauses go to this service as they are)")

@@ -6,7 +6,7 @@ import FCTables
 
 /// The OGC API - Features adapter of a feature table: one collection of a
 /// service (`…/collections/{id}`), read as GeoJSON.
-final class OGCCollectionSource: FeatureSource {
+struct OGCCollectionSource: FeatureSource {
     let service: OGCService
     let collectionId: String
     let statistics: StatisticsCounter
@@ -24,12 +24,6 @@ final class OGCCollectionSource: FeatureSource {
     }
     let state = Locked(State())
 
-    init(service: OGCService, collectionId: String, statistics: StatisticsCounter) {
-        self.service = service
-        self.collectionId = collectionId
-        self.statistics = statistics
-    }
-
     var kind: ServiceKind { .ogcFeatures }
     var urlString: String { collectionURL.string }
     var collectionURL: RequestURL { service.collectionURL(collectionId) }
@@ -44,12 +38,15 @@ final class OGCCollectionSource: FeatureSource {
         }
     }
 
-    static let queryLanguageOption = "query_language"
+    /// The names callers set and read them by.
+    enum Option: String {
+        case queryLanguage = "query_language"
+    }
 
     var options: [SourceOption] {
         [
             .choice(
-                Self.queryLanguageOption,
+                Option.queryLanguage.rawValue,
                 "How where clauses reach the server: auto (what it declares, probed on first use), local (never sent), cql2-text or cql2-json.",
                 read: { _ in self.queryLanguage },
                 write: { language in self.setQueryLanguage(language) })
@@ -161,9 +158,4 @@ final class OGCCollectionSource: FeatureSource {
     func extent(_ query: QueryParameters, metadata: TableMetadata) async throws(FeatureCacheError) -> Envelope? {
         try await extentOfFetched(query, metadata: metadata)
     }
-}
-
-extension ServiceKind {
-    /// A collection of an OGC API - Features service (`FC_SERVICE_OGC`).
-    public static let ogcFeatures = ServiceKind(rawValue: 2, name: "OGC API")
 }

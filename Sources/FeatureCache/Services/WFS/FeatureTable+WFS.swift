@@ -28,7 +28,7 @@ extension FeatureTable {
     }
 
     private static func axisOption(forFilters: Bool) -> String {
-        forFilters ? WFSFeatureTypeSource.filterAxisOrderOption : WFSFeatureTypeSource.axisOrderOption
+        (forFilters ? WFSFeatureTypeSource.Option.filterAxisOrder : .axisOrder).rawValue
     }
 
     /// The axis order of the coordinates the service sends (`forFilters` false,
@@ -46,12 +46,12 @@ extension FeatureTable {
     /// `application/json; subtype=geojson`, `application/gml+xml; version=3.2`, …);
     /// nil chooses from the capabilities: GeoJSON when offered, else GML 3.2, 3.1.1, 2.
     public func setOutputFormat(_ format: String?) throws(FeatureCacheError) {
-        try setOption(WFSFeatureTypeSource.outputFormatOption, format ?? "")
+        try setOption(WFSFeatureTypeSource.Option.outputFormat.rawValue, format ?? "")
     }
 
     /// The output format requests use (nil: the server's default, GML).
     public func outputFormat() throws(FeatureCacheError) -> String? {
-        let format = try option(WFSFeatureTypeSource.outputFormatOption)
+        let format = try option(WFSFeatureTypeSource.Option.outputFormat.rawValue)
         return format.isEmpty ? nil : format
     }
 

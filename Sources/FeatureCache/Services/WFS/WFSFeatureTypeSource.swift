@@ -6,7 +6,7 @@ import FCTables
 
 /// The WFS adapter of a feature table: one feature type of a `WFSService`, read
 /// as GeoJSON when the server offers it, else as GML (3.2, 3.1.1, 2).
-final class WFSFeatureTypeSource: FeatureSource {
+struct WFSFeatureTypeSource: FeatureSource {
     let service: WFSService
     let typeName: String
     let statistics: StatisticsCounter
@@ -36,12 +36,6 @@ final class WFSFeatureTypeSource: FeatureSource {
         var idPrefix: String?
     }
     let state = Locked(State())
-
-    init(service: WFSService, typeName: String, statistics: StatisticsCounter) {
-        self.service = service
-        self.typeName = typeName
-        self.statistics = statistics
-    }
 
     var kind: ServiceKind { .wfs }
     var urlString: String { service.url }
@@ -194,7 +188,7 @@ final class WFSFeatureTypeSource: FeatureSource {
             throw FeatureCacheError.invalidArgument(error.message)
         }
         let loaded = try loaded()
-        let request = requester.post(service.baseURL, xml: xml, idempotent: false)
+        let request = requester.post(service.endpoint, xml: xml, idempotent: false)
         let page = try await WFSPageReader(source: self, state: loaded, metadata: metadata, budget: PageBudget()).read(
             request, askedWkid: nil)
         var fetched = FetchedFeatures()
@@ -213,32 +207,28 @@ private extension XMLElement {
     }
 }
 
-// MARK: - What the adapter declares
-
-extension ServiceKind {
-    /// A feature type of a WFS 1.0, 1.1 or 2.0 (`FC_SERVICE_WFS`).
-    public static let wfs = ServiceKind(rawValue: 3, name: "WFS")
-}
+// MARK: - The options it declares
 
 extension WFSFeatureTypeSource {
-    static let axisOrderOption = "axis_order"
-    static let filterAxisOrderOption = "filter_axis_order"
-    static let outputFormatOption = "output_format"
+    /// The names callers set and read them by.
+    enum Option: String {
+        case axisOrder = "axis_order", filterAxisOrder = "filter_axis_order", outputFormat = "output_format"
+    }
 
     var options: [SourceOption] {
         [
             .choice(
-                Self.axisOrderOption,
+                Option.axisOrder.rawValue,
                 "The axis order of the coordinates the service sends: auto (from the CRS spelling and WFS version, checked against the type's WGS84 box), swap (y first: swap to x, y) or no_swap.",
                 read: { _ in self.axisOrders.data },
                 write: { order in self.setAxisOrders(data: order, filter: nil) }),
             .choice(
-                Self.filterAxisOrderOption,
+                Option.filterAxisOrder.rawValue,
                 "The axis order of the boxes sent in filters: auto, swap or no_swap.",
                 read: { _ in self.axisOrders.filter },
                 write: { order in self.setAxisOrders(data: nil, filter: order) }),
             SourceOption(
-                name: Self.outputFormatOption,
+                name: Option.outputFormat.rawValue,
                 summary: "The GetFeature outputFormat (empty: chosen from the capabilities: GeoJSON when offered, else GML 3.2, 3.1.1, 2).",
                 values: nil,
                 read: { _ in self.outputFormat ?? "" },
