@@ -21,6 +21,8 @@ let package = Package(
         // libxml2 through pkg-config (libxml-2.0), so its include folder comes
         // from the system or the packager's prefix, never a hard-coded path.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // PROJ (coordinate operations between any two CRSs) through pkg-config (proj).
+        .systemLibrary(name: "CPROJ", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
         // The Swift core: pure Swift API, no C types in its public surface, in
         // layers, each a target that depends only on the ones below it
         // (ARCHITECTURE.md). Crossings use `package` access. No unsafe flags, so
@@ -35,7 +37,7 @@ let package = Package(
         // value, which must inline (a module boundary there cost the PBF reader
         // 31 %, measured by fc-bench-readers; cross-module optimization did not
         // recover it).
-        .target(name: "FCData", dependencies: ["FCSupport", "CSystemLibs"]),
+        .target(name: "FCData", dependencies: ["FCSupport", "CSystemLibs", "CPROJ"]),
         // libcurl, requests, redirects, retries, the client context.
         .target(name: "FCTransport", dependencies: ["FCSupport", "FCData", "CSystemLibs"]),
         // What a table does whatever the protocol: request modes, populate, tiles, maps, loadables.

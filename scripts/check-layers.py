@@ -8,7 +8,8 @@ This check adds what the compiler does not see:
   that was built anyway, declared or not);
 * no file names a type declared in a layer above (through an import that leaked);
 * protocol adapters (Sources/FeatureCache/Services/<protocol>/), which share the top
-  target, never name each other's types; only the registry lists them.
+  target, never name each other's types; only the registry lists them;
+* each system C library (libcurl, libxml2, PROJ) is imported from its one place.
 
 The layers, bottom to top (ARCHITECTURE.md draws them), with the target each is in:
 
@@ -60,6 +61,14 @@ ALLOWED = {
     ("FeatureCache/Services/ServiceAdapters.swift", "OGCAPIAdapter"): "the registry",
     ("FeatureCache/Services/ServiceAdapters.swift", "FeatureDocumentAdapter"): "the registry",
     ("FeatureCache/Services/ServiceAdapters.swift", "WFSAdapter"): "the registry",
+}
+
+# The system C libraries, each reached from one place (ARCHITECTURE.md): module ->
+# the files or folders (relative to Sources) that may import it.
+SYSTEM_LIBRARIES = {
+    "CSystemLibs": ["FCTransport/Transport/", "FCData/Formats/XML/"],
+    "CLibXML2": ["FCData/Formats/XML/"],
+    "CPROJ": ["FCData/Geometry/Projection/PROJOperation.swift"],
 }
 
 DECLARATION = re.compile(r"^(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|private|fileprivate|final|indirect)\s+)*"
@@ -116,6 +125,9 @@ def main():
         relative = str(path.relative_to(SOURCES))
         own = TARGETS.index(LAYERS[layer][1])
         for module in re.findall(r"^\s*(?:@\w+\s+)?import\s+(\w+)", text, re.M):
+            places = SYSTEM_LIBRARIES.get(module)
+            if places is not None and not any(relative == place or (place.endswith("/") and relative.startswith(place)) for place in places):
+                problems.append("%s imports %s, which only %s may (one place per system library)" % (relative, module, ", ".join(places)))
             if module in TARGETS and TARGETS.index(module) >= own:
                 problems.append("%s imports %s, %s" % (relative, module, "its own target" if TARGETS.index(module) == own else "a target above it"))
         for name in sorted(set(re.findall(r"\b([A-Z]\w*)\b", text))):

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Installs what building and testing FeatureCache needs, idempotently: Debian
-# packages (libcurl, libxml2, cmake, pkg-config, a C/C++ compiler, venv, the
+# packages (libcurl, libxml2, PROJ, cmake, pkg-config, a C/C++ compiler, venv, the
 # Debian packaging tools and lintian) and
 # the Python test packages (pytest, pyarrow, geopandas, shapely).
 # The Swift 6 toolchain itself must already be on PATH.
@@ -9,7 +9,7 @@ set -euo pipefail
 
 # dpkg-dev (dpkg-shlibdeps, dpkg-architecture) and lintian: the Debian packages
 # and their check; iproute2 and util-linux: the offline tier's namespace.
-packages=(libcurl4-openssl-dev libxml2-dev cmake pkg-config gcc g++ make binutils python3 python3-venv curl
+packages=(libcurl4-openssl-dev libxml2-dev libproj-dev cmake pkg-config gcc g++ make binutils python3 python3-venv curl
           dpkg-dev lintian iproute2 util-linux file)
 missing=()
 for package in "${packages[@]}"; do

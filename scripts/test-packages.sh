@@ -4,7 +4,7 @@
 #   - scripts/package.sh makes the tarball and the two .debs from build/lib
 #     (built first if missing), twice: both runs give identical files;
 #   - lintian finds no error in the .debs (its warnings are printed);
-#   - the control fields: computed Depends (libc6, libcurl4, libxml2), the
+#   - the control fields: computed Depends (libc6, libcurl4, libxml2, libproj25), the
 #     -dev package on the exact runtime version, shlibs, the ldconfig trigger;
 #   - apt resolves both packages on this system (apt-get install --simulate);
 #   - the .debs unpacked into a scratch root (dpkg -x) and the tarball unpacked
@@ -44,7 +44,7 @@ if grep -q '^E: ' "$work/lintian.txt"; then fail "lintian reports errors"; fi
 echo "lintian: no errors"
 
 depends="$(dpkg-deb -f "$runtime" Depends)"
-for needed in libc6 libcurl4 libxml2; do
+for needed in libc6 libcurl4 libxml2 libproj25; do
     case ", $depends" in *", $needed "*|*", $needed,"*) ;; *) fail "Depends lacks $needed: $depends" ;; esac
 done
 version="$(dpkg-deb -f "$runtime" Version)"

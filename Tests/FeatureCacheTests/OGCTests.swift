@@ -213,7 +213,7 @@ private func box(_ xmin: Double, _ xmax: Double) -> QueryParameters {
         #expect(picked.columns[s].isNull(0) && picked.columns[s].string(1) == "c")
         let pickedBox = picked.geometry.box(0)
         #expect(pickedBox.xmin == 0 && pickedBox.ymax == 1 && picked.geometry.wkb(1).isEmpty)
-        let moved = batch.mappingCoordinates { x, y in (x * 10, y + 1) }
+        let moved = batch.mappingCoordinates(CoordinateTransform(formula: { x, y in (x * 10, y + 1) }, label: "scaled"))
         let point = moved.geometry.box(0), square = moved.geometry.box(1)
         #expect(point.xmin == 10 && point.ymin == 3)
         #expect(square.xmin == 0 && square.ymin == 1 && square.xmax == 10 && square.ymax == 2)

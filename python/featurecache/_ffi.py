@@ -14,8 +14,8 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 ABI_MAJOR = 1
 SONAME = "libfeaturecache.so.%d" % ABI_MAJOR
 # The shared libraries of the system libfeaturecache links against (beyond
-# libc): what a wheel needs on the machine (Debian: libcurl4, libxml2).
-NATIVE_DEPENDENCIES = ("libcurl.so.4", "libxml2.so.2")
+# libc): what a wheel needs on the machine (Debian: libcurl4, libxml2, libproj25).
+NATIVE_DEPENDENCIES = ("libcurl.so.4", "libxml2.so.2", "libproj.so.25")
 
 
 def _candidates():

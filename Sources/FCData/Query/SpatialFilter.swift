@@ -31,7 +31,7 @@ package struct SpatialFilter: Sendable {
             guard let made = Shape(value) else { throw FeatureCacheError.invalidArgument("the query geometry is empty") }
             shape = made
         }
-        if let transform = try WebMercator.transform(from: geometry.wkid, to: tableWkid) {
+        if let transform = try Projection.transform(from: geometry.wkid, to: tableWkid) {
             shape = shape.mapped(transform)
         }
         self.shape = shape

@@ -67,9 +67,11 @@ extension FeatureBatch {
     }
 
     /// The batch with every coordinate passed through `transform` (x, y → x, y).
-    package func mappingCoordinates(_ transform: (Double, Double) -> (Double, Double)) -> FeatureBatch {
+    package func mappingCoordinates(_ transform: CoordinateTransform) -> FeatureBatch {
         var mapped = GeometryColumnBuilder()
-        for row in 0..<count { mapped.appendMapped(geometry.wkb(row), transform) }
+        transform.withPointFunction { point in
+            for row in 0..<count { mapped.appendMapped(geometry.wkb(row), point) }
+        }
         return FeatureBatch(
             columns: columns, geometry: mapped.finish(), count: count,
             objectIdColumn: objectIdColumn, objectIds: objectIds, geometryTolerance: geometryTolerance,

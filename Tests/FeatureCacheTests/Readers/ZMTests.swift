@@ -110,7 +110,7 @@ import Testing
 
     @Test func aProjectionMovesXYAndKeepsZ() throws {
         let batch = try esri(#"{"hasZ":true,"features":[{"attributes":{"OID":1},"geometry":{"paths":[[[1,2,30],[3,4,40]]]}}]}"#)
-        let moved = batch.mappingCoordinates { ($0 * 10, $1 * 10) }
+        let moved = batch.mappingCoordinates(CoordinateTransform(formula: { ($0 * 10, $1 * 10) }, label: "times ten"))
         let line = decode(moved.geometry.wkb(0))
         #expect(line.type == 1002 && same(line.doubles, [10, 20, 30, 30, 40, 40]))
     }

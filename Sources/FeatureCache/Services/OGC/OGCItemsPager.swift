@@ -283,7 +283,7 @@ struct OGCItemsPager {
             guard let contentCRS, let answered = CRSURI.wkid(of: contentCRS), answered != CRSURI.wkid(of: asked) else { return batch }
             // The server ignored `crs` (it says so in Content-Crs).
             guard contentCRS.lowercased().contains("crs84"), let wanted = CRSURI.wkid(of: asked),
-                let transform = try WebMercator.transform(from: 4326, to: wanted)
+                let transform = try Projection.transform(from: 4326, to: wanted)
             else {
                 throw FeatureCacheError(.service, "asked for \(asked) but the service answered in \(contentCRS)")
             }

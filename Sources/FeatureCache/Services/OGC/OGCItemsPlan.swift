@@ -42,7 +42,7 @@ struct OGCItemsPlan {
             if let listed = info.crs.first(where: { CRSURI.wkid(of: $0) == wkid }) {
                 askedCRS = listed
                 url.set("crs", listed)
-            } else if let transform = try WebMercator.transform(from: 4326, to: wkid) {
+            } else if let transform = try Projection.transform(from: 4326, to: wkid) {
                 projection = transform
             }
         }
@@ -54,7 +54,7 @@ struct OGCItemsPlan {
         if query.geometry != nil, query.spatialRelationship != .disjoint {
             let filter = try SpatialFilter(query, tableWkid: wkid)
             var box = filter.box
-            if wkid != 4326, let toCRS84 = try? WebMercator.transform(from: wkid, to: 4326) {
+            if wkid != 4326, let toCRS84 = try? Projection.transform(from: wkid, to: 4326) {
                 let low = toCRS84(box.xmin, box.ymin), high = toCRS84(box.xmax, box.ymax)
                 box = BoundingBox(low.0, low.1, high.0, high.1)
             } else if wkid != 4326 {

@@ -59,7 +59,7 @@ struct WFSGetFeaturePlan {
             if type.otherCRS.contains(where: { WFSCRS.wkid(of: $0) == wkid }) {
                 askedWkid = wkid
                 url.set("SRSNAME", WFSCRS.name(for: wkid, listed: type.otherCRS, version: version))
-            } else if let transform = try WebMercator.transform(from: defaultWkid, to: wkid) {
+            } else if let transform = try Projection.transform(from: defaultWkid, to: wkid) {
                 projection = transform
             } else {
                 throw FeatureCacheError(
@@ -76,7 +76,7 @@ struct WFSGetFeaturePlan {
         if query.geometry != nil, query.spatialRelationship != .disjoint {
             let filter = try SpatialFilter(query, tableWkid: wkid)
             var queryBox = filter.box
-            if projection != nil, let back = try WebMercator.transform(from: wkid, to: defaultWkid) {
+            if projection != nil, let back = try Projection.transform(from: wkid, to: defaultWkid) {
                 let low = back(queryBox.xmin, queryBox.ymin), high = back(queryBox.xmax, queryBox.ymax)
                 queryBox = BoundingBox(low.0, low.1, high.0, high.1)
             }

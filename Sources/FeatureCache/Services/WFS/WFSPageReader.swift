@@ -50,7 +50,7 @@ struct WFSPageReader {
             if known == nil, learned == nil, gml.batch.count > 0 {
                 let swap = decideSwap(gml, askedWkid: askedWkid)
                 source.state.withLock { $0.learnedSwap[gml.srsName ?? ""] = swap }
-                if swap { page.batch = page.batch.mappingCoordinates { ($1, $0) } }
+                if swap { page.batch = page.batch.mappingCoordinates(.swappingAxes) }
             }
             return try finish(page, request: request, askedWkid: askedWkid, projection: projection)
         }
@@ -82,7 +82,7 @@ struct WFSPageReader {
         }
         var page = Page(batch: json.batch, numberMatched: json.numberMatched, numberReturned: json.numberReturned, next: json.nextLink)
         // GeoJSON is lon/lat by definition; only an explicit swap swaps it.
-        if state.dataAxisOrder == .swap { page.batch = page.batch.mappingCoordinates { ($1, $0) } }
+        if state.dataAxisOrder == .swap { page.batch = page.batch.mappingCoordinates(.swappingAxes) }
         return .page(page)
     }
 
@@ -129,7 +129,7 @@ struct WFSPageReader {
     private func inAskedCRS(_ batch: FeatureBatch, askedWkid: Int32, request: HTTPRequest) throws(FeatureCacheError) -> FeatureBatch {
         let defaultWkid = state.type.flatMap { WFSCRS.wkid(of: $0.defaultCRS) } ?? 4326
         guard askedWkid != defaultWkid, batch.count > 0, let wgs84 = state.type?.wgs84Box,
-            let toAsked = try? WebMercator.transform(from: 4326, to: askedWkid)
+            let toAsked = try? Projection.transform(from: 4326, to: askedWkid)
         else { return batch }
         var box = BoundingBox()
         for row in 0..<batch.count { batch.geometry.addBox(of: row, to: &box) }

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: Apache-2.0
+@testable import FCSupport
+@testable import FCData
+import Testing
+
+/// Local projection between any two systems (PROJ, offline), checked against
+/// PROJ's own command-line tool on the same points: the expected coordinates
+/// were printed by `cs2cs -f %.6f EPSG:4326 <target>` (PROJ 9.1.1, Debian 12,
+/// input as latitude longitude; EPSG:3035's output is northing first and is
+/// written here easting first, as the library orders axes).
+@Suite struct ProjectionTests {
+    /// (target wkid, longitude, latitude, x, y).
+    static let cs2cs: [(Int32, Double, Double, Double, Double)] = [
+        (25832, 9.0, 50.0, 500000.000000, 5538630.702744),  // ETRS89 / UTM 32N
+        (25832, 7.5, 53.5, 400504.549507, 5928940.793459),
+        (25832, 12.0, 47.5, 725931.392042, 5265092.548956),
+        (2154, 2.35, 48.85, 652301.564831, 6861302.725900),  // RGF93 / Lambert-93
+        (27700, -0.1276, 51.5072, 530043.194981, 180358.208620),  // British National Grid
+        (2913, -122.68, 45.52, 7643413.021576, 683215.008279),  // Oregon North, international feet
+        (3035, 9.0, 50.0, 4249298.599372, 2987999.019002),  // ETRS89 / LAEA Europe (northing first in EPSG)
+        (3035, 2.35, 48.85, 3760536.822902, 2888771.020950),
+        (102100, 9.0, 50.0, 1001875.417139, 6446275.841017),  // Esri's Web Mercator (EPSG:3857)
+        (102100, -122.68, 45.52, -13656675.130519, 5703759.727614),
+        (102719, -78.64, 35.78, 2106778.014158, 739010.262766),  // Esri: NC State Plane, US feet
+    ]
+
+    @Test(arguments: cs2cs)
+    func forwardAgreesWithCS2CS(_ point: (Int32, Double, Double, Double, Double)) throws {
+        let (wkid, lon, lat, x, y) = point
+        let transform = try #require(try Projection.transform(from: 4326, to: wkid))
+        let (u, v) = transform(lon, lat)
+        // 1 mm (a foot's third of that for the systems in feet: stricter, not looser).
+        #expect(abs(u - x) < 0.001 && abs(v - y) < 0.001, "EPSG:4326 → \(wkid): (\(u), \(v)), cs2cs (\(x), \(y))")
+    }
+
+    /// (source wkid, x, y, longitude, latitude): the points above taken back by
+    /// `cs2cs -f %.12f <source> EPSG:4326` (not exactly where they started: the
+    /// LAEA inverse is a series, and without the OSTN15 grid, which Debian does
+    /// not ship and the library never downloads, EPSG:27700 goes through a
+    /// Helmert transformation that is not its own inverse).
+    static let cs2csInverse: [(Int32, Double, Double, Double, Double)] = [
+        (25832, 500000.000000, 5538630.702744, 9.000000000000, 49.999999999997),
+        (25832, 400504.549507, 5928940.793459, 7.500000000001, 53.500000000003),
+        (25832, 725931.392042, 5265092.548956, 12.000000000002, 47.500000000002),
+        (2154, 652301.564831, 6861302.725900, 2.350000000006, 48.850000000004),
+        (27700, 530043.194981, 180358.208620, -0.127599987502, 51.507199995396),
+        (2913, 7643413.021576, 683215.008279, -122.680000000001, 45.520000000000),
+        (3035, 4249298.599372, 2987999.019002, 9.000000000001, 49.999999996902),
+        (3035, 3760536.822902, 2888771.020950, 2.349999999996, 48.849999996588),
+        (102100, 1001875.417139, 6446275.841017, 8.999999999996, 49.999999999999),
+        (102100, -13656675.130519, 5703759.727614, -122.680000000002, 45.520000000003),
+        (102719, 2106778.014158, 739010.262766, -78.639999999999, 35.780000000001),
+    ]
+
+    @Test(arguments: cs2csInverse)
+    func inverseAgreesWithCS2CSWithin1e9Degrees(_ point: (Int32, Double, Double, Double, Double)) throws {
+        let (wkid, x, y, lon, lat) = point
+        let transform = try #require(try Projection.transform(from: wkid, to: 4326))
+        let (u, v) = transform(x, y)
+        #expect(abs(u - lon) < 1e-9 && abs(v - lat) < 1e-9, "\(wkid) → EPSG:4326: (\(u), \(v)), cs2cs (\(lon), \(lat))")
+    }
+
+    @Test func namesEsriCodesThroughTheEsriAuthority() throws {
+        #expect(try Projection.crsName(25832) == "EPSG:25832")
+        #expect(try Projection.crsName(102719) == "ESRI:102719")
+        #expect(try Projection.crsName(102100) == "EPSG:3857")
+        let error = #expect(throws: FeatureCacheError.self) { try Projection.transform(from: 4326, to: 999_999) }
+        #expect(error?.code == .unsupported)
+        #expect(error?.message.contains("999999") == true)
+    }
+
+    @Test func projectedPairsBetweenTwoProjectedSystems() throws {
+        // UTM 32N → LAEA Europe goes through PROJ directly, not through degrees here.
+        let transform = try #require(try Projection.transform(from: 25832, to: 3035))
+        let (u, v) = transform(500000.000000, 5538630.702744)
+        #expect(abs(u - 4249298.599372) < 0.001 && abs(v - 2987999.019002) < 0.001)
+    }
+
+    @Test func envelopesAreDensifiedSoCurvedEdgesAreNotClipped() throws {
+        // A lon/lat box over Europe in LAEA (centred on 10°E): parallels bend, so the
+        // middle of the southern edge lies 238 km south of its corners.
+        let box = Envelope(xmin: -10, ymin: 35, xmax: 30, ymax: 60, spatialReference: .wgs84)
+        let projected = try box.projected(to: 3035)
+        let transform = try #require(try Projection.transform(from: 4326, to: 3035))
+        let corners = [(-10.0, 35.0), (30.0, 35.0)].map { transform($0.0, $0.1) }
+        let middleOfSouthEdge = transform(10, 35)
+        #expect(middleOfSouthEdge.1 < min(corners[0].1, corners[1].1) - 200_000, "the edge bends")
+        #expect(projected.ymin <= middleOfSouthEdge.1, "the densified box holds the edge's middle")
+        #expect(projected.spatialReference?.wkid == 3035)
+    }
+
+    @Test func manyTasksShareOneOperation() async throws {
+        let transform = try #require(try Projection.transform(from: 4326, to: 25832))
+        let results = await withTaskGroup(of: Bool.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    transform.withPointFunction { point in
+                        (0..<2_000).allSatisfy { i in
+                            let (x, y) = point(9.0, 50.0 + Double((i + task) % 10) * 1e-9)
+                            return abs(x - 500000) < 0.01 && y.isFinite
+                        }
+                    }
+                }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(results == Array(repeating: true, count: 8))
+    }
+
+    @Test func bulkArraysMatchPointByPoint() throws {
+        let transform = try #require(try Projection.transform(from: 4326, to: 2154))
+        var xy: [Double] = [2.35, 48.85, -1.5, 43.5, 7.7, 48.58]
+        xy.withUnsafeMutableBufferPointer { transform.transform($0.baseAddress!, count: 3) }
+        for i in 0..<3 {
+            let (u, v) = transform([2.35, -1.5, 7.7][i], [48.85, 43.5, 48.58][i])
+            #expect(u == xy[2 * i] && v == xy[2 * i + 1])
+        }
+    }
+}
