@@ -33,6 +33,28 @@ package struct Shape: Sendable {
         return Shape(dimension: .area, parts: [[xmin, ymin, xmin, ymax, xmax, ymax, xmax, ymin, xmin, ymin]])
     }
 
+    /// A rectangle as a ring with `pointsPerEdge` points along each edge (corners
+    /// included), to be projected where its edges curve.
+    package static func densifiedEnvelope(
+        _ xmin: Double, _ ymin: Double, _ xmax: Double, _ ymax: Double, pointsPerEdge: Int = 21
+    ) -> Shape {
+        let steps = max(1, pointsPerEdge - 1)
+        var ring: [Double] = []
+        ring.reserveCapacity(8 * steps + 2)
+        let corners = [(xmin, ymin), (xmin, ymax), (xmax, ymax), (xmax, ymin), (xmin, ymin)]
+        for edge in 0..<4 {
+            let (x0, y0) = corners[edge], (x1, y1) = corners[edge + 1]
+            for step in 0..<steps {
+                let t = Double(step) / Double(steps)
+                ring.append(x0 + (x1 - x0) * t)
+                ring.append(y0 + (y1 - y0) * t)
+            }
+        }
+        ring.append(xmin)
+        ring.append(ymin)
+        return Shape(dimension: .area, parts: [ring])
+    }
+
     /// The shape of a parsed geometry; nil for an empty one. A collection keeps
     /// its members of the highest dimension.
     package init?(_ geometry: Geometry) {

@@ -32,7 +32,15 @@ package struct SpatialFilter: Sendable {
             shape = made
         }
         if let transform = try Projection.transform(from: geometry.wkid, to: tableWkid) {
+            if !transform.keepsRectangles, case let .envelope(envelope) = geometry, shape.dimension == .area {
+                // Its edges curve in the table's system: a polygon along them, not the box around it.
+                shape = .densifiedEnvelope(envelope.xmin, envelope.ymin, envelope.xmax, envelope.ymax)
+                rectangle = false
+            }
             shape = shape.mapped(transform)
+            guard shape.box.xmin.isFinite, shape.box.ymin.isFinite, shape.box.xmax.isFinite, shape.box.ymax.isFinite else {
+                throw FeatureCacheError(.unsupported, "the query geometry cannot be projected (\(transform.label))")
+            }
         }
         self.shape = shape
         isRectangle = rectangle
