@@ -376,6 +376,15 @@ struct ArcGISQueryRunner {
             }
         }
         if query.returnGeometry, generalization > 0 { page.batch = page.batch.withGeometryTolerance(generalization) }
+        // A service that cannot honour outSR answers in a system of its own and
+        // says which: the page is projected here rather than cached as if it were the asked one.
+        if query.returnGeometry, let asked = metadata.spatialReference, asked.effectiveWkid != 0,
+            let answered = page.spatialReference?.effectiveWkid, answered != 0,
+            let transform = try Projection.transform(from: answered, to: asked.effectiveWkid)
+        {
+            page.batch = page.batch.mappingCoordinates(transform)
+            page.spatialReference = asked
+        }
         try budget.spend(
             features: page.batch.count, limits: requester.context.settings.limits, request: requester.request(url).methodAndURL)
         return page
