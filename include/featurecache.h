@@ -434,7 +434,8 @@ FC_API fc_status fc_loadable_wait(fc_loadable *obj, double timeout_seconds);
 /* ==== Geometry ============================================================= */
 
 /* An axis-aligned rectangle. wkid 4326 = WGS84 longitude/latitude, 3857 or
- * 102100 = Web Mercator; 0 = unknown. */
+ * 102100 = Web Mercator, any other EPSG or Esri code with x = easting and
+ * y = northing whatever the system's own axis order; 0 = unknown. */
 typedef struct fc_envelope {
     double xmin, ymin, xmax, ymax;
     int32_t wkid;
@@ -553,10 +554,17 @@ FC_API fc_status fc_table_open_start(fc_context *ctx, const char *url, const cha
 FC_API fc_status fc_table_open(fc_context *ctx, const char *url, const char *name, fc_table **out);
 
 /* The spatial reference features are fetched and cached in, set before the
- * table loads; it wins over the service's. ArcGIS: sent as outSR. OGC API:
- * asked for with `crs` when the collection lists it, else projected by the
- * library (4326 <-> 3857 only; other pairs fail the populate with
- * FC_E_UNSUPPORTED). 4326 means lon/lat (CRS84) everywhere.
+ * table loads; it wins over the service's. Any EPSG code, or an Esri code
+ * (102100, 102719, ...) PROJ's ESRI authority knows. ArcGIS: sent as outSR.
+ * OGC API: asked for with `crs` when the collection lists it; WFS: as SRSNAME
+ * when the feature type offers it; otherwise the library fetches in a system
+ * the service has and projects locally with PROJ (offline: no grid is ever
+ * downloaded; PROJ picks its best transformation available on the machine).
+ * Query envelopes and geometries in another system are projected to the
+ * table's, an envelope's edges densified (so a box in lon/lat selects exactly
+ * what lies inside it, not the larger box around its projection). 4326 means
+ * lon/lat (CRS84) everywhere. A code PROJ does not know fails the populate
+ * with FC_E_UNSUPPORTED (the message names it), changing nothing.
  * Errors: FC_E_INVALID_ARGUMENT for NULL or wkid <= 0; FC_E_INVALID_STATE once
  * loading began (loaded or loading). @since 0.4 */
 FC_API fc_status fc_table_set_spatial_reference(fc_table *table, int32_t wkid);

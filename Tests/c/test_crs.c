@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Tables in a national system through the C ABI against the real servers that
+ * Tests/servers/geoservers/start.sh runs: WGS 84 / UTM zone 10N (EPSG:32610),
+ * the zone of the generated Portland trees. pygeoapi lists it for "trees" and
+ * projects on the server (OGC API Part 2 `crs`); it does not for
+ * "trees_geojson", whose features the library projects itself with PROJ;
+ * MapServer's WFS offers it as an srsName. The three must give the same trees
+ * at the same places. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "harness.h"
+
+static const fc_envelope BBOX = {-122.70, 45.50, -122.65, 45.55, 4326};  /* 1,221 trees */
+static const int32_t UTM10N = 32610;
+
+static const char *env_or(const char *name, const char *fallback) {
+    const char *url = getenv(name);
+    return url ? url : fallback;
+}
+
+static fc_table *open_in(fc_table *table, int32_t wkid) {
+    CHECK_STATUS(fc_table_set_request_mode(table, FC_REQUEST_MODE_MANUAL_CACHE), FC_OK);
+    CHECK_STATUS(fc_table_set_spatial_reference(table, wkid), FC_OK);
+    CHECK_STATUS(fc_loadable_load(fc_table_as_loadable(table), NULL, NULL), FC_OK);
+    CHECK_STATUS(fc_loadable_wait(fc_table_as_loadable(table), 60), FC_OK);
+    return table;
+}
+
+static fc_envelope cached_extent(fc_table *table) {
+    fc_envelope extent = {0, 0, 0, 0, 0};
+    CHECK_STATUS(fc_table_query_extent(table, NULL, &extent), FC_OK);
+    return extent;
+}
+
+static int64_t local_count(fc_table *table, const fc_envelope *box) {
+    fc_query *query = NULL;
+    CHECK_STATUS(fc_query_create(&query), FC_OK);
+    CHECK_STATUS(fc_query_set_envelope(query, box), FC_OK);
+    int64_t count = -1;
+    CHECK_STATUS(fc_table_query_count(table, query, &count), FC_OK);
+    fc_query_free(query);
+    return count;
+}
+
+static int same_place(const fc_envelope *a, const fc_envelope *b, double tolerance) {
+    return a->wkid == b->wkid && fabs(a->xmin - b->xmin) < tolerance && fabs(a->ymin - b->ymin) < tolerance
+        && fabs(a->xmax - b->xmax) < tolerance && fabs(a->ymax - b->ymax) < tolerance;
+}
+
+static void test_utm_served_and_projected_here(void) {
+    const char *pygeoapi = env_or("PYGEOAPI_URL", "http://127.0.0.1:5001");
+    fc_table *tables[3] = {NULL, NULL, NULL};
+    CHECK_STATUS(fc_table_create_ogc(NULL, pygeoapi, "trees", &tables[0]), FC_OK);          /* projected by pygeoapi */
+    CHECK_STATUS(fc_table_create_ogc(NULL, pygeoapi, "trees_geojson", &tables[1]), FC_OK);  /* projected here */
+    CHECK_STATUS(fc_table_create_wfs(NULL, env_or("MAPSERVER_WFS_URL", "http://127.0.0.1:5002/cgi-bin/mapserv"),
+                                     "trees", &tables[2]), FC_OK);                          /* projected by MapServer */
+    fc_envelope extents[3];
+    for (int i = 0; i < 3; i++) {
+        open_in(tables[i], UTM10N);
+        int32_t wkid = 0, latest = 0;
+        CHECK_STATUS(fc_table_spatial_reference(tables[i], &wkid, &latest), FC_OK);
+        CHECK(wkid == UTM10N);
+        /* A lon/lat box: in UTM its edges are no longer axis-parallel, and the
+         * trees between it and the UTM box around it (6 or 7 here) must stay out. */
+        CHECK(populate_count(tables[i], NULL, &BBOX, 0) == 1221);
+        extents[i] = cached_extent(tables[i]);
+        /* Portland in zone 10N: about 520 km east, 5,040 km north. */
+        CHECK(extents[i].wkid == UTM10N && extents[i].xmin > 515000 && extents[i].xmax < 535000);
+        CHECK(extents[i].ymin > 5030000 && extents[i].ymax < 5050000);
+        /* A view in lon/lat over the UTM cache: the box projected (densified) to 32610. */
+        CHECK(local_count(tables[i], &BBOX) == 1221);
+    }
+    /* The library's projection against pygeoapi's (PROJ under pyproj): a pure
+     * projection on one datum, so within a millimetre. */
+    CHECK(same_place(&extents[1], &extents[0], 0.001));
+    /* MapServer writes GML coordinates with fewer digits: within a centimetre. */
+    CHECK(same_place(&extents[1], &extents[2], 0.01));
+    for (int i = 0; i < 3; i++) fc_table_free(tables[i]);
+}
+
+/* A system PROJ does not know fails the populate with a clear error and
+ * leaves the cache as it was. */
+static void test_unknown_system(void) {
+    fc_table *table = NULL;
+    CHECK_STATUS(fc_table_create_ogc(NULL, env_or("PYGEOAPI_URL", "http://127.0.0.1:5001"), "trees_geojson", &table), FC_OK);
+    open_in(table, 999999);
+    CHECK(populate_count(table, NULL, &BBOX, 0) == -1);
+    const fc_error *error = fc_last_error();
+    CHECK(error && fc_error_code(error) == FC_E_UNSUPPORTED);
+    CHECK_CONTAINS(fc_error_message(error), "999999");
+    CHECK(cached_count(table) == 0);
+    fc_table_free(table);
+}
+
+/* The emulator answers an outSR it cannot serve in lon/lat and says so in the
+ * answer's spatialReference: the library projects the page itself instead of
+ * caching degrees as feet. EPSG:2913 is Oregon North in international feet. */
+static void test_arcgis_answer_in_another_system(void) {
+    char url[512];
+    emulator_layer_url(url, sizeof url, emulator_namespace("crs"), "Portland", 0);
+    fc_table *feet = NULL, *degrees = NULL;
+    CHECK_STATUS(fc_table_create_arcgis(NULL, url, &feet), FC_OK);
+    CHECK_STATUS(fc_table_create_arcgis(NULL, url, &degrees), FC_OK);
+    open_in(feet, 2913);
+    open_in(degrees, 4326);
+    CHECK(populate_count(feet, NULL, &BBOX, 0) == populate_count(degrees, NULL, &BBOX, 0));
+    fc_envelope in_feet = cached_extent(feet), in_degrees = cached_extent(degrees);
+    CHECK(in_feet.wkid == 2913 && in_degrees.wkid == 4326);
+    /* Portland in Oregon North: about 7.64 million feet east, 0.68 million north. */
+    CHECK(in_feet.xmin > 7500000 && in_feet.xmax < 7800000 && in_feet.ymin > 600000 && in_feet.ymax < 750000);
+    CHECK(local_count(feet, &BBOX) == local_count(degrees, &BBOX));
+    fc_table_free(feet);
+    fc_table_free(degrees);
+}
+
+int main(void) {
+    RUN(test_utm_served_and_projected_here);
+    RUN(test_arcgis_answer_in_another_system);
+    RUN(test_unknown_system);
+    return fc_test_finish("test_crs");
+}
