@@ -60,6 +60,43 @@ import Testing
         #expect(abs(u - lon) < 1e-9 && abs(v - lat) < 1e-9, "\(wkid) → EPSG:4326: (\(u), \(v)), cs2cs (\(lon), \(lat))")
     }
 
+    /// Oregon North in feet as an ArcGIS layer gives it when it gives WKT only
+    /// (Esri's WKT1, from `projinfo -o WKT1_ESRI EPSG:2913`); cs2cs took the same
+    /// WKT as its CRS: `cs2cs -f %.6f EPSG:4326 '<this WKT>'` and back.
+    static let oregonNorthWKT =
+        #"PROJCS["NAD_1983_HARN_StatePlane_Oregon_North_FIPS_3601_Feet_Intl",GEOGCS["GCS_North_American_1983_HARN",DATUM["D_North_American_1983_HARN",SPHEROID["GRS_1980",6378137.0,298.257222101]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]],PROJECTION["Lambert_Conformal_Conic"],PARAMETER["False_Easting",8202099.738],PARAMETER["False_Northing",0.0],PARAMETER["Central_Meridian",-120.5],PARAMETER["Standard_Parallel_1",46.0],PARAMETER["Standard_Parallel_2",44.3333333333333],PARAMETER["Latitude_Of_Origin",43.6666666666667],UNIT["foot",0.3048]]"#
+
+    @Test func aLayerWithWKTOnlyProjectsAsCS2CSDoes() throws {
+        let layer = SpatialReference(wkid: 0, wkt: Self.oregonNorthWKT)
+        let forward = try #require(try Projection.transform(from: .wgs84, to: layer))
+        let (x, y) = forward(-122.68, 45.52)
+        #expect(abs(x - 7643413.021576) < 0.001 && abs(y - 683215.008279) < 0.001)
+        let inverse = try #require(try Projection.transform(from: layer, to: .wgs84))
+        let (lon, lat) = inverse(7643413.021576, 683215.008279)
+        #expect(abs(lon - -122.680000000001) < 1e-9 && abs(lat - 45.520000000000) < 1e-9)
+        #expect(forward.label.contains("NAD_1983_HARN_StatePlane_Oregon_North"), "the WKT is named by its name: \(forward.label)")
+        let description = try #require(try Projection.describe(layer))
+        #expect(!description.isGeographic && !description.northFirst && description.authorityCode == nil)
+        // PROJ reads Esri's WKT1 and writes WKT2 under the EPSG name it recognises.
+        #expect(description.wkt2.hasPrefix("PROJCRS[\"NAD83(HARN) / Oregon North (ft)\""), "\(description.wkt2.prefix(60))")
+        #expect(description.wkt2.contains("LENGTHUNIT[\"foot\",0.3048"))
+    }
+
+    @Test func descriptionsTellWhatRequestsNeed() throws {
+        let wgs84 = try #require(try Projection.describe(.wgs84))
+        #expect(wgs84.isGeographic && wgs84.northFirst && wgs84.authorityCode == "EPSG:4326")
+        let laea = try #require(try Projection.describe(SpatialReference(wkid: 3035)))
+        #expect(!laea.isGeographic && laea.northFirst, "EPSG:3035 is northing first")
+        let utm = try #require(try Projection.describe(SpatialReference(wkid: 32610)))
+        #expect(!utm.isGeographic && !utm.northFirst && utm.name == "WGS 84 / UTM zone 10N")
+        #expect(utm.projJSON.contains(#""id":{"authority":"EPSG","code":32610}"#) && !utm.projJSON.contains("\n"))
+        #expect(try Projection.describe(SpatialReference(wkid: 0)) == nil)
+        let unreadable = #expect(throws: FeatureCacheError.self) {
+            try Projection.describe(SpatialReference(wkid: 0, wkt: "LOCAL_CS[nonsense"))
+        }
+        #expect(unreadable?.code == .unsupported)
+    }
+
     @Test func namesEsriCodesThroughTheEsriAuthority() throws {
         #expect(try Projection.crsName(25832) == "EPSG:25832")
         #expect(try Projection.crsName(102719) == "ESRI:102719")

@@ -24,6 +24,16 @@ package struct LocalQuery {
         _ query: QueryParameters, definitionExpression: String, fields: [FieldInfo], tableWkid: Int32,
         validated: Bool = false
     ) throws(FeatureCacheError) {
+        try self.init(
+            query, definitionExpression: definitionExpression, fields: fields, table: SpatialReference(wkid: tableWkid),
+            validated: validated)
+    }
+
+    /// The same with the table's spatial reference whole (a code, or the WKT a layer gives alone).
+    package init(
+        _ query: QueryParameters, definitionExpression: String, fields: [FieldInfo], table: SpatialReference?,
+        validated: Bool = false
+    ) throws(FeatureCacheError) {
         if !validated { try query.validate() }
         self.query = query
         self.fields = fields
@@ -37,7 +47,7 @@ package struct LocalQuery {
         } else {
             evaluator = nil
         }
-        spatial = query.geometry == nil ? nil : try SpatialFilter(query, tableWkid: tableWkid)
+        spatial = query.geometry == nil ? nil : try SpatialFilter(query, table: table)
         ids = query.objectIds.isEmpty ? nil : Set(query.objectIds)
         // Without ORDER BY rows come as the cache stores them, except when an
         // offset or max features picks a window: then in object-id order, as a

@@ -19,6 +19,12 @@ package struct SpatialFilter: Sendable {
     package var box: BoundingBox { shape.box }
 
     package init(_ query: QueryParameters, tableWkid: Int32) throws(FeatureCacheError) {
+        try self.init(query, table: SpatialReference(wkid: tableWkid))
+    }
+
+    /// - Parameter table: the spatial reference of cached geometries (a code,
+    ///   or the WKT a layer gives alone; nil or 0 = the query's own).
+    package init(_ query: QueryParameters, table: SpatialReference?) throws(FeatureCacheError) {
         guard let geometry = query.geometry else { throw FeatureCacheError.invalidArgument("the query has no geometry") }
         var shape: Shape
         var rectangle = false
@@ -31,7 +37,7 @@ package struct SpatialFilter: Sendable {
             guard let made = Shape(value) else { throw FeatureCacheError.invalidArgument("the query geometry is empty") }
             shape = made
         }
-        if let transform = try Projection.transform(from: geometry.wkid, to: tableWkid) {
+        if let transform = try Projection.transform(from: SpatialReference(wkid: geometry.wkid), to: table) {
             if !transform.keepsRectangles, case let .envelope(envelope) = geometry, shape.dimension == .area {
                 // Its edges curve in the table's system: a polygon along them, not the box around it.
                 shape = .densifiedEnvelope(envelope.xmin, envelope.ymin, envelope.xmax, envelope.ymax)

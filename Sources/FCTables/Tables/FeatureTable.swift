@@ -182,13 +182,28 @@ public final class FeatureTable: Loadable {
 
     package var tileGrid: TileGrid? { settings.withLock { $0.tileGrid } }
 
+    /// The table's spatial reference written for other tools (WKT2, PROJJSON).
+    /// `.invalidState` until loaded; `.unsupported` when the service gives none
+    /// or PROJ cannot read it.
+    public func spatialReferenceDefinition(_ format: CRSFormat) throws(FeatureCacheError) -> String {
+        try Self.spatialReferenceDefinition(try metadata(), format)
+    }
+
+    package static func spatialReferenceDefinition(_ metadata: TableMetadata, _ format: CRSFormat) throws(FeatureCacheError) -> String {
+        guard let description = try Projection.describe(metadata.spatialReference) else {
+            throw FeatureCacheError(.unsupported, "the service gives no spatial reference for this table")
+        }
+        return description.definition(format)
+    }
+
     /// The grid over the table's full extent (projected to the table's spatial
     /// reference); the world when the service gives no extent.
     package static func grid(for metadata: TableMetadata) -> TileGrid? {
-        let wkid = metadata.spatialReference?.effectiveWkid ?? metadata.extent?.spatialReference?.effectiveWkid ?? 0
-        let geographic = WebMercator.isGeographic(wkid)
+        let reference = metadata.spatialReference ?? metadata.extent?.spatialReference
+        let wkid = reference?.effectiveWkid ?? 0
+        let geographic = WebMercator.isGeographic(wkid) || ((try? Projection.describe(reference))??.isGeographic ?? false)
         if let extent = metadata.extent, extent.isValid,
-            let projected = try? extent.projected(to: wkid),
+            let projected = try? extent.projected(to: reference ?? SpatialReference(wkid: 0)),
             [projected.xmin, projected.ymin, projected.xmax, projected.ymax].allSatisfy(\.isFinite)
         {
             return TileGrid(extent: BoundingBox(projected.xmin, projected.ymin, projected.xmax, projected.ymax), geographic: geographic)
@@ -206,8 +221,10 @@ public final class FeatureTable: Loadable {
     /// `interaction.idle` tells when done).
     package func show(_ area: Envelope, visible: Envelope, scale: Double) throws(FeatureCacheError) {
         guard loadStatus == .loaded else { return }
-        let projected = try area.projected(to: wkid)
-        let view = try visible.projected(to: wkid)
+        // The map's system to the table's (a code, or the WKT a layer gives alone).
+        let reference = loadedMetadata?.spatialReference ?? SpatialReference(wkid: 0)
+        let projected = try area.projected(to: reference)
+        let view = try visible.projected(to: reference)
         interaction.show(
             BoundingBox(projected.xmin, projected.ymin, projected.xmax, projected.ymax),
             visibleWidth: view.xmax - view.xmin, scale: scale, table: self)
@@ -366,7 +383,7 @@ public final class FeatureTable: Loadable {
             guard let grid = tileGrid else { return false }
             var area = grid.root
             if query.geometry != nil, query.spatialRelationship != .disjoint,
-                let filter = try? SpatialFilter(query, tableWkid: wkid)
+                let filter = try? SpatialFilter(query, table: loadedMetadata?.spatialReference)
             {
                 area = filter.box
             } else if query.geometry != nil, query.spatialRelationship != .disjoint {
@@ -389,7 +406,7 @@ public final class FeatureTable: Loadable {
         guard query.objectIds.isEmpty, query.maxFeatures == 0, query.resultOffset == 0, let grid = tileGrid else { return nil }
         guard query.geometry != nil else { return grid.root }
         guard query.spatialRelationship == .intersects || query.spatialRelationship == .envelopeIntersects,
-            let filter = try? SpatialFilter(query, tableWkid: wkid), filter.isRectangle
+            let filter = try? SpatialFilter(query, table: loadedMetadata?.spatialReference), filter.isRectangle
         else { return nil }
         return filter.box
     }
@@ -411,7 +428,7 @@ public final class FeatureTable: Loadable {
         }
         let evaluator = try LocalQuery(
             query, definitionExpression: definitionExpression, fields: metadata.fields,
-            tableWkid: wkid, validated: true)
+            table: metadata.spatialReference, validated: true)
         statistics.update { $0.queriesLocal += 1 }
         return try local(evaluator, store.queryableSnapshot(), metadata)
     }

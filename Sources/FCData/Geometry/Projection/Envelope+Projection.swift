@@ -31,7 +31,12 @@ extension Envelope {
     /// other pairs each edge is densified so a curved edge is not clipped.
     /// `.unsupported` when no part of it can be projected.
     package func projected(to wkid: Int32) throws(FeatureCacheError) -> Envelope {
-        guard let transform = try Projection.transform(from: spatialReference?.effectiveWkid ?? 0, to: wkid) else { return self }
+        try projected(to: SpatialReference(wkid: wkid))
+    }
+
+    /// The same into a reference that may be WKT only.
+    package func projected(to reference: SpatialReference) throws(FeatureCacheError) -> Envelope {
+        guard let transform = try Projection.transform(from: spatialReference, to: reference) else { return self }
         var box = BoundingBox()
         transform.withPointFunction { point in
             let steps = transform.keepsRectangles ? 1 : Self.densifiedPoints - 1
@@ -48,6 +53,6 @@ extension Envelope {
             throw FeatureCacheError(
                 .unsupported, "the envelope (\(xmin), \(ymin), \(xmax), \(ymax)) cannot be projected (\(transform.label))")
         }
-        return Envelope(xmin: box.xmin, ymin: box.ymin, xmax: box.xmax, ymax: box.ymax, spatialReference: SpatialReference(wkid: wkid))
+        return Envelope(xmin: box.xmin, ymin: box.ymin, xmax: box.xmax, ymax: box.ymax, spatialReference: reference)
     }
 }

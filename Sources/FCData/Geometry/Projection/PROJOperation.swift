@@ -14,8 +14,9 @@ import FCSupport
 package final class PROJOperation: Sendable {
     package let source: String
     package let target: String
-    /// PROJ's accuracy of the operation in metres; nil when PROJ does not know
-    /// it (a choice among several operations by area, or a ballpark one).
+    /// PROJ's accuracy of the operation in metres (of the best one it has
+    /// offline, when it chooses among several by area); nil when PROJ does not
+    /// know it (a ballpark transformation).
     package let accuracy: Double?
     /// PROJ's name of the operation (`Inverse of … + UTM zone 32N`).
     package let name: String
@@ -28,24 +29,25 @@ package final class PROJOperation: Sendable {
     /// (`EPSG:25832`, `ESRI:102719`, WKT, PROJJSON). `.unsupported` naming what
     /// PROJ could not read or relate.
     package init(from source: String, to target: String) throws(FeatureCacheError) {
-        guard let context = makeContext() else { throw FeatureCacheError(.unsupported, "PROJ could not make a context (out of memory)") }
+        guard let context = makePROJContext() else {
+            throw FeatureCacheError(.unsupported, "PROJ could not make a context (out of memory)")
+        }
         func fail(_ what: String) -> FeatureCacheError {
             let reason = Instance.lastError(context)
             proj_context_destroy(context)
             return FeatureCacheError(.unsupported, what + (reason.isEmpty ? "" : " (PROJ: \(reason))"))
         }
-        guard let from = proj_create(context, source) else { throw fail("PROJ cannot read the CRS \(Self.shown(source))") }
+        guard let from = proj_create(context, source) else { throw fail("PROJ cannot read the CRS \(PROJCRS.shown(source))") }
         defer { proj_destroy(from) }
-        guard let to = proj_create(context, target) else { throw fail("PROJ cannot read the CRS \(Self.shown(target))") }
+        guard let to = proj_create(context, target) else { throw fail("PROJ cannot read the CRS \(PROJCRS.shown(target))") }
         defer { proj_destroy(to) }
         guard let chosen = proj_create_crs_to_crs_from_pj(context, from, to, nil, nil) else {
-            throw fail("PROJ has no operation from \(Self.shown(source)) to \(Self.shown(target))")
+            throw fail("PROJ has no operation from \(PROJCRS.shown(source)) to \(PROJCRS.shown(target))")
         }
         let normalised = proj_normalize_for_visualization(context, chosen)
         proj_destroy(chosen)
-        guard let normalised else { throw fail("PROJ cannot order the axes of \(Self.shown(source)) → \(Self.shown(target))") }
-        let measured = proj_coordoperation_get_accuracy(context, normalised)
-        accuracy = measured >= 0 ? measured : nil
+        guard let normalised else { throw fail("PROJ cannot order the axes of \(PROJCRS.shown(source)) → \(PROJCRS.shown(target))") }
+        accuracy = Self.bestAccuracy(context, from, to)
         name = proj_get_name(normalised).map { String(cString: $0) } ?? ""
         original = Instance(context: context, operation: normalised)
         pool = Locked([])
@@ -79,22 +81,36 @@ package final class PROJOperation: Sendable {
         _ = proj_trans_generic(instance.operation, PJ_FWD, xy, stride, count, xy + 1, stride, count, nil, 0, 0, nil, 0, 0)
     }
 
+    /// The accuracy PROJ gives the first operation it would use between the two
+    /// CRSs with the grids on this machine (it lists them best first); 0 for a
+    /// conversion (exact), nil when PROJ does not know it.
+    private static func bestAccuracy(_ context: OpaquePointer, _ from: OpaquePointer, _ to: OpaquePointer) -> Double? {
+        guard let factory = proj_create_operation_factory_context(context, nil) else { return nil }
+        defer { proj_operation_factory_context_destroy(factory) }
+        proj_operation_factory_context_set_grid_availability_use(context, factory, PROJ_GRID_AVAILABILITY_DISCARD_OPERATION_IF_MISSING_GRID)
+        proj_operation_factory_context_set_spatial_criterion(context, factory, PROJ_SPATIAL_CRITERION_PARTIAL_INTERSECTION)
+        guard let operations = proj_create_operations(context, from, to, factory) else { return nil }
+        defer { proj_list_destroy(operations) }
+        guard proj_list_get_count(operations) > 0, let first = proj_list_get(context, operations, 0) else { return nil }
+        defer { proj_destroy(first) }
+        // A conversion (a projection on one datum) is exact; PROJ gives it no figure.
+        if proj_get_type(first) == PJ_TYPE_CONVERSION { return 0 }
+        let accuracy = proj_coordoperation_get_accuracy(context, first)
+        return accuracy >= 0 ? accuracy : nil
+    }
+
     /// A copy no other thread holds; nil only when PROJ cannot make one.
     private func borrow() -> Instance? {
         pool.withLock { free in
             if let instance = free.popLast() { return instance }
             // The original is never used to project, only cloned, under this lock.
-            guard let context = makeContext() else { return nil }
+            guard let context = makePROJContext() else { return nil }
             guard let copy = proj_clone(context, original.operation) else {
                 proj_context_destroy(context)
                 return nil
             }
             return Instance(context: context, operation: copy)
         }
-    }
-
-    private static func shown(_ crs: String) -> String {
-        crs.count <= 80 ? "'\(crs)'" : "'\(crs.prefix(77))…'"
     }
 
     /// One `PJ_CONTEXT` and the `PJ` made in it; destroyed together.
@@ -123,7 +139,7 @@ package final class PROJOperation: Sendable {
 extension PROJOperation {
     /// Whether PROJ reads `crs` as a CRS (`EPSG:25832`, `ESRI:102719`, WKT).
     package static func knows(_ crs: String) -> Bool {
-        guard let context = makeContext() else { return false }
+        guard let context = makePROJContext() else { return false }
         defer { proj_context_destroy(context) }
         guard let object = proj_create(context, crs) else { return false }
         defer { proj_destroy(object) }
@@ -133,7 +149,7 @@ extension PROJOperation {
 
 /// A PROJ context as the library uses them all: quiet (no logging to the host's
 /// stderr) and offline (no grid downloads at run time).
-private func makeContext() -> OpaquePointer? {
+func makePROJContext() -> OpaquePointer? {
     guard let context = proj_context_create() else { return nil }
     proj_log_level(context, PJ_LOG_NONE)
     proj_context_set_enable_network(context, 0)

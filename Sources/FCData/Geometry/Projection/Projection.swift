@@ -1,36 +1,47 @@
 // SPDX-License-Identifier: Apache-2.0
 import FCSupport
 
-/// The coordinate transforms between spatial references named by wkid: EPSG
-/// codes, and Esri's own (`102719`, State Plane in feet) through PROJ's ESRI
-/// authority. Operations are created once per pair and kept for the process
-/// (PROJ's creation reads its database: milliseconds; a transform after that
-/// is a lookup).
+/// The coordinate transforms between spatial references: EPSG codes, Esri's own
+/// (`102719`, State Plane in feet, through PROJ's ESRI authority), and the WKT
+/// a service gives without a code. Operations are created once per pair and kept
+/// for the process (PROJ's creation reads its database: milliseconds; a
+/// transform after that is a lookup), and so are descriptions.
 package enum Projection {
     private struct Pair: Hashable {
-        let from: Int32, to: Int32
+        let from: String, to: String
     }
     private static let made = Locked<[Pair: Result<CoordinateTransform, FeatureCacheError>]>([:])
+    private static let names = Locked<[Int32: Result<String, FeatureCacheError>]>([:])
+    private static let described = Locked<[String: Result<CRSDescription, FeatureCacheError>]>([:])
 
     /// The transform taking coordinates from `from` to `to`; nil when nothing
     /// changes (the same reference, or an unknown one, 0, taken as the other's).
     /// `.unsupported` when PROJ knows no such CRS or no operation between them.
     package static func transform(from: Int32, to: Int32) throws(FeatureCacheError) -> CoordinateTransform? {
-        if from == 0 || to == 0 || from == to || (WebMercator.isMercator(from) && WebMercator.isMercator(to)) { return nil }
-        if WebMercator.isGeographic(from), WebMercator.isMercator(to) {
-            return CoordinateTransform(formula: WebMercator.forward, label: "EPSG:4326 → EPSG:3857")
+        try transform(from: SpatialReference(wkid: from), to: SpatialReference(wkid: to))
+    }
+
+    /// The same between spatial references that may be WKT only (a code wins
+    /// over WKT when both are given).
+    package static func transform(from: SpatialReference?, to: SpatialReference?) throws(FeatureCacheError) -> CoordinateTransform? {
+        let a = from?.effectiveWkid ?? 0, b = to?.effectiveWkid ?? 0
+        if a != 0, b != 0 {
+            if a == b || (WebMercator.isMercator(a) && WebMercator.isMercator(b)) { return nil }
+            if WebMercator.isGeographic(a), WebMercator.isMercator(b) {
+                return CoordinateTransform(formula: WebMercator.forward, label: "EPSG:4326 → EPSG:3857")
+            }
+            if WebMercator.isMercator(a), WebMercator.isGeographic(b) {
+                return CoordinateTransform(formula: WebMercator.inverse, label: "EPSG:3857 → EPSG:4326")
+            }
         }
-        if WebMercator.isMercator(from), WebMercator.isGeographic(to) {
-            return CoordinateTransform(formula: WebMercator.inverse, label: "EPSG:3857 → EPSG:4326")
-        }
-        let pair = Pair(from: from, to: to)
+        guard let source = try definition(from), let target = try definition(to), source != target else { return nil }
+        let pair = Pair(from: source, to: target)
         if let known = made.withLock({ $0[pair] }) { return try known.get() }
         // Created outside the lock: another thread may make the same pair meanwhile (harmless).
         let result: Result<CoordinateTransform, FeatureCacheError>
         do throws(FeatureCacheError) {
-            let source = try crsName(from), target = try crsName(to)
             let operation = try PROJOperation(from: source, to: target)
-            result = .success(CoordinateTransform(operation, label: "\(source) → \(target)"))
+            result = .success(CoordinateTransform(operation, label: "\(label(source)) → \(label(target))"))
         } catch {
             result = .failure(error)
         }
@@ -38,12 +49,47 @@ package enum Projection {
         return try result.get()
     }
 
+    /// What PROJ says of a spatial reference (its WKT2, PROJJSON, axis order);
+    /// nil for an unknown one.
+    package static func describe(_ reference: SpatialReference?) throws(FeatureCacheError) -> CRSDescription? {
+        guard let crs = try definition(reference) else { return nil }
+        if let known = described.withLock({ $0[crs] }) { return try known.get() }
+        let result: Result<CRSDescription, FeatureCacheError>
+        do throws(FeatureCacheError) { result = .success(try PROJCRS.describe(crs)) } catch { result = .failure(error) }
+        described.withLock { $0[crs] = result }
+        return try result.get()
+    }
+
+    /// How PROJ is told of a reference: its code's name, else its WKT; nil for neither.
+    private static func definition(_ reference: SpatialReference?) throws(FeatureCacheError) -> String? {
+        guard let reference else { return nil }
+        if reference.effectiveWkid != 0 { return try crsName(reference.effectiveWkid) }
+        if let wkt = reference.wkt, !wkt.isEmpty { return wkt }
+        return nil
+    }
+
     /// How PROJ names a wkid: `EPSG:n` when the EPSG registry has it, else
     /// `ESRI:n` (Esri's codes, 53000-54999 and 102000 up, never collide with EPSG's).
     package static func crsName(_ wkid: Int32) throws(FeatureCacheError) -> String {
         if WebMercator.isMercator(wkid) { return "EPSG:3857" }
-        if PROJOperation.knows("EPSG:\(wkid)") { return "EPSG:\(wkid)" }
-        if PROJOperation.knows("ESRI:\(wkid)") { return "ESRI:\(wkid)" }
-        throw FeatureCacheError(.unsupported, "wkid \(wkid) is neither an EPSG nor an Esri code PROJ knows")
+        if WebMercator.isGeographic(wkid) { return "EPSG:4326" }
+        if let known = names.withLock({ $0[wkid] }) { return try known.get() }
+        let result: Result<String, FeatureCacheError> =
+            PROJOperation.knows("EPSG:\(wkid)")
+            ? .success("EPSG:\(wkid)")
+            : PROJOperation.knows("ESRI:\(wkid)")
+                ? .success("ESRI:\(wkid)")
+                : .failure(FeatureCacheError(.unsupported, "wkid \(wkid) is neither an EPSG nor an Esri code PROJ knows"))
+        names.withLock { $0[wkid] = result }
+        return try result.get()
+    }
+
+    /// A code as is; a WKT by its name (`PROJCS["NAD_1983_…"` → that name).
+    private static func label(_ definition: String) -> String {
+        guard definition.count > 40 else { return definition }
+        if let open = definition.firstIndex(of: "\""), let close = definition[definition.index(after: open)...].firstIndex(of: "\"") {
+            return "WKT '\(definition[definition.index(after: open)..<close])'"
+        }
+        return "'\(definition.prefix(37))…'"
     }
 }
