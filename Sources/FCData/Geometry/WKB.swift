@@ -127,6 +127,16 @@ public indirect enum Geometry: Sendable, Equatable {
 
 /// A running min/max over points.
 package struct BoundingBox {
+    /// Whether the box lies in `extent` grown by a tenth of its size (at least
+    /// `margin`) on every side: evidence of which axis order coordinates are in.
+    package func fits(in extent: BoundingBox, margin: Double) -> Bool {
+        let dx = max(margin, (extent.xmax - extent.xmin) * 0.1), dy = max(margin, (extent.ymax - extent.ymin) * 0.1)
+        return xmin >= extent.xmin - dx && xmax <= extent.xmax + dx && ymin >= extent.ymin - dy && ymax <= extent.ymax + dy
+    }
+
+    /// The box with x and y exchanged.
+    package var swapped: BoundingBox { BoundingBox(ymin, xmin, ymax, xmax) }
+
     package var xmin = Double.infinity, ymin = Double.infinity
     package var xmax = -Double.infinity, ymax = -Double.infinity
 

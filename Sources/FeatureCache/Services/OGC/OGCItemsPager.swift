@@ -280,7 +280,9 @@ struct OGCItemsPager {
     /// in the CRS asked for, projected here when it answered in CRS84.
     private func toTableCRS(_ batch: FeatureBatch, contentCRS: String?) throws(FeatureCacheError) -> FeatureBatch {
         if let asked = plan.askedCRS {
-            guard let contentCRS, let answered = CRSURI.wkid(of: contentCRS), answered != CRSURI.wkid(of: asked) else { return batch }
+            guard let contentCRS, let answered = CRSURI.wkid(of: contentCRS), answered != CRSURI.wkid(of: asked) else {
+                return eastNorth(batch, wkid: CRSURI.wkid(of: asked) ?? 0)
+            }
             // The server ignored `crs` (it says so in Content-Crs).
             guard contentCRS.lowercased().contains("crs84"), let wanted = CRSURI.wkid(of: asked),
                 let transform = try Projection.transform(from: 4326, to: wanted)
@@ -291,6 +293,24 @@ struct OGCItemsPager {
         }
         if let projection = plan.projection { return batch.mappingCoordinates(projection) }
         return batch
+    }
+
+    /// A page in a CRS whose definition puts north first (EPSG:4258, EPSG:3035),
+    /// which OGC API - Features Part 2 has servers write in that order: swapped
+    /// to x = east, y = north — unless the collection's extent shows the server
+    /// wrote east first anyway (the evidence wins over the rule).
+    private func eastNorth(_ batch: FeatureBatch, wkid: Int32) -> FeatureBatch {
+        guard batch.count > 0, let description = try? Projection.describe(SpatialReference(wkid: wkid)), description.northFirst else {
+            return batch
+        }
+        var box = BoundingBox()
+        for row in 0..<batch.count { batch.geometry.addBox(of: row, to: &box) }
+        if !box.isEmpty, let extent = try? source.loadedInfo().metadata.extent?.projected(to: wkid) {
+            let expected = BoundingBox(extent.xmin, extent.ymin, extent.xmax, extent.ymax)
+            let margin = description.isGeographic ? 0.01 : 1000
+            if box.fits(in: expected, margin: margin), !box.swapped.fits(in: expected, margin: margin) { return batch }
+        }
+        return batch.mappingCoordinates(.swappingAxes)
     }
 
     /// `numberMatched` of a one-feature page, nil when the server does not say.

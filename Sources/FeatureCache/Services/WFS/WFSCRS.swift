@@ -21,7 +21,7 @@ public enum AxisOrder: Int32, Sendable, CaseIterable, OptionValue {
 }
 
 /// CRS names as WFS servers write them, and what each spelling says about axis
-/// order.
+/// order (a definition's own order as PROJ reads it).
 ///
 /// - `EPSG:4326`: WFS 1.0 means x/y (lon/lat). In 1.1/2.0 servers disagree
 ///   (MapServer writes lat/lon, GeoServer lon/lat): the guess is the EPSG order,
@@ -49,18 +49,31 @@ enum WFSCRS {
         return .definition
     }
 
-    /// Geographic 2D CRSs (EPSG 4000–4999) put latitude first in their EPSG definition.
-    static func isLatitudeFirst(_ wkid: Int32) -> Bool { (4000..<5000).contains(wkid) }
+    /// Whether the CRS's definition puts its north axis first: latitude (EPSG:4326
+    /// and most geographic CRSs) or northing (EPSG:3035, the Gauss-Krüger zones),
+    /// as PROJ reads the definition. For a code PROJ does not know, the EPSG
+    /// geographic range (4000–4999) stands in.
+    static func isNorthFirst(_ wkid: Int32) -> Bool {
+        if let description = try? Projection.describe(SpatialReference(wkid: wkid)) { return description.northFirst }
+        return (4000..<5000).contains(wkid)
+    }
+
+    /// Whether the CRS is geographic (degrees), as PROJ reads it; the EPSG
+    /// geographic range for a code PROJ does not know.
+    static func isGeographic(_ wkid: Int32) -> Bool {
+        if let description = try? Projection.describe(SpatialReference(wkid: wkid)) { return description.isGeographic }
+        return (4000..<5000).contains(wkid)
+    }
 
     /// Whether coordinates written under `srsName` by a server of `version` come
     /// latitude first, by the rules above (before any sanity check).
     static func guessSwap(srsName: String?, requested wkid: Int32, version: WFSVersion) -> Bool {
         guard version != .v100 else { return false }
-        guard let srsName else { return isLatitudeFirst(wkid) }
+        guard let srsName else { return isNorthFirst(wkid) }
         let code = self.wkid(of: srsName) ?? wkid
         switch spelling(of: srsName) {
         case .lonLat: return false
-        case .epsgCode, .definition: return isLatitudeFirst(code)
+        case .epsgCode, .definition: return isNorthFirst(code)
         }
     }
 

@@ -87,7 +87,7 @@ struct WFSGetFeaturePlan {
         let swapFilter: Bool
         switch state.filterAxisOrder {
         case .auto:
-            let standard = version != .v100 && WFSCRS.isLatitudeFirst(filterWkid)
+            let standard = version != .v100 && WFSCRS.isNorthFirst(filterWkid)
             swapFilter = filterWkid == defaultWkid ? state.learnedFilterSwap ?? standard : standard
         case .swap: swapFilter = true
         case .noSwap: swapFilter = false
@@ -97,7 +97,7 @@ struct WFSGetFeaturePlan {
             swapFilter ? [box.ymin, box.xmin, box.ymax, box.xmax] : [box.xmin, box.ymin, box.xmax, box.ymax]
         }
         let unproven =
-            state.filterAxisOrder == .auto && version != .v100 && WFSCRS.isLatitudeFirst(filterWkid)
+            state.filterAxisOrder == .auto && version != .v100 && WFSCRS.isNorthFirst(filterWkid)
             && (filterWkid != defaultWkid || state.learnedFilterSwap == nil)
         unprovenBox = unproven ? corners.map { ($0, crsName) } : nil
 

@@ -33,7 +33,7 @@ struct WFSLoadProbes {
     /// Whether the server reads filter boxes in `crs` latitude first: true or
     /// false on evidence, nil when it cannot be told (then the standard's rule holds).
     func filterSwap(wkid: Int32, crs: String) async -> Bool? {
-        guard version != .v100, WFSCRS.isLatitudeFirst(wkid), let box = type.wgs84Box,
+        guard version != .v100, WFSCRS.isNorthFirst(wkid), let box = type.wgs84Box,
             box.xmin < box.xmax || box.ymin < box.ymax
         else { return nil }
         let key = "\(version.rawValue) \(crs)"

@@ -137,7 +137,7 @@ struct WFSPageReader {
         let low = toAsked(wgs84.xmin, wgs84.ymin), high = toAsked(wgs84.xmax, wgs84.ymax)
         let asked = BoundingBox(low.0, low.1, high.0, high.1)
         let degrees = BoundingBox(wgs84.xmin, wgs84.ymin, wgs84.xmax, wgs84.ymax)
-        guard Self.fits(box, in: degrees, margin: 0.01), !Self.fits(box, in: asked, margin: 1000) else { return batch }
+        guard box.fits(in: degrees, margin: 0.01), !box.fits(in: asked, margin: 1000) else { return batch }
         guard defaultWkid == 4326 else {
             throw FeatureCacheError(
                 .service,
@@ -147,25 +147,20 @@ struct WFSPageReader {
         return batch.mappingCoordinates(toAsked)
     }
 
-    /// Whether `box` lies in `extent` grown by a tenth of its size (at least `margin`) on every side.
-    static func fits(_ box: BoundingBox, in extent: BoundingBox, margin: Double) -> Bool {
-        let dx = max(margin, (extent.xmax - extent.xmin) * 0.1), dy = max(margin, (extent.ymax - extent.ymin) * 0.1)
-        return box.xmin >= extent.xmin - dx && box.xmax <= extent.xmax + dx && box.ymin >= extent.ymin - dy && box.ymax <= extent.ymax + dy
-    }
-
     /// The `auto` axis order of GML coordinates read as written: the rule for the
     /// srsName's spelling, overruled when the type's WGS84 box fits the other order
     /// only (a server breaking its own convention).
     private func decideSwap(_ gml: GMLPage, askedWkid: Int32?) -> Bool {
         let wkid = gml.srsName.flatMap(WFSCRS.wkid) ?? askedWkid ?? metadata.spatialReference?.wkid ?? 4326
         let guess = WFSCRS.guessSwap(srsName: gml.srsName, requested: wkid, version: state.version)
-        guard WFSCRS.isLatitudeFirst(wkid) || wkid == 4326, let wgs84 = state.type?.wgs84Box else { return guess }
+        // The check compares with the type's box in degrees: for geographic CRSs only.
+        guard WFSCRS.isGeographic(wkid), let wgs84 = state.type?.wgs84Box else { return guess }
         var box = BoundingBox()
         for row in 0..<gml.batch.count { gml.batch.geometry.addBox(of: row, to: &box) }
         guard !box.isEmpty else { return guess }
         let extent = BoundingBox(wgs84.xmin, wgs84.ymin, wgs84.xmax, wgs84.ymax)
-        let asWritten = Self.fits(box, in: extent, margin: 0.01)
-        let swapped = Self.fits(BoundingBox(box.ymin, box.xmin, box.ymax, box.xmax), in: extent, margin: 0.01)
+        let asWritten = box.fits(in: extent, margin: 0.01)
+        let swapped = box.swapped.fits(in: extent, margin: 0.01)
         if asWritten && !swapped { return false }
         if swapped && !asWritten { return true }
         return guess
