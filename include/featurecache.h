@@ -450,6 +450,17 @@ typedef struct fc_envelope {
 #define FC_GEOMETRY_TYPE_MULTIPATCH  6
 #define FC_GEOMETRY_TYPE_UNKNOWN     7
 
+/* PROJ's accuracy, in metres, of the transformation the library uses from
+ * from_wkid to to_wkid (EPSG or Esri codes): that of the best operation PROJ
+ * has offline, with the grids installed on this machine (none is downloaded);
+ * 0 for a conversion on one datum, the same system or WGS84 <-> Web Mercator
+ * (exact); -1 when PROJ does not know it (a ballpark transformation between
+ * datums it cannot relate precisely, e.g. EPSG:27700 without the OSTN15 grid).
+ * Thread-safe. Errors: FC_E_INVALID_ARGUMENT for NULL or a wkid <= 0;
+ * FC_E_UNSUPPORTED for a code PROJ does not know, or two systems it cannot
+ * relate. @since 1.3 */
+FC_API fc_status fc_projection_accuracy(int32_t from_wkid, int32_t to_wkid, double *out_metres);
+
 /* ==== Tables =============================================================== */
 
 /* A table of features from a remote service. Loadable: its metadata (fields,
@@ -935,6 +946,22 @@ FC_API fc_status fc_table_has_m(const fc_table *table, bool *out);
  * NULL. Both are 0 when the service gives WKT only. @since 0.1 */
 FC_API fc_status fc_table_spatial_reference(const fc_table *table, int32_t *out_wkid, int32_t *out_latest_wkid);
 
+/* Formats of a CRS definition (fc_table_spatial_reference_definition). */
+#define FC_CRS_FORMAT_WKT2      1  /* WKT2:2019 (ISO 19162:2019), as PROJ writes it */
+#define FC_CRS_FORMAT_PROJJSON  2  /* PROJJSON on one line, what GeoArrow and GeoParquet carry */
+
+/* The table's spatial reference as a definition other tools read (GDAL,
+ * pyproj, GeoPandas): PROJ writes it from the table's code (EPSG, or Esri's
+ * through PROJ's ESRI authority) or, for a layer that gives only WKT, from
+ * that WKT. The axis order is the definition's own (EPSG:4326 latitude
+ * first); the library's coordinates are always x = east, y = north.
+ * *out is NUL-terminated, owned by the table and valid until it is freed.
+ * Thread-safe. Errors: FC_E_INVALID_ARGUMENT for NULL or a format not
+ * FC_CRS_FORMAT_*; FC_E_INVALID_STATE before the table is loaded;
+ * FC_E_UNSUPPORTED when the service gives no spatial reference or PROJ cannot
+ * read the one it gives. @since 1.3 */
+FC_API fc_status fc_table_spatial_reference_definition(const fc_table *table, int32_t format, const char **out);
+
 /* The full extent of the data. FC_E_UNSUPPORTED if the service gives none or
  * an empty one (NaN). @since 0.1 */
 FC_API fc_status fc_table_extent(const fc_table *table, fc_envelope *out);
@@ -1182,9 +1209,12 @@ struct ArrowArrayStream {
  *    float64 or utf8; date-only text that is not YYYY-MM-DD → utf8;
  *  - "geometry" (unless the query asked for none), binary ISO WKB, NULL for a
  *    row without geometry, with field metadata ARROW:extension:name =
- *    "geoarrow.wkb" and ARROW:extension:metadata = {"crs":"EPSG:<wkid>",
- *    "crs_type":"authority_code"} ("ESRI:<wkid>" for Esri's own codes; the
- *    service's WKT as "crs" when it gave no wkid; {} when unknown).
+ *    "geoarrow.wkb" and ARROW:extension:metadata = {"crs":<PROJJSON>,
+ *    "crs_type":"projjson"} (the system as PROJ writes it, its "id" the EPSG
+ *    or Esri code; GeoPandas and GDAL read it) — @since 1.3; before,
+ *    {"crs":"EPSG:<wkid>","crs_type":"authority_code"}, which is still what a
+ *    code PROJ cannot describe gets; the service's WKT as "crs" when it gave
+ *    no wkid and PROJ cannot read it; {} when unknown.
  *  A name already used by a field gets "_" appended.
  *
  * Memory: buffers are shared with the cache where the layouts agree (integers,

@@ -80,6 +80,14 @@ inline void check(fc_status status) {
     throw failure;
 }
 
+/// PROJ's accuracy in metres of the transformation the library uses from one
+/// system to another (EPSG or Esri codes): 0 exact, -1 unknown.
+inline double projection_accuracy(int32_t from_wkid, int32_t to_wkid) {
+    double out = 0;
+    check(fc_projection_accuracy(from_wkid, to_wkid, &out));
+    return out;
+}
+
 // ---- callbacks ----------------------------------------------------------------
 
 using CallbackErrorHandler = std::function<void(std::exception_ptr)>;
@@ -483,6 +491,13 @@ public:
         check(fc_table_set_option(get(), name.c_str(), value.c_str()));
     }
     std::string_view name() const { return value<const char *>(fc_table_name); }
+    /// The table's CRS as PROJ writes it (FC_CRS_FORMAT_WKT2 or _PROJJSON);
+    /// borrowed from the table.
+    std::string_view spatial_reference_definition(int32_t format = FC_CRS_FORMAT_WKT2) const {
+        const char *out = nullptr;
+        check(fc_table_spatial_reference_definition(get(), format, &out));
+        return out ? std::string_view(out) : std::string_view();
+    }
     int32_t field_count() const { return value<int32_t>(fc_table_field_count); }
     int64_t cached_feature_count() const { return value<int64_t>(fc_table_cached_feature_count); }
     void clear_cache() { check(fc_table_clear_cache(get())); }

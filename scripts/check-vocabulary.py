@@ -41,6 +41,7 @@ FAMILIES = {
     "FC_FIELD_TYPE_": ("FieldType", "FieldType"),
     "FC_GEOMETRY_TYPE_": ("GeometryType", "GeometryType"),
     "FC_SPATIAL_REL_": ("SpatialRelationship", "SpatialRelationship"),
+    "FC_CRS_FORMAT_": ("CRSFormat", "CRSFormat"),
 }
 STATUS = "FC_E_"
 # Numeric #defines that are not an enumeration of their own.

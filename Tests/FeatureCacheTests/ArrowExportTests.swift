@@ -107,7 +107,14 @@ import Testing
         let offsets = geometry.buffers[1]!.assumingMemoryBound(to: Int32.self)
         #expect(offsets[0] == 0 && offsets[1] == 21 && offsets[2] == 21)
         #expect(ArrowExport.geoArrowMetadata(nil) == "{}")
-        #expect(ArrowExport.geoArrowMetadata(.webMercator) == "{\"crs\":\"EPSG:3857\",\"crs_type\":\"authority_code\"}")
-        #expect(ArrowExport.geoArrowMetadata(SpatialReference(wkid: 102_671)).contains("ESRI:102671"))
+        // PROJJSON, its id the code (Esri's own through PROJ's ESRI authority).
+        let mercator = ArrowExport.geoArrowMetadata(.webMercator)
+        #expect(mercator.hasPrefix("{\"crs\":{") && mercator.hasSuffix(",\"crs_type\":\"projjson\"}"))
+        #expect(mercator.contains("\"id\":{\"authority\":\"EPSG\",\"code\":3857}"))
+        #expect(!mercator.contains("\n"), "one line")
+        #expect(ArrowExport.geoArrowMetadata(SpatialReference(wkid: 102_671)).contains("\"authority\":\"ESRI\",\"code\":102671"))
+        // A code PROJ does not know: still said, as the code.
+        #expect(
+            ArrowExport.geoArrowMetadata(SpatialReference(wkid: 999_999)) == "{\"crs\":\"ESRI:999999\",\"crs_type\":\"authority_code\"}")
     }
 }

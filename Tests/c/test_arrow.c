@@ -72,7 +72,9 @@ static void check_stream_against_cells(struct ArrowArrayStream *stream, const fc
     const char *extension = metadata_value(schema.children[5]->metadata, "ARROW:extension:name", &length);
     CHECK(extension && length == 12 && memcmp(extension, "geoarrow.wkb", 12) == 0);
     const char *crs = metadata_value(schema.children[5]->metadata, "ARROW:extension:metadata", &length);
-    CHECK(crs && length > 0 && strstr(crs, "\"EPSG:4326\"") != NULL);
+    /* GeoArrow's crs as PROJJSON, its id the EPSG code. */
+    CHECK(crs && length > 0 && strstr(crs, "\"crs_type\":\"projjson\"") != NULL);
+    CHECK(crs && strstr(crs, "\"id\":{\"authority\":\"EPSG\",\"code\":4326}") != NULL);
     schema.release(&schema);
     CHECK(schema.release == NULL);
 

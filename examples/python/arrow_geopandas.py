@@ -36,7 +36,9 @@ def main():
         result = table.populate(where="Condition = 4", bbox=downtown)
         arrow = result.to_arrow()  # or pyarrow.table(result), polars.from_arrow(result)…
     geometry = arrow.schema.field("geometry")
-    crs = json.loads(geometry.metadata[b"ARROW:extension:metadata"])["crs"]
+    crs = json.loads(geometry.metadata[b"ARROW:extension:metadata"])["crs"]  # PROJJSON
+    if isinstance(crs, dict):
+        crs = "%s:%s" % (crs["id"]["authority"], crs["id"]["code"])
     print("Arrow: %d rows in %d record batches; geometry %s in %s" % (
         arrow.num_rows, len(arrow.column(0).chunks), geometry.metadata[b"ARROW:extension:name"].decode(), crs))
     print("  " + ", ".join("%s: %s" % (field.name, field.type) for field in arrow.schema))

@@ -8,9 +8,10 @@ ctypes binding of libfeaturecache.
 """
 from . import _ffi
 from .arcgis import ArcGISLayer, ArcGISService
-from .constants import (AxisOrder, Envelope, Field, FieldType, GeometryType, LoadStatus, Progress, QueryFormat, QueryLanguage,
+from .constants import (AxisOrder, CRSFormat, Envelope, Field, FieldType, GeometryType, LoadStatus, Progress, QueryFormat, QueryLanguage,
                         RequestMode, ServiceKind, SpatialReference, SpatialRelationship, Statistics, TokenPlacement)
 from .context import Context
+from .crs import projection_accuracy
 from .errors import (CancelledError, FeatureCacheError, HTTPError, InvalidArgumentError, InvalidStateError,
                      LimitError, NetworkError, NotFoundError, ParseError, ProtocolError, ServiceError, TimeoutError,
                      UnsupportedError)
@@ -55,11 +56,12 @@ def __getattr__(name):
 
 
 __all__ = [
-    "read_arrow", "read_dataframe", "read_result", "read_info", "list_layers", "open_arrow",
+    "read_arrow", "read_dataframe", "read_result", "read_info", "list_layers", "open_arrow", "projection_accuracy",
     "Context", "Table", "FeatureService", "ServiceItem", "ArcGISService", "ArcGISLayer", "OGCService", "WFSService", "Layer", "Map",
     "Query", "Result", "ResultField", "Feature", "Operation", "wkb_to_geojson",
     "Field", "Envelope", "SpatialReference", "Statistics", "Progress",
     "LoadStatus", "RequestMode", "ServiceKind", "AxisOrder", "QueryFormat", "QueryLanguage", "TokenPlacement", "FieldType",
+    "CRSFormat",
     "GeometryType", "SpatialRelationship", "SPATIAL_RELATIONSHIPS",
     "STATUS_NAMES",
     "FeatureCacheError", "InvalidArgumentError", "InvalidStateError", "CancelledError", "TimeoutError",

@@ -206,6 +206,8 @@ _SIGNATURES = {
     "fc_table_has_z": (_status, [_handle, POINTER(c_bool)]),
     "fc_table_has_m": (_status, [_handle, POINTER(c_bool)]),
     "fc_table_spatial_reference": (_status, [_handle, POINTER(c_int32), POINTER(c_int32)]),
+    "fc_table_spatial_reference_definition": (_status, [_handle, c_int32, POINTER(c_char_p)]),
+    "fc_projection_accuracy": (_status, [c_int32, c_int32, POINTER(c_double)]),
     "fc_table_extent": (_status, [_handle, POINTER(Envelope)]),
     "fc_table_object_id_field": (_status, [_handle, _out_str]),
     "fc_table_display_field": (_status, [_handle, _out_str]),

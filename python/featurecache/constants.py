@@ -45,6 +45,12 @@ class QueryLanguage(IntEnum):
     CQL2_JSON = 4
 
 
+class CRSFormat(IntEnum):
+    """How Table.crs_definition writes the table's CRS."""
+    WKT2 = 1
+    PROJJSON = 2
+
+
 class TokenPlacement(IntEnum):
     AS_HEADER = 0
     AS_PARAMETER = 1

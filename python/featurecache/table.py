@@ -6,8 +6,9 @@ from . import _ffi
 from ._handle import Handle
 from .errors import check
 from .loadable import LOADED, Loadable
-from .constants import (FIELD_TYPES, GEOMETRY_TYPES, AxisOrder, Envelope, Field, QueryFormat, QueryLanguage, RequestMode,
-                        ServiceKind, SpatialReference, Statistics)
+from .constants import (FIELD_TYPES, GEOMETRY_TYPES, AxisOrder, CRSFormat, Envelope, Field, QueryFormat, QueryLanguage,
+                        RequestMode, ServiceKind, SpatialReference, Statistics)
+from .crs import wkid_of
 from .operation import Operation, _take_count, _take_extent, _take_result
 from .query import Query
 
@@ -182,9 +183,11 @@ class Table(Handle, Loadable):
         """The most features one request asks for (0 = the service's largest); before load only."""
         check(_ffi.lib.fc_table_set_page_size(self._ptr, int(size)))
 
-    def set_spatial_reference(self, wkid):
-        """The spatial reference to fetch and cache in; before load only (it wins over the service's)."""
-        check(_ffi.lib.fc_table_set_spatial_reference(self._ptr, int(wkid)))
+    def set_spatial_reference(self, crs):
+        """The spatial reference to fetch and cache in; before load only (it wins over the
+        service's). crs: an EPSG or Esri code (25832, "EPSG:25832", "ESRI:102719"), or a
+        pyproj.CRS or WKT carrying one (with pyproj installed)."""
+        check(_ffi.lib.fc_table_set_spatial_reference(self._ptr, wkid_of(crs)))
 
     @property
     def url(self):
@@ -245,6 +248,12 @@ class Table(Handle, Loadable):
         wkid, latest = ctypes.c_int32(), ctypes.c_int32()
         check(_ffi.lib.fc_table_spatial_reference(self._ptr, ctypes.byref(wkid), ctypes.byref(latest)))
         return SpatialReference(wkid.value, latest.value)
+
+    def crs_definition(self, format=CRSFormat.WKT2):
+        """The table's CRS written by PROJ for other tools: WKT2:2019 (the default)
+        or PROJJSON (CRSFormat.PROJJSON), from its EPSG or Esri code or the WKT the
+        service gave alone. pyproj reads either: pyproj.CRS(table.crs_definition())."""
+        return self._string(_ffi.lib.fc_table_spatial_reference_definition, int(CRSFormat(format)))
 
     @property
     def extent(self):

@@ -35,8 +35,11 @@ def populate(url, **keywords):
 
 
 def geoarrow_crs(field):
+    """The GeoArrow CRS of a geoarrow.wkb field as "AUTHORITY:code" (its PROJJSON's id)."""
     assert field.metadata[b"ARROW:extension:name"] == b"geoarrow.wkb"
-    return json.loads(field.metadata[b"ARROW:extension:metadata"])["crs"]
+    metadata = json.loads(field.metadata[b"ARROW:extension:metadata"])
+    assert metadata["crs_type"] == "projjson"
+    return "%s:%s" % (metadata["crs"]["id"]["authority"], metadata["crs"]["id"]["code"])
 
 
 def test_trees_equal_the_generated_data(ns):

@@ -177,6 +177,16 @@ public func fcTableSpatialReference(
     }
 }
 
+@_cdecl("fc_table_spatial_reference_definition")
+public func fcTableSpatialReferenceDefinition(
+    _ pointer: OpaquePointer?, _ format: Int32, _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?
+) -> Int32 {
+    metadataGetter(pointer, out) { (handle, metadata) throws(FeatureCacheError) in
+        let format = try CArguments.enumValue(format, CRSFormat.self, "CRS format (FC_CRS_FORMAT_*)")
+        return handle.borrowedCString(try FeatureTable.spatialReferenceDefinition(metadata, format))
+    }
+}
+
 @_cdecl("fc_table_extent")
 public func fcTableExtent(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<fc_envelope>?) -> Int32 {
     metadataGetter(pointer, out) { _, metadata throws(FeatureCacheError) in

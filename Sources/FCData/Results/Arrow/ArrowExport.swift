@@ -83,10 +83,15 @@ public final class ArrowExport: Sendable {
         return (part.count, arrays)
     }
 
-    /// GeoArrow's extension metadata: the CRS as an authority code ("EPSG:4326";
-    /// Esri's own codes as "ESRI:…"), or the WKT the service gave, or none.
+    /// GeoArrow's extension metadata: the CRS as PROJJSON (what GeoArrow
+    /// recommends, and GeoPandas and GDAL read; its `id` keeps the EPSG or Esri
+    /// code); when PROJ cannot describe it, the authority code ("EPSG:…",
+    /// "ESRI:…") or the WKT the service gave; none for an unknown CRS.
     package static func geoArrowMetadata(_ reference: SpatialReference?) -> String {
         guard let reference else { return "{}" }
+        if let description = try? Projection.describe(reference), !description.projJSON.isEmpty {
+            return "{\"crs\":\(description.projJSON),\"crs_type\":\"projjson\"}"
+        }
         let wkid = reference.effectiveWkid
         if wkid > 0 {
             let authority = wkid >= 100_000 ? "ESRI" : "EPSG"
