@@ -69,6 +69,12 @@ let package = Package(
             dependencies: ["FeatureCache", "BenchSupport"],
             path: "bench/QueryBench"
         ),
+        // bench/: projecting a million points through PROJ (against pyproj).
+        .executableTarget(
+            name: "fc-bench-projection",
+            dependencies: ["FCData", "BenchSupport"],
+            path: "bench/ProjectionBench"
+        ),
         // bench/: the GML reader alone on a saved WFS response.
         .executableTarget(
             name: "fc-bench-gml",

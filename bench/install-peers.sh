@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Installs the benchmark peers, idempotently: GDAL's command-line tools (ogr2ogr),
-# GDAL's Python bindings (python3-gdal) and GNU time (/usr/bin/time) from Debian;
+# GDAL's Python bindings (python3-gdal), pyproj over the system PROJ
+# (python3-pyproj, for bench/projection.sh) and GNU time (/usr/bin/time) from Debian;
 # pyogrio (with its own GDAL) and the Arrow stack from PyPI for bench/arrow.py.
 set -euo pipefail
 missing=()
 command -v ogr2ogr >/dev/null || missing+=(gdal-bin)
 [ -x /usr/bin/time ] || missing+=(time)
 /usr/bin/python3 -c "import osgeo.ogr" 2>/dev/null || missing+=(python3-gdal)
+/usr/bin/python3 -c "import pyproj, numpy" 2>/dev/null || missing+=(python3-pyproj python3-numpy)
 if [ ${#missing[@]} -gt 0 ]; then
     sudo_cmd=""
     [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"

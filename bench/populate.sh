@@ -10,11 +10,9 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 runs="${1:-3}"
 cd "$root"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build --target populate_bench -j"$(nproc)" >/dev/null
-state="$(mktemp -d)"
-trap 'Tests/servers/emulator-ctl.sh stop "$state"' EXIT
-base="$(Tests/servers/emulator-ctl.sh start "$state")"
+source bench/lib/emulator.sh
+build_benchmarks populate_bench
+start_emulator
 layer="arcgis/rest/services/Portland/FeatureServer/0"
 
 stats() { curl -s "$base/_control/$1/stats" | python3 -c "import json,sys; s=json.load(sys.stdin); print('%d requests, %.1f MB served' % (s['requests'], s['bytes']/1e6))"; }

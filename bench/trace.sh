@@ -6,9 +6,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build --target trace_bench -j"$(nproc)" >/dev/null
-state="$(mktemp -d)"
-trap 'Tests/servers/emulator-ctl.sh stop "$state"' EXIT
-base="$(Tests/servers/emulator-ctl.sh start "$state")"
+source bench/lib/emulator.sh
+build_benchmarks trace_bench
+start_emulator
 build/bench/trace_bench "$base/arcgis/rest/services/Portland/FeatureServer/0"

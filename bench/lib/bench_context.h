@@ -3,7 +3,9 @@
  * connections per host) unless FC_BENCH_CONNECTIONS=N asks for another cap
  * (1 = one page at a time, as before concurrent paging). Exits on a bad N.
  * FC_BENCH_FORMAT=json|pbf sets an ArcGIS table's query format
- * (bench_query_format); unset leaves AUTO. */
+ * (bench_query_format); unset leaves AUTO. FC_BENCH_WKID=N sets the table's
+ * spatial reference before it loads (bench_spatial_reference); unset leaves
+ * the service's. */
 #ifndef FC_BENCH_CONTEXT_H
 #define FC_BENCH_CONTEXT_H
 
@@ -31,6 +33,15 @@ static inline void bench_query_format(fc_table *table) {
     int32_t value = strcmp(format, "json") == 0 ? FC_ARCGIS_FORMAT_JSON : strcmp(format, "pbf") == 0 ? FC_ARCGIS_FORMAT_PBF : 0;
     if (fc_table_as_arcgis(table, &arcgis) != FC_OK || fc_arcgis_table_set_query_format(arcgis, value) != FC_OK) {
         fprintf(stderr, "FC_BENCH_FORMAT=%s: %s\n", format, fc_error_message(fc_last_error()));
+        exit(2);
+    }
+}
+
+static inline void bench_spatial_reference(fc_table *table) {
+    const char *wkid = getenv("FC_BENCH_WKID");
+    if (!wkid) return;
+    if (fc_table_set_spatial_reference(table, atoi(wkid)) != FC_OK) {
+        fprintf(stderr, "FC_BENCH_WKID=%s: %s\n", wkid, fc_error_message(fc_last_error()));
         exit(2);
     }
 }

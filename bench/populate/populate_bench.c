@@ -5,7 +5,8 @@
  *
  *   populate_bench LAYER_URL [runs]
  *
- * FC_BENCH_CONNECTIONS=N, FC_BENCH_FORMAT=json|pbf: see bench/lib/bench_context.h.
+ * FC_BENCH_CONNECTIONS=N, FC_BENCH_FORMAT=json|pbf, FC_BENCH_WKID=N: see
+ * bench/lib/bench_context.h.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,7 @@ int main(int argc, char **argv) {
         fc_table *table = NULL;
         if (fc_table_create_arcgis(ctx, argv[1], &table) != FC_OK) return 1;
         bench_query_format(table);
+        bench_spatial_reference(table);
         if (fc_loadable_wait(fc_table_as_loadable(table), 60) != FC_OK) {
             fprintf(stderr, "load failed: %s\n", fc_error_message(fc_last_error()));
             return 1;
