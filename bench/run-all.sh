@@ -30,3 +30,5 @@ echo "== populating from MapServer's WFS, GML 3.2 and GeoJSON, and the GML reade
 bash bench/wfs.sh 2
 echo "== data out: GeoDataFrame and Arrow against pyogrio, Arrow export of 1M rows (python3 bench/arrow.py --runs 5)"
 python3 bench/arrow.py --runs 5
+echo "== projection through PROJ against pyproj, and its cost in a populate (bash bench/projection.sh 5)"
+bash bench/projection.sh 5
