@@ -32,7 +32,8 @@ Test controls, GET or POST, per namespace:
               error (200 + error body) | token (498) | html |
               garbage | truncated (Content-Length longer than the body) |
               cut (valid HTTP, JSON cut in half) | reset (TCP RST) | empty |
-              stuck (a query answered as if resultOffset were 0)
+              stuck (a query answered as if resultOffset were 0) |
+              no_projection (a query answered as if it had no outSR: in WGS84, saying so)
   /_control/<ns>/delay?ms=M[&count=N][&match=S][&param=P=V] the next N requests (default all) wait M ms
         first; a client that disconnects meanwhile is counted in "disconnects"
   /_control/<ns>/stats                         {"requests", "by_kind", "disconnects", "bytes" (bodies),
@@ -239,6 +240,9 @@ class Handler(BaseHTTPRequestHandler):
             return
         if fault == "stuck":  # a server that ignores resultOffset and serves page one forever
             params["resultOffset"] = "0"
+            fault = None
+        if fault == "no_projection":  # a server that cannot project: answers in its own system, and says so
+            params.pop("outSR", None)
             fault = None
         if fault:
             return self.inject(fault)

@@ -77,9 +77,9 @@ class Grid:
     answer's coordinates bit for bit. Coordinates off it (projected to metres
     here) are rounded to it, as a real server rounds them."""
 
-    def __init__(self, mercator):
-        self.decimals = 4 if mercator else 9
-        self.origin = (-20037700.0, -30241100.0) if mercator else (-400.0, -400.0)
+    def __init__(self, metric):
+        self.decimals = 4 if metric else 9
+        self.origin = (-20037700.0, -30241100.0) if metric else (-400.0, -400.0)
 
     def encode(self, has_z=False, has_m=False):
         scale_zm, translate_zm = zm_transform(has_z, has_m)
@@ -143,10 +143,10 @@ def zm_quantize(v):
     return 0 if v is None else round((v - ZM_ORIGIN) * 10 ** ZM_DECIMALS)
 
 
-def transform_for(params, mercator):
+def transform_for(params, metric):
     """The answer's transform: quantized when asked, else the grid."""
     text = params.get("quantizationParameters", "").strip()
-    return Quantized(json.loads(text)) if text else Grid(mercator)
+    return Quantized(json.loads(text)) if text else Grid(metric)
 
 
 # ---- messages --------------------------------------------------------------------

@@ -3,7 +3,7 @@
 describes it: where (SQL, evaluated by SQLite as a real server's database would),
 objectIds, geometry + geometryType + inSR + spatialRel, outFields, returnGeometry,
 returnIdsOnly, returnCountOnly, returnExtentOnly, orderByFields, resultOffset/resultRecordCount,
-outSR, maxAllowableOffset (Douglas-Peucker), f=json|pjson|geojson, and f=pbf
+outSR and inSR (any EPSG or Esri code, through pyproj), maxAllowableOffset (Douglas-Peucker), f=json|pjson|geojson, and f=pbf
 (arcgis_pbf.py) with quantizationParameters.
 """
 import json
@@ -53,6 +53,55 @@ def _wkid(sr):
 
 def _is_mercator(wkid):
     return wkid in (3857, 102100, 102113, 900913)
+
+
+class SpatialReference:
+    """A system answers are written in (outSR) or query geometries come in (inSR),
+    as ArcGIS Server takes any well-known id: WGS84 as stored, Web Mercator by
+    its formula, any other EPSG or Esri code through pyproj (PROJ) when it is
+    installed. An id neither knows is a 400 "Invalid or missing input
+    parameters", as a real server answers it."""
+    _transformers = {}
+    _lock = threading.Lock()
+
+    def __init__(self, wkid, parameter):
+        wkid = wkid or 4326
+        self.mercator = _is_mercator(wkid)
+        self.key = 3857 if self.mercator else wkid
+        if wkid == 4326:
+            self.json = {"wkid": 4326, "latestWkid": 4326}
+            self.forward = self.inverse = None
+        elif self.mercator:
+            self.json = {"wkid": 102100, "latestWkid": 3857}
+            self.forward, self.inverse = to_web_mercator, from_web_mercator
+        else:
+            self.json = {"wkid": wkid, "latestWkid": wkid}
+            forward, inverse = self._pyproj(wkid, parameter)
+            self.forward = lambda x, y: forward.transform(x, y)
+            self.inverse = lambda x, y: inverse.transform(x, y)
+        self.geographic = wkid == 4326
+
+    @classmethod
+    def _pyproj(cls, wkid, parameter):
+        with cls._lock:
+            if wkid not in cls._transformers:
+                try:
+                    import pyproj
+                    crs = None
+                    for authority in ("EPSG", "ESRI"):
+                        try:
+                            crs = pyproj.CRS.from_authority(authority, str(wkid))
+                            break
+                        except pyproj.exceptions.CRSError:
+                            continue
+                    if crs is None:
+                        raise QueryError("Invalid or missing input parameters.", ["'%s' is invalid" % parameter])
+                    cls._transformers[wkid] = (pyproj.Transformer.from_crs(4326, crs, always_xy=True),
+                                               pyproj.Transformer.from_crs(crs, 4326, always_xy=True))
+                except ImportError:
+                    raise QueryError("Invalid or missing input parameters.",
+                                     ["'%s' %d needs pyproj in this emulator" % (parameter, wkid)])
+            return cls._transformers[wkid]
 
 
 class LayerStore:
@@ -123,7 +172,7 @@ class LayerStore:
         if relation not in SPATIAL_RELS:
             raise QueryError("Unable to perform query. Please check your parameters.",
                              ["'spatialRel' parameter is invalid"])
-        unproject = from_web_mercator if _is_mercator(in_wkid) else (lambda x, y: (x, y))
+        unproject = SpatialReference(in_wkid, "inSR").inverse or (lambda x, y: (x, y))
         if gtype == "esriGeometryEnvelope":
             (x0, y0) = unproject(geometry["xmin"], geometry["ymin"])
             (x1, y1) = unproject(geometry["xmax"], geometry["ymax"])
@@ -255,14 +304,15 @@ def _intersects(geometry, spatial):
 
 # ---- output -------------------------------------------------------------------
 
-def _project_geometry(geometry, mercator):
-    if not mercator:
+def _project_geometry(geometry, out):
+    """The geometry in the SpatialReference `out` (stored in WGS84)."""
+    if out.forward is None:
         return geometry
     if "x" in geometry:
-        x, y = to_web_mercator(geometry["x"], geometry["y"])
+        x, y = out.forward(geometry["x"], geometry["y"])
         return {"x": x, "y": y}
     key = "rings" if "rings" in geometry else "paths"
-    return {key: [[list(to_web_mercator(p[0], p[1])) + p[2:] for p in part] for part in geometry[key]]}
+    return {key: [[list(out.forward(p[0], p[1])) + p[2:] for p in part] for part in geometry[key]]}
 
 
 def _geojson_geometry(geometry, layer_type):
@@ -385,15 +435,15 @@ def run_query(store, params, max_record_count, supports_pagination, supports_pbf
             return PBF, arcgis_pbf.count_result(len(ids))
         return _json({"count": len(ids)}, fmt)
     if _truthy(params.get("returnExtentOnly"), False):
-        mercator = _is_mercator(_wkid(params.get("outSR")) or 4326)
-        sr = {"wkid": 102100, "latestWkid": 3857} if mercator else {"wkid": 4326, "latestWkid": 4326}
+        out = SpatialReference(_wkid(params.get("outSR")), "outSR")
+        sr = out.json
         if fmt == "pbf":
             box = [float("nan")] * 4
             if ids:
                 boxes = [store.rows[oid]["_bbox"] for oid in ids]
                 box = [min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)]
-                if mercator:
-                    box = list(to_web_mercator(box[0], box[1]) + to_web_mercator(box[2], box[3]))
+                if out.forward:
+                    box = list(out.forward(box[0], box[1]) + out.forward(box[2], box[3]))
             return PBF, arcgis_pbf.extent_result(box, sr, len(ids))
         if not ids:
             return _json({"extent": {"xmin": "NaN", "ymin": "NaN", "xmax": "NaN", "ymax": "NaN",
@@ -401,8 +451,8 @@ def run_query(store, params, max_record_count, supports_pagination, supports_pbf
         boxes = [store.rows[oid]["_bbox"] for oid in ids]
         x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
         x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
-        if mercator:
-            (x0, y0), (x1, y1) = to_web_mercator(x0, y0), to_web_mercator(x1, y1)
+        if out.forward:  # the corners: the generated layers' boxes are small
+            (x0, y0), (x1, y1) = out.forward(x0, y0), out.forward(x1, y1)
         return _json({"extent": {"xmin": x0, "ymin": y0, "xmax": x1, "ymax": y1, "spatialReference": sr},
                       "count": len(ids)}, fmt)
     if _truthy(params.get("returnIdsOnly"), False):
@@ -426,9 +476,8 @@ def run_query(store, params, max_record_count, supports_pagination, supports_pbf
     if "OBJECTID" not in fields:
         fields = ["OBJECTID"] + fields
     return_geometry = _truthy(params.get("returnGeometry"), True)
-    out_wkid = _wkid(params.get("outSR")) or 4326
-    mercator = _is_mercator(out_wkid)
-    spatial_reference = {"wkid": 102100, "latestWkid": 3857} if mercator else {"wkid": 4326, "latestWkid": 4326}
+    out = SpatialReference(_wkid(params.get("outSR")), "outSR")
+    spatial_reference = out.json
     field_specs = {f["name"]: f for f in layer["fields"]}
     generalization = _max_allowable_offset(params)
 
@@ -446,18 +495,18 @@ def run_query(store, params, max_record_count, supports_pagination, supports_pbf
 
     if fmt == "pbf":
         try:
-            transform = arcgis_pbf.transform_for(params, mercator)
+            transform = arcgis_pbf.transform_for(params, not out.geographic)
         except (ValueError, KeyError, TypeError):
             raise QueryError("Unable to perform query. Please check your parameters.",
                              ["'quantizationParameters' is invalid"])
         field_types = {name: field_specs[name]["type"] for name in fields}
-        cache = store.encoded.setdefault((tuple(fields), return_geometry, mercator, generalization, transform.key()), {})
+        cache = store.encoded.setdefault((tuple(fields), return_geometry, out.key, generalization, transform.key()), {})
         encoded = []
         for oid in page:
             feature = cache.get(oid)
             if feature is None:
                 row = store.rows[oid]
-                shape = _generalize(_project_geometry(row["_geom"], mercator), generalization) if return_geometry else None
+                shape = _generalize(_project_geometry(row["_geom"], out), generalization) if return_geometry else None
                 ordinates = int(bool(layer.get("hasZ"))) + int(bool(layer.get("hasM")))
                 feature = cache[oid] = arcgis_pbf.feature(row, fields, field_types, shape, transform, ordinates)
             encoded.append(feature)
@@ -466,7 +515,7 @@ def run_query(store, params, max_record_count, supports_pagination, supports_pbf
     # Each row's feature is encoded once per (fields, geometry, projection) and
     # reused: pages are then joined, not re-encoded, so the emulator serves a page
     # in a millisecond or two and benchmarks measure the client, not this server.
-    key = (tuple(fields), return_geometry, mercator, generalization)
+    key = (tuple(fields), return_geometry, out.key, generalization)
     cache = store.encoded.setdefault(key, {})
     parts = []
     for oid in page:
@@ -475,7 +524,7 @@ def run_query(store, params, max_record_count, supports_pagination, supports_pbf
             row = store.rows[oid]
             feature = {"attributes": {name: row[name] for name in fields}}
             if return_geometry:
-                feature["geometry"] = _generalize(_project_geometry(row["_geom"], mercator), generalization)
+                feature["geometry"] = _generalize(_project_geometry(row["_geom"], out), generalization)
             encoded = cache[oid] = json.dumps(feature, ensure_ascii=False, separators=(",", ":")).encode()
         parts.append(encoded)
     if fmt == "json":

@@ -93,7 +93,7 @@ def gml_page(features, matched=None, returned=None, next_href=None, x_text=None)
 
 def pbf_page(features, exceeded=False, x_text=None):
     """An f=pbf answer of the bad layer (x_text, a text fault, cannot be written in binary)."""
-    transform = arcgis_pbf.Grid(mercator=False)
+    transform = arcgis_pbf.Grid(metric=False)
     types = {"OBJECTID": "esriFieldTypeOID", "Name": "esriFieldTypeString"}
     encoded = [arcgis_pbf.feature({"OBJECTID": oid, "Name": name}, ["OBJECTID", "Name"], types, {"x": x, "y": y}, transform)
                for oid, x, y, name in features]
@@ -111,7 +111,7 @@ def pbf_page_scaled(scale):
 
         def quantize(self, x, y):
             return 10, 10
-    transform = Overflowing(mercator=False)
+    transform = Overflowing(metric=False)
     types = {"OBJECTID": "esriFieldTypeOID", "Name": "esriFieldTypeString"}
     encoded = [arcgis_pbf.feature({"OBJECTID": oid, "Name": name}, ["OBJECTID", "Name"], types, {"x": x, "y": y}, transform)
                for oid, x, y, name in BAD_DATA]
@@ -212,7 +212,7 @@ def wrong_type(protocol):
     if protocol == "arcgispbf":
         # The text "ten" where the object id goes.
         pbf = arcgis_pbf
-        header = (pbf.field_string(1, "OBJECTID") + pbf.field_bytes(12, pbf.Grid(mercator=False).encode())
+        header = (pbf.field_string(1, "OBJECTID") + pbf.field_bytes(12, pbf.Grid(metric=False).encode())
                   + pbf.field_bytes(13, pbf.field_string(1, "OBJECTID") + pbf.field_varint(2, 6)))
         return pbf.collection(1, header + pbf.field_bytes(15, pbf.field_bytes(1, pbf.field_string(1, "ten"))))
     return page(protocol, BAD_DATA, x_text='"ten"')[0]

@@ -262,7 +262,7 @@ def test_emulator_encodes_z_and_m_as_the_recordings_do(name):
         result = feature_result(f.read())
     answer = load_json(name)
     has_z, has_m = bool(answer.get("hasZ")), bool(answer.get("hasM"))
-    grid = arcgis_pbf.Grid(mercator=True)
+    grid = arcgis_pbf.Grid(metric=True)
     assert grid.encode(has_z, has_m) == only(result, 12)[0]
     recorded = [only(feature, 2)[0] for feature in only(result, 15)]
     assert len(recorded) == len(answer["features"])
