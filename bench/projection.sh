@@ -5,8 +5,9 @@
 #      array and point paths) against pyproj's Transformer.transform on numpy
 #      arrays (Debian's python3-pyproj: the same PROJ 9.1), best of N;
 #   2. what projecting costs a populate: the emulator's 200,000 trees populated
-#      in lon/lat (as served) and in EPSG:32610 (UTM 10N: the emulator answers in
-#      lon/lat and says so, the library projects every page), client CPU, best of N.
+#      in lon/lat (as served) and in EPSG:32610 (UTM 10N: the emulator, under its
+#      no_projection fault, answers in lon/lat and says so, and the library projects
+#      every page), client CPU, best of N.
 #
 #   bash bench/projection.sh [runs]
 set -euo pipefail
@@ -27,5 +28,7 @@ start_emulator
 layer="arcgis/rest/services/Portland/FeatureServer/0"
 for wkid in 4326 32610; do
     echo "-- FC_BENCH_WKID=$wkid"
+    # The emulator would project to outSR itself: as a server that cannot, it answers lon/lat.
+    curl -s "$base/_control/bench-crs-$wkid/fail?mode=no_projection&count=1000000&match=query" >/dev/null
     FC_BENCH_WKID=$wkid build/bench/populate_bench "$base/ns/bench-crs-$wkid/$layer" "$runs"
 done

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+@testable import FeatureCache
 @testable import FCSupport
 @testable import FCData
 import Testing
@@ -142,6 +143,22 @@ import Testing
             return await group.reduce(into: [Bool]()) { $0.append($1) }
         }
         #expect(results == Array(repeating: true, count: 8))
+    }
+
+    @Test func aBatchOfPointsIsProjectedInOneCallAsPointByPoint() throws {
+        let json =
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","id":1,"geometry":{"type":"Point","coordinates":[9.0,50.0]},"properties":{}},{"type":"Feature","id":2,"geometry":{"type":"Point","coordinates":[7.5,53.5]},"properties":{}}]}"#
+        let batch = try Array(json.utf8).withUnsafeBytes { try GeoJSONReader.read($0, identity: FeatureIdentity()).batch }
+        #expect(batch.geometry.isPointsOnly)
+        let transform = try #require(try Projection.transform(from: 4326, to: 25832))
+        let moved = batch.mappingCoordinates(transform)
+        #expect(moved.geometry.isPointsOnly && moved.count == 2)
+        for (row, (lon, lat)) in [(9.0, 50.0), (7.5, 53.5)].enumerated() {
+            let (x, y) = transform(lon, lat)
+            let box = moved.geometry.box(row)
+            #expect(box.xmin == x && box.ymin == y)
+        }
+        #expect(abs(moved.geometry.box(0).xmin - 500000) < 0.001 && abs(moved.geometry.box(1).ymin - 5928940.793459) < 0.001)
     }
 
     @Test func bulkArraysMatchPointByPoint() throws {

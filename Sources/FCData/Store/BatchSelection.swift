@@ -68,12 +68,18 @@ extension FeatureBatch {
 
     /// The batch with every coordinate passed through `transform` (x, y → x, y).
     package func mappingCoordinates(_ transform: CoordinateTransform) -> FeatureBatch {
-        var mapped = GeometryColumnBuilder()
-        transform.withPointFunction { point in
-            for row in 0..<count { mapped.appendMapped(geometry.wkb(row), point) }
+        let moved: GeometryColumn
+        if let points = geometry.projectingPoints(transform) {
+            moved = points
+        } else {
+            var mapped = GeometryColumnBuilder()
+            transform.withPointFunction { point in
+                for row in 0..<count { mapped.appendMapped(geometry.wkb(row), point) }
+            }
+            moved = mapped.finish()
         }
         return FeatureBatch(
-            columns: columns, geometry: mapped.finish(), count: count,
+            columns: columns, geometry: moved, count: count,
             objectIdColumn: objectIdColumn, objectIds: objectIds, geometryTolerance: geometryTolerance,
             isInSpatialOrder: isInSpatialOrder)
     }

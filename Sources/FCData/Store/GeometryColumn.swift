@@ -47,6 +47,29 @@ public struct GeometryColumn: Sendable {
     /// Every row is a point (or empty): no offsets or boxes are stored.
     package var isPointsOnly: Bool { offsets == nil }
 
+    /// A column of points only, every point transformed in one call (PROJ's
+    /// array path: no per-row WKB rewriting); nil for any other column, or when
+    /// a point cannot be projected (the row-by-row path then leaves it without
+    /// geometry).
+    package func projectingPoints(_ transform: CoordinateTransform) -> GeometryColumn? {
+        guard isPointsOnly, count > 0 else { return nil }
+        var xy = [Double](repeating: 0, count: 2 * count)
+        for row in 0..<count {
+            xy[2 * row] = bytes.loadDouble(at: row * Self.pointSize + 5)
+            xy[2 * row + 1] = bytes.loadDouble(at: row * Self.pointSize + 13)
+        }
+        xy.withUnsafeMutableBufferPointer { transform.transform($0.baseAddress!, count: count) }
+        guard xy.allSatisfy(\.isFinite) else { return nil }
+        let moved = FrozenBytes(count: bytes.count) { target in
+            target.copyMemory(from: bytes.base, byteCount: bytes.count)
+            for row in 0..<count {
+                target.storeBytes(of: xy[2 * row].bitPattern.littleEndian, toByteOffset: row * Self.pointSize + 5, as: UInt64.self)
+                target.storeBytes(of: xy[2 * row + 1].bitPattern.littleEndian, toByteOffset: row * Self.pointSize + 13, as: UInt64.self)
+            }
+        }
+        return GeometryColumn(bytes: moved, offsets: nil, boxes: nil, count: count)
+    }
+
     public var byteSize: Int { bytes.count + (offsets?.count ?? 0) * 4 + (boxes?.count ?? 0) * 8 }
 }
 
