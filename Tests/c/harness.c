@@ -255,3 +255,12 @@ void sleep_ms(int ms) {
     struct timespec t = { ms / 1000, (long)(ms % 1000) * 1000000L };
     nanosleep(&t, NULL);
 }
+
+fc_map *map_with_layer(fc_table *table, fc_layer **layer) {
+    fc_map *map = NULL;
+    CHECK_STATUS(fc_layer_create(table, layer), FC_OK);
+    CHECK_STATUS(fc_map_create(&map), FC_OK);
+    CHECK_STATUS(fc_map_add_layer(map, *layer), FC_OK);
+    CHECK_STATUS(fc_loadable_wait(fc_map_as_loadable(map), 60), FC_OK);
+    return map;
+}

@@ -106,6 +106,10 @@ double layer_max_scale(const fc_layer *layer);
 int32_t map_layer_count(const fc_map *map);
 double map_buffer_factor(const fc_map *map);
 
+/* A map with one layer on table, the map loaded (its layers tried); *layer gets
+ * the layer. The caller frees both, map first. Checked. */
+fc_map *map_with_layer(fc_table *table, fc_layer **layer);
+
 /* fc_table_populate with a query and clear_cache (no progress). */
 fc_status populate(fc_table *table, const fc_query *query, bool clear_cache, fc_result **out);
 

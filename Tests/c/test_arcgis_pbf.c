@@ -176,11 +176,7 @@ static void tiles(const char *ns) {
     for (int i = 0; i < 2; i++) {
         CHECK_STATUS(fc_table_set_request_mode(tables[i], FC_REQUEST_MODE_ON_INTERACTION_CACHE), FC_OK);
         fc_layer *layer = NULL;
-        fc_map *map = NULL;
-        CHECK_STATUS(fc_layer_create(tables[i], &layer), FC_OK);
-        CHECK_STATUS(fc_map_create(&map), FC_OK);
-        CHECK_STATUS(fc_map_add_layer(map, layer), FC_OK);
-        CHECK_STATUS(fc_loadable_wait(fc_map_as_loadable(map), 30), FC_OK);
+        fc_map *map = map_with_layer(tables[i], &layer);
         CHECK_STATUS(fc_map_set_visible_extent(map, &view, 5000), FC_OK);
         CHECK_STATUS(fc_map_wait_idle(map, 60), FC_OK);
         CHECK(cached_count(tables[i]) > 0);

@@ -109,11 +109,7 @@ static void test_map_in_mercator_over_a_utm_table(void) {
     CHECK_STATUS(fc_table_set_spatial_reference(table, UTM10N), FC_OK);
     CHECK_STATUS(fc_table_set_request_mode(table, FC_REQUEST_MODE_ON_INTERACTION_CACHE), FC_OK);
     fc_layer *layer = NULL;
-    fc_map *map = NULL;
-    CHECK_STATUS(fc_layer_create(table, &layer), FC_OK);
-    CHECK_STATUS(fc_map_create(&map), FC_OK);
-    CHECK_STATUS(fc_map_add_layer(map, layer), FC_OK);
-    CHECK_STATUS(fc_loadable_wait(fc_map_as_loadable(map), 60), FC_OK);
+    fc_map *map = map_with_layer(table, &layer);
     /* A view of about 800 m in Web Mercator (lon -122.680..-122.670, lat 45.510..45.518). */
     const fc_envelope view = {-13656675.0, 5702171.0, -13655562.0, 5703442.0, 3857};
     CHECK_STATUS(fc_map_set_visible_extent(map, &view, 5000), FC_OK);

@@ -93,11 +93,7 @@ static void test_views_are_bounded(void) {
     const char *ns = emulator_namespace("hostile-view");
     fc_table *table = open_portland_table(ctx, ns, FC_REQUEST_MODE_ON_INTERACTION_CACHE);
     fc_layer *layer = NULL;
-    fc_map *map = NULL;
-    CHECK_STATUS(fc_layer_create(table, &layer), FC_OK);
-    CHECK_STATUS(fc_map_create(&map), FC_OK);
-    CHECK_STATUS(fc_map_add_layer(map, layer), FC_OK);
-    CHECK_STATUS(fc_loadable_wait(fc_map_as_loadable(map), 30), FC_OK);
+    fc_map *map = map_with_layer(table, &layer);
     CHECK_STATUS(fc_map_set_buffer_factor(map, 1), FC_OK);
 
     /* D4: a 0.1° view at 1:50 wanted millions of tiles; it gets at most 16 tiles

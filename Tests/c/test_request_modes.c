@@ -25,10 +25,7 @@ static setup open_map(const char *name, int32_t mode) {
     setup s;
     snprintf(s.ns, sizeof s.ns, "%s", emulator_namespace(name));
     s.table = open_portland_table(NULL, s.ns, mode);
-    CHECK_STATUS(fc_layer_create(s.table, &s.layer), FC_OK);
-    CHECK_STATUS(fc_map_create(&s.map), FC_OK);
-    CHECK_STATUS(fc_map_add_layer(s.map, s.layer), FC_OK);
-    CHECK_STATUS(fc_loadable_wait(fc_map_as_loadable(s.map), 30), FC_OK);
+    s.map = map_with_layer(s.table, &s.layer);
     return s;
 }
 
