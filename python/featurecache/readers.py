@@ -2,14 +2,45 @@
 """One-call readers in the spirit of pyogrio: a URL (and the layer, collection
 or feature type it needs) in; its layers, its description, a pyarrow Table, a
 stream of record batches or a GeoDataFrame out. Every reader takes the same
-keywords: where, bbox, mask, columns, max_features (None: all)."""
+keywords: where, bbox, mask, columns, max_features (None: all), crs (None: the
+layer's own system)."""
 import contextlib
+import json
 
 from . import arrow
-from .constants import RequestMode
+from .constants import CRSFormat, RequestMode
 from .query import Query
 from .service import FeatureService
 from .table import Table
+
+
+def _open(url, layer, crs, context, timeout):
+    """The loaded table of layer; crs (a code, "EPSG:25832", a pyproj.CRS, WKT)
+    set before it loads, so the service is asked for that system (or the
+    library projects into it)."""
+    if crs is None:
+        return Table.open(url, layer, context=context, timeout=timeout)
+    with FeatureService.open(url, context=context, timeout=timeout) as service:
+        table = service.table(layer)
+    try:
+        table.set_spatial_reference(crs)
+        table.load()
+        table.wait(timeout)
+    except BaseException:
+        table.close()
+        raise
+    return table
+
+
+def _crs_name(table):
+    """"EPSG:25832", "ESRI:102719": the table's system by its authority code; its
+    WKT2 when it has none; None when the service gives none."""
+    try:
+        described = json.loads(table.crs_definition(CRSFormat.PROJJSON))
+    except Exception:  # the service gives no spatial reference, or PROJ cannot read it
+        return None
+    code = described.get("id")
+    return "%s:%s" % (code["authority"], code["code"]) if code else table.crs_definition(CRSFormat.WKT2)
 
 
 def list_layers(url, *, context=None, timeout=None):
@@ -25,21 +56,20 @@ def list_layers(url, *, context=None, timeout=None):
     return [(item.name if numeric else item.id, item.geometry_type) for item in items]
 
 
-def read_info(url, layer=None, *, context=None, timeout=None):
+def read_info(url, layer=None, *, crs=None, context=None, timeout=None):
     """What one layer is, read from the service without fetching its features:
-    a dict of layer_name, kind (a ServiceKind), crs ("EPSG:<wkid>", None when
-    unknown), fields and dtypes (the library's field types), geometry_type,
+    a dict of layer_name, kind (a ServiceKind), crs ("EPSG:<code>" or
+    "ESRI:<code>", the WKT2 of a system without a code, None when unknown), fields and dtypes (the library's field types), geometry_type,
     has_z, has_m, features (the service's count), total_bounds (xmin, ymin,
     xmax, ymax as the service declares its extent, None when it does not),
     max_record_count and options (the settings its kind declares)."""
-    with Table.open(url, layer, context=context, timeout=timeout) as table:
+    with _open(url, layer, crs, context, timeout) as table:
         table.request_mode = RequestMode.ON_INTERACTION_NO_CACHE  # the count is the service's
         fields = table.fields
         extent = table.extent
-        wkid = table.spatial_reference.latest_wkid or table.spatial_reference.wkid
         bounds = (extent.xmin, extent.ymin, extent.xmax, extent.ymax) if extent and extent.xmin <= extent.xmax else None
         return {
-            "layer_name": table.name, "kind": table.service_kind, "crs": "EPSG:%d" % wkid if wkid else None,
+            "layer_name": table.name, "kind": table.service_kind, "crs": _crs_name(table),
             "fields": [field.name for field in fields], "dtypes": [field.type for field in fields],
             "geometry_type": table.geometry_type, "has_z": table.has_z, "has_m": table.has_m,
             "features": table.query_count(timeout=timeout), "total_bounds": bounds,
@@ -51,17 +81,17 @@ def _query(where, bbox, mask, columns, max_features):
     return Query(where=where, bbox=bbox, mask=mask, columns=columns, max_features=max_features)
 
 
-def read_result(url, layer=None, *, where=None, bbox=None, mask=None, columns=None, max_features=None, context=None,
-                timeout=None):
+def read_result(url, layer=None, *, where=None, bbox=None, mask=None, columns=None, max_features=None, crs=None,
+                context=None, timeout=None):
     """The features of one layer as a Result (see read_arrow for the arguments)."""
-    with Table.open(url, layer, context=context, timeout=timeout) as table:
+    with _open(url, layer, crs, context, timeout) as table:
         table.request_mode = RequestMode.MANUAL_CACHE
         # The result keeps its pages after the table (and its cache) are gone.
         return table.populate(_query(where, bbox, mask, columns, max_features), timeout=timeout)
 
 
-def read_arrow(url, layer=None, *, where=None, bbox=None, mask=None, columns=None, max_features=None, context=None,
-               timeout=None):
+def read_arrow(url, layer=None, *, where=None, bbox=None, mask=None, columns=None, max_features=None, crs=None,
+               context=None, timeout=None):
     """The features of one layer as a pyarrow.Table.
 
     url: an ArcGIS REST layer or service, an OGC API landing page, a WFS
@@ -71,23 +101,25 @@ def read_arrow(url, layer=None, *, where=None, bbox=None, mask=None, columns=Non
     clause; bbox: (xmin, ymin, xmax, ymax[, wkid]) in the layer's spatial
     reference unless a wkid is given; mask: a shapely geometry (intersects);
     columns: the fields to read (the object id always comes); max_features: at
-    most this many (None: all, paging as the server needs).
+    most this many (None: all, paging as the server needs); crs: the system to
+    read in (an EPSG or Esri code, "EPSG:25832", a pyproj.CRS or WKT): asked of
+    the service when it offers it, else projected here.
     """
     return arrow.to_arrow(read_result(url, layer, where=where, bbox=bbox, mask=mask, columns=columns,
-                                      max_features=max_features, context=context, timeout=timeout))
+                                      max_features=max_features, crs=crs, context=context, timeout=timeout))
 
 
-def read_dataframe(url, layer=None, *, where=None, bbox=None, mask=None, columns=None, max_features=None, context=None,
-                   timeout=None):
+def read_dataframe(url, layer=None, *, where=None, bbox=None, mask=None, columns=None, max_features=None, crs=None,
+                   context=None, timeout=None):
     """The features of one layer as a geopandas.GeoDataFrame (arguments as
     read_arrow; dtypes as Result.to_geopandas)."""
     return arrow.to_geopandas(read_arrow(url, layer, where=where, bbox=bbox, mask=mask, columns=columns,
-                                         max_features=max_features, context=context, timeout=timeout))
+                                         max_features=max_features, crs=crs, context=context, timeout=timeout))
 
 
 @contextlib.contextmanager
 def open_arrow(url, layer=None, *, where=None, bbox=None, mask=None, columns=None, max_features=None,
-               batch_size=None, context=None, timeout=None):
+               batch_size=None, crs=None, context=None, timeout=None):
     """A stream of the layer's features as pyarrow record batches, fetched one
     page at a time as the reader is read: memory holds one page, not the layer.
     A context manager giving (meta, reader) as pyogrio.open_arrow does: meta is
@@ -100,7 +132,7 @@ def open_arrow(url, layer=None, *, where=None, bbox=None, mask=None, columns=Non
     may show a feature twice or not at all, as any paged read of a live
     service may."""
     pa = arrow.require("pyarrow", "open_arrow()")
-    table = Table.open(url, layer, context=context, timeout=timeout)
+    table = _open(url, layer, crs, context, timeout)
     try:
         table.request_mode = RequestMode.ON_INTERACTION_NO_CACHE
         size = int(batch_size or table.max_record_count or 1000)
@@ -109,7 +141,7 @@ def open_arrow(url, layer=None, *, where=None, bbox=None, mask=None, columns=Non
         fields = table.fields
         meta = {"layer_name": table.name, "kind": table.service_kind, "fields": [field.name for field in fields],
                 "dtypes": [field.type for field in fields], "geometry_type": table.geometry_type,
-                "crs": "EPSG:%d" % (table.spatial_reference.latest_wkid or table.spatial_reference.wkid)}
+                "crs": _crs_name(table)}
 
         def pages():
             offset, remaining = 0, max_features

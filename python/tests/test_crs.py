@@ -60,3 +60,15 @@ def test_a_table_in_utm_says_its_crs_and_exports_it(ns):
     assert frame.crs.to_epsg() == 32610  # from the GeoArrow PROJJSON
     # UTM 10N: metres, hundreds of kilometres east of the zone's western edge.
     assert 515000 < frame.geometry.x.min() < frame.geometry.x.max() < 535000
+
+
+def test_readers_take_crs(ns):
+    frame = fc.read_dataframe(ns.layer_url(0), bbox=BOX, crs="EPSG:32610")
+    assert len(frame) > 1000 and frame.crs.to_epsg() == 32610
+    assert 515000 < frame.geometry.x.min() < frame.geometry.x.max() < 535000
+    info = fc.read_info(ns.layer_url(0), crs=2913)
+    assert info["crs"] == "EPSG:2913"
+    assert fc.read_info(ns.layer_url(0))["crs"] == "EPSG:4326"
+    with fc.open_arrow(ns.layer_url(0), bbox=BOX, crs=pyproj.CRS.from_epsg(32610), batch_size=500) as (meta, reader):
+        assert meta["crs"] == "EPSG:32610"
+        assert sum(batch.num_rows for batch in reader) == len(frame)
