@@ -34,7 +34,8 @@ static fc_envelope cached_extent(fc_table *table) {
     return extent;
 }
 
-static int64_t local_count(fc_table *table, const fc_envelope *box) {
+/* fc_table_query_count in box: the cache or the service, by the table's request mode. */
+static int64_t count_in(fc_table *table, const fc_envelope *box) {
     fc_query *query = NULL;
     CHECK_STATUS(fc_query_create(&query), FC_OK);
     CHECK_STATUS(fc_query_set_envelope(query, box), FC_OK);
@@ -70,7 +71,7 @@ static void test_utm_served_and_projected_here(void) {
         CHECK(extents[i].wkid == UTM10N && extents[i].xmin > 515000 && extents[i].xmax < 535000);
         CHECK(extents[i].ymin > 5030000 && extents[i].ymax < 5050000);
         /* A view in lon/lat over the UTM cache: the box projected (densified) to 32610. */
-        CHECK(local_count(tables[i], &BBOX) == 1221);
+        CHECK(count_in(tables[i], &BBOX) == 1221);
     }
     /* The system as other tools read it, written by PROJ. */
     const char *wkt2 = NULL, *projjson = NULL;
@@ -91,10 +92,11 @@ static void test_utm_served_and_projected_here(void) {
     for (int i = 0; i < 3; i++) fc_table_free(tables[i]);
 }
 
-/* The on-interaction cache mode with the map in Web Mercator over a table in
- * UTM 10N (pygeoapi projecting): the map's extent is projected to the table's
- * system, tiles are computed there, and a view already covered costs no
- * request; the cached features in a view agree with the server's own count. */
+/* The request modes with the map in Web Mercator over a table in UTM 10N
+ * (pygeoapi projecting). On-interaction cache: the map's extent is projected
+ * to the table's system, tiles are computed there, a view already covered
+ * costs no request, and the cached features in a view agree with the server's
+ * own count. No cache: the same count, asked of the service. */
 static void test_map_in_mercator_over_a_utm_table(void) {
     const char *pygeoapi = env_or("PYGEOAPI_URL", "http://127.0.0.1:5001");
     /* One request at a time: pygeoapi 0.21's GeoPackage provider shares one
@@ -135,10 +137,19 @@ static void test_map_in_mercator_over_a_utm_table(void) {
     /* The view's features, from the cache, as the server counts them itself. */
     CHECK_STATUS(fc_table_create_ogc(NULL, pygeoapi, "trees", &oracle), FC_OK);
     open_in(oracle, 4326);
-    int64_t cached = local_count(table, &view);
+    int64_t cached = count_in(table, &view);
     CHECK(cached > 10);
     CHECK(populate_count(oracle, NULL, &view, 0) == cached);
     CHECK(table_statistics(table).requests == first.requests);  /* the count was local */
+    /* No cache: the same view asked of the service, in the table's system, every time. */
+    fc_table *live = NULL;
+    CHECK_STATUS(fc_table_create_ogc(serial, pygeoapi, "trees", &live), FC_OK);
+    CHECK_STATUS(fc_table_set_spatial_reference(live, UTM10N), FC_OK);
+    CHECK_STATUS(fc_table_set_request_mode(live, FC_REQUEST_MODE_ON_INTERACTION_NO_CACHE), FC_OK);
+    CHECK_STATUS(fc_loadable_wait(fc_table_as_loadable(live), 60), FC_OK);
+    CHECK(count_in(live, &view) == cached);
+    CHECK(cached_count(live) == 0 && table_statistics(live).queries_server == 1);
+    fc_table_free(live);
     fc_map_free(map);
     fc_layer_free(layer);
     fc_table_free(table);
@@ -222,7 +233,7 @@ static void test_arcgis_state_plane(void) {
     /* pyproj's PROJ (9.5, its wheel's) and the library's (9.1, Debian's) choose
      * the same WGS 84 -> NAD83(HARN) operation here: the same places to 0.01 ft. */
     CHECK(same_place(&by_server, &by_library, 0.01));
-    CHECK(local_count(served, &BBOX) == expected && local_count(here, &BBOX) == expected);
+    CHECK(count_in(served, &BBOX) == expected && count_in(here, &BBOX) == expected);
     fc_table_free(served);
     fc_table_free(here);
     fc_table_free(degrees);
