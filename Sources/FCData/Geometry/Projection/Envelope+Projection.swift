@@ -21,6 +21,17 @@ extension Shape {
     }
 }
 
+extension BoundingBox {
+    /// The smallest box holding this one (in `from`) projected to `to`, its
+    /// edges densified: what a server must be asked for so that nothing the
+    /// box holds is left out.
+    package func projected(from: Int32, to: Int32) throws(FeatureCacheError) -> BoundingBox {
+        let envelope = try Envelope(xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax, spatialReference: SpatialReference(wkid: from))
+            .projected(to: to)
+        return BoundingBox(envelope.xmin, envelope.ymin, envelope.xmax, envelope.ymax)
+    }
+}
+
 extension Envelope {
     /// Points per edge sampled when a transform may curve the edges (GDAL's
     /// OCTTransformBounds default is 21 as well).

@@ -54,9 +54,8 @@ struct OGCItemsPlan {
         if query.geometry != nil, query.spatialRelationship != .disjoint {
             let filter = try SpatialFilter(query, tableWkid: wkid)
             var box = filter.box
-            if wkid != 4326, let toCRS84 = try? Projection.transform(from: wkid, to: 4326) {
-                let low = toCRS84(box.xmin, box.ymin), high = toCRS84(box.xmax, box.ymax)
-                box = BoundingBox(low.0, low.1, high.0, high.1)
+            if wkid != 4326, let inCRS84 = try? box.projected(from: wkid, to: 4326) {
+                box = inCRS84  // densified: a UTM box's edges bend in lon/lat
             } else if wkid != 4326 {
                 guard source.service.conforms("/conf/crs") else {
                     throw FeatureCacheError(

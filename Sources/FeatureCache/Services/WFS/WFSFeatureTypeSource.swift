@@ -68,10 +68,7 @@ struct WFSFeatureTypeSource: FeatureSource {
         if let box = type.wgs84Box {
             var extent = Envelope(
                 xmin: box.xmin, ymin: box.ymin, xmax: box.xmax, ymax: box.ymax, spatialReference: SpatialReference(wkid: 4326))
-            if wkid != 4326, let transform = try? Projection.transform(from: 4326, to: wkid) {
-                let low = transform(box.xmin, box.ymin), high = transform(box.xmax, box.ymax)
-                extent = Envelope(xmin: low.0, ymin: low.1, xmax: high.0, ymax: high.1, spatialReference: SpatialReference(wkid: wkid))
-            }
+            if wkid != 4326, let projected = try? extent.projected(to: wkid) { extent = projected }
             metadata.extent = extent
         }
         metadata.maxRecordCount = capabilities.countDefault > 0 ? capabilities.countDefault : 1000

@@ -76,9 +76,10 @@ struct WFSGetFeaturePlan {
         if query.geometry != nil, query.spatialRelationship != .disjoint {
             let filter = try SpatialFilter(query, tableWkid: wkid)
             var queryBox = filter.box
-            if projection != nil, let back = try Projection.transform(from: wkid, to: defaultWkid) {
-                let low = back(queryBox.xmin, queryBox.ymin), high = back(queryBox.xmax, queryBox.ymax)
-                queryBox = BoundingBox(low.0, low.1, high.0, high.1)
+            if projection != nil {
+                // The box around the query's box in the server's system, edges densified:
+                // its corners alone would leave out what a rotated edge bulges over.
+                queryBox = try queryBox.projected(from: wkid, to: defaultWkid)
             }
             box = queryBox
             exactOnServer =

@@ -128,17 +128,14 @@ struct WFSPageReader {
     /// project them — fail the request instead of passing for metres.
     private func inAskedCRS(_ batch: FeatureBatch, askedWkid: Int32, request: HTTPRequest) throws(FeatureCacheError) -> FeatureBatch {
         let defaultWkid = state.type.flatMap { WFSCRS.wkid(of: $0.defaultCRS) } ?? 4326
-        guard askedWkid != defaultWkid, batch.count > 0, let wgs84 = state.type?.wgs84Box,
-            let toAsked = try? Projection.transform(from: 4326, to: askedWkid)
+        let degrees = state.type?.wgs84Box.map { BoundingBox($0.xmin, $0.ymin, $0.xmax, $0.ymax) }
+        guard askedWkid != defaultWkid, batch.count > 0, let degrees, let asked = try? degrees.projected(from: 4326, to: askedWkid)
         else { return batch }
         var box = BoundingBox()
         for row in 0..<batch.count { batch.geometry.addBox(of: row, to: &box) }
         guard !box.isEmpty else { return batch }
-        let low = toAsked(wgs84.xmin, wgs84.ymin), high = toAsked(wgs84.xmax, wgs84.ymax)
-        let asked = BoundingBox(low.0, low.1, high.0, high.1)
-        let degrees = BoundingBox(wgs84.xmin, wgs84.ymin, wgs84.xmax, wgs84.ymax)
         guard box.fits(in: degrees, margin: 0.01), !box.fits(in: asked, margin: 1000) else { return batch }
-        guard defaultWkid == 4326 else {
+        guard defaultWkid == 4326, let toAsked = try? Projection.transform(from: 4326, to: askedWkid) else {
             throw FeatureCacheError(
                 .service,
                 "\(request.methodAndURL): asked for EPSG:\(askedWkid) but the coordinates are degrees (they fit the type's WGS84 extent only)"
