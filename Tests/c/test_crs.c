@@ -157,6 +157,57 @@ static void test_map_in_mercator_over_a_utm_table(void) {
     fc_context_free(serial);
 }
 
+/* Bonn's trees, stored and published in EPSG:25832 only (MapServer's and QGIS
+ * Server's national-grid projects; make_data.py writes 3,000, 367 of them in
+ * BONN_BOX). A table in the layer's own system asks for it; one in lon/lat or
+ * Web Mercator gets the layer's system from the server and projects it here;
+ * a map in Web Mercator over the UTM table covers its view. */
+static const fc_envelope BONN_BOX = {7.09, 50.70, 7.13, 50.73, 4326};
+
+static void test_national_grid_only(void) {
+    const char *urls[2] = {env_or("MAPSERVER_NATIONAL_WFS_URL", "http://127.0.0.1:5002/cgi-bin/mapserv?MAP=national"),
+                           env_or("QGIS_NATIONAL_WFS_URL", "http://127.0.0.1:5003/national")};
+    const char *types[2] = {"ms:bonn_trees", "bonn_trees"};
+    for (int i = 0; i < 2; i++) {
+        fc_table *native = NULL, *degrees = NULL, *mercator = NULL;
+        CHECK_STATUS(fc_table_create_wfs(NULL, urls[i], types[i], &native), FC_OK);
+        CHECK_STATUS(fc_table_set_request_mode(native, FC_REQUEST_MODE_MANUAL_CACHE), FC_OK);
+        CHECK_STATUS(fc_loadable_wait(fc_table_as_loadable(native), 60), FC_OK);
+        int32_t wkid = 0, latest = 0;
+        CHECK_STATUS(fc_table_spatial_reference(native, &wkid, &latest), FC_OK);
+        CHECK(wkid == 25832);
+        CHECK(populate_count(native, NULL, &BONN_BOX, 0) == 367);
+        fc_envelope utm = cached_extent(native);
+        CHECK(utm.wkid == 25832 && utm.xmin > 360000 && utm.xmax < 370000 && utm.ymin > 5615000 && utm.ymax < 5625000);
+
+        CHECK_STATUS(fc_table_create_wfs(NULL, urls[i], types[i], &degrees), FC_OK);
+        open_in(degrees, 4326);
+        CHECK(populate_count(degrees, NULL, &BONN_BOX, 0) == 367);
+        fc_envelope lonlat = cached_extent(degrees);
+        CHECK(lonlat.wkid == 4326 && lonlat.xmin >= 7.09 && lonlat.xmax <= 7.13 && lonlat.ymin >= 50.70 && lonlat.ymax <= 50.73);
+
+        /* The map in Web Mercator over a table in Web Mercator the server cannot
+         * serve: tiles fetched in 25832 and projected, the view's trees all there. */
+        CHECK_STATUS(fc_table_create_wfs(NULL, urls[i], types[i], &mercator), FC_OK);
+        CHECK_STATUS(fc_table_set_spatial_reference(mercator, 3857), FC_OK);
+        CHECK_STATUS(fc_table_set_request_mode(mercator, FC_REQUEST_MODE_ON_INTERACTION_CACHE), FC_OK);
+        fc_layer *layer = NULL;
+        fc_map *map = map_with_layer(mercator, &layer);
+        const fc_envelope view = {789255.0, 6568397.0, 793708.0, 6573673.0, 3857};  /* BONN_BOX, a little larger */
+        CHECK_STATUS(fc_map_set_visible_extent(map, &view, 20000), FC_OK);
+        CHECK_STATUS(fc_map_wait_idle(map, 60), FC_OK);
+        CHECK(table_statistics(mercator).tile_failures == 0);
+        long requests = (long)table_statistics(mercator).requests;
+        CHECK(count_in(mercator, &BONN_BOX) == 367);
+        CHECK((long)table_statistics(mercator).requests == requests);   /* from the cache */
+        fc_map_free(map);
+        fc_layer_free(layer);
+        fc_table_free(native);
+        fc_table_free(degrees);
+        fc_table_free(mercator);
+    }
+}
+
 /* A system whose definition puts latitude first (ETRS89, EPSG:4258): pygeoapi
  * lists it and, as OGC API - Features Part 2 says, writes latitude first; the
  * library swaps to x = longitude, y = latitude as every table has them. */
@@ -243,6 +294,7 @@ int main(void) {
     RUN(test_utm_served_and_projected_here);
     RUN(test_arcgis_state_plane);
     RUN(test_map_in_mercator_over_a_utm_table);
+    RUN(test_national_grid_only);
     RUN(test_latitude_first_system);
     RUN(test_accuracy);
     RUN(test_unknown_system);

@@ -116,7 +116,7 @@ fi
 have_trees=$(/usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['trees']['count'])" \
              "$DATA/expected.json" 2>/dev/null || echo 0)
 if [ "$REGEN" = 1 ] || [ "$have_trees" != "$TREES" ] || [ ! -s "$DATA/features.gpkg" ] \
-   || [ ! -s "$DATA/shp/trees.shp" ]; then
+   || [ ! -s "$DATA/shp/trees.shp" ] || [ ! -s "$DATA/shp/bonn_trees.shp" ]; then
   log "generating data ($TREES trees) in $DATA"
   rm -rf "$DATA"
   /usr/bin/python3 "$HERE/make_data.py" --out "$DATA" --trees "$TREES"
@@ -130,7 +130,7 @@ render() {  # template output port
 mkdir -p "$GH/pygeoapi" "$GH/mapserver/cgi-bin" "$GH/mapserver/www" "$GH/mapserver/ogcapi-templates" "$GH/qgis" "$GH/tipg"
 render "$HERE/pygeoapi/config.yml.in" "$GH/pygeoapi/config.yml" "$PYGEOAPI_PORT"
 [ "$POSTGIS" = 1 ] && sed -e "s|@PGPORT@|$PGPORT|g" "$HERE/pygeoapi/postgis.yml.in" >> "$GH/pygeoapi/config.yml"
-for f in features.map mapserver.conf lighttpd.conf; do
+for f in features.map national.map mapserver.conf lighttpd.conf; do
   render "$HERE/mapserver/$f.in" "$GH/mapserver/$f" "$MAPSERVER_PORT"
 done
 ln -sf /usr/lib/cgi-bin/mapserv "$GH/mapserver/cgi-bin/mapserv"
@@ -149,6 +149,12 @@ lighttpd -tt -f "$GH/qgis/lighttpd.conf" >/dev/null || die "bad lighttpd config 
 if [ ! -s "$GH/qgis/features.qgs" ] || [ "$DATA/features.gpkg" -nt "$GH/qgis/features.qgs" ]; then
   /usr/bin/python3 "$HERE/qgis/make_project.py" "$DATA/features.gpkg" "$GH/qgis/features.qgs" "$QGIS_URL" \
     > "$GH/qgis/make_project.log" 2>&1 || die "QGIS project not written (see $GH/qgis/make_project.log)"
+fi
+# The national-grid project: Bonn's trees in EPSG:25832, the only system it offers.
+if [ ! -s "$GH/qgis/national.qgs" ] || [ "$DATA/national.gpkg" -nt "$GH/qgis/national.qgs" ]; then
+  /usr/bin/python3 "$HERE/qgis/make_project.py" "$DATA/national.gpkg" "$GH/qgis/national.qgs" \
+    "http://$HOST:$QGIS_PORT/national" bonn_trees EPSG:25832 \
+    > "$GH/qgis/make_project_national.log" 2>&1 || die "QGIS national project not written (see $GH/qgis/make_project_national.log)"
 fi
 
 # ---- 5. start -----------------------------------------------------------------------------
@@ -230,6 +236,8 @@ MAPSERVER_WFS_URL=$MAPSERV_URL
 MAPSERVER_OGCAPI_URL=$MS_OGCAPI_URL
 DOCUMENTS_URL=http://$HOST:$MAPSERVER_PORT/documents
 QGIS_WFS_URL=$QGIS_URL
+MAPSERVER_NATIONAL_WFS_URL=$MAPSERV_URL?MAP=national
+QGIS_NATIONAL_WFS_URL=http://$HOST:$QGIS_PORT/national
 QGIS_OGCAPI_URL=$QGIS_URL/wfs3
 TIPG_URL=$TIPG_URL
 GEOSERVERS_DATA=$DATA

@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Writes the QGIS Server project of the geo test harness: the trees, roads and
-buildings layers of features.gpkg, published as WFS (1.0/1.1) and OGC API -
-Features, with QGIS's default settings otherwise (what a new user meets).
+"""Writes a QGIS Server project of the geo test harness: the trees, roads and
+buildings layers of features.gpkg (or the layers named), published as WFS
+(1.0/1.1) and OGC API - Features, with QGIS's default settings otherwise (what a
+new user meets). With a CRS, the project is in that system and offers no other
+(the national-grid project: Bonn's trees in EPSG:25832 only).
 
-    /usr/bin/python3 make_project.py DATA/features.gpkg OUT.qgs SERVICE_URL
+    /usr/bin/python3 make_project.py DATA/features.gpkg OUT.qgs SERVICE_URL [LAYER,... [CRS]]
 """
 import os
 import sys
@@ -12,13 +14,15 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from qgis.core import QgsApplication, QgsCoordinateReferenceSystem, QgsProject, QgsVectorLayer  # noqa: E402
 
 gpkg, output, service_url = sys.argv[1:4]
+names = sys.argv[4].split(",") if len(sys.argv) > 4 else ["trees", "roads", "buildings"]
+only_crs = sys.argv[5] if len(sys.argv) > 5 else None
 app = QgsApplication([], False)
 app.initQgis()
 project = QgsProject.instance()
-project.setCrs(QgsCoordinateReferenceSystem("EPSG:4326"))
+project.setCrs(QgsCoordinateReferenceSystem(only_crs or "EPSG:4326"))
 project.setTitle("Geo test harness (QGIS Server)")
 ids = []
-for name in ("trees", "roads", "buildings"):
+for name in names:
     layer = QgsVectorLayer("%s|layername=%s" % (gpkg, name), name, "ogr")
     if not layer.isValid():
         sys.exit("make_project.py: cannot open layer %s of %s" % (name, gpkg))
@@ -32,7 +36,7 @@ project.writeEntry("WMSServiceCapabilities", "/", True)
 project.writeEntry("WMSServiceTitle", "/", "Geo test harness (QGIS Server)")
 project.writeEntry("WFSUrl", "/", service_url)
 # The CRSs the services offer besides the layers' own.
-project.writeEntry("WMSCrsList", "/", ["EPSG:4326", "EPSG:3857"])
+project.writeEntry("WMSCrsList", "/", [only_crs] if only_crs else ["EPSG:4326", "EPSG:3857"])
 if not project.write(output):
     sys.exit("make_project.py: cannot write " + output)
 app.exitQgis()
