@@ -58,6 +58,8 @@ MapServer WFS 1.0/1.1/2.0:       $MAPSERV_URL?SERVICE=WFS&REQUEST=GetCapabilitie
 MapServer OGC API - Features:    $MS_OGCAPI_URL/           collections: trees roads buildings
 QGIS Server WFS 1.0/1.1:         $QGIS_URL?SERVICE=WFS&REQUEST=GetCapabilities   typenames: trees roads buildings
 QGIS Server OGC API - Features:  $QGIS_URL/wfs3            collections: trees roads buildings
+MapServer WFS, national grid:    $MAPSERV_URL?MAP=national   typename: ms:bonn_trees (EPSG:25832 only)
+QGIS Server WFS, national grid:  http://$HOST:$QGIS_PORT/national   typename: bonn_trees (EPSG:25832 only)
 $([ "$POSTGIS" = 1 ] && echo "tipg OGC API - Features:         $TIPG_URL/            collections: public.trees public.roads public.buildings")
 data:                            $DATA  (expected.json = ground-truth counts)
 env file:                        $ENVF
