@@ -1078,6 +1078,16 @@ FC_API fc_status fc_query_set_order_by(fc_query *query, const char *order_by);
  * infinite distance. @since 1.3 */
 FC_API fc_status fc_query_set_max_allowable_offset(fc_query *query, double distance);
 
+/* The spatial reference (an EPSG or Esri wkid) query results give geometries
+ * and extents in; 0 (the default) = the table's. The cache keeps the table's
+ * system: results are projected as they are made (PROJ; an extent is the box
+ * around the projected box, its edges densified), and fc_result_wkid reports
+ * this one. Populates ignore it (the cache and their results stay in the
+ * table's system). A code PROJ does not know fails the query with
+ * FC_E_UNSUPPORTED. Errors: FC_E_INVALID_ARGUMENT for NULL or a negative
+ * wkid. @since 1.3 */
+FC_API fc_status fc_query_set_out_spatial_reference(fc_query *query, int32_t wkid);
+
 /* ==== Results ============================================================== */
 
 /* Features returned by a populate: rows with typed fields, an object id and a

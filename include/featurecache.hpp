@@ -285,6 +285,8 @@ public:
     Query &max_features(int64_t count) { return set(fc_query_set_max_features(get(), count)); }
     Query &order_by(const std::string &order) { return set(fc_query_set_order_by(get(), order.c_str())); }
     Query &max_allowable_offset(double distance) { return set(fc_query_set_max_allowable_offset(get(), distance)); }
+    /// The system results are given in (0: the table's).
+    Query &out_spatial_reference(int32_t wkid) { return set(fc_query_set_out_spatial_reference(get(), wkid)); }
     fc_query *get() const noexcept { return handle_.get(); }
 
 private:

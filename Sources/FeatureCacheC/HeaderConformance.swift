@@ -107,6 +107,7 @@ private func headerConformance() {
     conforms(CFeatureCacheABI.fc_query_set_object_ids, fcQuerySetObjectIds)
     conforms(CFeatureCacheABI.fc_query_set_order_by, fcQuerySetOrderBy)
     conforms(CFeatureCacheABI.fc_query_set_out_fields, fcQuerySetOutFields)
+    conforms(CFeatureCacheABI.fc_query_set_out_spatial_reference, fcQuerySetOutSpatialReference)
     conforms(CFeatureCacheABI.fc_query_set_relation_parameter, fcQuerySetRelationParameter)
     conforms(CFeatureCacheABI.fc_query_set_result_offset, fcQuerySetResultOffset)
     conforms(CFeatureCacheABI.fc_query_set_return_geometry, fcQuerySetReturnGeometry)

@@ -285,6 +285,24 @@ static void test_arcgis_state_plane(void) {
      * the same WGS 84 -> NAD83(HARN) operation here: the same places to 0.01 ft. */
     CHECK(same_place(&by_server, &by_library, 0.01));
     CHECK(count_in(served, &BBOX) == expected && count_in(here, &BBOX) == expected);
+    /* Results in another system than the table's: the query's output system. */
+    fc_query *query = NULL;
+    CHECK_STATUS(fc_query_create(&query), FC_OK);
+    CHECK_STATUS(fc_query_set_envelope(query, &BBOX), FC_OK);
+    CHECK_STATUS(fc_query_set_out_spatial_reference(query, -1), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_query_set_out_spatial_reference(query, 4326), FC_OK);
+    fc_result *in_degrees = NULL;
+    CHECK_STATUS(fc_table_query(served, query, &in_degrees), FC_OK);
+    CHECK(result_count(in_degrees) == expected && result_wkid(in_degrees) == 4326);
+    fc_envelope back = {0, 0, 0, 0, 0};
+    CHECK_STATUS(fc_table_query_extent(served, query, &back), FC_OK);
+    fc_envelope truth = cached_extent(degrees);
+    /* The extent is the box around the projected box: it holds the lon/lat one, a
+     * little larger (the Oregon North grid is turned 1.5 degrees from the meridians here). */
+    CHECK(back.wkid == 4326 && back.xmin <= truth.xmin && back.xmax >= truth.xmax && back.ymin <= truth.ymin && back.ymax >= truth.ymax);
+    CHECK(back.xmax - back.xmin < (truth.xmax - truth.xmin) * 1.1 && back.ymax - back.ymin < (truth.ymax - truth.ymin) * 1.1);
+    fc_result_free(in_degrees);
+    fc_query_free(query);
     fc_table_free(served);
     fc_table_free(here);
     fc_table_free(degrees);

@@ -258,6 +258,7 @@ _SIGNATURES = {
     "fc_query_set_object_ids": (_status, [_handle, POINTER(c_int64), c_size_t]),
     "fc_query_set_order_by": (_status, [_handle, c_char_p]),
     "fc_query_set_max_allowable_offset": (_status, [_handle, c_double]),
+    "fc_query_set_out_spatial_reference": (_status, [_handle, c_int32]),
     # operations
     "fc_operation_cancel": (_status, [_handle]),
     "fc_operation_wait": (_status, [_handle, c_double]),

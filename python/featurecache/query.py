@@ -7,6 +7,7 @@ from ._handle import Handle
 from .errors import check
 
 from .constants import SpatialRelationship
+from .crs import wkid_of
 
 SPATIAL_RELATIONSHIPS = {member.name.lower(): member.value for member in SpatialRelationship}
 
@@ -22,7 +23,9 @@ class Query(Handle):
     spatial_relationship (a name or SpatialRelationship), return_geometry,
     result_offset, object_ids, order_by, and max_allowable_offset: how far
     (map units) the service may generalize geometry, 0 for exact. wkid is the
-    geometry's spatial reference when it does not carry one (0: the table's).
+    geometry's spatial reference when it does not carry one (0: the table's);
+    out_crs the system results are given in (a code, "EPSG:25832", a
+    pyproj.CRS; None: the table's).
     Built into an fc_query when made; its properties read back what was given.
 
     >>> Query(where="Condition = 4", bbox=(-122.7, 45.5, -122.6, 45.6, 4326), max_features=5000)
@@ -32,7 +35,7 @@ class Query(Handle):
 
     def __init__(self, where=None, geometry=None, wkid=0, spatial_relationship="intersects", relation=None,
                  out_fields=None, return_geometry=True, max_features=None, result_offset=0, object_ids=None,
-                 order_by=None, max_allowable_offset=0.0, *, bbox=None, mask=None, columns=None):
+                 order_by=None, max_allowable_offset=0.0, *, bbox=None, mask=None, columns=None, out_crs=None):
         given = [name for name, value in (("geometry", geometry), ("bbox", bbox), ("mask", mask)) if value is not None]
         if len(given) > 1:
             raise TypeError("give one of geometry, bbox and mask (got %s)" % ", ".join(given))
@@ -79,13 +82,16 @@ class Query(Handle):
             check(lib.fc_query_set_order_by(ptr, _ffi.encode(order_by, "order_by")))
         if max_allowable_offset:
             check(lib.fc_query_set_max_allowable_offset(ptr, float(max_allowable_offset)))
+        out_wkid = wkid_of(out_crs) if out_crs is not None else 0
+        if out_wkid:
+            check(lib.fc_query_set_out_spatial_reference(ptr, out_wkid))
         self._given = {
             "where": where, "geometry": geometry, "wkid": int(wkid),
             "spatial_relationship": SpatialRelationship(int(spatial_relationship)), "relation": relation,
             "columns": list(columns) if columns is not None else None, "return_geometry": bool(return_geometry),
             "max_features": int(max_features) if max_features else None, "result_offset": int(result_offset),
             "object_ids": list(object_ids) if object_ids else None, "order_by": order_by,
-            "max_allowable_offset": float(max_allowable_offset),
+            "max_allowable_offset": float(max_allowable_offset), "out_wkid": out_wkid,
         }
 
     where = property(lambda self: self._given["where"], doc="The where clause, or None.")
@@ -103,6 +109,7 @@ class Query(Handle):
     object_ids = property(lambda self: self._given["object_ids"])
     order_by = property(lambda self: self._given["order_by"])
     max_allowable_offset = property(lambda self: self._given["max_allowable_offset"])
+    out_wkid = property(lambda self: self._given["out_wkid"], doc="The system results are given in (0: the table's).")
 
     def __repr__(self):
         shown = ", ".join("%s=%r" % (name, value) for name, value in self._given.items()

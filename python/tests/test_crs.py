@@ -72,3 +72,15 @@ def test_readers_take_crs(ns):
     with fc.open_arrow(ns.layer_url(0), bbox=BOX, crs=pyproj.CRS.from_epsg(32610), batch_size=500) as (meta, reader):
         assert meta["crs"] == "EPSG:32610"
         assert sum(batch.num_rows for batch in reader) == len(frame)
+
+
+def test_query_results_in_another_system(ns):
+    table = table_in(ns, 32610)
+    table.populate(bbox=BOX)
+    query = fc.Query(bbox=BOX, out_crs="EPSG:4326")
+    assert query.out_wkid == 4326
+    result = table.query(query)
+    assert result.wkid == 4326 and len(result) == len(table.query(fc.Query(bbox=BOX)))
+    frame = result.to_geopandas()
+    assert frame.crs.to_epsg() == 4326
+    assert -122.70 <= frame.geometry.x.min() and frame.geometry.x.max() <= -122.65

@@ -74,6 +74,10 @@ public struct QueryParameters: Sendable, Equatable {
     /// generalize geometry to it (ArcGIS PBF, `quantizationParameters`) are
     /// asked to. 0 = exact geometry (populates, queries).
     package var quantizationTolerance = 0.0
+    /// The spatial reference (wkid) the result's geometries and extents are
+    /// given in; 0 = the table's. The cache keeps the table's: results are
+    /// projected as they are made.
+    public var outWkid: Int32 = 0
 
     public init() {}
 
@@ -88,6 +92,9 @@ public struct QueryParameters: Sendable, Equatable {
         }
         if maxFeatures < 0 || resultOffset < 0 {
             throw FeatureCacheError(.invalidArgument, "max features and result offset must not be negative")
+        }
+        if outWkid < 0 {
+            throw FeatureCacheError(.invalidArgument, "an output wkid must be positive, or 0 for the table's (got \(outWkid))")
         }
         if !(maxAllowableOffset >= 0) || !maxAllowableOffset.isFinite {
             throw FeatureCacheError(

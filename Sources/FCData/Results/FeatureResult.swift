@@ -207,3 +207,21 @@ public final class FeatureResult: Sendable {
         }
     }
 }
+
+extension FeatureResult {
+    /// The result with its geometries in `wkid` (0 or the result's own: itself).
+    /// Rows are gathered and projected once; attributes are shared.
+    package func projected(to wkid: Int32) throws(FeatureCacheError) -> FeatureResult {
+        guard wkid != 0, let transform = try Projection.transform(from: spatialReference, to: SpatialReference(wkid: wkid)) else {
+            return self
+        }
+        let pieces = parts.map { part -> (batch: FeatureBatch, rows: [UInt32]?) in
+            let rows = part.rows.map { $0.map(Int.init) }
+            let batch = rows.map { part.batch.gathering($0, spatial: false) } ?? part.batch
+            return (includesGeometry ? batch.mappingCoordinates(transform) : batch, nil)
+        }
+        return FeatureResult(
+            pieces, limitExceeded: limitExceeded, spatialReference: SpatialReference(wkid: wkid),
+            outFields: fields.map(\.name), includesGeometry: includesGeometry, schema: fields)
+    }
+}

@@ -441,11 +441,12 @@ public final class FeatureTable: Loadable {
 
     /// `query` for a caller that validated `query` already (the C ABI).
     package func query(_ query: QueryParameters, validated: Bool) async throws(FeatureCacheError) -> FeatureResult {
-        try await answer(query, validated: validated) { (local, snapshot, metadata) throws(FeatureCacheError) in
+        let result = try await answer(query, validated: validated) { (local, snapshot, metadata) throws(FeatureCacheError) in
             try local.run(snapshot, spatialReference: metadata.spatialReference)
         } server: { (metadata) async throws(FeatureCacheError) in
             try await fetchAnswer(query, metadata: metadata)
         }
+        return try result.projected(to: query.outWkid)
     }
 
     /// A query's answer from the service: as is in no-cache mode; otherwise
@@ -502,13 +503,16 @@ public final class FeatureTable: Loadable {
 
     /// `queryExtent` for a caller that validated `query` already (the C ABI).
     package func queryExtent(_ query: QueryParameters, validated: Bool) async throws(FeatureCacheError) -> Envelope? {
-        try await answer(query, validated: validated) { (local, snapshot, metadata) throws(FeatureCacheError) in
+        let extent = try await answer(query, validated: validated) { (local, snapshot, metadata) throws(FeatureCacheError) in
             try local.extent(snapshot).map {
                 Envelope(xmin: $0.xmin, ymin: $0.ymin, xmax: $0.xmax, ymax: $0.ymax, spatialReference: metadata.spatialReference)
             }
         } server: { (metadata) async throws(FeatureCacheError) in
             try await source.extent(serverQuery(query), metadata: metadata)
         }
+        // In the output system: the box around the projected box (edges densified).
+        guard let extent, query.outWkid != 0 else { return extent }
+        return try extent.projected(to: query.outWkid)
     }
 
     // MARK: - Cache

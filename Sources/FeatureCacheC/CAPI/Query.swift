@@ -155,6 +155,14 @@ public func fcQuerySetMaxAllowableOffset(_ query: OpaquePointer?, _ distance: Do
     }
 }
 
+@_cdecl("fc_query_set_out_spatial_reference")
+public func fcQuerySetOutSpatialReference(_ query: OpaquePointer?, _ wkid: Int32) -> Int32 {
+    update(query) { (parameters: inout QueryParameters) throws(FeatureCacheError) in
+        guard wkid >= 0 else { throw FeatureCacheError(.invalidArgument, "a wkid must be 0 (the table's) or positive (got \(wkid))") }
+        parameters.outWkid = wkid
+    }
+}
+
 @_cdecl("fc_query_set_order_by")
 public func fcQuerySetOrderBy(_ query: OpaquePointer?, _ orderBy: UnsafePointer<CChar>?) -> Int32 {
     update(query) { (parameters: inout QueryParameters) throws(FeatureCacheError) in
