@@ -2,11 +2,17 @@
 /// FoundationEssentials is not used, so the few pieces of string editing the
 /// library needs (trimming, replacing) are here.
 extension StringProtocol {
+    /// The text without the leading and trailing scalars of `set`. Scalars, not
+    /// Characters: "\r\n" is one Character, so a set " \t\r\n" of Characters
+    /// would trim a CRLF but not a lone "\n".
     package func trimmingCharacters(in set: String) -> String {
-        let characters = Set(set)
-        guard let first = firstIndex(where: { !characters.contains($0) }) else { return "" }
-        let last = lastIndex(where: { !characters.contains($0) })!
-        return String(self[first...last])
+        let scalars = Set(set.unicodeScalars)
+        let view = unicodeScalars
+        guard let first = view.firstIndex(where: { !scalars.contains($0) }) else { return "" }
+        let last = view.lastIndex(where: { !scalars.contains($0) })!
+        var kept = String.UnicodeScalarView()
+        kept.append(contentsOf: view[first...last])
+        return String(kept)
     }
 }
 
