@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Fuzzes the library's input paths with libFuzzer (Tests/fuzz): the Esri JSON,
 # GeoJSON and GML readers, the read → cache → index → query → GeoJSON path,
-# WFS capabilities and schemas, JSON values and where clauses.
+# WFS capabilities and schemas, JSON values, where clauses and layers' WKT.
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET…]   # default 30 s, every target
 #
@@ -18,7 +18,7 @@ cd "$root"
 seconds="${1:-30}"
 shift || true
 targets=("$@")
-[ "${#targets[@]}" -gt 0 ] || targets=(esrijson geojson gml pbf pipeline wfs document json where)
+[ "${#targets[@]}" -gt 0 ] || targets=(esrijson geojson gml pbf pipeline wfs document json where crs)
 
 scratch=.build-fuzz
 FEATURECACHE_FUZZ=1 swift build -c release --sanitize=fuzzer --scratch-path "$scratch" --product fc-fuzz \
@@ -43,6 +43,8 @@ seed() {
         cp Tests/fuzz/seeds/esrijson/* Tests/fuzz/seeds/geojson/* "$corpus/" ;;
     gml)
         cp Tests/fuzz/seeds/gml/* "$corpus/" ;;
+    crs)
+        cp Tests/fuzz/seeds/crs/* "$corpus/" ;;
     pbf)
         cp "$fixtures"/arcgis-pbf/*.pbf "$fixtures"/arcgis-zm/*.pbf "$corpus/"
         cp Tests/fuzz/seeds/pbf/* "$corpus/" ;;

@@ -45,7 +45,7 @@ step "pytest" env FEATURECACHE_LIBRARY="$root/build/lib/libfeaturecache.so" pyth
 step "pip install into a fresh venv, tests from outside the checkout" scripts/test-pip.sh
 step "C tests under AddressSanitizer" scripts/test-asan.sh
 # A bounded libFuzzer run of every input path; a finding fails the suite.
-step "fuzz smoke (${FC_FUZZ_SECONDS:-30} s per target)" scripts/fuzz.sh "${FC_FUZZ_SECONDS:-30}"
+step "fuzz smoke (${FC_FUZZ_SECONDS:-27} s per target)" scripts/fuzz.sh "${FC_FUZZ_SECONDS:-27}"
 
 echo
 echo "suites: $passed passed, $failed failed"

@@ -83,6 +83,19 @@ import Testing
         #expect(description.wkt2.contains("LENGTHUNIT[\"foot\",0.3048"))
     }
 
+    @Test func onlyWKTIsTakenAsWKT() throws {
+        // PROJ reads PROJ strings (whose +init= names files) and URLs too: what a
+        // service sends as WKT must be WKT.
+        for text in [
+            "+proj=longlat +init=/etc/passwd:x", "https://example.org/crs", "EPSG:4326", "[GEOGCS]",
+            String(repeating: "A", count: 40) + "[", "GEOGCS[" + String(repeating: "x", count: Projection.maxWKTLength),
+        ] {
+            let error = #expect(throws: FeatureCacheError.self) { try Projection.describe(SpatialReference(wkid: 0, wkt: text)) }
+            #expect(error?.code == .unsupported && error?.message.contains("not WKT") == true, "\(text.prefix(30))")
+        }
+        #expect(try Projection.describe(SpatialReference(wkid: 0, wkt: "  \n" + Self.oregonNorthWKT)) != nil)
+    }
+
     @Test func descriptionsTellWhatRequestsNeed() throws {
         let wgs84 = try #require(try Projection.describe(.wgs84))
         #expect(wgs84.isGeographic && wgs84.northFirst && wgs84.authorityCode == "EPSG:4326")

@@ -4,10 +4,11 @@ import FeatureCache
 /// What each fuzz target feeds the library: every reader a server's bytes
 /// reach (with and without a schema; PBF answers of every kind), the whole read → store → index → query →
 /// GeoJSON path, the WFS documents loading reads, whole documents of features
-/// (GeoJSON or Esri JSON, as the bytes say), JSON values, and where clauses
-/// (parse, evaluate, translate) as callers write them.
+/// (GeoJSON or Esri JSON, as the bytes say), JSON values, where clauses
+/// (parse, evaluate, translate) as callers write them, and the WKT a layer gives
+/// for its spatial reference (through PROJ).
 enum FuzzTarget: String, CaseIterable {
-    case esrijson, geojson, gml, pbf, pipeline, wfs, document, json, `where`
+    case esrijson, geojson, gml, pbf, pipeline, wfs, document, json, `where`, crs
 
     func run(_ bytes: UnsafeRawBufferPointer) {
         switch self {
@@ -53,6 +54,15 @@ enum FuzzTarget: String, CaseIterable {
             if let whole, let chunked, !samePage(whole, chunked) {
                 fatalError("GML read in chunks differs from the whole document")
             }
+        case .crs:
+            // A layer's WKT: described, related to WGS84 both ways, a point and a box projected.
+            let layer = SpatialReference(wkid: 0, wkt: String(decoding: bytes, as: UTF8.self))
+            _ = try? Projection.describe(layer)
+            if let transform = try? Projection.transform(from: layer, to: .wgs84) {
+                _ = transform(500_000, 5_000_000)
+                _ = try? Envelope(xmin: 0, ymin: 0, xmax: 1000, ymax: 1000, spatialReference: layer).projected(to: SpatialReference.wgs84)
+            }
+            _ = try? Projection.transform(from: .wgs84, to: layer)?(7.1, 50.7)
         case .pbf:
             _ = try? EsriPBFReader.read(bytes, fields: Schema.fields, objectIdField: "OBJECTID")
             _ = try? EsriPBFReader.read(bytes, fields: [], objectIdField: nil)

@@ -5,8 +5,13 @@ import FCSupport
 /// (`102719`, State Plane in feet, through PROJ's ESRI authority), and the WKT
 /// a service gives without a code. Operations are created once per pair and kept
 /// for the process (PROJ's creation reads its database: milliseconds; a
-/// transform after that is a lookup), and so are descriptions.
+/// transform after that is a lookup), and so are descriptions — up to
+/// `maxRemembered` of each: services choose the WKT, so what they make the
+/// library remember is bounded (past it the memory starts afresh; transforms in
+/// use keep their operations).
 package enum Projection {
+    static let maxRemembered = 256
+
     private struct Pair: Hashable {
         let from: String, to: String
     }
@@ -45,7 +50,7 @@ package enum Projection {
         } catch {
             result = .failure(error)
         }
-        made.withLock { $0[pair] = result }
+        made.withLock { remember(result, at: pair, in: &$0) }
         return try result.get()
     }
 
@@ -56,7 +61,7 @@ package enum Projection {
         if let known = described.withLock({ $0[crs] }) { return try known.get() }
         let result: Result<CRSDescription, FeatureCacheError>
         do throws(FeatureCacheError) { result = .success(try PROJCRS.describe(crs)) } catch { result = .failure(error) }
-        described.withLock { $0[crs] = result }
+        described.withLock { remember(result, at: crs, in: &$0) }
         return try result.get()
     }
 
@@ -64,8 +69,24 @@ package enum Projection {
     private static func definition(_ reference: SpatialReference?) throws(FeatureCacheError) -> String? {
         guard let reference else { return nil }
         if reference.effectiveWkid != 0 { return try crsName(reference.effectiveWkid) }
-        if let wkt = reference.wkt, !wkt.isEmpty { return wkt }
+        if let wkt = reference.wkt, !wkt.isEmpty { return try checkedWKT(wkt) }
         return nil
+    }
+
+    /// The most WKT a service may hand PROJ (real definitions are a few KB).
+    static let maxWKTLength = 65_536
+
+    /// `text` when it is WKT (`KEYWORD[…`): PROJ also reads PROJ strings, whose
+    /// `+init=` names files, and URLs; what a server calls WKT is never taken as those.
+    private static func checkedWKT(_ text: String) throws(FeatureCacheError) -> String {
+        let trimmed = text.trimmingCharacters(in: " \t\r\n")
+        let keyword = trimmed.utf8.prefix { ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 95 }
+        guard trimmed.utf8.count <= maxWKTLength, (2...32).contains(keyword.count),
+            trimmed.utf8.dropFirst(keyword.count).first == UInt8(ascii: "[")
+        else {
+            throw FeatureCacheError(.unsupported, "the spatial reference '\(trimmed.prefix(40))…' is not WKT the library can read")
+        }
+        return trimmed
     }
 
     /// How PROJ names a wkid: `EPSG:n` when the EPSG registry has it, else
@@ -80,8 +101,13 @@ package enum Projection {
             : PROJOperation.knows("ESRI:\(wkid)")
                 ? .success("ESRI:\(wkid)")
                 : .failure(FeatureCacheError(.unsupported, "wkid \(wkid) is neither an EPSG nor an Esri code PROJ knows"))
-        names.withLock { $0[wkid] = result }
+        names.withLock { remember(result, at: wkid, in: &$0) }
         return try result.get()
+    }
+
+    private static func remember<Key, Value>(_ value: Value, at key: Key, in memory: inout [Key: Value]) {
+        if memory.count >= maxRemembered { memory.removeAll(keepingCapacity: true) }
+        memory[key] = value
     }
 
     /// A code as is; a WKT by its name (`PROJCS["NAD_1983_…"` → that name).
