@@ -83,6 +83,21 @@ import Testing
         #expect(description.wkt2.contains("LENGTHUNIT[\"foot\",0.3048"))
     }
 
+    /// A real layer that gives its system as Esri WKT only (Kent County, Michigan,
+    /// recorded: Fixtures/arcgis-rest/us-mi-kent, Michigan South in international
+    /// feet): its first parcel's first vertex taken to lon/lat as `cs2cs -f %.12f
+    /// '<the recorded WKT>' EPSG:4326` does.
+    @Test func aRecordedWKTOnlyLayerProjectsAsCS2CSDoes() throws {
+        let page = try JSONValue.parse(Fixtures.bytes("arcgis-rest/us-mi-kent/us-mi-kent-0.json"))
+        let wkt = try #require(page["spatialReference"]?["wkt"]?.string)
+        let layer = SpatialReference(wkid: 0, wkt: wkt)
+        let transform = try #require(try Projection.transform(from: layer, to: .wgs84))
+        let (lon, lat) = transform(12745374.032152027, 656587.5843799561)
+        #expect(abs(lon - -85.786502145447) < 1e-9 && abs(lat - 43.292923570997) < 1e-9, "(\(lon), \(lat))")
+        let description = try #require(try Projection.describe(layer))
+        #expect(!description.isGeographic && description.wkt2.contains("LENGTHUNIT[\"foot\",0.3048"))
+    }
+
     @Test func onlyWKTIsTakenAsWKT() throws {
         // PROJ reads PROJ strings (whose +init= names files) and URLs too: what a
         // service sends as WKT must be WKT.
