@@ -177,9 +177,6 @@ public final class FeatureTable: Loadable {
 
     // MARK: - Interaction
 
-    /// The spatial reference of cached geometries (0 = unknown).
-    package var wkid: Int32 { loadedMetadata?.spatialReference?.effectiveWkid ?? 0 }
-
     package var tileGrid: TileGrid? { settings.withLock { $0.tileGrid } }
 
     /// The table's spatial reference written for other tools (WKT2, PROJJSON).

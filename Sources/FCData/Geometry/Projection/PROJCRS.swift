@@ -53,6 +53,16 @@ package enum PROJCRS {
             northFirst: firstAxisPointsNorth(context, horizontal))
     }
 
+    /// Whether PROJ reads `crs` as a CRS (`EPSG:25832`, `ESRI:102719`), without
+    /// describing it.
+    package static func knows(_ crs: String) -> Bool {
+        guard let context = makePROJContext() else { return false }
+        defer { proj_context_destroy(context) }
+        guard let object = proj_create(context, crs) else { return false }
+        defer { proj_destroy(object) }
+        return proj_is_crs(object) != 0
+    }
+
     /// The horizontal part of a compound CRS, the source of a bound one (WKT1
     /// with TOWGS84), else the CRS itself.
     private static func horizontalCRS(_ context: OpaquePointer, _ crs: OpaquePointer) -> OpaquePointer {

@@ -136,17 +136,6 @@ package final class PROJOperation: Sendable {
     }
 }
 
-extension PROJOperation {
-    /// Whether PROJ reads `crs` as a CRS (`EPSG:25832`, `ESRI:102719`, WKT).
-    package static func knows(_ crs: String) -> Bool {
-        guard let context = makePROJContext() else { return false }
-        defer { proj_context_destroy(context) }
-        guard let object = proj_create(context, crs) else { return false }
-        defer { proj_destroy(object) }
-        return proj_is_crs(object) != 0
-    }
-}
-
 /// A PROJ context as the library uses them all: quiet (no logging to the host's
 /// stderr) and offline (no grid downloads at run time).
 func makePROJContext() -> OpaquePointer? {

@@ -96,9 +96,9 @@ package enum Projection {
         if WebMercator.isGeographic(wkid) { return "EPSG:4326" }
         if let known = names.withLock({ $0[wkid] }) { return try known.get() }
         let result: Result<String, FeatureCacheError> =
-            PROJOperation.knows("EPSG:\(wkid)")
+            PROJCRS.knows("EPSG:\(wkid)")
             ? .success("EPSG:\(wkid)")
-            : PROJOperation.knows("ESRI:\(wkid)")
+            : PROJCRS.knows("ESRI:\(wkid)")
                 ? .success("ESRI:\(wkid)")
                 : .failure(FeatureCacheError(.unsupported, "wkid \(wkid) is neither an EPSG nor an Esri code PROJ knows"))
         names.withLock { remember(result, at: wkid, in: &$0) }
