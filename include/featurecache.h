@@ -128,6 +128,9 @@ typedef int32_t fc_status;
                                     * fc_error_http_status and fc_error_service_code still give the
                                     * answer that said so. A field a where clause names that the table
                                     * lacks stays FC_E_INVALID_ARGUMENT. @since 1.3 */
+#define FC_E_CONFLICT         -13  /* an edit of a feature the service changed since it was cached
+                                    * (a newer edit date with editor tracking, an ETag that no longer
+                                    * matches): refresh the feature, then edit again. @since 1.3 */
 
 /* ==== Errors =============================================================== */
 
@@ -187,6 +190,8 @@ typedef struct fc_result fc_result;                 /* features a populate or qu
 typedef struct fc_operation fc_operation;           /* a running populate, query, count, extent or open */
 typedef struct fc_layer fc_layer;                   /* a feature layer over a table */
 typedef struct fc_map fc_map;                       /* a map of layers and its visible extent */
+typedef struct fc_feature_edit fc_feature_edit;     /* values and a geometry to add or update (@since 1.3) */
+typedef struct fc_edit_list fc_edit_list;           /* pending edits, or what an apply did (@since 1.3) */
 
 /* Runs once when the operation has finished (succeeded, failed or cancelled).
  * operation is valid during the call; take what it produced with
@@ -1502,6 +1507,169 @@ FC_API fc_status fc_table_get_statistics(const fc_table *table, fc_table_statist
 /* Sets every counter to 0 (tiles_covered keeps counting the covered tiles).
  * @since 0.3 */
 FC_API fc_status fc_table_reset_statistics(fc_table *table);
+
+/* ==== Editing: local edits, applied to the service ======================== */
+
+/* A table of an editable service takes edits locally: each is checked against
+ * the table's schema at once, kept pending, and shown by the cache (queries,
+ * views and the request modes see the user's version, never the service's
+ * older copy, until an apply lands it or an undo drops it). An apply sends the
+ * pending edits (ArcGIS applyEdits) and leaves each one either applied - the
+ * cache then holds the service's version of the feature: its new object id,
+ * defaults and server-computed fields - or pending, unchanged, with the
+ * service's refusal. An edit whose answer never came back (a timeout, a reset,
+ * a cancel mid-request) stays pending "in doubt": the next apply asks the
+ * service whether it has it (an add by the GlobalID made here when the layer
+ * takes client GlobalIDs, else by its values; a delete by whether the feature
+ * is gone) and only sends it again when it does not, so nothing is lost or
+ * applied twice. Edits need a cached request mode (FC_E_INVALID_STATE in
+ * ON_INTERACTION_NO_CACHE, and switching to it with pending edits fails), and
+ * live in memory: they end with the table handle.
+ * Threading: every function may be called from any thread on any handle. */
+
+#define FC_EDIT_ADD     1
+#define FC_EDIT_UPDATE  2
+#define FC_EDIT_DELETE  3
+
+/* A new, empty edit: the caller owns it (fc_feature_edit_free) and may reuse
+ * it for several calls. @since 1.3 */
+FC_API fc_status fc_feature_edit_create(fc_feature_edit **out);
+
+/* NULL is a no-op. @since 1.3 */
+FC_API void fc_feature_edit_free(fc_feature_edit *edit);
+
+/* Sets a field's value (the field is named as the table's schema names it,
+ * compared without case; a later value for the same field wins). Dates are
+ * epoch milliseconds (fc_feature_edit_set_int64). The value is checked when
+ * the edit is given to a table: FC_E_INVALID_ARGUMENT here only for a NULL
+ * edit or name, or a string that is not UTF-8. @since 1.3 */
+FC_API fc_status fc_feature_edit_set_null(fc_feature_edit *edit, const char *field);
+FC_API fc_status fc_feature_edit_set_int64(fc_feature_edit *edit, const char *field, int64_t value);
+FC_API fc_status fc_feature_edit_set_double(fc_feature_edit *edit, const char *field, double value);
+FC_API fc_status fc_feature_edit_set_string(fc_feature_edit *edit, const char *field, const char *value);
+FC_API fc_status fc_feature_edit_set_bool(fc_feature_edit *edit, const char *field, bool value);
+
+/* Sets the geometry: ISO WKB (either byte order; Z, M and ZM as ISO type codes
+ * or EWKB flags), copied; wkid 0 = the table's spatial reference, another is
+ * projected to it when the edit is given to a table. wkb NULL clears it again.
+ * FC_E_INVALID_ARGUMENT for malformed WKB (with the byte offset), a geometry
+ * collection or a negative wkid. @since 1.3 */
+FC_API fc_status fc_feature_edit_set_geometry_wkb(fc_feature_edit *edit, const uint8_t *wkb, size_t length, int32_t wkid);
+
+/* Marks the edit as removing the feature's geometry (an update of a table
+ * without geometry type only; others refuse it). @since 1.3 */
+FC_API fc_status fc_feature_edit_clear_geometry(fc_feature_edit *edit);
+
+/* *out = whether the loaded table's service allows edits of kind
+ * (FC_EDIT_*): ArcGIS capabilities Create, Update, Delete (a layer whose
+ * capabilities say Query only is read-only whatever its other flags say).
+ * FC_E_INVALID_STATE until loaded. @since 1.3 */
+FC_API fc_status fc_table_can_edit(const fc_table *table, int32_t kind, bool *out);
+
+/* Adds a feature locally: the fields the edit sets, the others their default
+ * or NULL, and its geometry. *out_object_id (may be NULL) = its local object
+ * id, negative, which an apply replaces with the service's (the apply's
+ * fc_edit_info.server_object_id). Errors: FC_E_INVALID_STATE (not loaded, or
+ * the no-cache request mode), FC_E_UNSUPPORTED (a read-only table or kind of
+ * service), FC_E_INVALID_ARGUMENT naming the field for a value the schema
+ * refuses: an unknown or read-only field (the object id, a GlobalID,
+ * editor-tracking fields), a wrong type, out of range, too long, NULL in a
+ * non-nullable field or missing from an add, outside the field's coded-value
+ * or range domain; or a geometry of another type, without the table's Z (or
+ * M, when the service requires it) or with dimensions the table lacks.
+ * Nothing changes on error. @since 1.3 */
+FC_API fc_status fc_table_add_feature(fc_table *table, const fc_feature_edit *edit, int64_t *out_object_id);
+
+/* Updates a cached feature (or a pending add) locally: the fields and geometry
+ * the edit sets change, the rest stay. FC_E_NOT_FOUND when the feature is not
+ * in the cache; FC_E_INVALID_STATE for a feature deleted locally; FC_E_UNSUPPORTED
+ * for a geometry change the service does not allow (allowGeometryUpdates
+ * false); otherwise as fc_table_add_feature. @since 1.3 */
+FC_API fc_status fc_table_update_feature(fc_table *table, int64_t object_id, const fc_feature_edit *edit);
+
+/* Deletes a cached feature locally (a pending add is simply dropped).
+ * FC_E_NOT_FOUND when it is not in the cache; as fc_table_add_feature
+ * otherwise. @since 1.3 */
+FC_API fc_status fc_table_delete_feature(fc_table *table, int64_t object_id);
+
+/* Undoes the pending edits of the features in object_ids (NULL and 0 = every
+ * pending edit): the cache shows the service's version again, local adds are
+ * gone. *out_undone (may be NULL) = how many were undone. @since 1.3 */
+FC_API fc_status fc_table_undo_edits(fc_table *table, const int64_t *object_ids, size_t count, int64_t *out_undone);
+
+/* *out = whether the table has edits not yet applied. @since 1.3 */
+FC_API fc_status fc_table_has_local_edits(const fc_table *table, bool *out);
+
+/* *out = the pending edits, in the order they were made, each with the last
+ * apply's refusal of it (status FC_OK when none): owned by the caller
+ * (fc_edit_list_free), a snapshot that later edits do not change. @since 1.3 */
+FC_API fc_status fc_table_get_local_edits(const fc_table *table, fc_edit_list **out);
+
+/* How an apply sends edits. Versioned: initialise with FC_APPLY_OPTIONS_INIT
+ * or fc_apply_options_init. @since 1.3 */
+typedef struct fc_apply_options {
+    uint32_t struct_size;          /* sizeof(fc_apply_options) */
+    bool rollback_on_failure;      /* true (the default): all or nothing per request where the
+                                      service can (ArcGIS rollbackOnFailure); false: each edit
+                                      applied or refused on its own */
+    fc_progress_callback progress; /* NULL (the default): none. pages = requests answered,
+                                      features = edits answered, total_features = edits to send */
+    void *progress_user_data;      /* handed to progress */
+} fc_apply_options;
+
+#define FC_APPLY_OPTIONS_INIT { (uint32_t)sizeof(fc_apply_options), true, NULL, NULL }
+
+/* Sets *options to its defaults (as fc_populate_options_init). @since 1.3 */
+FC_API fc_status fc_apply_options_init(fc_apply_options *options, size_t struct_size);
+
+/* Applies the pending edits to the service, in as few requests as it allows
+ * (ArcGIS: maxRecordCount edits per applyEdits), in the order they were made.
+ * The operation's outcome (fc_operation_take_edit_list) has one entry per edit
+ * the service answered for: status FC_OK and server_object_id for each applied,
+ * the service's error (code, service code, message) for each refused; a
+ * feature changed on the service since it was cached is FC_E_CONFLICT and is
+ * not sent. Refused edits stay pending, unchanged, for a retry (or an undo).
+ * The operation fails - FC_E_NETWORK, FC_E_TIMEOUT, FC_E_HTTP, FC_E_PARSE,
+ * FC_E_CANCELLED - when a request got no readable answer: its edits stay
+ * pending, in doubt, and those of requests answered before stay applied.
+ * Errors returned at once: FC_E_INVALID_ARGUMENT (NULL or freed table, NULL
+ * out, bad options). FC_E_UNSUPPORTED: a kind of service this version cannot
+ * edit. @since 1.3 */
+FC_API fc_status fc_table_apply_edits_start(fc_table *table, const fc_apply_options *options,
+                                            fc_operation_callback callback, void *user_data, fc_operation **out);
+
+/* fc_table_apply_edits_start run to its end on the calling thread: returns its
+ * status; *out (may be NULL) = the outcomes, owned by the caller. @since 1.3 */
+FC_API fc_status fc_table_apply_edits(fc_table *table, const fc_apply_options *options, fc_edit_list **out);
+
+/* Hands over the outcomes of a fc_table_apply_edits_start operation: owned by
+ * the caller (fc_edit_list_free); as fc_operation_take_result otherwise.
+ * @since 1.3 */
+FC_API fc_status fc_operation_take_edit_list(fc_operation *operation, fc_edit_list **out);
+
+/* One entry of an edit list. Versioned: set struct_size to
+ * sizeof(fc_edit_info); the library fills the fields that fit. @since 1.3 */
+typedef struct fc_edit_info {
+    uint32_t struct_size;
+    int64_t object_id;        /* the id the caller knows: a local (negative) id for an add */
+    int64_t server_object_id; /* the service's id once applied (an add's new id); 0 before */
+    int32_t kind;             /* FC_EDIT_* */
+    fc_status status;         /* FC_OK: applied (pending: not refused yet); else why not */
+    int32_t service_code;     /* the service's own error code, 0 if none */
+    const char *message;      /* the refusal's message, "" when none; borrowed from the list */
+    const char *global_id;    /* the GlobalID sent with an add, "" when none; borrowed */
+} fc_edit_info;
+
+/* *out = the number of entries. @since 1.3 */
+FC_API fc_status fc_edit_list_count(const fc_edit_list *list, int64_t *out);
+
+/* Copies entry index into *out (set out->struct_size first); its strings live
+ * as long as the list. FC_E_INVALID_ARGUMENT for an index out of range.
+ * @since 1.3 */
+FC_API fc_status fc_edit_list_get(const fc_edit_list *list, int64_t index, fc_edit_info *out);
+
+/* NULL is a no-op. @since 1.3 */
+FC_API void fc_edit_list_free(fc_edit_list *list);
 
 /* ==== Protocol views: what only one kind of table has ======================= */
 

@@ -70,13 +70,20 @@ public:
     explicit NotFoundError(Error error) : Error(std::move(error)) {}
 };
 
+/// FC_E_CONFLICT: an edit of a feature the service changed since it was cached.
+class ConflictError : public Error {
+public:
+    explicit ConflictError(Error error) : Error(std::move(error)) {}
+};
+
 /// Throws the Error of fc_last_error() when status is not FC_OK (a
-/// NotFoundError for FC_E_NOT_FOUND).
+/// NotFoundError for FC_E_NOT_FOUND, a ConflictError for FC_E_CONFLICT).
 inline void check(fc_status status) {
     if (status == FC_OK) return;
     const fc_error *error = fc_last_error();
     Error failure = error && fc_error_code(error) == status ? Error::from(error) : Error(status, fc_status_name(status));
     if (status == FC_E_NOT_FOUND) throw NotFoundError(std::move(failure));
+    if (status == FC_E_CONFLICT) throw ConflictError(std::move(failure));
     throw failure;
 }
 

@@ -50,7 +50,7 @@ LAYERS = [
     ("store", "FCData", ["Store", "Results", "Query"]),
     ("formats", "FCData", ["Formats"]),
     ("transport", "FCTransport", ["Transport", "Context"]),
-    ("tables", "FCTables", ["Loadable", "Populate", "Interaction", "Tables", "Map"]),
+    ("tables", "FCTables", ["Loadable", "Populate", "Interaction", "Tables", "Map", "Editing"]),
     ("services", "FeatureCache", ["Services"]),
 ]
 TARGETS = ["FCSupport", "FCData", "FCTransport", "FCTables", "FeatureCache"]

@@ -42,6 +42,7 @@ FAMILIES = {
     "FC_GEOMETRY_TYPE_": ("GeometryType", "GeometryType"),
     "FC_SPATIAL_REL_": ("SpatialRelationship", "SpatialRelationship"),
     "FC_CRS_FORMAT_": ("CRSFormat", "CRSFormat"),
+    "FC_EDIT_": ("EditKind", "EditKind"),
 }
 STATUS = "FC_E_"
 # Numeric #defines that are not an enumeration of their own.

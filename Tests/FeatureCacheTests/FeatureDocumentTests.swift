@@ -144,13 +144,13 @@ private func failure<T>(_ work: () throws -> T) -> FeatureCacheError.Code? {
         #expect(table.options.isEmpty)
         #expect(transport.log.withLock { $0.count } == 1)
 
-        table.setRequestMode(.manualCache)
+        try table.setRequestMode(.manualCache)
         var query = QueryParameters()
         query.whereClause = "n >= 2"
         #expect(try await table.populate(query, clearCache: true).count == 2)
         #expect(try await table.queryCount(QueryParameters()) == 2)  // the cache holds what was populated
 
-        table.setRequestMode(.onInteractionNoCache)
+        try table.setRequestMode(.onInteractionNoCache)
         var box = QueryParameters()
         box.geometry = .envelope(Envelope(xmin: 0, ymin: 0, xmax: 3.5, ymax: 4.5, spatialReference: .wgs84))
         box.outFields = ["s"]
@@ -159,7 +159,7 @@ private func failure<T>(_ work: () throws -> T) -> FeatureCacheError.Code? {
         #expect(answered.fields.map(\.name) == ["s"])
         #expect(try await table.queryExtent(QueryParameters()).map { [$0.xmin, $0.xmax] } == [1, 5])
 
-        table.setRequestMode(.onInteractionCache)
+        try table.setRequestMode(.onInteractionCache)
         try await table.fetchArea(BoundingBox(0, 0, 10, 10), maxPages: nil).batches.forEach { #expect($0.count == 3) }
         #expect(transport.log.withLock { $0.count } == 1)
     }

@@ -72,7 +72,7 @@ final class FakeOGCServer: Sendable {
         let table = try FeatureTable.ogc(
             apiURL: "http://ogc.test/api", collectionId: "points",
             context: ClientContext(transport: transport))
-        table.setRequestMode(.manualCache)
+        try table.setRequestMode(.manualCache)
         if pageSize > 0 { try table.setPageSize(pageSize) }
         try await table.load()
         return table

@@ -72,7 +72,7 @@ final class LatticeServer: Sendable {
         let table = try FeatureTable.arcgis(
             url: "https://example.com/arcgis/rest/services/L/FeatureServer/0",
             context: ClientContext(transport: server.transport))
-        table.setRequestMode(mode)
+        try table.setRequestMode(mode)
         let map = Map()
         map.addLayer(FeatureLayer(table: table))
         try await map.load()

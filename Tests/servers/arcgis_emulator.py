@@ -19,6 +19,8 @@ Services (under /arcgis/rest/services):
   HostedLegacy/FeatureServer    the same, without pagination (read in object-id batches)
   Recorded/<name>/FeatureServer real servers' recorded answers, one layer each
                                 (arcgis_recorded.py): f=json and f=pbf bytes as recorded
+  Editable/FeatureServer,       editable layers, a copy per namespace (arcgis_edits.py):
+  EditableNoDelete/FeatureServer applyEdits, addFeatures, updateFeatures, deleteFeatures
 
 Namespaces isolate tests that run at the same time: /ns/<name>/arcgis/rest/...
 has its own counters and faults ("default" without the prefix).
@@ -33,7 +35,12 @@ Test controls, GET or POST, per namespace:
               garbage | truncated (Content-Length longer than the body) |
               cut (valid HTTP, JSON cut in half) | reset (TCP RST) | empty |
               stuck (a query answered as if resultOffset were 0) |
-              no_projection (a query answered as if it had no outSR: in WGS84, saying so)
+              no_projection (a query answered as if it had no outSR: in WGS84, saying so) |
+              stall (no answer for 30 s) |
+              commit_<mode> (the request is carried out - an edit lands - then answered as <mode>:
+              commit_reset, commit_stall, commit_html, commit_truncated: an answer lost after the commit)
+  /_control/<ns>/edit_style?style=S            how editable layers answer (arcgis_edits.py)
+  /_control/<ns>/touch?service=S&layer=L&oid=N&FIELD=V…  another user's edit of a feature
   /_control/<ns>/delay?ms=M[&count=N][&match=S][&param=P=V] the next N requests (default all) wait M ms
         first; a client that disconnects meanwhile is counted in "disconnects"
   /_control/<ns>/stats                         {"requests", "by_kind", "disconnects", "bytes" (bodies),
@@ -59,6 +66,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import arcgis_data  # noqa: E402
 from arcgis_query import LayerStore, QueryError, run_query  # noqa: E402
 from arcgis_recorded import FOLDER as RECORDED, Recordings  # noqa: E402
+import arcgis_edits  # noqa: E402
 
 TOKEN = "let-me-in"
 SERVICES = {
@@ -69,6 +77,7 @@ SERVICES = {
     "HostedLegacy": {"pagination": False, "version": 10.22, "secure": False, "pbf": True},
 }
 MAX_RECORD_COUNT = 2000
+EDIT_OPERATIONS = ("applyEdits", "addFeatures", "updateFeatures", "deleteFeatures")
 
 
 class Namespace:
@@ -86,6 +95,7 @@ class Namespace:
         self.faults = []   # [{"mode", "count", "match", "param", "skip"}]
         self.delays = []   # [{"ms", "count", "match", "param"}]
         self.max_in_flight = self.in_flight
+        self.editable = None  # this namespace's copy of the editable services, made on first use
         self.last_headers = {}
         self.last_params = {}
         self.log = []
@@ -145,6 +155,7 @@ class Emulator:
     def catalog(self):
         return {"currentVersion": 11.1, "folders": [],
                 "services": [{"name": name, "type": "FeatureServer"} for name in SERVICES]
+                + [{"name": name, "type": "FeatureServer"} for name in arcgis_edits.SERVICES]
                 + [{"name": RECORDED + "/" + name, "type": "FeatureServer"} for name in self.recordings.names()]}
 
     def service_info(self, service):
@@ -180,8 +191,11 @@ def query_formats(config):
     return "JSON, geoJSON, PBF" if config.get("pbf") else "JSON, geoJSON"
 
 
-def error_body(code, message, details=None):
-    return json.dumps({"error": {"code": code, "message": message, "details": details or []}}).encode()
+def error_body(code, message, details=None, extended=None):
+    error = {"code": code, "message": message, "details": details or []}
+    if extended is not None:
+        error["extendedCode"] = extended
+    return json.dumps({"error": error}).encode()
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -244,12 +258,15 @@ class Handler(BaseHTTPRequestHandler):
         if fault == "no_projection":  # a server that cannot project: answers in its own system, and says so
             params.pop("outSR", None)
             fault = None
-        if fault:
+        if fault and not fault.startswith("commit_"):
             return self.inject(fault)
         try:
-            status, content_type, body = self.route(segments, kind, params)
+            status, content_type, body = self.route(segments, kind, params, namespace)
         except QueryError as error:
-            status, content_type, body = 200, "application/json", error_body(400, str(error), error.details)
+            status, content_type, body = 200, "application/json", error_body(400, str(error), error.details,
+                                                                             error.extended)
+        if fault:  # carried out; the answer is lost or spoiled
+            return self.inject(fault[len("commit_"):])
         with namespace.lock:
             namespace.bytes += len(body)
         sent = self.send(status, content_type, body)
@@ -266,9 +283,11 @@ class Handler(BaseHTTPRequestHandler):
             rest = rest[1:]
             if len(rest) < 2:
                 return "other"
+        if len(rest) == 4 and rest[3] in EDIT_OPERATIONS:
+            return "edit"
         return {0: "catalog", 2: "service", 3: "layer", 4: "query"}.get(len(rest), "other")
 
-    def route(self, segments, kind, params):
+    def route(self, segments, kind, params, namespace):
         if kind == "other":
             return 404, "text/html", b"<html><body><h1>404 Not Found</h1></body></html>"
         emulator = self.emulator
@@ -277,6 +296,8 @@ class Handler(BaseHTTPRequestHandler):
         if segments[3] == RECORDED:
             return self.route_recorded(segments[4:], kind, params)
         service, server_type = segments[3], segments[4]
+        if service in arcgis_edits.SERVICES and server_type == "FeatureServer":
+            return self.route_editable(namespace, service, segments, kind, params)
         if service not in SERVICES or server_type != "FeatureServer":
             return 200, "application/json", error_body(400, "Service not found", ["Invalid URL"])
         config = SERVICES[service]
@@ -304,6 +325,33 @@ class Handler(BaseHTTPRequestHandler):
         content_type, body = run_query(emulator.stores[layer_id], params, MAX_RECORD_COUNT, config["pagination"],
                                        config.get("pbf", False))
         return 200, content_type, body
+
+    def route_editable(self, namespace, service, segments, kind, params):
+        """segments: arcgis, rest, services, <service>, FeatureServer[, layer[, operation]]."""
+        data = self.editable(namespace)
+        if kind == "service":
+            return 200, "application/json", json.dumps(arcgis_edits.service_info(service, 11.1)).encode()
+        layer_id = int(segments[5]) if segments[5].isdigit() else -1
+        if (service, layer_id) not in data.stores:
+            return 200, "application/json", error_body(400, "Invalid or missing input parameters.",
+                                                        ["Layer '%s' does not exist" % segments[5]])
+        layer = data.stores[(service, layer_id)].layer
+        if kind == "layer":
+            return 200, "application/json", json.dumps(arcgis_edits.layer_info(service, layer, 11.1)).encode()
+        if kind == "edit":
+            if self.command != "POST":
+                return 200, "application/json", error_body(405, "Method not supported.", ["Edits must be POSTed."])
+            request = arcgis_edits.EditRequest(data, service, layer_id, params)
+            return 200, "application/json", json.dumps(request.run(segments[6])).encode()
+        if segments[6].lower() != "query":
+            return 200, "application/json", error_body(400, "Requested operation is not supported by this service.")
+        return (200,) + run_query(data.stores[(service, layer_id)], params, arcgis_edits.MAX_EDITS, True, False)
+
+    def editable(self, namespace):
+        with namespace.lock:
+            if namespace.editable is None:
+                namespace.editable = arcgis_edits.EditableData()
+            return namespace.editable
 
     def route_recorded(self, segments, kind, params):
         """segments: <name>, FeatureServer[, 0[, query]]."""
@@ -390,6 +438,10 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.flush()
             self.close_connection = True
             return
+        if mode == "stall":  # holds the request, answering nothing
+            self.wait(30000)
+            self.close_connection = True
+            return
         if mode == "reset":
             self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
             self.close_connection = True
@@ -413,8 +465,21 @@ class Handler(BaseHTTPRequestHandler):
                 result = {"ok": True}
             elif action == "stats":
                 result = namespace.stats()
+            elif action in ("edit_style", "touch"):
+                result = {"ok": True}
             else:
                 return self.send(404, "application/json", json.dumps({"error": "unknown control"}).encode())
+        if action in ("edit_style", "touch"):
+            data = self.editable(namespace)
+            if action == "edit_style":
+                data.style = params.get("style", "rollback_error")
+            else:
+                values = {k: v for k, v in params.items() if k not in ("service", "layer", "oid")}
+                try:
+                    arcgis_edits.touch(data, params.get("service", "Editable"), int(params.get("layer", 0)),
+                                       int(params.get("oid", 0)), values)
+                except (KeyError, ValueError) as error:
+                    return self.send(400, "application/json", json.dumps({"error": str(error)}).encode())
         self.send(200, "application/json", json.dumps(result).encode())
 
     def send(self, status, content_type, body):

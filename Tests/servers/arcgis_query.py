@@ -18,9 +18,10 @@ import arcgis_pbf
 class QueryError(Exception):
     """An ArcGIS error body: code 400 with details, as servers answer bad parameters."""
 
-    def __init__(self, message, details=None):
+    def __init__(self, message, details=None, extended=None):
         super().__init__(message)
         self.details = details or []
+        self.extended = extended  # an extendedCode, as real servers add to some errors
 
 
 SPATIAL_RELS = {"esriSpatialRelIntersects", "esriSpatialRelContains", "esriSpatialRelWithin",

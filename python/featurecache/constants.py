@@ -51,6 +51,13 @@ class CRSFormat(IntEnum):
     PROJJSON = 2
 
 
+class EditKind(IntEnum):
+    """Which change a pending edit makes (1.3)."""
+    ADD = 1
+    UPDATE = 2
+    DELETE = 3
+
+
 class TokenPlacement(IntEnum):
     AS_HEADER = 0
     AS_PARAMETER = 1

@@ -17,6 +17,7 @@ E_UNSUPPORTED = -9
 E_LIMIT = -10
 E_PROTOCOL = -11
 E_NOT_FOUND = -12
+E_CONFLICT = -13
 
 
 class FeatureCacheError(Exception):
@@ -83,11 +84,15 @@ class NotFoundError(FeatureCacheError, LookupError):
     (http_status and service_code still give the answer that said so)."""
 
 
+
+class ConflictError(FeatureCacheError):
+    """An edit of a feature the service changed since it was cached (FC_E_CONFLICT)."""
+
 _CLASSES = {
     E_INVALID_ARGUMENT: InvalidArgumentError, E_INVALID_STATE: InvalidStateError, E_CANCELLED: CancelledError,
     E_TIMEOUT: TimeoutError, E_NETWORK: NetworkError, E_HTTP: HTTPError, E_SERVICE: ServiceError,
     E_PARSE: ParseError, E_UNSUPPORTED: UnsupportedError, E_LIMIT: LimitError, E_PROTOCOL: ProtocolError,
-    E_NOT_FOUND: NotFoundError,
+    E_NOT_FOUND: NotFoundError, E_CONFLICT: ConflictError,
 }
 
 

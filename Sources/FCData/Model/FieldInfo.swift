@@ -64,6 +64,10 @@ public struct FieldInfo: Sendable, Equatable {
     /// are written as integers, widened to doubles (never cut) by the first
     /// written with a fraction or an exponent.
     public var widensToDouble = false
+    /// The values an edit may write beyond the type's (ArcGIS domains); nil = any.
+    public var domain: FieldDomain?
+    /// A default the service gives new features (ArcGIS `defaultValue`); nil = none.
+    public var defaultValue: AttributeValue?
 
     public init(name: String, alias: String? = nil, type: FieldType, nullable: Bool = true, editable: Bool = false, length: Int32 = 0) {
         self.name = name

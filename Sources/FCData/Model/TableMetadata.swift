@@ -23,6 +23,8 @@ public struct TableMetadata: Sendable, Equatable {
     public var hasZ = false
     public var hasM = false
     public var capabilities: [String] = []
+    /// What the service lets a client change (nothing: read-only).
+    public var editing = EditCapabilities()
     /// ArcGIS: `advancedQueryCapabilities.supportsPagination` (resultOffset/resultRecordCount).
     public var supportsPagination = false
     /// ArcGIS: `supportedQueryFormats`, e.g. ["JSON", "geoJSON", "PBF"].

@@ -85,3 +85,16 @@ public struct Column: Sendable {
         integers.count * 8 + doubles.count * 8 + offsets.count * 4 + (bytes?.count ?? 0) + (validity?.byteSize ?? 0)
     }
 }
+
+extension Column {
+    /// The value of one row, as an attribute value (NULL when null).
+    package func value(_ row: Int) -> AttributeValue {
+        if isNull(row) { return .null }
+        switch kind {
+        case .int64: return .integer(int64(row))
+        case .double: return .double(double(row))
+        case .boolean: return .boolean(int64(row) != 0)
+        case .string: return .text(string(row))
+        }
+    }
+}

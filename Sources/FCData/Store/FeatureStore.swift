@@ -101,6 +101,15 @@ package final class FeatureStore: Sendable {
         }
     }
 
+    /// The cached row of a feature, by object id.
+    package func locate(_ id: Int64) -> (batch: FeatureBatch, row: Int)? {
+        state.withLock { state in
+            guard let row = state.index.find(id) else { return nil }
+            let entry = state.entries[state.entry(ofRow: Int(row))]
+            return (entry.batch, Int(row) - entry.base)
+        }
+    }
+
     /// Whether every id is cached.
     package func containsAll(_ ids: [Int64]) -> Bool {
         state.withLock { state in ids.allSatisfy { state.index.find($0) != nil } }
@@ -127,7 +136,7 @@ package final class FeatureStore: Sendable {
 
 extension FeatureStore.State {
     /// The entry holding a row number (entries are in row-number order).
-    private func entry(ofRow row: Int) -> Int {
+    fileprivate func entry(ofRow row: Int) -> Int {
         var low = 0, high = entries.count - 1
         while low < high {
             let mid = (low + high + 1) / 2

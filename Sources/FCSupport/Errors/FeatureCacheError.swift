@@ -24,6 +24,9 @@ public struct FeatureCacheError: Error, Sendable, Equatable, CustomStringConvert
         /// (the HTTP status and service code of the answer that said so are
         /// kept). A field a where clause names stays `.invalidArgument`.
         case notFound = -12
+        /// An edit the service refused because the feature changed there since
+        /// it was cached (an ETag that no longer matches, a newer edit date).
+        case conflict = -13
     }
 
     public var code: Code

@@ -19,6 +19,8 @@ public final class FeatureTable: Loadable {
     /// Sent after each change of the cache by a fetch: the number of features merged.
     package let featuresChanged = EventChannel<Int>(label: "table-features")
     package let interaction = InteractionFetcher()
+    /// Edits not yet applied to the service; the cache shows them (local first).
+    package let edits = LocalEditLog()
 
     private struct Settings {
         var requestMode: FeatureRequestMode = .onInteractionCache
@@ -79,7 +81,10 @@ public final class FeatureTable: Loadable {
     /// and late answers dropped. To no cache the cache is cleared; manual ↔
     /// on-interaction cache keeps features and coverage; from no cache the
     /// features of the last view stay, uncovered.
-    public func setRequestMode(_ mode: FeatureRequestMode) {
+    public func setRequestMode(_ mode: FeatureRequestMode) throws(FeatureCacheError) {
+        if mode == .onInteractionNoCache, !edits.isEmpty {
+            throw .invalidState("the table has edits not yet applied: the no-cache mode keeps nothing here (apply or undo them first)")
+        }
         let old = settings.withLock { settings in
             defer { settings.requestMode = mode }
             return settings.requestMode
@@ -323,10 +328,31 @@ public final class FeatureTable: Loadable {
     package func write(_ fetched: FetchedFeatures, replacing: Bool, keepingFinerCopies: Bool = true) -> CacheChange {
         var fetched = fetched
         fetched.compact()
+        guard !edits.isEmpty else {
+            return CacheChange(
+                batches: fetched.batches,
+                rows: store.apply(fetched.batches, clearingFirst: replacing, keepingFinerCopies: keepingFinerCopies),
+                features: fetched.featureCount)
+        }
+        // Local first: the service's copy of a feature with a pending edit is
+        // not cached over the user's version (or brought back after a delete).
+        // The answer then holds the user's version of those features instead.
+        let overlay = edits.overlay()
+        var edited: [FeatureBatch] = []
+        let batches = fetched.batches.map { batch in
+            let kept = (0..<batch.count).filter { row in
+                let id = batch.objectId(row)
+                guard overlay.hidden.contains(id) else { return true }
+                if let mine = overlay.rows[id] { edited.append(mine) }
+                return false
+            }
+            return kept.count == batch.count ? batch : batch.selecting(kept)
+        }
+        let rows = store.apply(batches, clearingFirst: replacing, keepingFinerCopies: keepingFinerCopies)
+        if replacing { store.apply(Array(overlay.rows.values), clearingFirst: false, keepingFinerCopies: false) }
         return CacheChange(
-            batches: fetched.batches,
-            rows: store.apply(fetched.batches, clearingFirst: replacing, keepingFinerCopies: keepingFinerCopies),
-            features: fetched.featureCount)
+            batches: batches + edited, rows: rows + edited.map { _ in nil },
+            features: batches.reduce(edited.count) { $0 + $1.count })
     }
 
     /// Tells the observers (layers) what a write changed; never under a library lock.
@@ -524,6 +550,7 @@ public final class FeatureTable: Loadable {
     public func clearCache() {
         interaction.restart(resetCoverage: true)
         store.clear()
+        restoreEdits()
     }
 
     /// Every cached feature, as a result.

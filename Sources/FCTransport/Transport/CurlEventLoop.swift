@@ -198,6 +198,14 @@ package final class CurlEventLoop: @unchecked Sendable {
         _ = fcsys_easy_setopt_pointer(easy, CURLOPT_ACCEPT_ENCODING, "")  // every encoding libcurl decodes (gzip, deflate, br…)
         _ = fcsys_easy_setopt_long(easy, CURLOPT_TCP_KEEPALIVE, 1)
         _ = fcsys_easy_setopt_long(easy, CURLOPT_TCP_NODELAY, 1)
+        if !request.isIdempotent {
+            // libcurl silently sends a request again on a new connection when a
+            // reused one closes before any answer: for an edit whose first copy
+            // the server carried out, that applies it twice. A connection of its
+            // own has nothing to retry.
+            _ = fcsys_easy_setopt_long(easy, CURLOPT_FRESH_CONNECT, 1)
+            _ = fcsys_easy_setopt_long(easy, CURLOPT_FORBID_REUSE, 1)
+        }
         _ = fcsys_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, transfer.errorBuffer)
         if request.connectTimeout > 0 {
             _ = fcsys_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(request.connectTimeout * 1000))

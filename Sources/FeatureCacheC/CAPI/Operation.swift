@@ -9,6 +9,7 @@ enum OperationValue: Sendable {
     case extent(Envelope?, wkid: Int32)
     case table(FeatureTable)
     case service(FeatureService)
+    case edits([EditResult])
 }
 
 /// An `fc_operation`: the core operation, its progress, and its outcome until
@@ -131,7 +132,7 @@ extension OperationValue {
     /// Values that become a handle the caller owns: handed over once.
     var isHandedOver: Bool {
         switch self {
-        case .features, .table, .service: true
+        case .features, .table, .service, .edits: true
         case .count, .extent: false
         }
     }
@@ -141,6 +142,7 @@ extension OperationValue {
     var table: FeatureTable? { if case let .table(table) = self { table } else { nil } }
     var service: FeatureService? { if case let .service(service) = self { service } else { nil } }
     var count: Int? { if case let .count(count) = self { count } else { nil } }
+    var edits: [EditResult]? { if case let .edits(edits) = self { edits } else { nil } }
     var extent: fc_envelope? { if case let .extent(extent, wkid) = self { fc_envelope(extent, wkid: wkid) } else { nil } }
 }
 

@@ -98,7 +98,7 @@ public func fcTableAsLoadable(_ table: OpaquePointer?) -> OpaquePointer? { table
 public func fcTableSetRequestMode(_ pointer: OpaquePointer?, _ mode: Int32) -> Int32 {
     status { () throws(FeatureCacheError) in
         let table = try table(pointer).1
-        table.setRequestMode(try CArguments.enumValue(mode, FeatureRequestMode.self, "request mode (FC_REQUEST_MODE_*)"))
+        try table.setRequestMode(try CArguments.enumValue(mode, FeatureRequestMode.self, "request mode (FC_REQUEST_MODE_*)"))
     }
 }
 

@@ -8,7 +8,9 @@ import Glibc
 /// caller borrowed through this handle (strings) and registered through it
 /// (status observers), both released when the handle is freed.
 final class Handle: @unchecked Sendable {
-    enum Kind: String { case context, table, layer, map, query, result, operation, service, arcgisService, ogcService, wfsService }
+    enum Kind: String {
+        case context, table, layer, map, query, result, operation, service, arcgisService, ogcService, wfsService, featureEdit, editList
+    }
 
     let kind: Kind
     let object: AnyObject

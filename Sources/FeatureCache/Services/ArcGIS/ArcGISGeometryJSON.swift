@@ -58,3 +58,61 @@ enum ArcGISGeometryJSON {
 
     private static func number(_ value: Double) -> String { JSONNumberText.shortest(value) }
 }
+
+extension ArcGISGeometryJSON {
+    /// An edit's geometry as Esri JSON, Z and M kept (`hasZ`/`hasM` say
+    /// which), polygon rings in Esri's orientation, with its spatial reference.
+    static func feature(_ geometry: VertexGeometry, spatialReference: SpatialReference?) -> String {
+        let stride = geometry.stride, layout = geometry.layout
+        // A NaN ordinate (an M not measured) is written null, as ArcGIS writes it.
+        func ordinate(_ value: Double) -> String { value.isNaN ? "null" : number(value) }
+        func vertex(_ path: [Double], _ start: Int) -> String {
+            "[" + (0..<stride).map { ordinate(path[start + $0]) }.joined(separator: ",") + "]"
+        }
+        func path(_ vertices: [Double]) -> String {
+            "[" + Swift.stride(from: 0, to: vertices.count, by: stride).map { vertex(vertices, $0) }.joined(separator: ",") + "]"
+        }
+        func reversed(_ vertices: [Double]) -> [Double] {
+            Swift.stride(from: vertices.count - stride, through: 0, by: -stride).flatMap { vertices[$0..<($0 + stride)] }
+        }
+        func area(_ vertices: [Double]) -> Double {
+            var sum = 0.0
+            for start in Swift.stride(from: 0, to: vertices.count - stride, by: stride) {
+                sum += vertices[start] * vertices[start + stride + 1] - vertices[start + stride] * vertices[start + 1]
+            }
+            return sum
+        }
+        var members: [String] = []
+        switch geometry.type {
+        case .point:
+            let point = geometry.paths[0]
+            members = ["\"x\":\(number(point[0]))", "\"y\":\(number(point[1]))"]
+            if layout.hasZ { members.append("\"z\":\(ordinate(point[2]))") }
+            if layout.hasM { members.append("\"m\":\(ordinate(point[layout.hasZ ? 3 : 2]))") }
+        case .multiPoint:
+            members = ["\"points\":[" + geometry.paths.map { vertex($0, 0) }.joined(separator: ",") + "]"]
+        case .lineString, .multiLineString:
+            members = ["\"paths\":[" + geometry.paths.map(path).joined(separator: ",") + "]"]
+        case .polygon, .multiPolygon, .geometryCollection:
+            // Outer rings clockwise (negative shoelace area), holes counter-clockwise.
+            let rings = geometry.polygons.flatMap { polygon in
+                polygon.enumerated().map { index, ring in
+                    (area(ring) < 0) == (index == 0) ? path(ring) : path(reversed(ring))
+                }
+            }
+            members = ["\"rings\":[" + rings.joined(separator: ",") + "]"]
+        }
+        if geometry.type != .point {
+            if layout.hasZ { members.append("\"hasZ\":true") }
+            if layout.hasM { members.append("\"hasM\":true") }
+        }
+        if let spatialReference {
+            var reference: [String] = []
+            if spatialReference.wkid != 0 { reference.append("\"wkid\":\(spatialReference.wkid)") }
+            if spatialReference.latestWkid != 0 { reference.append("\"latestWkid\":\(spatialReference.latestWkid)") }
+            if reference.isEmpty, let wkt = spatialReference.wkt { reference.append("\"wkt\":\(JSONStringText.quoted(wkt))") }
+            if !reference.isEmpty { members.append("\"spatialReference\":{\(reference.joined(separator: ","))}") }
+        }
+        return "{" + members.joined(separator: ",") + "}"
+    }
+}

@@ -59,6 +59,15 @@ enum ArcGISLayerInfo {
         metadata.hasZ = json["hasZ"]?.bool ?? false
         metadata.hasM = json["hasM"]?.bool ?? false
         metadata.capabilities = list(json["capabilities"]?.string)
+        metadata.editing = parseEditing(json, metadata: metadata)
+        // Editor-tracking fields are the server's to write, whatever their flag says.
+        let tracking =
+            json["editFieldsInfo"].map { info in
+                ["creationDateField", "creatorField", "editDateField", "editorField"].compactMap { info[$0]?.string?.lowercased() }
+            } ?? []
+        for index in metadata.fields.indices where tracking.contains(metadata.fields[index].name.lowercased()) {
+            metadata.fields[index].editable = false
+        }
         metadata.supportedQueryFormats = list(json["supportedQueryFormats"]?.string)
         metadata.supportsPagination =
             json["advancedQueryCapabilities"]?["supportsPagination"]?.bool
@@ -66,6 +75,59 @@ enum ArcGISLayerInfo {
         // currentVersion is a number, but some servers write it as a string.
         metadata.serviceVersion = json["currentVersion"]?.double ?? json["currentVersion"]?.string.flatMap(Double.init) ?? 0
         return metadata
+    }
+
+    /// What the layer lets a client change. Only `capabilities` says whether
+    /// it is editable: a recorded read-only layer ("Query") still advertises
+    /// `allowGeometryUpdates` and every `supports…` flag. Servers before 10.1
+    /// wrote "Editing" alone for add, update and delete.
+    static func parseEditing(_ json: JSONValue, metadata: TableMetadata) -> EditCapabilities {
+        let capabilities = Set(metadata.capabilities.map { $0.lowercased() })
+        var editing = EditCapabilities()
+        let legacy = capabilities.contains("editing") && capabilities.isDisjoint(with: ["create", "update", "delete"])
+        editing.canAdd = legacy || capabilities.contains("create")
+        editing.canUpdate = legacy || capabilities.contains("update")
+        editing.canDelete = legacy || capabilities.contains("delete")
+        editing.allowsGeometryUpdates = json["allowGeometryUpdates"]?.bool ?? true
+        editing.supportsGlobalIds = (json["supportsApplyEditsWithGlobalIds"]?.bool ?? false) && metadata.globalIdField != nil
+        editing.supportsRollback = json["supportsRollbackOnFailureParameter"]?.bool ?? false
+        editing.requiresMValues = metadata.hasM && json["allowUpdateWithoutMValues"]?.bool == false
+        editing.editDateField = json["editFieldsInfo"]?["editDateField"]?.string.flatMap { $0.isEmpty ? nil : $0 }
+        return editing
+    }
+
+    /// An ArcGIS attribute domain: `codedValue` (codes with names) or `range`.
+    /// Anything else (an `inherited` domain, a type this version does not
+    /// know) is no domain: the service still checks its own.
+    static func parseDomain(_ json: JSONValue?) -> FieldDomain? {
+        guard let json, json.isObject else { return nil }
+        let name = json["name"]?.string ?? ""
+        switch json["type"]?.string {
+        case "codedValue":
+            guard let values = json["codedValues"]?.array else { return nil }
+            let codes = values.prefix(100_000).compactMap { entry -> (code: AttributeValue, name: String)? in
+                guard let code = entry["code"].flatMap(attributeValue) else { return nil }
+                return (code, entry["name"]?.string ?? "")
+            }
+            return .codedValues(name: name, codes: codes)
+        case "range":
+            guard let range = json["range"]?.array, range.count == 2, let low = range[0].double, let high = range[1].double else {
+                return nil
+            }
+            return .range(name: name, min: low, max: high)
+        default:
+            return nil
+        }
+    }
+
+    /// A JSON scalar as an attribute value (integers stay integers).
+    static func attributeValue(_ json: JSONValue) -> AttributeValue? {
+        if json.isNull { return .null }
+        if let text = json.string { return .text(text) }
+        if let flag = json.bool { return .boolean(flag) }
+        if let integer = json.int, Double(integer) == json.double { return .integer(integer) }
+        if let number = json.double { return .double(number) }
+        return nil
     }
 
     private static func parseField(_ field: JSONValue, index: Int, url: String) throws(FeatureCacheError) -> FieldInfo {
@@ -76,13 +138,16 @@ enum ArcGISLayerInfo {
             throw FeatureCacheError.parse("\(url): field '\(name)' has no type")
         }
         let type = FieldType(esriName: typeName)
-        return FieldInfo(
+        var info = FieldInfo(
             name: name,
             alias: field["alias"]?.string.flatMap { $0.isEmpty ? nil : $0 },
             type: type,
             nullable: field["nullable"]?.bool ?? (type != .oid),
             editable: field["editable"]?.bool ?? false,
             length: Int32(clamping: field["length"]?.int ?? 0))
+        info.domain = parseDomain(field["domain"])
+        info.defaultValue = field["defaultValue"].flatMap(attributeValue).flatMap { $0.isNull ? nil : $0 }
+        return info
     }
 
     static func parseSpatialReference(_ json: JSONValue) -> SpatialReference? {

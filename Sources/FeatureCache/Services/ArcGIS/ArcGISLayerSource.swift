@@ -19,7 +19,7 @@ struct ArcGISLayerSource: FeatureSource {
     /// means JSON for this table from then on.
     let refusedPBF = Locked(false)
 
-    private var requester: ArcGISRequester { ArcGISRequester(context: context, statistics: statistics, serviceURL: layerURL.string) }
+    var requester: ArcGISRequester { ArcGISRequester(context: context, statistics: statistics, serviceURL: layerURL.string) }
 
     var kind: ServiceKind { .arcgis }
     var urlString: String { layerURL.string }

@@ -41,6 +41,26 @@ struct ArcGISRequester: Sendable {
         return try ArcGISResponse.decode(response, request: request)
     }
 
+    /// Sends a form as a POST that is never sent twice by a retry (an edit:
+    /// a retried request whose first answer was lost could apply it twice);
+    /// decodes the JSON answer, mapping error bodies.
+    func post(_ form: RequestURL) async throws(FeatureCacheError) -> JSONValue {
+        let form = form.setting("f", "json")
+        var headers: [(name: String, value: String)] = [("Content-Type", "application/x-www-form-urlencoded")]
+        var body = form
+        let settings = context.settings
+        if let token = settings.token, !token.isEmpty {
+            switch settings.tokenPlacement {
+            case .header: headers.append(("X-Esri-Authorization", "Bearer \(token)"))
+            case .parameter: body.set("token", token)
+            }
+        }
+        var request = context.makeRequest(.post, url: form.base, headers: headers, body: Array(body.query.utf8), credentialsFor: serviceURL)
+        request.isIdempotent = false
+        let response = try await send(request)
+        return try ArcGISResponse.decode(response, request: request)
+    }
+
     private func send(_ request: HTTPRequest) async throws(FeatureCacheError) -> HTTPResponse {
         try await context.send(request, counting: statistics)
     }

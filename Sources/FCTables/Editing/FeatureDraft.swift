@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+
+/// What a caller writes for one feature: values by field name (a later value
+/// for the same field wins) and, optionally, a geometry as ISO WKB. For an
+/// add, fields not set take the field's default or NULL; for an update only
+/// what is set changes.
+public struct FeatureDraft: Sendable {
+    public private(set) var values: [(field: String, value: AttributeValue)] = []
+    /// The new geometry as WKB; nil = none (add) or unchanged (update).
+    public var geometry: [UInt8]?
+    /// The system `geometry` is in; nil = the table's.
+    public var geometryReference: SpatialReference?
+    /// An update that removes the feature's geometry.
+    public var clearsGeometry = false
+
+    public init() {}
+
+    public mutating func set(_ field: String, _ value: AttributeValue) {
+        values.removeAll { $0.field.lowercased() == field.lowercased() }
+        values.append((field, value))
+    }
+
+    public var isEmpty: Bool { values.isEmpty && geometry == nil && !clearsGeometry }
+}
+
+/// Which change an edit makes. Raw values are the C ABI's `FC_EDIT_*`.
+public enum EditKind: Int32, Sendable {
+    case add = 1
+    case update = 2
+    case delete = 3
+
+    public var name: String {
+        switch self {
+        case .add: return "add"
+        case .update: return "update"
+        case .delete: return "delete"
+        }
+    }
+}
+
+/// One edit as the caller sees it: pending (error = the last apply's refusal,
+/// if any), or an apply's outcome for it.
+public struct EditResult: Sendable {
+    /// The id the caller knows the feature by: a local id (negative) for an add.
+    public var objectId: Int64
+    /// The service's id after an apply (an add's new id); `objectId` otherwise.
+    public var serverObjectId: Int64
+    public var kind: EditKind
+    /// The GlobalID sent with an add, when the layer takes client GlobalIDs.
+    public var globalId: String?
+    /// nil: applied (or, in a pending list, not refused yet).
+    public var error: FeatureCacheError?
+
+    public init(objectId: Int64, serverObjectId: Int64, kind: EditKind, globalId: String? = nil, error: FeatureCacheError? = nil) {
+        self.objectId = objectId
+        self.serverObjectId = serverObjectId
+        self.kind = kind
+        self.globalId = globalId
+        self.error = error
+    }
+}
+
+/// How an apply sends edits.
+public struct ApplyOptions: Sendable {
+    /// All or nothing, where the service can (ArcGIS `rollbackOnFailure`, a WFS
+    /// Transaction): one refused edit refuses its whole request. Otherwise each
+    /// edit is applied or refused on its own.
+    public var rollbackOnFailure = true
+
+    public init() {}
+}

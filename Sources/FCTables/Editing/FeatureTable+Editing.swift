@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+
+/// Local edits and applying them (the ArcGIS SDK's `addFeature`, `updateFeature`,
+/// `deleteFeature`, `undoLocalEdits`, `applyEdits`). An edit is checked against
+/// the schema, kept pending and shown by the cache at once; an apply sends the
+/// pending edits and leaves each one either applied (the cache then holds the
+/// service's version) or pending — never lost, never sent twice: an edit whose
+/// answer was lost is looked up on the service before it is sent again.
+extension FeatureTable {
+    /// The writing side of the table's source; `.unsupported` for a read-only kind.
+    private var editor: any FeatureEditor {
+        get throws(FeatureCacheError) {
+            guard let editor = source as? any FeatureEditor else {
+                throw FeatureCacheError(.unsupported, "\(serviceKindName) tables cannot be edited")
+            }
+            return editor
+        }
+    }
+
+    /// The metadata of a loaded table that may take an edit of `kind`.
+    private func editableMetadata(_ kind: EditKind) throws(FeatureCacheError) -> TableMetadata {
+        _ = try editor
+        let metadata = try metadata()
+        let editing = metadata.editing
+        let allowed = kind == .add ? editing.canAdd : kind == .update ? editing.canUpdate : editing.canDelete
+        guard allowed else {
+            let said = metadata.capabilities.isEmpty ? "" : " (capabilities: \(metadata.capabilities.joined(separator: ",")))"
+            throw FeatureCacheError(
+                .unsupported,
+                "the service does not allow features to be \(kind == .add ? "added" : kind == .update ? "updated" : "deleted")\(said)")
+        }
+        guard requestMode != .onInteractionNoCache else {
+            throw .invalidState(
+                "edits are kept in the cache: the no-cache request mode has none (use on-interaction cache or manual cache)")
+        }
+        return metadata
+    }
+
+    /// Adds a feature locally; returns its local (negative) object id, which
+    /// an apply replaces with the service's.
+    public func addFeature(_ draft: FeatureDraft) throws(FeatureCacheError) -> Int64 {
+        let metadata = try editableMetadata(.add)
+        let checked = try EditValidator(metadata: metadata).check(draft, adding: true)
+        var values = metadata.fields.map { $0.defaultValue ?? .null }
+        for (index, value) in checked.values { values[index] = value }
+        let id = edits.newLocalId()
+        let globalId = try editor.newGlobalId(metadata)
+        if let globalId, let field = metadata.globalIdField,
+            let index = metadata.fields.firstIndex(where: { $0.name.lowercased() == field.lowercased() })
+        {
+            values[index] = .text(globalId)
+        }
+        let row = try EditedRow.make(
+            values: values, geometry: checked.geometry?.wkb, box: checked.geometry?.box, objectId: id, metadata: metadata)
+        edits.put(LocalEdit(objectId: id, kind: .add, current: row, globalId: globalId))
+        show(row)
+        return id
+    }
+
+    /// Updates a cached feature (or a pending add) locally: the fields and
+    /// geometry the draft sets change, the rest stay.
+    public func updateFeature(_ objectId: Int64, _ draft: FeatureDraft) throws(FeatureCacheError) {
+        let pending = edits.edit(objectId)
+        let metadata = try editableMetadata(pending?.kind == .add ? .add : .update)
+        let editor = try editor
+        guard !draft.isEmpty else { throw .invalidArgument("the update sets no field and no geometry") }
+        if pending?.kind == .delete { throw .invalidState("feature \(objectId) is deleted locally: undo the delete first") }
+        guard let cached = store.locate(objectId) else {
+            throw .notFound("feature \(objectId) is not in the cache: populate or query it before updating it")
+        }
+        let checked = try EditValidator(metadata: metadata).check(draft, adding: false)
+        var values = EditedRow.values(of: cached.batch, row: cached.row, fields: metadata.fields)
+        for (index, value) in checked.values { values[index] = value }
+        let geometry = draft.clearsGeometry ? nil : checked.geometry?.wkb ?? EditedRow.geometry(of: cached.batch, row: cached.row)
+        let row = try EditedRow.make(
+            values: values, geometry: geometry, box: draft.clearsGeometry ? nil : checked.geometry?.box, objectId: objectId,
+            metadata: metadata)
+        var edit = pending ?? LocalEdit(objectId: objectId, kind: .update, original: cached.batch.selecting([cached.row]))
+        edit.current = row
+        if edit.kind == .update {
+            let names = checked.values.keys.map { metadata.fields[$0].name }
+            edit.changedFields += names.filter { name in !edit.changedFields.contains(name) }
+            edit.geometryChanged = edit.geometryChanged || checked.geometry != nil || draft.clearsGeometry
+            edit.serviceId = edit.serviceId ?? editor.serviceId(of: objectId)
+        }
+        edit.lastError = nil
+        edits.put(edit)
+        show(row)
+    }
+
+    /// Deletes a feature locally (a pending add is simply dropped).
+    public func deleteFeature(_ objectId: Int64) throws(FeatureCacheError) {
+        if let pending = edits.edit(objectId), pending.kind == .add {
+            _ = try editableMetadata(.add)
+            edits.remove(objectId)
+            hide(objectId)
+            return
+        }
+        _ = try editableMetadata(.delete)
+        if edits.edit(objectId)?.kind == .delete { return }
+        let original: FeatureBatch
+        if let pending = edits.edit(objectId), let kept = pending.original {
+            original = kept
+        } else if let cached = store.locate(objectId) {
+            original = cached.batch.selecting([cached.row])
+        } else {
+            throw .notFound("feature \(objectId) is not in the cache: populate or query it before deleting it")
+        }
+        let serviceId = try editor.serviceId(of: objectId)
+        edits.put(LocalEdit(objectId: objectId, kind: .delete, original: original, serviceId: serviceId))
+        hide(objectId)
+    }
+
+    /// Undoes the pending edits of these features (all when `ids` is nil): the
+    /// cache shows the service's version again (and loses local adds).
+    /// Returns how many edits were undone.
+    @discardableResult
+    public func undoEdits(_ ids: [Int64]? = nil) -> Int {
+        let targets = ids ?? edits.snapshot().map(\.objectId)
+        var undone = 0
+        for id in targets {
+            guard let edit = edits.remove(id) else { continue }
+            undone += 1
+            if let original = edit.original {
+                store.apply([original], clearingFirst: false, keepingFinerCopies: false)
+            } else {
+                store.remove([id])
+            }
+        }
+        if undone > 0 { featuresChanged.send(undone) }
+        return undone
+    }
+
+    /// Whether the table has edits not yet applied.
+    public var hasLocalEdits: Bool { !edits.isEmpty }
+
+    /// The pending edits, in the order they were made, each with the last
+    /// apply's refusal of it, if any.
+    public var localEdits: [EditResult] {
+        edits.snapshot().map { edit in
+            EditResult(
+                objectId: edit.objectId, serverObjectId: edit.kind == .add ? 0 : edit.objectId, kind: edit.kind, globalId: edit.globalId,
+                error: edit.lastError)
+        }
+    }
+
+    // MARK: - Apply
+
+    /// Sends the pending edits to the service, as few requests as it allows,
+    /// and returns an outcome per edit sent. Applied edits leave the log and
+    /// the cache re-reads those features from the service (new ids, defaults,
+    /// server-computed fields); refused edits stay pending, unchanged, with
+    /// their error. Edits a lost answer left in doubt are looked up on the
+    /// service first and sent again only when it does not have them. Throws
+    /// when a request got no answer (those edits stay pending, in doubt) or was
+    /// cancelled; edits of requests answered before stay applied.
+    public func applyEdits(
+        options: ApplyOptions = ApplyOptions(), progress: PopulateProgress? = nil
+    ) async throws(FeatureCacheError) -> [EditResult] {
+        try await load()
+        let editor = try editor
+        let metadata = try metadata()
+        var results: [EditResult] = []
+        var reread: [Int64] = []
+        let gate = context.gate(for: url)
+        try await gate.acquire()
+        defer { gate.release() }
+
+        var pending = edits.snapshot()
+        guard !pending.isEmpty else { return [] }
+        // 1. What a lost answer left in doubt: ask the service before sending again.
+        let doubtful = pending.filter(\.inDoubt)
+        if !doubtful.isEmpty {
+            let found = try await editor.reconcile(doubtful, metadata: metadata)
+            for (edit, outcome) in zip(doubtful, found) {
+                if let outcome {
+                    results.append(land(edit, outcome, metadata: metadata, reread: &reread))
+                } else {
+                    edits.update(edit.objectId) { $0.inDoubt = false }
+                }
+            }
+            let landed = Set(zip(doubtful, found).compactMap { $1 == nil ? nil : $0.objectId })
+            pending = pending.filter { !landed.contains($0.objectId) }.map { edit in
+                var edit = edit
+                edit.inDoubt = false
+                return edit
+            }
+        }
+        // 2. Features changed on the service since they were cached are conflicts, not overwritten.
+        let conflicts = try await editor.conflicts(
+            pending.filter { $0.kind != .add && !doubtful.map(\.objectId).contains($0.objectId) }, metadata: metadata)
+        for edit in pending {
+            guard let conflict = conflicts[edit.objectId] else { continue }
+            edits.update(edit.objectId) { $0.lastError = conflict }
+            results.append(EditResult(objectId: edit.objectId, serverObjectId: edit.objectId, kind: edit.kind, error: conflict))
+        }
+        pending = pending.filter { conflicts[$0.objectId] == nil }
+        // 3. Send, in requests of the service's size, in the order edits were made.
+        let size = max(1, editor.maxEditsPerRequest(metadata))
+        var sent = 0
+        var start = 0
+        while start < pending.count {
+            try Task.checkCancellationTyped()
+            let chunk = Array(pending[start..<min(start + size, pending.count)])
+            start += chunk.count
+            for edit in chunk { edits.update(edit.objectId) { $0.inDoubt = true } }
+            let outcomes: [EditOutcome]
+            do {
+                outcomes = try await editor.send(chunk, metadata: metadata, options: options)
+            } catch {
+                // No answer: the service may have any of them. They stay pending,
+                // in doubt, and the next apply asks before sending them again.
+                await rereadApplied(reread, metadata: metadata)
+                throw error
+            }
+            for (edit, outcome) in zip(chunk, outcomes) {
+                edits.update(edit.objectId) { $0.inDoubt = false }
+                results.append(land(edit, outcome, metadata: metadata, reread: &reread))
+            }
+            sent += chunk.count
+            progress?(FetchProgress(pages: (sent + size - 1) / size, features: sent, totalFeatures: pending.count))
+        }
+        await rereadApplied(reread, metadata: metadata)
+        return results
+    }
+
+    /// Records what the service said of one edit: applied → out of the log and
+    /// into the cache under the service's id; refused → pending with its error.
+    private func land(_ edit: LocalEdit, _ outcome: EditOutcome, metadata: TableMetadata, reread: inout [Int64]) -> EditResult {
+        if let error = outcome.error {
+            // A protocol error is no word on the edit: it may have landed, so it is in doubt.
+            edits.update(edit.objectId) {
+                $0.lastError = error
+                $0.inDoubt = error.code == .protocol
+            }
+            return EditResult(
+                objectId: edit.objectId, serverObjectId: edit.kind == .add ? 0 : edit.objectId, kind: edit.kind, globalId: edit.globalId,
+                error: error)
+        }
+        let serverId = edit.kind == .add ? outcome.serverObjectId ?? 0 : edit.objectId
+        let current = edits.edit(edit.objectId)
+        let unchangedSince = current?.revision == edit.revision
+        switch edit.kind {
+        case .add:
+            edits.remove(edit.objectId)
+            store.remove([edit.objectId])
+            let row = current?.current ?? edit.current
+            if let row, let renumbered = try? EditedRow.renumbered(row, to: serverId, metadata: metadata) {
+                store.apply([renumbered], clearingFirst: false, keepingFinerCopies: false)
+                interaction.pin([serverId])
+                if current != nil, !unchangedSince {
+                    // Edited again while the apply ran: the later version is now
+                    // an update of the new feature, every writable field sent.
+                    var update = LocalEdit(objectId: serverId, kind: .update, current: renumbered)
+                    update.changedFields = metadata.fields.filter(\.editable).map(\.name)
+                    update.geometryChanged = true
+                    edits.put(update)
+                } else {
+                    reread.append(serverId)
+                }
+            } else if current == nil {
+                reread.append(serverId)  // undone while the apply ran: the service has it all the same
+            }
+        case .update:
+            if unchangedSince { edits.remove(edit.objectId) }
+            reread.append(serverId)
+        case .delete:
+            edits.remove(edit.objectId, ifRevision: edit.revision)
+        }
+        return EditResult(objectId: edit.objectId, serverObjectId: serverId, kind: edit.kind, globalId: outcome.globalId ?? edit.globalId)
+    }
+
+    /// The service's version of applied adds and updates (new ids, defaults,
+    /// server-computed fields) replaces the local one. A failure here changes
+    /// nothing: the edits are applied, and the cache keeps the local version.
+    private func rereadApplied(_ ids: [Int64], metadata: TableMetadata) async {
+        guard !ids.isEmpty else { return }
+        let size = max(1, metadata.maxRecordCount)
+        for start in stride(from: 0, to: ids.count, by: size) {
+            var query = QueryParameters()
+            query.objectIds = Array(ids[start..<min(start + size, ids.count)])
+            guard var fetched = try? await source.fetch(query, outFields: nil, metadata: metadata, progress: nil) else { return }
+            fetched.compact()
+            _ = merge(fetched, clearingFirst: false, pinned: true, metadata: metadata)
+        }
+    }
+
+    // MARK: - The cache shows edits
+
+    /// Puts the user's version of a feature in the cache, pinned.
+    private func show(_ row: FeatureBatch) {
+        store.apply([row], clearingFirst: false, keepingFinerCopies: false)
+        interaction.pin([row.objectId(0)])
+        featuresChanged.send(1)
+    }
+
+    private func hide(_ objectId: Int64) {
+        store.remove([objectId])
+        featuresChanged.send(1)
+    }
+
+    /// After the cache was emptied: the pending edits are shown again.
+    package func restoreEdits() {
+        let overlay = edits.overlay()
+        guard !overlay.hidden.isEmpty else { return }
+        store.apply(Array(overlay.rows.values), clearingFirst: false, keepingFinerCopies: false)
+        interaction.pin(Array(overlay.rows.keys))
+    }
+}
