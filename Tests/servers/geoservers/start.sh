@@ -118,7 +118,7 @@ fi
 have_trees=$(/usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['trees']['count'])" \
              "$DATA/expected.json" 2>/dev/null || echo 0)
 if [ "$REGEN" = 1 ] || [ "$have_trees" != "$TREES" ] || [ ! -s "$DATA/features.gpkg" ] \
-   || [ ! -s "$DATA/shp/trees.shp" ] || [ ! -s "$DATA/shp/bonn_trees.shp" ]; then
+   || [ ! -s "$DATA/shp/trees.shp" ] || [ ! -s "$DATA/shp/bonn_trees.shp" ] || [ ! -s "$DATA/edits.gpkg" ]; then
   log "generating data ($TREES trees) in $DATA"
   rm -rf "$DATA"
   /usr/bin/python3 "$HERE/make_data.py" --out "$DATA" --trees "$TREES"
@@ -151,6 +151,12 @@ lighttpd -tt -f "$GH/qgis/lighttpd.conf" >/dev/null || die "bad lighttpd config 
 if [ ! -s "$GH/qgis/features.qgs" ] || [ "$DATA/features.gpkg" -nt "$GH/qgis/features.qgs" ]; then
   /usr/bin/python3 "$HERE/qgis/make_project.py" "$DATA/features.gpkg" "$GH/qgis/features.qgs" "$QGIS_URL" \
     > "$GH/qgis/make_project.log" 2>&1 || die "QGIS project not written (see $GH/qgis/make_project.log)"
+fi
+# The editable project: inspections, open to WFS-T (reset-edits.sh restores the seed).
+if [ ! -s "$GH/qgis/edits.qgs" ] || [ "$DATA/edits.gpkg" -nt "$GH/qgis/edits.qgs" ]; then
+  /usr/bin/python3 "$HERE/qgis/make_project.py" "$DATA/edits.gpkg" "$GH/qgis/edits.qgs" \
+    "http://$HOST:$QGIS_PORT/edits" inspections "" editable \
+    > "$GH/qgis/make_project_edits.log" 2>&1 || die "QGIS edits project not written (see $GH/qgis/make_project_edits.log)"
 fi
 # The national-grid project: Bonn's trees in EPSG:25832, the only system it offers.
 if [ ! -s "$GH/qgis/national.qgs" ] || [ "$DATA/national.gpkg" -nt "$GH/qgis/national.qgs" ]; then
@@ -240,6 +246,7 @@ DOCUMENTS_URL=http://$HOST:$MAPSERVER_PORT/documents
 QGIS_WFS_URL=$QGIS_URL
 MAPSERVER_NATIONAL_WFS_URL=$MAPSERV_URL?MAP=national
 QGIS_NATIONAL_WFS_URL=http://$HOST:$QGIS_PORT/national
+QGIS_EDITS_WFS_URL=http://$HOST:$QGIS_PORT/edits
 QGIS_OGCAPI_URL=$QGIS_URL/wfs3
 TIPG_URL=$TIPG_URL
 GEOSERVERS_DATA=$DATA

@@ -173,9 +173,8 @@ extension ArcGISLayerSource: FeatureEditor {
     // MARK: - After a lost answer
 
     /// Adds are looked for by their GlobalID, or else by every value they
-    /// carry (the newest match: a layer without GlobalIDs gives nothing
-    /// better to go by); deletes by whether the
-    /// feature is gone. Updates are sent again (the same values twice are one update).
+    /// carry (`reconcileByQuery`); deletes by whether the feature is gone.
+    /// Updates are sent again (the same values twice are one update).
     func reconcile(_ edits: [LocalEdit], metadata: TableMetadata) async throws(FeatureCacheError) -> [EditOutcome?] {
         var found: [Int64: EditOutcome] = [:]
         let oidField = metadata.objectIdField ?? "OBJECTID"
@@ -194,30 +193,10 @@ extension ArcGISLayerSource: FeatureEditor {
                 }
             }
         }
-        for edit in adds where edit.globalId == nil {
-            guard let row = edit.current else { continue }
-            let values = EditedRow.values(of: row, row: 0, fields: metadata.fields)
-            var clauses: [String] = []
-            for (index, field) in metadata.fields.enumerated() where field.editable && field.name.lowercased() != oidField.lowercased() {
-                switch values[index] {
-                case .null: clauses.append("\(field.name) IS NULL")
-                case let .integer(v): clauses.append("\(field.name) = \(v)")
-                case let .text(v): clauses.append("\(field.name) = \(Self.sql(v))")
-                case .double, .boolean: continue  // not compared exactly through SQL
-                }
-            }
-            let rows = try await queryRows(where: clauses.isEmpty ? "1=1" : clauses.joined(separator: " AND "), outFields: [oidField])
-            // The newest such feature not already claimed by another add.
-            let claimed = Set(found.values.compactMap(\.serverObjectId))
-            if let id = rows.compactMap({ $0[oidField]?.int }).filter({ !claimed.contains($0) }).max() {
-                found[edit.objectId] = EditOutcome(objectId: edit.objectId, serverObjectId: id)
-            }
-        }
-        let deletes = edits.filter { $0.kind == .delete }
-        if !deletes.isEmpty {
-            let rows = try await queryRows(objectIds: deletes.map(\.objectId), outFields: [oidField])
-            let present = Set(rows.compactMap { $0[oidField]?.int })
-            for edit in deletes where !present.contains(edit.objectId) { found[edit.objectId] = EditOutcome(objectId: edit.objectId) }
+        // Adds without a GlobalID, and deletes: found by the source's own queries.
+        let rest = edits.filter { $0.kind == .delete || ($0.kind == .add && $0.globalId == nil) }
+        for (edit, outcome) in zip(rest, try await reconcileByQuery(rest, metadata: metadata)) {
+            if let outcome { found[edit.objectId] = outcome }
         }
         return edits.map { found[$0.objectId] }
     }

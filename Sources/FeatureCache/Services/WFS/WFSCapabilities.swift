@@ -31,6 +31,9 @@ public struct WFSFeatureTypeInfo: Sendable {
     public var outputFormats: [String]
     /// `WGS84BoundingBox` (1.1/2.0) or `LatLongBoundingBox` (1.0), lon/lat.
     var wgs84Box: BoundingBox?
+    /// The operations listed for this type (`Query`, `Insert`, `Update`,
+    /// `Delete`; 1.0 and 1.1 list them per type); nil when the type lists none.
+    var operations: Set<String>?
 
     /// The name without its prefix.
     public var localName: String { name.split(separator: ":").last.map(String.init) ?? name }
@@ -57,6 +60,9 @@ public struct WFSCapabilities: Sendable {
     public var spatialOperators: [String] = []
     public var comparisonOperators: [String] = []
     public var hasFilterCapabilities = false
+    /// The service offers `Transaction` (WFS-T), and where to POST it.
+    public var supportsTransaction = false
+    public var transactionURL: String?
 
     /// The feature type named `name`, with or without its prefix.
     public func featureType(_ name: String) -> WFSFeatureTypeInfo? {
@@ -119,11 +125,15 @@ public struct WFSCapabilities: Sendable {
         {
             box = BoundingBox(minx, miny, maxx, maxy)
         }
+        // 1.0: <Operations><Insert/>…</Operations>; 1.1: <Operations><Operation>Insert</Operation>….
+        let operations = element.child("Operations").map { list in
+            Set(list.children.map { $0.name == "Operation" ? $0.text : $0.name }.filter { !$0.isEmpty })
+        }
         return WFSFeatureTypeInfo(
             name: name, title: element.childText("Title").isEmpty ? name : element.childText("Title"),
             abstract: element.childText("Abstract"), defaultCRS: defaultCRS, otherCRS: other,
             outputFormats: element.child("OutputFormats")?.children("Format").map(\.text) ?? [],
-            wgs84Box: box)
+            wgs84Box: box, operations: operations)
     }
 
     /// 1.1/2.0: `ows:OperationsMetadata`.
@@ -141,6 +151,9 @@ public struct WFSCapabilities: Sendable {
                 readConstraints(operation)
             } else if name == "DescribeFeatureType" {
                 describeFeatureTypeURL = get
+            } else if name == "Transaction" {
+                supportsTransaction = true
+                transactionURL = post
             }
         }
         readConstraints(operations)
@@ -171,6 +184,10 @@ public struct WFSCapabilities: Sendable {
             getFeaturePostURL = getFeature.descendant("Post")?.attribute("onlineResource")
         }
         describeFeatureTypeURL = request.child("DescribeFeatureType")?.descendant("Get")?.attribute("onlineResource")
+        if let transaction = request.child("Transaction") {
+            supportsTransaction = true
+            transactionURL = transaction.descendant("Post")?.attribute("onlineResource")
+        }
     }
 
     static func numbers(_ text: String) -> [Double]? {

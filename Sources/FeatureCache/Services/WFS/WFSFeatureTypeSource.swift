@@ -77,6 +77,10 @@ struct WFSFeatureTypeSource: FeatureSource {
         metadata.supportedQueryFormats = type.outputFormats.isEmpty ? capabilities.outputFormats : type.outputFormats
         metadata.serviceVersion = capabilities.version == .v200 ? 2 : capabilities.version == .v110 ? 1.1 : 1
         metadata.layerType = "WFS Feature Type"
+        metadata.editing = Self.editing(capabilities, type)
+        if metadata.editing.isEditable {
+            for index in metadata.fields.indices { metadata.fields[index].editable = Self.isWritable(metadata.fields[index]) }
+        }
         let preferred = state.withLock { $0.preferredFormat }
         var format = preferred ?? Self.chooseFormat(metadata.supportedQueryFormats)
         let probes = WFSLoadProbes(source: self, type: type, version: capabilities.version, schema: schema)

@@ -5,7 +5,10 @@ buildings layers of features.gpkg (or the layers named), published as WFS
 new user meets). With a CRS, the project is in that system and offers no other
 (the national-grid project: Bonn's trees in EPSG:25832 only).
 
-    /usr/bin/python3 make_project.py DATA/features.gpkg OUT.qgs SERVICE_URL [LAYER,... [CRS]]
+    /usr/bin/python3 make_project.py DATA/features.gpkg OUT.qgs SERVICE_URL [LAYER,... [CRS [editable]]]
+
+"editable" opens the layers to WFS-T Insert, Update and Delete (what QGIS Desktop's
+"Published" / "Update" / "Insert" / "Delete" ticks write).
 """
 import os
 import sys
@@ -15,7 +18,8 @@ from qgis.core import QgsApplication, QgsCoordinateReferenceSystem, QgsProject, 
 
 gpkg, output, service_url = sys.argv[1:4]
 names = sys.argv[4].split(",") if len(sys.argv) > 4 else ["trees", "roads", "buildings"]
-only_crs = sys.argv[5] if len(sys.argv) > 5 else None
+only_crs = sys.argv[5] if len(sys.argv) > 5 and sys.argv[5] else None
+editable = len(sys.argv) > 6 and sys.argv[6] == "editable"
 app = QgsApplication([], False)
 app.initQgis()
 project = QgsProject.instance()
@@ -32,6 +36,9 @@ project.writeEntry("WFSLayers", "/", ids)
 for layer_id in ids:
     # What QGIS Desktop sets when a layer is ticked for WFS ("Published precision" 8).
     project.writeEntry("WFSLayersPrecision", "/" + layer_id, 8)
+if editable:
+    for operation in ("Insert", "Update", "Delete"):
+        project.writeEntry("WFSTLayers", operation, ids)
 project.writeEntry("WMSServiceCapabilities", "/", True)
 project.writeEntry("WMSServiceTitle", "/", "Geo test harness (QGIS Server)")
 project.writeEntry("WFSUrl", "/", service_url)

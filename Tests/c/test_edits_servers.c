@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Editing through the C API against real servers of the harness: QGIS Server's
+ * WFS-T (Tests/servers/geoservers, project edits.qgs: inspections open to
+ * Insert, Update and Delete). The layer is reset to its seed (reset-edits.sh)
+ * before each test; a fresh table in a context of its own then reads what the
+ * server holds. Lost answers come from lossy_proxy.py in front of the server:
+ * the server carries the transaction out, the client never hears of it. */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+enum { SEEDED = 200 };
+
+static const char *env_or(const char *name, const char *fallback) {
+    const char *value = getenv(name);
+    return value ? value : fallback;
+}
+
+static const char *servers_dir(void) { return env_or("FC_SERVERS_DIR", "Tests/servers"); }
+
+static void reset_edits(void) {
+    char command[1024];
+    snprintf(command, sizeof command, "bash %s/geoservers/reset-edits.sh", servers_dir());
+    CHECK(system(command) == 0);
+}
+
+/* lossy_proxy.py in front of upstream; its URL (static). */
+static const char *start_proxy(const char *upstream) {
+    static char url[256];
+    char command[1024];
+    snprintf(command, sizeof command, "bash %s/server-ctl.sh start /tmp/fc-lossy-%d lossy_proxy.py --upstream %s",
+             servers_dir(), (int)getpid(), upstream);
+    FILE *pipe = popen(command, "r");
+    CHECK(pipe != NULL);
+    if (!pipe || !fgets(url, sizeof url, pipe)) url[0] = 0;
+    if (pipe) pclose(pipe);
+    url[strcspn(url, "\n")] = 0;
+    CHECK(url[0] != 0);
+    return url;
+}
+
+static void stop_proxy(void) {
+    char command[1024];
+    snprintf(command, sizeof command, "bash %s/server-ctl.sh stop /tmp/fc-lossy-%d", servers_dir(), (int)getpid());
+    CHECK(system(command) == 0);
+}
+
+static void put_u32(uint8_t **p, uint32_t v) { memcpy(*p, &v, 4); *p += 4; }
+static void put_f64(uint8_t **p, double v) { memcpy(*p, &v, 8); *p += 8; }
+
+static size_t point_wkb(uint8_t *out, double x, double y) {
+    uint8_t *p = out;
+    *p++ = 1;
+    put_u32(&p, 1);
+    put_f64(&p, x);
+    put_f64(&p, y);
+    return (size_t)(p - out);
+}
+
+static fc_table *open_wfs(fc_context *ctx, const char *url) {
+    fc_table *table = NULL;
+    CHECK_STATUS(fc_table_create_wfs(ctx, url, "inspections", &table), FC_OK);
+    CHECK_STATUS(fc_table_set_request_mode(table, FC_REQUEST_MODE_MANUAL_CACHE), FC_OK);
+    CHECK_STATUS(fc_loadable_wait(fc_table_as_loadable(table), 60), FC_OK);
+    return table;
+}
+
+/* The server's state: a table of its own context, populated. */
+static fc_table *fresh_wfs(const char *url) {
+    fc_context *ctx = NULL;
+    CHECK_STATUS(fc_context_create(&ctx), FC_OK);
+    fc_table *table = open_wfs(ctx, url);
+    fc_context_free(ctx);
+    CHECK(populate_count(table, NULL, NULL, 0) >= 0);
+    return table;
+}
+
+static int64_t count_where(fc_table *table, const char *where) {
+    fc_query *query = NULL;
+    CHECK_STATUS(fc_query_create(&query), FC_OK);
+    if (where) CHECK_STATUS(fc_query_set_where(query, where), FC_OK);
+    int64_t n = -1;
+    CHECK_STATUS(fc_table_query_count(table, query, &n), FC_OK);
+    fc_query_free(query);
+    return n;
+}
+
+static fc_result *feature(fc_table *table, int64_t oid) {
+    fc_query *query = NULL;
+    CHECK_STATUS(fc_query_create(&query), FC_OK);
+    CHECK_STATUS(fc_query_set_object_ids(query, &oid, 1), FC_OK);
+    fc_result *result = NULL;
+    CHECK_STATUS(fc_table_query(table, query, &result), FC_OK);
+    fc_query_free(query);
+    if (result && result_count(result) != 1) {
+        fc_result_free(result);
+        return NULL;
+    }
+    return result;
+}
+
+static char text[256];
+static const char *string_field(fc_table *table, int64_t oid, const char *field) {
+    fc_result *result = feature(table, oid);
+    if (!result) return "(absent)";
+    int32_t col = result_field_index(result, field);
+    snprintf(text, sizeof text, "%s", result_is_null(result, 0, col) ? "(null)" : result_string(result, 0, col));
+    fc_result_free(result);
+    return text;
+}
+
+static void point_of(fc_table *table, int64_t oid, double *x, double *y) {
+    *x = *y = NAN;
+    fc_result *result = feature(table, oid);
+    if (!result) return;
+    const uint8_t *wkb = NULL;
+    size_t length = 0;
+    CHECK_STATUS(fc_result_geometry_wkb(result, 0, &wkb, &length), FC_OK);
+    if (length >= 21) {
+        memcpy(x, wkb + 5, 8);
+        memcpy(y, wkb + 13, 8);
+    }
+    fc_result_free(result);
+}
+
+static fc_feature_edit *inspection(int64_t status, const char *inspector, double x, double y) {
+    fc_feature_edit *edit = NULL;
+    CHECK_STATUS(fc_feature_edit_create(&edit), FC_OK);
+    CHECK_STATUS(fc_feature_edit_set_int64(edit, "Status", status), FC_OK);
+    CHECK_STATUS(fc_feature_edit_set_string(edit, "Inspector", inspector), FC_OK);
+    uint8_t wkb[21];
+    CHECK_STATUS(fc_feature_edit_set_geometry_wkb(edit, wkb, point_wkb(wkb, x, y), 0), FC_OK);
+    return edit;
+}
+
+static int64_t add(fc_table *table, fc_feature_edit *edit) {
+    int64_t oid = 0;
+    CHECK_STATUS(fc_table_add_feature(table, edit, &oid), FC_OK);
+    fc_feature_edit_free(edit);
+    return oid;
+}
+
+static int64_t edit_count(fc_table *table) {
+    fc_edit_list *list = NULL;
+    CHECK_STATUS(fc_table_get_local_edits(table, &list), FC_OK);
+    int64_t n = -1;
+    CHECK_STATUS(fc_edit_list_count(list, &n), FC_OK);
+    fc_edit_list_free(list);
+    return n;
+}
+
+static fc_edit_info entry(const fc_edit_list *list, int64_t index) {
+    fc_edit_info info;
+    memset(&info, 0, sizeof info);
+    info.struct_size = sizeof info;
+    CHECK_STATUS(fc_edit_list_get(list, index, &info), FC_OK);
+    return info;
+}
+
+/* ---- QGIS Server, WFS-T ---------------------------------------------------- */
+
+static const char *qgis_edits(void) { return env_or("QGIS_EDITS_WFS_URL", "http://127.0.0.1:5003/edits"); }
+
+static void test_wfs_edit_apply_fresh_read(void) {
+    reset_edits();
+    fc_table *table = open_wfs(NULL, qgis_edits());
+    bool can = false;
+    CHECK_STATUS(fc_table_can_edit(table, FC_EDIT_DELETE, &can), FC_OK);
+    CHECK(can);
+    CHECK(populate_count(table, NULL, NULL, 0) == SEEDED);
+    /* The store's key (a required integer "fid") is the server's to write. */
+    fc_feature_edit *edit = inspection(1, "Ana", -122.6, 45.5);
+    CHECK_STATUS(fc_feature_edit_set_int64(edit, "fid", 7), FC_OK);
+    CHECK_STATUS(fc_table_add_feature(table, edit, NULL), FC_E_INVALID_ARGUMENT);
+    CHECK_CONTAINS(fc_error_message(fc_last_error()), "'fid'");
+    fc_feature_edit_free(edit);
+
+    int64_t a = add(table, inspection(2, "Zed", -122.61, 45.51));
+    int64_t b = add(table, inspection(3, "Zed", -122.62, 45.52));
+    CHECK_STATUS(fc_feature_edit_create(&edit), FC_OK);
+    CHECK_STATUS(fc_feature_edit_set_string(edit, "Notes", "écorce fendue & <sap>"), FC_OK);
+    CHECK_STATUS(fc_table_update_feature(table, 5, edit), FC_OK);
+    fc_feature_edit_free(edit);
+    CHECK_STATUS(fc_feature_edit_create(&edit), FC_OK);
+    uint8_t wkb[21];
+    CHECK_STATUS(fc_feature_edit_set_geometry_wkb(edit, wkb, point_wkb(wkb, -122.7001, 45.4501), 0), FC_OK);
+    CHECK_STATUS(fc_feature_edit_set_null(edit, "Inspector"), FC_OK);
+    CHECK_STATUS(fc_table_update_feature(table, 6, edit), FC_OK);
+    fc_feature_edit_free(edit);
+    CHECK_STATUS(fc_table_delete_feature(table, 8), FC_OK);
+    CHECK(count_where(table, "Inspector = 'Zed'") == 2);
+    CHECK(cached_count(table) == SEEDED + 1);
+
+    fc_edit_list *results = NULL;
+    CHECK_STATUS(fc_table_apply_edits(table, NULL, &results), FC_OK);
+    int64_t n = -1;
+    CHECK_STATUS(fc_edit_list_count(results, &n), FC_OK);
+    CHECK(n == 5);
+    int64_t ids[2] = {0, 0};
+    for (int64_t i = 0; i < n; i++) {
+        fc_edit_info info = entry(results, i);
+        CHECK(info.status == FC_OK);
+        if (info.kind == FC_EDIT_ADD) ids[info.object_id == a ? 0 : 1] = info.server_object_id;
+    }
+    fc_edit_list_free(results);
+    CHECK(ids[0] > SEEDED && ids[1] > SEEDED && ids[0] != ids[1]);
+    CHECK(edit_count(table) == 0);
+    CHECK(feature(table, a) == NULL && feature(table, b) == NULL);
+
+    fc_table *check = fresh_wfs(qgis_edits());
+    CHECK(cached_count(check) == SEEDED + 1);
+    CHECK(count_where(check, "Status = 2 AND Inspector = 'Zed'") == 1);
+    CHECK(count_where(check, "Inspector = 'Zed' AND Status = 3") == 1);
+    double x = 0, y = 0;
+    point_of(check, ids[1], &x, &y);
+    CHECK(fabs(x + 122.62) < 1e-7 && fabs(y - 45.52) < 1e-7);  /* lon/lat where they were meant */
+    point_of(check, 6, &x, &y);
+    CHECK(fabs(x + 122.7001) < 1e-7 && fabs(y - 45.4501) < 1e-7);
+    CHECK(strcmp(string_field(check, 6, "Inspector"), "(null)") == 0);
+    CHECK(strcmp(string_field(check, 5, "Notes"), "écorce fendue & <sap>") == 0);
+    CHECK(feature(check, 8) == NULL);
+    fc_table_free(check);
+    fc_table_free(table);
+}
+
+/* The Transaction's answer lost after QGIS committed it: nothing doubled. */
+static void test_wfs_lost_answer(const char *mode) {
+    reset_edits();
+    const char *proxy = start_proxy("http://127.0.0.1:5003");
+    char url[512], control[512];
+    snprintf(url, sizeof url, "%s/edits", proxy);
+    fc_table *table = open_wfs(NULL, url);
+    CHECK(populate_count(table, NULL, NULL, 0) == SEEDED);
+    for (int i = 0; i < 3; i++) add(table, inspection(1, "Once", -122.6 + 0.001 * i, 45.5));
+    CHECK_STATUS(fc_table_delete_feature(table, 12), FC_OK);
+    snprintf(control, sizeof control, "%s/_lose?count=1&match=POST&mode=%s", proxy, mode);
+    http_get(control);
+    fc_status status = fc_table_apply_edits(table, NULL, NULL);
+    fprintf(stderr, "   WFS-T answer lost by %s: %s\n", mode, fc_status_name(status));
+    CHECK(status == FC_E_NETWORK || status == FC_E_PARSE);
+    CHECK(edit_count(table) == 4);
+    fc_table *check = fresh_wfs(qgis_edits());
+    CHECK(count_where(check, "Inspector = 'Once'") == 3);  /* committed */
+    fc_table_free(check);
+
+    fc_edit_list *results = NULL;
+    CHECK_STATUS(fc_table_apply_edits(table, NULL, &results), FC_OK);
+    int64_t n = -1;
+    CHECK_STATUS(fc_edit_list_count(results, &n), FC_OK);
+    CHECK(n == 4);
+    for (int64_t i = 0; i < n; i++) CHECK(entry(results, i).status == FC_OK);
+    fc_edit_list_free(results);
+    CHECK(edit_count(table) == 0);
+    check = fresh_wfs(qgis_edits());
+    CHECK(count_where(check, "Inspector = 'Once'") == 3);  /* never doubled */
+    CHECK(cached_count(check) == SEEDED + 3 - 1);
+    fc_table_free(check);
+    CHECK(count_where(table, "Inspector = 'Once'") == 3);
+    fc_table_free(table);
+    stop_proxy();
+}
+
+static void test_wfs_lost_answers(void) {
+    test_wfs_lost_answer("reset");
+    test_wfs_lost_answer("html");
+    test_wfs_lost_answer("truncated");
+}
+
+/* A read-only feature type (QGIS's main project) cannot be edited. */
+static void test_wfs_read_only(void) {
+    fc_table *table = NULL;
+    CHECK_STATUS(fc_table_create_wfs(NULL, env_or("QGIS_WFS_URL", "http://127.0.0.1:5003/qgis"), "trees", &table), FC_OK);
+    CHECK_STATUS(fc_loadable_wait(fc_table_as_loadable(table), 60), FC_OK);
+    bool can = true;
+    CHECK_STATUS(fc_table_can_edit(table, FC_EDIT_ADD, &can), FC_OK);
+    CHECK(!can);
+    fc_feature_edit *edit = inspection(1, "Ana", -122.6, 45.5);
+    CHECK_STATUS(fc_table_add_feature(table, edit, NULL), FC_E_UNSUPPORTED);
+    fc_feature_edit_free(edit);
+    fc_table_free(table);
+}
+
+int main(void) {
+    RUN(test_wfs_read_only);
+    RUN(test_wfs_edit_apply_fresh_read);
+    RUN(test_wfs_lost_answers);
+    reset_edits();
+    return fc_test_finish("test_edits_servers");
+}
