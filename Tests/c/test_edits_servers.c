@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Editing through the C API against real servers of the harness: QGIS Server's
  * WFS-T (Tests/servers/geoservers, project edits.qgs: inspections open to
- * Insert, Update and Delete). The layer is reset to its seed (reset-edits.sh)
+ * Insert, Update and Delete) and pygeoapi's OGC API - Features Part 4 (the
+ * inspections collection, TinyDB provider). The layers are reset to its seed (reset-edits.sh)
  * before each test; a fresh table in a context of its own then reads what the
  * server holds. Lost answers come from lossy_proxy.py in front of the server:
  * the server carries the transaction out, the client never hears of it. */
@@ -281,10 +282,124 @@ static void test_wfs_read_only(void) {
     fc_table_free(table);
 }
 
+/* ---- pygeoapi, OGC API - Features Part 4 -------------------------------- */
+
+static const char *pygeoapi(void) { return env_or("PYGEOAPI_URL", "http://127.0.0.1:5001"); }
+
+static fc_table *open_ogc(fc_context *ctx, const char *url, const char *collection) {
+    fc_table *table = NULL;
+    CHECK_STATUS(fc_table_create_ogc(ctx, url, collection, &table), FC_OK);
+    CHECK_STATUS(fc_table_set_request_mode(table, FC_REQUEST_MODE_MANUAL_CACHE), FC_OK);
+    CHECK_STATUS(fc_loadable_wait(fc_table_as_loadable(table), 60), FC_OK);
+    return table;
+}
+
+static fc_table *fresh_ogc(void) {
+    fc_context *ctx = NULL;
+    CHECK_STATUS(fc_context_create(&ctx), FC_OK);
+    fc_table *table = open_ogc(ctx, pygeoapi(), "inspections");
+    fc_context_free(ctx);
+    CHECK(populate_count(table, NULL, NULL, 0) >= 0);
+    return table;
+}
+
+static void test_ogc_edit_apply_fresh_read(void) {
+    reset_edits();
+    fc_table *table = open_ogc(NULL, pygeoapi(), "inspections");
+    bool can = false;
+    CHECK_STATUS(fc_table_can_edit(table, FC_EDIT_ADD, &can), FC_OK);
+    CHECK(can);
+    CHECK_STATUS(fc_table_can_edit(table, FC_EDIT_DELETE, &can), FC_OK);
+    CHECK(can);
+    CHECK(populate_count(table, NULL, NULL, 0) == SEEDED);
+    add(table, inspection(2, "Zed", -122.61, 45.51));
+    add(table, inspection(3, "Zed", -122.62, 45.52));
+    fc_feature_edit *edit = NULL;
+    CHECK_STATUS(fc_feature_edit_create(&edit), FC_OK);
+    CHECK_STATUS(fc_feature_edit_set_string(edit, "Notes", "écorce fendue \"& <sap>\""), FC_OK);
+    CHECK_STATUS(fc_table_update_feature(table, 5, edit), FC_OK);
+    fc_feature_edit_free(edit);
+    CHECK_STATUS(fc_feature_edit_create(&edit), FC_OK);
+    uint8_t wkb[21];
+    CHECK_STATUS(fc_feature_edit_set_geometry_wkb(edit, wkb, point_wkb(wkb, -122.7001, 45.4501), 0), FC_OK);
+    CHECK_STATUS(fc_table_update_feature(table, 6, edit), FC_OK);
+    fc_feature_edit_free(edit);
+    CHECK_STATUS(fc_table_delete_feature(table, 8), FC_OK);
+
+    fc_edit_list *results = NULL;
+    CHECK_STATUS(fc_table_apply_edits(table, NULL, &results), FC_OK);
+    int64_t n = -1;
+    CHECK_STATUS(fc_edit_list_count(results, &n), FC_OK);
+    CHECK(n == 5);
+    for (int64_t i = 0; i < n; i++) CHECK(entry(results, i).status == FC_OK);
+    fc_edit_list_free(results);
+    CHECK(edit_count(table) == 0);
+    CHECK(count_where(table, "Inspector = 'Zed'") == 2);
+    CHECK(cached_count(table) == SEEDED + 1);
+
+    fc_table *check = fresh_ogc();
+    CHECK(cached_count(check) == SEEDED + 1);
+    CHECK(count_where(check, "Inspector = 'Zed' AND Status = 3") == 1);
+    CHECK(count_where(check, "Inspector = 'Zed' AND Status = 2") == 1);
+    CHECK(strcmp(string_field(check, 5, "Notes"), "écorce fendue \"& <sap>\"") == 0);
+    double x = 0, y = 0;
+    point_of(check, 6, &x, &y);
+    CHECK(fabs(x + 122.7001) < 1e-9 && fabs(y - 45.4501) < 1e-9);
+    CHECK(feature(check, 8) == NULL);
+    fc_table_free(check);
+    fc_table_free(table);
+
+    /* A collection the API definition declares no Part 4 methods for is read-only. */
+    table = open_ogc(NULL, pygeoapi(), "trees");
+    CHECK_STATUS(fc_table_can_edit(table, FC_EDIT_ADD, &can), FC_OK);
+    CHECK(!can);
+    fc_table_free(table);
+}
+
+/* A POST whose answer is lost after pygeoapi created the item: found by its values, not posted twice. */
+static void test_ogc_lost_answer(const char *mode) {
+    reset_edits();
+    const char *proxy = start_proxy(pygeoapi());
+    char control[512];
+    fc_table *table = open_ogc(NULL, proxy, "inspections");
+    CHECK(populate_count(table, NULL, NULL, 0) == SEEDED);
+    add(table, inspection(1, "Once", -122.6, 45.5));
+    add(table, inspection(1, "Twice?", -122.601, 45.5));
+    CHECK_STATUS(fc_table_delete_feature(table, 12), FC_OK);
+    snprintf(control, sizeof control, "%s/_lose?count=1&match=POST&mode=%s", proxy, mode);
+    http_get(control);
+    fc_status status = fc_table_apply_edits(table, NULL, NULL);
+    fprintf(stderr, "   Part 4 answer lost by %s: %s\n", mode, fc_status_name(status));
+    CHECK(status == FC_E_NETWORK || status == FC_E_PARSE || status == FC_E_PROTOCOL);
+    CHECK(edit_count(table) == 3);  /* the first add in doubt, the others not sent yet */
+    fc_edit_list *results = NULL;
+    CHECK_STATUS(fc_table_apply_edits(table, NULL, &results), FC_OK);
+    int64_t n = -1;
+    CHECK_STATUS(fc_edit_list_count(results, &n), FC_OK);
+    CHECK(n == 3);
+    for (int64_t i = 0; i < n; i++) CHECK(entry(results, i).status == FC_OK);
+    fc_edit_list_free(results);
+    CHECK(edit_count(table) == 0);
+    fc_table *check = fresh_ogc();
+    CHECK(count_where(check, "Inspector = 'Once'") == 1);
+    CHECK(count_where(check, "Inspector = 'Twice?'") == 1);
+    CHECK(cached_count(check) == SEEDED + 2 - 1);
+    fc_table_free(check);
+    fc_table_free(table);
+    stop_proxy();
+}
+
+static void test_ogc_lost_answers(void) {
+    test_ogc_lost_answer("reset");
+    test_ogc_lost_answer("html");
+}
+
 int main(void) {
     RUN(test_wfs_read_only);
     RUN(test_wfs_edit_apply_fresh_read);
     RUN(test_wfs_lost_answers);
+    RUN(test_ogc_edit_apply_fresh_read);
+    RUN(test_ogc_lost_answers);
     reset_edits();
     return fc_test_finish("test_edits_servers");
 }

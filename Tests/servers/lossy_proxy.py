@@ -9,7 +9,9 @@ Content-Type, If-Match) and its answer relayed, except that the next N requests
 whose method and path+query contain a text, after `/_lose?count=N&match=TEXT&mode=M`,
 are forwarded - the server carries them out - and then answered as M: reset (TCP
 reset), html (a sign-in page, status 200) or truncated (half the body, then the
-connection closed). GET /_stats gives {"forwarded": n, "lost": n}.
+connection closed). GET /_stats gives {"forwarded": n, "lost": n}. The upstream's own
+URL in answers (OGC API links, Location) is rewritten to the proxy's, so that a
+client that follows links stays behind the proxy.
 
   lossy_proxy.py --upstream http://127.0.0.1:5003 [--port 0] --url-file F"""
 import argparse
@@ -27,6 +29,7 @@ from urllib.parse import parse_qsl, urlsplit
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     upstream = None
+    own = None  # the proxy's base URL
     lock = threading.Lock()
     rules = []  # [{"count", "match", "mode"}]
     stats = {"forwarded": 0, "lost": 0}
@@ -85,7 +88,8 @@ class Handler(BaseHTTPRequestHandler):
             with self.lock:
                 self.stats["lost"] += 1
             return self.lose(mode, data)
-        extra = [(name, headers[name]) for name in ("Location", "ETag") if headers.get(name)]
+        data = data.replace(self.upstream.encode(), self.own.encode())
+        extra = [(name, headers[name].replace(self.upstream, self.own)) for name in ("Location", "ETag") if headers.get(name)]
         self.answer(status, content_type, data, extra)
 
     def lose(self, mode, data):
@@ -123,6 +127,7 @@ def main():
     Handler.upstream = args.upstream.rstrip("/")
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     server.daemon_threads = True
+    Handler.own = "http://127.0.0.1:%d" % server.server_address[1]
     tmp = args.url_file + ".tmp"
     with open(tmp, "w") as f:
         f.write("http://127.0.0.1:%d\n" % server.server_address[1])

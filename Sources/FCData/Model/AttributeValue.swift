@@ -24,6 +24,17 @@ public enum AttributeValue: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The value as a JSON literal (what Esri JSON and GeoJSON attributes hold).
+    package var jsonLiteral: String {
+        switch self {
+        case .null: return "null"
+        case let .integer(value): return String(value)
+        case let .double(value): return JSONNumberText.shortest(value)
+        case let .boolean(value): return value ? "true" : "false"
+        case let .text(value): return JSONStringText.quoted(value)
+        }
+    }
+
     public var description: String {
         switch self {
         case .null: return "NULL"

@@ -232,7 +232,10 @@ package final class CurlEventLoop: @unchecked Sendable {
                 list = curl_slist_append(list, "\(header.name): \(header.value)")
             }
         }
-        if request.method == .post {
+        if request.method != .get, request.method != .post {
+            _ = fcsys_easy_setopt_pointer(easy, CURLOPT_CUSTOMREQUEST, request.method.rawValue)
+        }
+        if request.method == .post || request.body != nil {
             let body = request.body ?? []
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(body.count, 1), alignment: 1)
             body.withUnsafeBytes { buffer.copyMemory(from: $0) }

@@ -5,7 +5,11 @@ import FCData
 /// One HTTP request as the transport executes it: everything a request needs,
 /// including the limits it runs under, so a transport holds no per-caller state.
 public struct HTTPRequest: Sendable {
-    public enum Method: String, Sendable { case get = "GET", post = "POST" }
+    public enum Method: String, Sendable {
+        case get = "GET", post = "POST"
+        /// OGC API - Features Part 4: replace, change and remove an item.
+        case put = "PUT", patch = "PATCH", delete = "DELETE"
+    }
 
     public var method: Method
     public var url: String

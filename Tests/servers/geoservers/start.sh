@@ -200,6 +200,8 @@ if [ "$POSTGIS" = 1 ]; then
   fi
   log "postgis ok ($(elapsed)s)"
 fi
+# The editable layers (QGIS Server's GeoPackage, pygeoapi's TinyDB file) at their seed.
+GEOSERVERS_HOME="$GH" bash "$HERE/reset-edits.sh" || die "reset-edits.sh failed"
 # OpenAPI document (pygeoapi inspects every provider, so PostGIS must already be up)
 "$VENV/bin/pygeoapi" openapi generate "$PYGEOAPI_CONFIG" --output-file "$PYGEOAPI_OPENAPI" >/dev/null 2>&1 \
   || { "$HERE/stop.sh" >/dev/null; die "pygeoapi openapi generate failed"; }

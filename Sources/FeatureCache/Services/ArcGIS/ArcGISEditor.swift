@@ -134,7 +134,7 @@ extension ArcGISLayerSource: FeatureEditor {
             case .update: send = isId || (isGlobalId && useGlobalIds) || changed.contains(name)
             case .delete: send = false
             }
-            if send { attributes.append("\(JSONStringText.quoted(field.name)):\(Self.json(values[index]))") }
+            if send { attributes.append("\(JSONStringText.quoted(field.name)):\(values[index].jsonLiteral)") }
         }
         var members = ["\"attributes\":{\(attributes.joined(separator: ","))}"]
         if edit.kind == .add || edit.geometryChanged, let wkb = EditedRow.geometry(of: row, row: 0),
@@ -143,16 +143,6 @@ extension ArcGISLayerSource: FeatureEditor {
             members.insert("\"geometry\":" + ArcGISGeometryJSON.feature(geometry, spatialReference: metadata.spatialReference), at: 0)
         }
         return "{" + members.joined(separator: ",") + "}"
-    }
-
-    private static func json(_ value: AttributeValue) -> String {
-        switch value {
-        case .null: return "null"
-        case let .integer(v): return String(v)
-        case let .double(v): return JSONNumberText.shortest(v)
-        case let .boolean(v): return v ? "true" : "false"
-        case let .text(v): return JSONStringText.quoted(v)
-        }
     }
 
     /// The GlobalID naming an edit's feature: an add's own, else the cached row's.

@@ -95,7 +95,12 @@ struct OGCCollectionSource: FeatureSource {
             $0.dialects = nil
             $0.filterIgnored = false
         }
-        return info.metadata
+        var metadata = info.metadata
+        metadata.editing = Self.editing(conforms: service.conforms, methods: service.editMethods(for: collectionId))
+        if metadata.editing.isEditable {
+            for index in metadata.fields.indices { metadata.fields[index].editable = true }
+        }
+        return metadata
     }
 
     func loadedInfo() throws(FeatureCacheError) -> OGCCollectionInfo {

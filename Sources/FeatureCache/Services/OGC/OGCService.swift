@@ -113,6 +113,13 @@ public final class OGCService: ServiceEndpoint, Loadable, @unchecked Sendable { 
         return items.propertyParameters[collection] ?? items.propertyParameters[""] ?? []
     }
 
+    /// The Part 4 methods the API definition declares for a collection's items
+    /// (`post`, `put`, `patch`, `delete`); empty without an API definition.
+    func editMethods(for collection: String) -> Set<String> {
+        guard let items = try? loadedInfo().items else { return [] }
+        return items.editMethods[collection] ?? items.editMethods[""] ?? []
+    }
+
     /// The URL of a collection's resource (`…/collections/{id}`).
     func collectionURL(_ id: String) -> RequestURL {
         endpoint.appendingPath("collections").appendingPath(RequestURL.percentEncode(id))

@@ -13,6 +13,9 @@ struct OpenAPIItems: Sendable {
     var limitMaximum: [String: Int] = [:]
     /// Property parameters by collection id ("" = a `{collectionId}` template path).
     var propertyParameters: [String: Set<String>] = [:]
+    /// The methods a collection's `items` (`post`) and `items/{featureId}`
+    /// (`put`, `patch`, `delete`) paths declare: Part 4's operations, by collection id.
+    var editMethods: [String: Set<String>] = [:]
 
     /// The parameters Part 1, 2 and 3 define, and common ones that select
     /// rather than filter: none of them is a feature property.
@@ -29,9 +32,18 @@ struct OpenAPIItems: Sendable {
         for (path, item) in document["paths"]?.members ?? [] {
             // `…/collections/{id}/items`; paths may carry the API's base path (QGIS Server: `/wfs3/collections/…`).
             let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+            if parts.count >= 4, parts[parts.count - 2] == "items", parts[parts.count - 4] == "collections",
+                parts[parts.count - 1].hasPrefix("{")
+            {
+                let id = String(parts[parts.count - 3])
+                let methods = Set(["put", "patch", "delete"].filter { item[$0] != nil })
+                editMethods[id.hasPrefix("{") ? "" : RequestURL.percentDecode(id), default: []].formUnion(methods)
+                continue
+            }
             guard parts.count >= 3, parts[parts.count - 1] == "items", parts[parts.count - 3] == "collections" else { continue }
             let id = String(parts[parts.count - 2])
             let key = id.hasPrefix("{") ? "" : RequestURL.percentDecode(id)
+            if item["post"] != nil { editMethods[key, default: []].insert("post") }
             var properties: Set<String> = []
             for parameter in item["get"]?["parameters"]?.array ?? [] {
                 guard let resolved = Self.resolve(parameter, shared: shared), let name = resolved["name"]?.string else { continue }

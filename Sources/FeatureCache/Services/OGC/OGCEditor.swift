@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+import FCTables
+
+/// OGC API - Features Part 4 on a collection: `POST` items (the new item's id
+/// from `Location`), `PUT` (or, where only it is declared, `PATCH`) and
+/// `DELETE` an item. Part 4 has no request of several edits: each edit is a
+/// request of its own, applied or refused on its own, and one whose answer is
+/// lost leaves only itself in doubt.
+extension OGCCollectionSource: FeatureEditor {
+    /// Editable when the service declares Part 4 (create-replace-delete) and
+    /// its API definition declares the methods for this collection: the
+    /// conformance class alone is service-wide, not per collection.
+    static func editing(conforms: (String) -> Bool, methods: Set<String>) -> EditCapabilities {
+        var editing = EditCapabilities()
+        guard conforms("/conf/create-replace-delete") || conforms("/conf/update") else { return editing }
+        editing.canAdd = methods.contains("post")
+        editing.canUpdate = methods.contains("put") || methods.contains("patch")
+        editing.canDelete = methods.contains("delete")
+        editing.maxEditsPerRequest = 1
+        return editing
+    }
+
+    func maxEditsPerRequest(_ metadata: TableMetadata) -> Int { 1 }
+
+    func serviceId(of objectId: Int64) -> String? { identity.serviceId(for: objectId) }
+
+    func send(_ edits: [LocalEdit], metadata: TableMetadata, options: ApplyOptions) async throws(FeatureCacheError) -> [EditOutcome] {
+        var outcomes: [EditOutcome] = []
+        for edit in edits { outcomes.append(try await send(edit, metadata: metadata)) }
+        return outcomes
+    }
+
+    private func send(_ edit: LocalEdit, metadata: TableMetadata) async throws(FeatureCacheError) -> EditOutcome {
+        let items = try loadedInfo().itemsURL
+        let base = RequestURL(base: items.base, parameters: [])
+        let methods = service.editMethods(for: collectionId)
+        let request: HTTPRequest
+        switch edit.kind {
+        case .add:
+            request = try editRequest(.post, base, body: feature(edit, metadata: metadata, id: nil))
+        case .update:
+            guard let id = edit.serviceId ?? serviceId(of: edit.objectId) else {
+                throw FeatureCacheError(.invalidState, "feature \(edit.objectId) has no item id to update")
+            }
+            let url = base.appendingPath(RequestURL.percentEncode(id))
+            request =
+                methods.contains("put") || !methods.contains("patch")
+                ? try editRequest(.put, url, body: feature(edit, metadata: metadata, id: id))
+                : try editRequest(.patch, url, body: patch(edit, metadata: metadata), contentType: "application/merge-patch+json")
+        case .delete:
+            guard let id = edit.serviceId ?? serviceId(of: edit.objectId) else {
+                throw FeatureCacheError(.invalidState, "feature \(edit.objectId) has no item id to delete")
+            }
+            request = try editRequest(.delete, base.appendingPath(RequestURL.percentEncode(id)), body: nil)
+        }
+        let response = try await service.context.send(request, counting: statistics)
+        if response.status >= 500 {
+            // A server failure may come after the change was made: in doubt.
+            throw ServiceResponse.httpError(response, request: request, detail: nil)
+        }
+        if response.status >= 400 {
+            if edit.kind == .delete, response.status == 404 || response.status == 410 {
+                return EditOutcome(objectId: edit.objectId)  // gone either way
+            }
+            let detail =
+                ServiceResponse.looksLikeJSON(response.body) ? (try? JSONValue.parse(response.body)).flatMap(OGCRequester.exception) : nil
+            return EditOutcome(objectId: edit.objectId, error: ServiceResponse.httpError(response, request: request, detail: detail))
+        }
+        if ServiceResponse.looksLikeMarkup(response.body) {
+            // A page (a proxy's sign-in, an error page) is no Part 4 answer: whether
+            // the edit reached the service is unknown.
+            throw ServiceResponse.notJSONError(response, request: request)
+        }
+        guard edit.kind == .add else { return EditOutcome(objectId: edit.objectId) }
+        // The new item's id: the last segment of Location (Part 4), else the id of a returned feature.
+        var id: String? = nil
+        if let location = response.header("Location"), let path = location.split(separator: "?").first,
+            let last = path.split(separator: "/").last
+        {
+            id = RequestURL.percentDecode(last)
+        } else if ServiceResponse.looksLikeJSON(response.body), let json = try? JSONValue.parse(response.body) {
+            id = json["id"]?.string ?? json["id"]?.int.map(String.init)
+        }
+        guard let id, !id.isEmpty else {
+            return EditOutcome(
+                objectId: edit.objectId, error: .protocol("the service created the item but says neither its Location nor its id"))
+        }
+        return EditOutcome(objectId: edit.objectId, serverObjectId: identity.objectId(for: id))
+    }
+
+    private func editRequest(
+        _ method: HTTPRequest.Method, _ url: RequestURL, body: String?, contentType: String = "application/geo+json"
+    ) throws(FeatureCacheError) -> HTTPRequest {
+        var headers: [(name: String, value: String)] = [("Accept", "application/geo+json, application/json;q=0.9")]
+        if let token = service.context.settings.token, !token.isEmpty { headers.append(("Authorization", "Bearer \(token)")) }
+        if body != nil { headers.append(("Content-Type", contentType)) }
+        var request = service.context.makeRequest(
+            method, url: url.string, headers: headers, body: body.map { Array($0.utf8) }, credentialsFor: service.url)
+        request.isIdempotent = false
+        return request
+    }
+
+    /// The feature as a GeoJSON Feature: every property, the geometry in CRS84
+    /// (what Part 4 takes without a Content-Crs).
+    private func feature(_ edit: LocalEdit, metadata: TableMetadata, id: String?) throws(FeatureCacheError) -> String {
+        guard let row = edit.current else { return "{}" }
+        let values = EditedRow.values(of: row, row: 0, fields: metadata.fields)
+        let properties = metadata.fields.indices.map { "\(JSONStringText.quoted(metadata.fields[$0].name)):\(values[$0].jsonLiteral)" }
+        var members = ["\"type\":\"Feature\""]
+        if let id { members.append("\"id\":\(JSONStringText.quoted(id))") }
+        members.append("\"geometry\":\(try geometry(row, metadata: metadata) ?? "null")")
+        members.append("\"properties\":{\(properties.joined(separator: ","))}")
+        return "{" + members.joined(separator: ",") + "}"
+    }
+
+    /// A JSON merge patch of what the update changed.
+    private func patch(_ edit: LocalEdit, metadata: TableMetadata) throws(FeatureCacheError) -> String {
+        guard let row = edit.current else { return "{}" }
+        let values = EditedRow.values(of: row, row: 0, fields: metadata.fields)
+        let changed = Set(edit.changedFields.map { $0.lowercased() })
+        let properties = metadata.fields.indices.filter { changed.contains(metadata.fields[$0].name.lowercased()) }.map {
+            "\(JSONStringText.quoted(metadata.fields[$0].name)):\(values[$0].jsonLiteral)"
+        }
+        var members = ["\"properties\":{\(properties.joined(separator: ","))}"]
+        if edit.geometryChanged { members.append("\"geometry\":\(try geometry(row, metadata: metadata) ?? "null")") }
+        return "{" + members.joined(separator: ",") + "}"
+    }
+
+    private func geometry(_ row: FeatureBatch, metadata: TableMetadata) throws(FeatureCacheError) -> String? {
+        guard var wkb = EditedRow.geometry(of: row, row: 0) else { return nil }
+        if let transform = try Projection.transform(from: metadata.spatialReference, to: .wgs84) {
+            var shape = try VertexGeometry(wkb: wkb)
+            for index in shape.paths.indices {
+                for start in stride(from: 0, to: shape.paths[index].count, by: shape.stride) {
+                    (shape.paths[index][start], shape.paths[index][start + 1]) = transform(
+                        shape.paths[index][start], shape.paths[index][start + 1])
+                }
+            }
+            wkb = shape.wkb
+        }
+        return wkb.withUnsafeBytes { GeoJSONWriter.geometry($0) }
+    }
+
+    func reconcile(_ edits: [LocalEdit], metadata: TableMetadata) async throws(FeatureCacheError) -> [EditOutcome?] {
+        try await reconcileByQuery(edits, metadata: metadata)
+    }
+}
