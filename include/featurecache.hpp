@@ -450,6 +450,67 @@ struct PopulateOptions {
 // ---- tables -------------------------------------------------------------------------
 
 /// A table of features from a service, and its cache.
+/// The values and geometry of one add or update (fc_feature_edit). Setters
+/// return *this, so an edit reads as one expression; values are checked when
+/// the edit is given to a table.
+class FeatureEdit {
+public:
+    FeatureEdit() : handle_(detail::created<fc_feature_edit>(fc_feature_edit_create)) {}
+    FeatureEdit &set_null(const std::string &field) { return done(fc_feature_edit_set_null(get(), field.c_str())); }
+    FeatureEdit &set(const std::string &field, int64_t value) { return done(fc_feature_edit_set_int64(get(), field.c_str(), value)); }
+    FeatureEdit &set(const std::string &field, int value) { return set(field, static_cast<int64_t>(value)); }
+    FeatureEdit &set(const std::string &field, double value) { return done(fc_feature_edit_set_double(get(), field.c_str(), value)); }
+    FeatureEdit &set(const std::string &field, bool value) { return done(fc_feature_edit_set_bool(get(), field.c_str(), value)); }
+    FeatureEdit &set(const std::string &field, const std::string &value) {
+        return done(fc_feature_edit_set_string(get(), field.c_str(), value.c_str()));
+    }
+    FeatureEdit &set(const std::string &field, const char *value) { return set(field, std::string(value)); }
+    /// ISO WKB, copied; wkid 0 = the table's spatial reference.
+    FeatureEdit &geometry(const uint8_t *wkb, size_t length, int32_t wkid = 0) {
+        return done(fc_feature_edit_set_geometry_wkb(get(), wkb, length, wkid));
+    }
+    FeatureEdit &clear_geometry() { return done(fc_feature_edit_clear_geometry(get())); }
+    fc_feature_edit *get() const noexcept { return handle_.get(); }
+
+private:
+    FeatureEdit &done(fc_status status) {
+        check(status);
+        return *this;
+    }
+    detail::Owned<fc_feature_edit, fc_feature_edit_free> handle_;
+};
+
+/// One edit: pending (status = the last apply's refusal, FC_OK when none) or
+/// what an apply did with it (FC_OK: applied).
+struct EditResult {
+    int64_t object_id = 0;         ///< the id the caller knows (negative for a local add)
+    int64_t server_object_id = 0;  ///< the service's id once applied
+    int32_t kind = 0;              ///< FC_EDIT_*
+    fc_status status = FC_OK;
+    int32_t service_code = 0;
+    std::string message;
+    std::string global_id;
+};
+
+namespace detail {
+/// The entries of an fc_edit_list, which this frees.
+inline std::vector<EditResult> edit_list(fc_edit_list *list) {
+    Owned<fc_edit_list, fc_edit_list_free> owned(list);
+    int64_t count = 0;
+    check(fc_edit_list_count(list, &count));
+    std::vector<EditResult> entries;
+    entries.reserve(static_cast<size_t>(count));
+    for (int64_t index = 0; index < count; index++) {
+        fc_edit_info info{};
+        info.struct_size = sizeof info;
+        check(fc_edit_list_get(list, index, &info));
+        entries.push_back({info.object_id, info.server_object_id, info.kind, info.status, info.service_code,
+                           info.message ? info.message : "", info.global_id ? info.global_id : ""});
+    }
+    return entries;
+}
+}  // namespace detail
+
 class Table : public Loadable {
 public:
     explicit Table(fc_table *owned) noexcept : handle_(owned) {}
@@ -543,6 +604,44 @@ public:
         check(fc_table_query_count(get(), query ? query->get() : nullptr, &out));
         return out;
     }
+    // ---- editing (fc_table_add_feature and the rest) ----
+
+    bool can_edit(int32_t kind) const {
+        bool out = false;
+        check(fc_table_can_edit(get(), kind, &out));
+        return out;
+    }
+    /// Adds a feature locally; returns its local (negative) object id.
+    int64_t add_feature(const FeatureEdit &edit) {
+        int64_t out = 0;
+        check(fc_table_add_feature(get(), edit.get(), &out));
+        return out;
+    }
+    void update_feature(int64_t object_id, const FeatureEdit &edit) { check(fc_table_update_feature(get(), object_id, edit.get())); }
+    void delete_feature(int64_t object_id) { check(fc_table_delete_feature(get(), object_id)); }
+    /// Undoes the pending edits of these features (all when empty); returns how many.
+    int64_t undo_edits(const std::vector<int64_t> &object_ids = {}) {
+        int64_t out = 0;
+        check(fc_table_undo_edits(get(), object_ids.empty() ? nullptr : object_ids.data(), object_ids.size(), &out));
+        return out;
+    }
+    bool has_local_edits() const { return value<bool>(fc_table_has_local_edits); }
+    std::vector<EditResult> local_edits() const {
+        fc_edit_list *out = nullptr;
+        check(fc_table_get_local_edits(get(), &out));
+        return detail::edit_list(out);
+    }
+    /// Applies the pending edits: one result per edit the service answered for
+    /// (refused ones stay pending). Throws when a request got no answer.
+    std::vector<EditResult> apply_edits(bool rollback_on_failure = true) {
+        fc_apply_options options;
+        check(fc_apply_options_init(&options, sizeof options));
+        options.rollback_on_failure = rollback_on_failure;
+        fc_edit_list *out = nullptr;
+        check(fc_table_apply_edits(get(), &options, &out));
+        return detail::edit_list(out);
+    }
+
     fc_table *get() const noexcept { return handle_.get(); }
 
 protected:

@@ -188,6 +188,32 @@ int main() {
         }
     }
 
+    // Editing through RAII: a FeatureEdit, apply_edits, and the errors as exceptions.
+    {
+        std::string url = emulator_layer(0);
+        url.replace(url.find("Portland"), 8, "Editable");
+        url.replace(url.find("/ns/cpp-0/"), 10, "/ns/cpp-edit/");
+        fc::Table inspections = fc::Table::arcgis(url);
+        inspections.set_request_mode(FC_REQUEST_MODE_MANUAL_CACHE);
+        inspections.populate();
+        CHECK(inspections.can_edit(FC_EDIT_ADD));
+        const uint8_t point[21] = {1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0x20, 0x5f, 0xc0, 0, 0, 0, 0, 0, 0x80, 0x46, 0x40};  // (-125, 45)
+        int64_t local = inspections.add_feature(fc::FeatureEdit().set("Status", 2).set("Inspector", "C++").geometry(point, sizeof point));
+        CHECK(local < 0);
+        inspections.update_feature(4, fc::FeatureEdit().set("Score", 50.5).set_null("Notes"));
+        try {
+            inspections.add_feature(fc::FeatureEdit().set("Status", 9).geometry(point, sizeof point));
+            CHECK(false);
+        } catch (const fc::Error &error) {
+            CHECK(error.status() == FC_E_INVALID_ARGUMENT && std::string(error.what()).find("Status") != std::string::npos);
+        }
+        CHECK(inspections.has_local_edits() && inspections.local_edits().size() == 2);
+        std::vector<fc::EditResult> results = inspections.apply_edits();
+        CHECK(results.size() == 2);
+        for (const fc::EditResult &result : results) CHECK(result.status == FC_OK && result.server_object_id > 0);
+        CHECK(!inspections.has_local_edits() && inspections.undo_edits() == 0);
+    }
+
     std::printf("test_cpp: %d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

@@ -8,11 +8,12 @@ ctypes binding of libfeaturecache.
 """
 from . import _ffi
 from .arcgis import ArcGISLayer, ArcGISService
-from .constants import (AxisOrder, CRSFormat, Envelope, Field, FieldType, GeometryType, LoadStatus, Progress, QueryFormat, QueryLanguage,
+from .constants import (AxisOrder, CRSFormat, EditKind, Envelope, Field, FieldType, GeometryType, LoadStatus, Progress, QueryFormat, QueryLanguage,
                         RequestMode, ServiceKind, SpatialReference, SpatialRelationship, Statistics, TokenPlacement)
 from .context import Context
 from .crs import projection_accuracy
-from .errors import (CancelledError, FeatureCacheError, HTTPError, InvalidArgumentError, InvalidStateError,
+from .edits import EditResult
+from .errors import (CancelledError, ConflictError, FeatureCacheError, HTTPError, InvalidArgumentError, InvalidStateError,
                      LimitError, NetworkError, NotFoundError, ParseError, ProtocolError, ServiceError, TimeoutError,
                      UnsupportedError)
 from .layer import Layer
@@ -61,9 +62,10 @@ __all__ = [
     "Query", "Result", "ResultField", "Feature", "Operation", "wkb_to_geojson",
     "Field", "Envelope", "SpatialReference", "Statistics", "Progress",
     "LoadStatus", "RequestMode", "ServiceKind", "AxisOrder", "QueryFormat", "QueryLanguage", "TokenPlacement", "FieldType",
-    "CRSFormat",
+    "CRSFormat", "EditKind", "EditResult",
     "GeometryType", "SpatialRelationship", "SPATIAL_RELATIONSHIPS",
     "STATUS_NAMES",
     "FeatureCacheError", "InvalidArgumentError", "InvalidStateError", "CancelledError", "TimeoutError",
     "NetworkError", "HTTPError", "ServiceError", "ParseError", "UnsupportedError", "LimitError", "ProtocolError", "NotFoundError",
+    "ConflictError",
 ]

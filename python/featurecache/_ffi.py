@@ -74,6 +74,17 @@ class PopulateOptions(ctypes.Structure):
                 ("progress", PROGRESS_CALLBACK), ("progress_user_data", c_void_p)]
 
 
+class ApplyOptions(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_uint32), ("rollback_on_failure", c_bool),
+                ("progress", PROGRESS_CALLBACK), ("progress_user_data", c_void_p)]
+
+
+class EditInfo(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_uint32), ("object_id", c_int64), ("server_object_id", c_int64),
+                ("kind", ctypes.c_int32), ("status", ctypes.c_int32), ("service_code", ctypes.c_int32),
+                ("message", c_void_p), ("global_id", c_void_p)]
+
+
 LOAD_CALLBACK = CFUNCTYPE(None, c_void_p, c_void_p, c_void_p)
 STATUS_CALLBACK = CFUNCTYPE(None, c_void_p, c_int32, c_void_p)
 OPERATION_CALLBACK = CFUNCTYPE(None, c_void_p, c_void_p)
@@ -225,6 +236,29 @@ _SIGNATURES = {
     "fc_populate_options_init": (_status, [POINTER(PopulateOptions), c_size_t]),
     "fc_table_populate_start": (_status, [_handle, POINTER(PopulateOptions), OPERATION_CALLBACK, c_void_p, _out_handle]),
     "fc_table_cached_feature_count": (_status, [_handle, POINTER(c_int64)]),
+    # editing (1.3)
+    "fc_feature_edit_create": (_status, [_out_handle]),
+    "fc_feature_edit_free": (None, [_handle]),
+    "fc_feature_edit_set_null": (_status, [_handle, c_char_p]),
+    "fc_feature_edit_set_int64": (_status, [_handle, c_char_p, c_int64]),
+    "fc_feature_edit_set_double": (_status, [_handle, c_char_p, c_double]),
+    "fc_feature_edit_set_string": (_status, [_handle, c_char_p, c_char_p]),
+    "fc_feature_edit_set_bool": (_status, [_handle, c_char_p, c_bool]),
+    "fc_feature_edit_set_geometry_wkb": (_status, [_handle, c_char_p, c_size_t, c_int32]),
+    "fc_feature_edit_clear_geometry": (_status, [_handle]),
+    "fc_table_can_edit": (_status, [_handle, c_int32, POINTER(c_bool)]),
+    "fc_table_add_feature": (_status, [_handle, _handle, POINTER(c_int64)]),
+    "fc_table_update_feature": (_status, [_handle, c_int64, _handle]),
+    "fc_table_delete_feature": (_status, [_handle, c_int64]),
+    "fc_table_undo_edits": (_status, [_handle, POINTER(c_int64), c_size_t, POINTER(c_int64)]),
+    "fc_table_has_local_edits": (_status, [_handle, POINTER(c_bool)]),
+    "fc_table_get_local_edits": (_status, [_handle, _out_handle]),
+    "fc_apply_options_init": (_status, [POINTER(ApplyOptions), c_size_t]),
+    "fc_table_apply_edits_start": (_status, [_handle, POINTER(ApplyOptions), OPERATION_CALLBACK, c_void_p, _out_handle]),
+    "fc_operation_take_edit_list": (_status, [_handle, _out_handle]),
+    "fc_edit_list_count": (_status, [_handle, POINTER(c_int64)]),
+    "fc_edit_list_get": (_status, [_handle, c_int64, POINTER(EditInfo)]),
+    "fc_edit_list_free": (None, [_handle]),
     "fc_table_clear_cache": (_status, [_handle]),
     "fc_table_query_start": (_status, [_handle, _handle, OPERATION_CALLBACK, c_void_p, _out_handle]),
     "fc_table_query_count_start": (_status, [_handle, _handle, OPERATION_CALLBACK, c_void_p, _out_handle]),

@@ -105,6 +105,11 @@ def from_error(pointer):
     return cls(code, message, lib.fc_error_http_status(pointer), lib.fc_error_service_code(pointer))
 
 
+def error_for(code, message, http_status=0, service_code=0):
+    """The exception of a status and message the library reported in a record (an edit list)."""
+    return _CLASSES.get(code, FeatureCacheError)(code, message, http_status, service_code)
+
+
 def last_error(fallback_code=E_INVALID_STATE):
     pointer = _ffi.lib.fc_last_error()
     if not pointer:

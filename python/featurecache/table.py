@@ -9,6 +9,7 @@ from .loadable import LOADED, Loadable
 from .constants import (FIELD_TYPES, GEOMETRY_TYPES, AxisOrder, CRSFormat, Envelope, Field, QueryFormat, QueryLanguage,
                         RequestMode, ServiceKind, SpatialReference, Statistics)
 from .crs import wkid_of
+from .edits import Editing
 from .operation import Operation, _take_count, _take_extent, _take_result
 from .query import Query
 
@@ -19,7 +20,7 @@ def _take_table(operation_ptr):
     return Table(out.value)
 
 
-class Table(Handle, Loadable):
+class Table(Handle, Loadable, Editing):
     """A table of features from a remote service (fc_table). Metadata properties
     raise InvalidStateError until the table is loaded."""
 

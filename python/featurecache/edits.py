@@ -1,0 +1,183 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Editing a table: local adds, updates and deletes, applied to the service.
+
+Mixed into Table. Values are Python scalars (None, bool, int, float, str;
+datetime.datetime and datetime.date for dates, as epoch milliseconds); a
+geometry is WKB bytes or any object with a `wkb` attribute (shapely), in the
+table's CRS unless crs= says another."""
+import ctypes
+import datetime
+from collections import namedtuple
+
+from . import _ffi
+from .constants import EditKind
+from .crs import wkid_of
+from .errors import check, error_for
+from .operation import Operation
+
+EditResult = namedtuple("EditResult", "object_id server_object_id kind error global_id")
+EditResult.__doc__ = """One edit: pending (error = the last apply's refusal, or None) or an
+apply's outcome (error None = applied). object_id is the id the caller knows (negative
+for a local add), server_object_id the service's once applied. error is the
+FeatureCacheError (ServiceError, ConflictError, ...) the edit was refused with."""
+
+_EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+
+
+def _milliseconds(value):
+    if isinstance(value, datetime.datetime):
+        moment = value if value.tzinfo else value.replace(tzinfo=datetime.timezone.utc)
+        return int((moment - _EPOCH).total_seconds() * 1000)
+    return int((datetime.datetime(value.year, value.month, value.day, tzinfo=datetime.timezone.utc) - _EPOCH)
+               .total_seconds() * 1000)
+
+
+class _FeatureEdit:
+    """An fc_feature_edit built from properties and a geometry."""
+
+    def __init__(self, properties, geometry, crs, clear_geometry=False):
+        out = ctypes.c_void_p()
+        check(_ffi.lib.fc_feature_edit_create(ctypes.byref(out)))
+        self._ptr = out.value
+        try:
+            for name, value in (properties or {}).items():
+                self._set(name, value)
+            if geometry is not None:
+                wkb = bytes(geometry.wkb if hasattr(geometry, "wkb") else geometry)
+                wkid = wkid_of(crs) if crs is not None else 0
+                check(_ffi.lib.fc_feature_edit_set_geometry_wkb(self._ptr, wkb, len(wkb), wkid))
+            elif clear_geometry:
+                check(_ffi.lib.fc_feature_edit_clear_geometry(self._ptr))
+        except BaseException:
+            self.close()
+            raise
+
+    def _set(self, name, value):
+        lib, ptr, key = _ffi.lib, self._ptr, _ffi.encode(name, "a field name")
+        if value is None:
+            check(lib.fc_feature_edit_set_null(ptr, key))
+        elif isinstance(value, bool):
+            check(lib.fc_feature_edit_set_bool(ptr, key, value))
+        elif isinstance(value, int):
+            check(lib.fc_feature_edit_set_int64(ptr, key, value))
+        elif isinstance(value, float):
+            check(lib.fc_feature_edit_set_double(ptr, key, value))
+        elif isinstance(value, str):
+            check(lib.fc_feature_edit_set_string(ptr, key, _ffi.encode(value, name)))
+        elif isinstance(value, (datetime.datetime, datetime.date)):
+            check(lib.fc_feature_edit_set_int64(ptr, key, _milliseconds(value)))
+        else:
+            raise TypeError("the value of %r is a %s: give None, bool, int, float, str or a date"
+                            % (name, type(value).__name__))
+
+    def close(self):
+        if self._ptr:
+            _ffi.lib.fc_feature_edit_free(self._ptr)
+            self._ptr = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def _edit_list(pointer):
+    """The entries of an fc_edit_list (freed here)."""
+    try:
+        count = ctypes.c_int64()
+        check(_ffi.lib.fc_edit_list_count(pointer, ctypes.byref(count)))
+        entries = []
+        for index in range(count.value):
+            info = _ffi.EditInfo()
+            info.struct_size = ctypes.sizeof(info)
+            check(_ffi.lib.fc_edit_list_get(pointer, index, ctypes.byref(info)))
+            message = ctypes.string_at(info.message).decode("utf-8") if info.message else ""
+            global_id = ctypes.string_at(info.global_id).decode("utf-8") if info.global_id else ""
+            error = error_for(info.status, message, service_code=info.service_code) if info.status else None
+            entries.append(EditResult(info.object_id, info.server_object_id, EditKind(info.kind), error, global_id or None))
+        return entries
+    finally:
+        _ffi.lib.fc_edit_list_free(pointer)
+
+
+def _take_edits(operation_ptr):
+    out = ctypes.c_void_p()
+    check(_ffi.lib.fc_operation_take_edit_list(operation_ptr, ctypes.byref(out)))
+    return _edit_list(out.value)
+
+
+class Editing:
+    """Table's editing methods (fc_table_add_feature and the rest)."""
+
+    def can_edit(self, kind):
+        """Whether the loaded table's service allows edits of kind (EditKind)."""
+        out = ctypes.c_bool()
+        check(_ffi.lib.fc_table_can_edit(self._ptr, int(EditKind(kind)), ctypes.byref(out)))
+        return out.value
+
+    def add(self, properties=None, geometry=None, crs=None):
+        """Adds a feature locally; returns its local (negative) object id. Checked
+        against the schema at once (InvalidArgumentError naming the field)."""
+        out = ctypes.c_int64()
+        with _FeatureEdit(properties, geometry, crs) as edit:
+            check(_ffi.lib.fc_table_add_feature(self._ptr, edit._ptr, ctypes.byref(out)))
+        return out.value
+
+    def update(self, object_id, properties=None, geometry=None, crs=None, clear_geometry=False):
+        """Updates a cached feature locally: the properties given (None sets NULL)
+        and, when given, the geometry; the rest stay."""
+        with _FeatureEdit(properties, geometry, crs, clear_geometry) as edit:
+            check(_ffi.lib.fc_table_update_feature(self._ptr, int(object_id), edit._ptr))
+
+    def delete(self, object_id):
+        """Deletes a cached feature locally (a local add is dropped)."""
+        check(_ffi.lib.fc_table_delete_feature(self._ptr, int(object_id)))
+
+    def undo_edits(self, object_ids=None):
+        """Undoes the pending edits of these features (all when None); returns how many."""
+        out = ctypes.c_int64()
+        if object_ids is None:
+            check(_ffi.lib.fc_table_undo_edits(self._ptr, None, 0, ctypes.byref(out)))
+        else:
+            ids = (ctypes.c_int64 * len(object_ids))(*[int(i) for i in object_ids])
+            check(_ffi.lib.fc_table_undo_edits(self._ptr, ids, len(object_ids), ctypes.byref(out)))
+        return out.value
+
+    @property
+    def has_local_edits(self):
+        out = ctypes.c_bool()
+        check(_ffi.lib.fc_table_has_local_edits(self._ptr, ctypes.byref(out)))
+        return out.value
+
+    @property
+    def local_edits(self):
+        """The pending edits, in the order they were made (EditResult each)."""
+        out = ctypes.c_void_p()
+        check(_ffi.lib.fc_table_get_local_edits(self._ptr, ctypes.byref(out)))
+        return _edit_list(out.value)
+
+    def apply_edits_async(self, rollback_on_failure=True, progress=None, callback=None):
+        """Starts applying the pending edits; returns an Operation whose result()
+        is a list of EditResult (one per edit the service answered for)."""
+        table = self._ptr
+
+        def start(done, key, out):
+            options = _ffi.ApplyOptions()
+            check(_ffi.lib.fc_apply_options_init(ctypes.byref(options), ctypes.sizeof(options)))
+            options.rollback_on_failure = bool(rollback_on_failure)
+            if progress is not None:
+                from .operation import _progress_trampoline
+                options.progress = _progress_trampoline
+                options.progress_user_data = key
+            return _ffi.lib.fc_table_apply_edits_start(table, ctypes.byref(options), done, key, out)
+        return Operation(progress, callback, take=_take_edits)._start(start)
+
+    def apply_edits(self, rollback_on_failure=True, progress=None, timeout=None):
+        """Applies the pending edits and returns a list of EditResult: applied
+        (error None, server_object_id the service's id) or refused (error set;
+        the edit stays pending). Raises when a request got no answer (its edits
+        stay pending, in doubt: the next apply asks the service before sending
+        them again)."""
+        with self.apply_edits_async(rollback_on_failure, progress) as operation:
+            return operation.result(timeout)
