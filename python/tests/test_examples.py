@@ -157,3 +157,20 @@ def test_arrow_geopandas_example(emulator):
     assert "Planted    datetime64[ms, UTC]" in out.stdout
     assert "Arrow: 543 rows in 1 record batches; geometry geoarrow.wkb in EPSG:4326" in out.stdout
     assert "Condition: int16" in out.stdout
+
+
+def test_edit_features_example_matches_the_c_twin(emulator):
+    """Issue 34: add, update, delete and apply, printed the same in C and Python."""
+    env = dict(os.environ, FC_EMULATOR_URL=emulator)
+    python = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "python", "edit_features.py")],
+                            env=env, capture_output=True, text=True, timeout=120)
+    assert python.returncode == 0, python.stderr
+    assert "refused: 7 is not in the domain 'InspectionStatus' of field 'Status'" in python.stdout
+    assert "  add    -1 -> 201  GlobalID {" in python.stdout
+    assert "nothing pending; 200 features in the cache" in python.stdout
+    c_example = os.path.join(ROOT, "build", "examples", "edit_features")
+    if os.path.exists(c_example):
+        c = subprocess.run([c_example], env=env, capture_output=True, text=True, timeout=120)
+        assert c.returncode == 0, c.stderr
+        without_ids = lambda text: [line.split("  GlobalID")[0] for line in text.splitlines()]
+        assert without_ids(c.stdout) == without_ids(python.stdout)
