@@ -54,6 +54,7 @@ package final class FeatureStore: Sendable {
             state.index.reserveCapacity(state.index.count + incoming)
             if state.nextRow + incoming >= Int(UInt32.max) { state.compact() }
             let firstNew = state.entries.count
+            let liveBefore = state.liveCount
             for batch in batches where batch.count > 0 {
                 let base = state.nextRow
                 state.entries.append(Entry(base: base, batch: batch, live: Bitmap(count: batch.count, value: true), liveCount: batch.count))
@@ -69,10 +70,13 @@ package final class FeatureStore: Sendable {
                     }
                 }
             }
-            // Batches whose every row was replaced carry nothing any more.
+            // Batches whose every row was replaced carry nothing any more (none
+            // was when every row is new: one edit at a time stays cheap).
             let result = state.entries[firstNew...].map(\.currentRows)
-            state.entries.removeAll { $0.liveCount == 0 }
-            state.rewriteMostlyDead()
+            if state.liveCount != liveBefore + incoming {
+                state.entries.removeAll { $0.liveCount == 0 }
+                state.rewriteMostlyDead()
+            }
             return Array(result)
         }
     }
