@@ -264,3 +264,83 @@ fc_map *map_with_layer(fc_table *table, fc_layer **layer) {
     CHECK_STATUS(fc_loadable_wait(fc_map_as_loadable(map), 60), FC_OK);
     return map;
 }
+
+/* ---- Editing ------------------------------------------------------------ */
+
+size_t point_wkb(uint8_t *out, double x, double y) {
+    uint32_t type = 1;
+    out[0] = 1;
+    memcpy(out + 1, &type, 4);
+    memcpy(out + 5, &x, 8);
+    memcpy(out + 13, &y, 8);
+    return 21;
+}
+
+int64_t count_where(fc_table *table, const char *where) {
+    fc_query *query = NULL;
+    CHECK_STATUS(fc_query_create(&query), FC_OK);
+    if (where) CHECK_STATUS(fc_query_set_where(query, where), FC_OK);
+    int64_t n = -1;
+    CHECK_STATUS(fc_table_query_count(table, query, &n), FC_OK);
+    fc_query_free(query);
+    return n;
+}
+
+fc_result *feature_by_id(fc_table *table, int64_t oid) {
+    fc_query *query = NULL;
+    CHECK_STATUS(fc_query_create(&query), FC_OK);
+    CHECK_STATUS(fc_query_set_object_ids(query, &oid, 1), FC_OK);
+    fc_result *result = NULL;
+    CHECK_STATUS(fc_table_query(table, query, &result), FC_OK);
+    fc_query_free(query);
+    if (result && result_count(result) != 1) {
+        fc_result_free(result);
+        return NULL;
+    }
+    return result;
+}
+
+const char *string_field(fc_table *table, int64_t oid, const char *field) {
+    static __thread char text[256];
+    fc_result *result = feature_by_id(table, oid);
+    if (!result) return "(absent)";
+    int32_t col = result_field_index(result, field);
+    snprintf(text, sizeof text, "%s", result_is_null(result, 0, col) ? "(null)" : result_string(result, 0, col));
+    fc_result_free(result);
+    return text;
+}
+
+fc_feature_edit *inspection(int64_t status, const char *inspector, double x, double y) {
+    fc_feature_edit *edit = NULL;
+    CHECK_STATUS(fc_feature_edit_create(&edit), FC_OK);
+    if (status) CHECK_STATUS(fc_feature_edit_set_int64(edit, "Status", status), FC_OK);
+    if (inspector) CHECK_STATUS(fc_feature_edit_set_string(edit, "Inspector", inspector), FC_OK);
+    uint8_t wkb[21];
+    CHECK_STATUS(fc_feature_edit_set_geometry_wkb(edit, wkb, point_wkb(wkb, x, y), 0), FC_OK);
+    return edit;
+}
+
+int64_t add_edit(fc_table *table, fc_feature_edit *edit) {
+    int64_t oid = 0;
+    CHECK_STATUS(fc_table_add_feature(table, edit, &oid), FC_OK);
+    fc_feature_edit_free(edit);
+    CHECK(oid < 0);
+    return oid;
+}
+
+int64_t local_edit_count(fc_table *table) {
+    fc_edit_list *list = NULL;
+    CHECK_STATUS(fc_table_get_local_edits(table, &list), FC_OK);
+    int64_t n = -1;
+    CHECK_STATUS(fc_edit_list_count(list, &n), FC_OK);
+    fc_edit_list_free(list);
+    return n;
+}
+
+fc_edit_info edit_entry(const fc_edit_list *list, int64_t index) {
+    fc_edit_info info;
+    memset(&info, 0, sizeof info);
+    info.struct_size = sizeof info;
+    CHECK_STATUS(fc_edit_list_get(list, index, &info), FC_OK);
+    return info;
+}

@@ -120,6 +120,27 @@ fc_arcgis_table *as_arcgis(fc_table *table);
 /* fc_wfs_table_populate_xml with clear_cache (no progress). */
 fc_status populate_wfs_xml(fc_table *table, const char *request_xml, bool clear_cache, fc_result **out);
 
+/* ---- Editing ------------------------------------------------------------ */
+/* The inspections layers the edit tests use (the emulator's Editable layer,
+ * QGIS Server's and pygeoapi's inspections): all CHECKed. */
+
+/* A little-endian ISO WKB point (21 bytes); returns its length. */
+size_t point_wkb(uint8_t *out, double x, double y);
+/* How many features match where (NULL: all), by the table's request mode. */
+int64_t count_where(fc_table *table, const char *where);
+/* The feature with this object id (a query), owned; NULL when there is none. */
+fc_result *feature_by_id(fc_table *table, int64_t oid);
+/* A field of a feature as text: "(absent)" without the feature, "(null)" for NULL (static buffer). */
+const char *string_field(fc_table *table, int64_t oid, const char *field);
+/* An inspection to add: Status (0: not set), Inspector (NULL: not set), a point. */
+fc_feature_edit *inspection(int64_t status, const char *inspector, double x, double y);
+/* fc_table_add_feature with edit (then freed); the local object id. */
+int64_t add_edit(fc_table *table, fc_feature_edit *edit);
+/* How many edits are pending. */
+int64_t local_edit_count(fc_table *table);
+/* Entry index of an edit list. */
+fc_edit_info edit_entry(const fc_edit_list *list, int64_t index);
+
 /* ---- The ArcGIS emulator ------------------------------------------------ */
 
 /* The emulator's base URL (from FC_EMULATOR_URL or the file named by

@@ -13,30 +13,21 @@ enum { INSPECTIONS = 0, MAINS = 1, SEEDED = 200, SEEDED_MAINS = 50 };
 
 /* ---- helpers ------------------------------------------------------------- */
 
-static void put_u32(uint8_t **p, uint32_t v) { memcpy(*p, &v, 4); *p += 4; }
-static void put_f64(uint8_t **p, double v) { memcpy(*p, &v, 8); *p += 8; }
 
 /* A little-endian ISO WKB point (21 bytes). */
-static size_t point_wkb(uint8_t *out, double x, double y) {
-    uint8_t *p = out;
-    *p++ = 1;
-    put_u32(&p, 1);
-    put_f64(&p, x);
-    put_f64(&p, y);
-    return (size_t)(p - out);
-}
 
 /* A LineString ZM (ISO 3002) of n vertices from (x, y) eastwards. */
 static size_t line_zm_wkb(uint8_t *out, double x, double y, int n, bool with_z) {
     uint8_t *p = out;
+    uint32_t header[2] = {with_z ? 3002u : 2002u, (uint32_t)n};
     *p++ = 1;
-    put_u32(&p, with_z ? 3002 : 2002);
-    put_u32(&p, (uint32_t)n);
+    memcpy(p, header, 8);
+    p += 8;
     for (int i = 0; i < n; i++) {
-        put_f64(&p, x + 0.0005 * i);
-        put_f64(&p, y);
-        if (with_z) put_f64(&p, 30.0 + i);
-        put_f64(&p, 100.0 * i);
+        double vertex[4] = {x + 0.0005 * i, y, 30.0 + i, 100.0 * i};
+        if (!with_z) vertex[2] = vertex[3];
+        memcpy(p, vertex, with_z ? 32 : 24);
+        p += with_z ? 32 : 24;
     }
     return (size_t)(p - out);
 }
@@ -61,50 +52,20 @@ static fc_table *fresh(const char *ns, int layer) {
     return table;
 }
 
-static int64_t count_where(fc_table *table, const char *where) {
-    fc_query *query = NULL;
-    CHECK_STATUS(fc_query_create(&query), FC_OK);
-    if (where) CHECK_STATUS(fc_query_set_where(query, where), FC_OK);
-    int64_t n = -1;
-    CHECK_STATUS(fc_table_query_count(table, query, &n), FC_OK);
-    fc_query_free(query);
-    return n;
-}
 
 /* One feature by object id (a query of the cache); NULL when absent. Owned. */
-static fc_result *feature(fc_table *table, int64_t oid) {
-    fc_query *query = NULL;
-    CHECK_STATUS(fc_query_create(&query), FC_OK);
-    CHECK_STATUS(fc_query_set_object_ids(query, &oid, 1), FC_OK);
-    fc_result *result = NULL;
-    CHECK_STATUS(fc_table_query(table, query, &result), FC_OK);
-    fc_query_free(query);
-    if (result && result_count(result) != 1) {
-        fc_result_free(result);
-        return NULL;
-    }
-    return result;
-}
 
 static int64_t int_field(fc_table *table, int64_t oid, const char *field) {
-    fc_result *result = feature(table, oid);
+    fc_result *result = feature_by_id(table, oid);
     if (!result) return -999;
     int64_t value = result_int64(result, 0, result_field_index(result, field));
     fc_result_free(result);
     return value;
 }
 
-static char string_buffer[256];
-static const char *string_field(fc_table *table, int64_t oid, const char *field) {
-    fc_result *result = feature(table, oid);
-    if (!result) return "(absent)";
-    snprintf(string_buffer, sizeof string_buffer, "%s", result_string(result, 0, result_field_index(result, field)));
-    fc_result_free(result);
-    return string_buffer;
-}
 
 static double point_x(fc_table *table, int64_t oid) {
-    fc_result *result = feature(table, oid);
+    fc_result *result = feature_by_id(table, oid);
     if (!result) return NAN;
     const uint8_t *wkb = NULL;
     size_t length = 0;
@@ -115,40 +76,9 @@ static double point_x(fc_table *table, int64_t oid) {
     return x;
 }
 
-static fc_feature_edit *inspection(int64_t status, const char *inspector, double x, double y) {
-    fc_feature_edit *edit = NULL;
-    CHECK_STATUS(fc_feature_edit_create(&edit), FC_OK);
-    if (status) CHECK_STATUS(fc_feature_edit_set_int64(edit, "Status", status), FC_OK);
-    if (inspector) CHECK_STATUS(fc_feature_edit_set_string(edit, "Inspector", inspector), FC_OK);
-    uint8_t wkb[21];
-    CHECK_STATUS(fc_feature_edit_set_geometry_wkb(edit, wkb, point_wkb(wkb, x, y), 0), FC_OK);
-    return edit;
-}
 
-static int64_t add(fc_table *table, fc_feature_edit *edit) {
-    int64_t oid = 0;
-    CHECK_STATUS(fc_table_add_feature(table, edit, &oid), FC_OK);
-    fc_feature_edit_free(edit);
-    CHECK(oid < 0);
-    return oid;
-}
 
-static int64_t edit_count(fc_table *table) {
-    fc_edit_list *list = NULL;
-    CHECK_STATUS(fc_table_get_local_edits(table, &list), FC_OK);
-    int64_t n = -1;
-    CHECK_STATUS(fc_edit_list_count(list, &n), FC_OK);
-    fc_edit_list_free(list);
-    return n;
-}
 
-static fc_edit_info entry(const fc_edit_list *list, int64_t index) {
-    fc_edit_info info;
-    memset(&info, 0, sizeof info);
-    info.struct_size = sizeof info;
-    CHECK_STATUS(fc_edit_list_get(list, index, &info), FC_OK);
-    return info;
-}
 
 /* Applies; returns the status, *out the outcomes (may be NULL). */
 static fc_status apply(fc_table *table, bool rollback, fc_edit_list **out) {
@@ -224,14 +154,14 @@ static void test_schema_checks(void) {
     /* Status left out takes its default (1); Score 100 is in range. */
     edit = inspection(0, "Ana", -122.6, 45.5);
     CHECK_STATUS(fc_feature_edit_set_double(edit, "Score", 100), FC_OK);
-    int64_t oid = add(table, edit);
+    int64_t oid = add_edit(table, edit);
     CHECK(int_field(table, oid, "Status") == 1);
-    CHECK(edit_count(table) == 1);
+    CHECK(local_edit_count(table) == 1);
     int64_t undone = 0;
     CHECK_STATUS(fc_table_undo_edits(table, NULL, 0, &undone), FC_OK);
     CHECK(undone == 1);
-    CHECK(edit_count(table) == 0);
-    CHECK(feature(table, oid) == NULL);
+    CHECK(local_edit_count(table) == 0);
+    CHECK(feature_by_id(table, oid) == NULL);
     fc_table_free(table);
 
     /* A read-only layer (capabilities "Query") and a layer without Delete. */
@@ -258,8 +188,8 @@ static void test_edit_apply_fresh_read(void) {
     CHECK(populate_count(table, NULL, NULL, 0) == SEEDED);
     int64_t date5 = int_field(table, 5, "EditDate");
 
-    int64_t a = add(table, inspection(2, "Zed", -122.61, 45.51));
-    int64_t b = add(table, inspection(3, "Zed", -122.62, 45.52));
+    int64_t a = add_edit(table, inspection(2, "Zed", -122.61, 45.51));
+    int64_t b = add_edit(table, inspection(3, "Zed", -122.62, 45.52));
     fc_feature_edit *edit = NULL;
     CHECK_STATUS(fc_feature_edit_create(&edit), FC_OK);
     CHECK_STATUS(fc_feature_edit_set_string(edit, "Notes", "leaning, re-check in spring"), FC_OK);
@@ -280,16 +210,16 @@ static void test_edit_apply_fresh_read(void) {
     CHECK(count_where(table, "Inspector = 'Zed'") == 2);
     CHECK(strcmp(string_field(table, 5, "Notes"), "leaning, re-check in spring") == 0);
     CHECK(fabs(point_x(table, 6) + 122.7001) < 1e-9);
-    CHECK(feature(table, 8) == NULL);
+    CHECK(feature_by_id(table, 8) == NULL);
     bool pending = false;
     CHECK_STATUS(fc_table_has_local_edits(table, &pending), FC_OK);
     CHECK(pending);
-    CHECK(edit_count(table) == 6);
+    CHECK(local_edit_count(table) == 6);
     /* A populate that merges the service's copies does not undo them. */
     CHECK(populate_count(table, NULL, NULL, 0) == SEEDED - 1);  /* the user's versions, 8 deleted */
     CHECK(cached_count(table) == SEEDED + 1);
     CHECK(strcmp(string_field(table, 7, "Inspector"), "Moved") == 0);
-    CHECK(feature(table, 8) == NULL);
+    CHECK(feature_by_id(table, 8) == NULL);
     CHECK(count_where(table, "Inspector = 'Zed'") == 2);
     /* The no-cache mode keeps nothing here: refused while edits are pending. */
     CHECK_STATUS(fc_table_set_request_mode(table, FC_REQUEST_MODE_ON_INTERACTION_NO_CACHE), FC_E_INVALID_STATE);
@@ -301,7 +231,7 @@ static void test_edit_apply_fresh_read(void) {
     CHECK(n == 6);
     int64_t new_ids[2] = {0, 0};
     for (int64_t i = 0; i < n; i++) {
-        fc_edit_info info = entry(results, i);
+        fc_edit_info info = edit_entry(results, i);
         CHECK(info.status == FC_OK);
         if (info.kind == FC_EDIT_ADD) {
             CHECK(info.object_id == a || info.object_id == b);
@@ -317,7 +247,7 @@ static void test_edit_apply_fresh_read(void) {
     CHECK_STATUS(fc_table_has_local_edits(table, &pending), FC_OK);
     CHECK(!pending);
     /* The cache holds the service's version: new ids, server-computed fields. */
-    CHECK(feature(table, a) == NULL);
+    CHECK(feature_by_id(table, a) == NULL);
     CHECK(int_field(table, new_ids[0], "Status") == 2);
     CHECK(int_field(table, 5, "EditDate") > date5);
     CHECK(cached_count(table) == SEEDED + 1);
@@ -330,7 +260,7 @@ static void test_edit_apply_fresh_read(void) {
     CHECK(fabs(point_x(check, 6) + 122.7001) < 1e-9);
     CHECK(fabs(point_x(check, 7) + 122.7001) < 1e-9);
     CHECK(strcmp(string_field(check, 7, "Inspector"), "Moved") == 0);
-    CHECK(feature(check, 8) == NULL);
+    CHECK(feature_by_id(check, 8) == NULL);
     CHECK(int_field(check, 5, "EditDate") == int_field(table, 5, "EditDate"));
     fc_table_free(check);
     fc_table_free(table);
@@ -354,7 +284,7 @@ static void test_refused_and_undo(void) {
     CHECK_STATUS(fc_table_update_feature(table, 9, edit), FC_OK);
     CHECK_STATUS(fc_table_update_feature(table, 10, edit), FC_OK);
     fc_feature_edit_free(edit);
-    int64_t added = add(table, inspection(1, "Rolled", -122.6, 45.5));
+    int64_t added = add_edit(table, inspection(1, "Rolled", -122.6, 45.5));
 
     fc_edit_list *results = NULL;
     CHECK_STATUS(apply(table, true, &results), FC_OK);
@@ -362,12 +292,12 @@ static void test_refused_and_undo(void) {
     CHECK_STATUS(fc_edit_list_count(results, &n), FC_OK);
     CHECK(n == 3);
     for (int64_t i = 0; i < n; i++) {
-        fc_edit_info info = entry(results, i);
+        fc_edit_info info = edit_entry(results, i);
         CHECK(info.status == FC_E_SERVICE);
         CHECK_CONTAINS(info.message, "rolled back");
     }
     fc_edit_list_free(results);
-    CHECK(edit_count(table) == 3);
+    CHECK(local_edit_count(table) == 3);
     fc_table *check = fresh(ns, INSPECTIONS);
     CHECK(count_where(check, "Inspector IN ('Late', 'Rolled')") == 0);
     fc_table_free(check);
@@ -378,7 +308,7 @@ static void test_refused_and_undo(void) {
     CHECK(n == 3);
     int refused = 0;
     for (int64_t i = 0; i < n; i++) {
-        fc_edit_info info = entry(results, i);
+        fc_edit_info info = edit_entry(results, i);
         if (info.object_id == 9) {
             refused++;
             CHECK(info.status == FC_E_SERVICE && info.service_code == 1019);
@@ -393,7 +323,7 @@ static void test_refused_and_undo(void) {
     CHECK_STATUS(fc_table_get_local_edits(table, &left), FC_OK);
     CHECK_STATUS(fc_edit_list_count(left, &n), FC_OK);
     CHECK(n == 1);
-    fc_edit_info info = entry(left, 0);
+    fc_edit_info info = edit_entry(left, 0);
     CHECK(info.object_id == 9 && info.kind == FC_EDIT_UPDATE && info.status == FC_E_SERVICE);
     fc_edit_list_free(left);
     (void)added;
@@ -403,7 +333,7 @@ static void test_refused_and_undo(void) {
     CHECK_STATUS(fc_table_undo_edits(table, &id, 1, &undone), FC_OK);
     CHECK(undone == 1);
     CHECK(strcmp(string_field(table, 9, "Inspector"), "Late") != 0);
-    CHECK(edit_count(table) == 0);
+    CHECK(local_edit_count(table) == 0);
     check = fresh(ns, INSPECTIONS);
     CHECK(count_where(check, "Inspector = 'Late'") == 1);
     CHECK(count_where(check, "Inspector = 'Rolled'") == 1);
@@ -422,28 +352,28 @@ static void test_rollback_arrays_and_unbraced(void) {
     CHECK_STATUS(apply(other, true, NULL), FC_OK);
     fc_table_free(other);
     CHECK_STATUS(fc_table_delete_feature(table, 3), FC_OK);
-    add(table, inspection(1, "Kept", -122.6, 45.5));
+    add_edit(table, inspection(1, "Kept", -122.6, 45.5));
     fc_edit_list *results = NULL;
     CHECK_STATUS(apply(table, true, &results), FC_OK);
     int64_t n = -1;
     CHECK_STATUS(fc_edit_list_count(results, &n), FC_OK);
     CHECK(n == 2);
     for (int64_t i = 0; i < n; i++) {
-        fc_edit_info info = entry(results, i);
+        fc_edit_info info = edit_entry(results, i);
         CHECK(info.status == FC_E_SERVICE);
         CHECK_CONTAINS(info.message, info.kind == FC_EDIT_DELETE ? "missing" : "rolled back");
     }
     fc_edit_list_free(results);
-    CHECK(edit_count(table) == 2);
+    CHECK(local_edit_count(table) == 2);
     int64_t undone = 0;
     CHECK_STATUS(fc_table_undo_edits(table, NULL, 0, &undone), FC_OK);
     CHECK(undone == 2);
 
     /* ArcGIS Online's GlobalIDs without braces still match the adds sent with braces. */
     emulator_control(ns, "edit_style", "style=unbraced");
-    add(table, inspection(1, "Unbraced", -122.6, 45.5));
+    add_edit(table, inspection(1, "Unbraced", -122.6, 45.5));
     CHECK_STATUS(apply(table, true, &results), FC_OK);
-    fc_edit_info info = entry(results, 0);
+    fc_edit_info info = edit_entry(results, 0);
     CHECK(info.status == FC_OK && info.server_object_id > SEEDED);
     fc_edit_list_free(results);
     CHECK(count_where(table, "Inspector = 'Unbraced'") == 1);
@@ -463,7 +393,7 @@ static void lost_answer(const char *mode) {
     CHECK_STATUS(fc_context_set_timeouts(ctx, 5, 5), FC_OK);
     fc_table *table = open_layer(ctx, ns, "Editable", INSPECTIONS, FC_REQUEST_MODE_MANUAL_CACHE);
     CHECK(populate_count(table, NULL, NULL, 0) == SEEDED);
-    for (int i = 0; i < 3; i++) add(table, inspection(1, "Once", -122.6 + i * 0.001, 45.5));
+    for (int i = 0; i < 3; i++) add_edit(table, inspection(1, "Once", -122.6 + i * 0.001, 45.5));
     fc_feature_edit *edit = NULL;
     CHECK_STATUS(fc_feature_edit_create(&edit), FC_OK);
     CHECK_STATUS(fc_feature_edit_set_string(edit, "Notes", "updated once"), FC_OK);
@@ -477,7 +407,7 @@ static void lost_answer(const char *mode) {
     fc_status status = apply(table, true, NULL);
     fprintf(stderr, "   answer lost by %s: %s\n", mode, fc_status_name(status));
     CHECK(status == FC_E_NETWORK || status == FC_E_PARSE || status == FC_E_TIMEOUT || status == FC_E_PROTOCOL);
-    CHECK(edit_count(table) == 5);  /* nothing lost */
+    CHECK(local_edit_count(table) == 5);  /* nothing lost */
     fc_table *check = fresh(ns, INSPECTIONS);
     CHECK(count_where(check, "Inspector = 'Once'") == 3);  /* the service did commit */
     fc_table_free(check);
@@ -488,10 +418,10 @@ static void lost_answer(const char *mode) {
     int64_t n = -1;
     CHECK_STATUS(fc_edit_list_count(results, &n), FC_OK);
     CHECK(n == 5);
-    for (int64_t i = 0; i < n; i++) CHECK(entry(results, i).status == FC_OK);
+    for (int64_t i = 0; i < n; i++) CHECK(edit_entry(results, i).status == FC_OK);
     fc_edit_list_free(results);
     CHECK(edits_at_server(ns) - before <= 1);  /* the update alone is sent again */
-    CHECK(edit_count(table) == 0);
+    CHECK(local_edit_count(table) == 0);
     check = fresh(ns, INSPECTIONS);
     CHECK(count_where(check, "Inspector = 'Once'") == 3);  /* never doubled */
     CHECK(cached_count(check) == SEEDED + 3 - 1);
@@ -532,12 +462,12 @@ static void test_mains_zm_and_partial(void) {
     CHECK(apply(table, true, NULL) != FC_OK);
     fc_edit_list *results = NULL;
     CHECK_STATUS(apply(table, true, &results), FC_OK);
-    fc_edit_info info = entry(results, 0);
+    fc_edit_info info = edit_entry(results, 0);
     CHECK(info.status == FC_OK && info.server_object_id == SEEDED_MAINS + 1);
     fc_edit_list_free(results);
     fc_table *check = fresh(ns, MAINS);
     CHECK(count_where(check, "Material = 'copper'") == 1);
-    fc_result *main = feature(check, SEEDED_MAINS + 1);
+    fc_result *main = feature_by_id(check, SEEDED_MAINS + 1);
     CHECK(main != NULL);
     if (main) {
         const uint8_t *geometry = NULL;
@@ -567,13 +497,13 @@ static void test_mains_zm_and_partial(void) {
     CHECK_STATUS(apply(table, true, &results), FC_OK);
     int ok = 0, refused = 0;
     for (int64_t i = 0; i < 2; i++) {
-        info = entry(results, i);
+        info = edit_entry(results, i);
         if (info.status == FC_OK) ok += info.object_id == 3;
         else refused += info.object_id == 4 && info.service_code == 1019;
     }
     CHECK(ok == 1 && refused == 1);
     fc_edit_list_free(results);
-    CHECK(edit_count(table) == 1);
+    CHECK(local_edit_count(table) == 1);
     fc_table_free(table);
 }
 
@@ -595,11 +525,11 @@ static void test_conflict(void) {
     CHECK_STATUS(fc_edit_list_count(results, &n), FC_OK);
     CHECK(n == 2);
     for (int64_t i = 0; i < n; i++) {
-        fc_edit_info info = entry(results, i);
+        fc_edit_info info = edit_entry(results, i);
         CHECK(info.status == (info.object_id == 20 ? FC_E_CONFLICT : FC_OK));
     }
     fc_edit_list_free(results);
-    CHECK(edit_count(table) == 1);
+    CHECK(local_edit_count(table) == 1);
     fc_table *check = fresh(ns, INSPECTIONS);
     CHECK(strcmp(string_field(check, 20, "Inspector"), "Other") == 0);
     CHECK(strcmp(string_field(check, 21, "Inspector"), "Mine") == 0);
@@ -613,7 +543,7 @@ static void test_cancel_mid_apply(void) {
     const char *ns = emulator_namespace("edit-cancel");
     fc_table *table = open_layer(NULL, ns, "Editable", INSPECTIONS, FC_REQUEST_MODE_MANUAL_CACHE);
     enum { ADDS = 2500 };  /* three requests of at most 1,000 */
-    for (int i = 0; i < ADDS; i++) add(table, inspection(1 + i % 3, "Bulk", -122.7 + (i % 100) * 0.001, 45.45 + (i / 100) * 0.001));
+    for (int i = 0; i < ADDS; i++) add_edit(table, inspection(1 + i % 3, "Bulk", -122.7 + (i % 100) * 0.001, 45.45 + (i / 100) * 0.001));
     emulator_control(ns, "fail", "count=1&match=applyEdits&mode=stall&skip=1");
     fc_operation *op = NULL;
     CHECK_STATUS(fc_table_apply_edits_start(table, NULL, NULL, NULL, &op), FC_OK);
@@ -623,13 +553,13 @@ static void test_cancel_mid_apply(void) {
     fc_edit_list *results = NULL;
     CHECK_STATUS(fc_operation_take_edit_list(op, &results), FC_E_CANCELLED);
     fc_operation_free(op);
-    int64_t left = edit_count(table);
+    int64_t left = local_edit_count(table);
     CHECK(left > 0 && left <= ADDS);
     CHECK(cached_count(table) == ADDS);  /* each feature once: the user's or the service's version */
 
     CHECK_STATUS(apply(table, true, &results), FC_OK);
     fc_edit_list_free(results);
-    CHECK(edit_count(table) == 0);
+    CHECK(local_edit_count(table) == 0);
     CHECK(count_where(table, "OBJECTID < 0") == 0);
     fc_table *check = fresh(ns, INSPECTIONS);
     fprintf(stderr, "   cancelled with %lld of %d pending; the service then has %lld, the table %lld\n", (long long)left, ADDS,
@@ -662,7 +592,7 @@ static void test_request_modes(void) {
     CHECK_STATUS(fc_map_set_visible_extent(map, &all, 50001), FC_OK);
     CHECK_STATUS(fc_map_wait_idle(map, 60), FC_OK);
     CHECK(count_where(table, "Inspector = 'Nope'") == 1);
-    CHECK(feature(table, 30) == NULL);
+    CHECK(feature_by_id(table, 30) == NULL);
     CHECK(cached_count(table) == SEEDED);
     CHECK_STATUS(apply(table, true, NULL), FC_OK);
     CHECK(count_where(table, "Inspector = 'Nope'") == 1);

@@ -47,17 +47,7 @@ static void stop_proxy(void) {
     CHECK(system(command) == 0);
 }
 
-static void put_u32(uint8_t **p, uint32_t v) { memcpy(*p, &v, 4); *p += 4; }
-static void put_f64(uint8_t **p, double v) { memcpy(*p, &v, 8); *p += 8; }
 
-static size_t point_wkb(uint8_t *out, double x, double y) {
-    uint8_t *p = out;
-    *p++ = 1;
-    put_u32(&p, 1);
-    put_f64(&p, x);
-    put_f64(&p, y);
-    return (size_t)(p - out);
-}
 
 static fc_table *open_wfs(fc_context *ctx, const char *url) {
     fc_table *table = NULL;
@@ -77,43 +67,12 @@ static fc_table *fresh_wfs(const char *url) {
     return table;
 }
 
-static int64_t count_where(fc_table *table, const char *where) {
-    fc_query *query = NULL;
-    CHECK_STATUS(fc_query_create(&query), FC_OK);
-    if (where) CHECK_STATUS(fc_query_set_where(query, where), FC_OK);
-    int64_t n = -1;
-    CHECK_STATUS(fc_table_query_count(table, query, &n), FC_OK);
-    fc_query_free(query);
-    return n;
-}
 
-static fc_result *feature(fc_table *table, int64_t oid) {
-    fc_query *query = NULL;
-    CHECK_STATUS(fc_query_create(&query), FC_OK);
-    CHECK_STATUS(fc_query_set_object_ids(query, &oid, 1), FC_OK);
-    fc_result *result = NULL;
-    CHECK_STATUS(fc_table_query(table, query, &result), FC_OK);
-    fc_query_free(query);
-    if (result && result_count(result) != 1) {
-        fc_result_free(result);
-        return NULL;
-    }
-    return result;
-}
 
-static char text[256];
-static const char *string_field(fc_table *table, int64_t oid, const char *field) {
-    fc_result *result = feature(table, oid);
-    if (!result) return "(absent)";
-    int32_t col = result_field_index(result, field);
-    snprintf(text, sizeof text, "%s", result_is_null(result, 0, col) ? "(null)" : result_string(result, 0, col));
-    fc_result_free(result);
-    return text;
-}
 
 static void point_of(fc_table *table, int64_t oid, double *x, double *y) {
     *x = *y = NAN;
-    fc_result *result = feature(table, oid);
+    fc_result *result = feature_by_id(table, oid);
     if (!result) return;
     const uint8_t *wkb = NULL;
     size_t length = 0;
@@ -125,39 +84,9 @@ static void point_of(fc_table *table, int64_t oid, double *x, double *y) {
     fc_result_free(result);
 }
 
-static fc_feature_edit *inspection(int64_t status, const char *inspector, double x, double y) {
-    fc_feature_edit *edit = NULL;
-    CHECK_STATUS(fc_feature_edit_create(&edit), FC_OK);
-    CHECK_STATUS(fc_feature_edit_set_int64(edit, "Status", status), FC_OK);
-    CHECK_STATUS(fc_feature_edit_set_string(edit, "Inspector", inspector), FC_OK);
-    uint8_t wkb[21];
-    CHECK_STATUS(fc_feature_edit_set_geometry_wkb(edit, wkb, point_wkb(wkb, x, y), 0), FC_OK);
-    return edit;
-}
 
-static int64_t add(fc_table *table, fc_feature_edit *edit) {
-    int64_t oid = 0;
-    CHECK_STATUS(fc_table_add_feature(table, edit, &oid), FC_OK);
-    fc_feature_edit_free(edit);
-    return oid;
-}
 
-static int64_t edit_count(fc_table *table) {
-    fc_edit_list *list = NULL;
-    CHECK_STATUS(fc_table_get_local_edits(table, &list), FC_OK);
-    int64_t n = -1;
-    CHECK_STATUS(fc_edit_list_count(list, &n), FC_OK);
-    fc_edit_list_free(list);
-    return n;
-}
 
-static fc_edit_info entry(const fc_edit_list *list, int64_t index) {
-    fc_edit_info info;
-    memset(&info, 0, sizeof info);
-    info.struct_size = sizeof info;
-    CHECK_STATUS(fc_edit_list_get(list, index, &info), FC_OK);
-    return info;
-}
 
 /* ---- QGIS Server, WFS-T ---------------------------------------------------- */
 
@@ -177,8 +106,8 @@ static void test_wfs_edit_apply_fresh_read(void) {
     CHECK_CONTAINS(fc_error_message(fc_last_error()), "'fid'");
     fc_feature_edit_free(edit);
 
-    int64_t a = add(table, inspection(2, "Zed", -122.61, 45.51));
-    int64_t b = add(table, inspection(3, "Zed", -122.62, 45.52));
+    int64_t a = add_edit(table, inspection(2, "Zed", -122.61, 45.51));
+    int64_t b = add_edit(table, inspection(3, "Zed", -122.62, 45.52));
     CHECK_STATUS(fc_feature_edit_create(&edit), FC_OK);
     CHECK_STATUS(fc_feature_edit_set_string(edit, "Notes", "écorce fendue & <sap>"), FC_OK);
     CHECK_STATUS(fc_table_update_feature(table, 5, edit), FC_OK);
@@ -200,14 +129,14 @@ static void test_wfs_edit_apply_fresh_read(void) {
     CHECK(n == 5);
     int64_t ids[2] = {0, 0};
     for (int64_t i = 0; i < n; i++) {
-        fc_edit_info info = entry(results, i);
+        fc_edit_info info = edit_entry(results, i);
         CHECK(info.status == FC_OK);
         if (info.kind == FC_EDIT_ADD) ids[info.object_id == a ? 0 : 1] = info.server_object_id;
     }
     fc_edit_list_free(results);
     CHECK(ids[0] > SEEDED && ids[1] > SEEDED && ids[0] != ids[1]);
-    CHECK(edit_count(table) == 0);
-    CHECK(feature(table, a) == NULL && feature(table, b) == NULL);
+    CHECK(local_edit_count(table) == 0);
+    CHECK(feature_by_id(table, a) == NULL && feature_by_id(table, b) == NULL);
 
     fc_table *check = fresh_wfs(qgis_edits());
     CHECK(cached_count(check) == SEEDED + 1);
@@ -220,7 +149,7 @@ static void test_wfs_edit_apply_fresh_read(void) {
     CHECK(fabs(x + 122.7001) < 1e-7 && fabs(y - 45.4501) < 1e-7);
     CHECK(strcmp(string_field(check, 6, "Inspector"), "(null)") == 0);
     CHECK(strcmp(string_field(check, 5, "Notes"), "écorce fendue & <sap>") == 0);
-    CHECK(feature(check, 8) == NULL);
+    CHECK(feature_by_id(check, 8) == NULL);
     fc_table_free(check);
     fc_table_free(table);
 }
@@ -233,14 +162,14 @@ static void test_wfs_lost_answer(const char *mode) {
     snprintf(url, sizeof url, "%s/edits", proxy);
     fc_table *table = open_wfs(NULL, url);
     CHECK(populate_count(table, NULL, NULL, 0) == SEEDED);
-    for (int i = 0; i < 3; i++) add(table, inspection(1, "Once", -122.6 + 0.001 * i, 45.5));
+    for (int i = 0; i < 3; i++) add_edit(table, inspection(1, "Once", -122.6 + 0.001 * i, 45.5));
     CHECK_STATUS(fc_table_delete_feature(table, 12), FC_OK);
     snprintf(control, sizeof control, "%s/_lose?count=1&match=POST&mode=%s", proxy, mode);
     http_get(control);
     fc_status status = fc_table_apply_edits(table, NULL, NULL);
     fprintf(stderr, "   WFS-T answer lost by %s: %s\n", mode, fc_status_name(status));
     CHECK(status == FC_E_NETWORK || status == FC_E_PARSE);
-    CHECK(edit_count(table) == 4);
+    CHECK(local_edit_count(table) == 4);
     fc_table *check = fresh_wfs(qgis_edits());
     CHECK(count_where(check, "Inspector = 'Once'") == 3);  /* committed */
     fc_table_free(check);
@@ -250,9 +179,9 @@ static void test_wfs_lost_answer(const char *mode) {
     int64_t n = -1;
     CHECK_STATUS(fc_edit_list_count(results, &n), FC_OK);
     CHECK(n == 4);
-    for (int64_t i = 0; i < n; i++) CHECK(entry(results, i).status == FC_OK);
+    for (int64_t i = 0; i < n; i++) CHECK(edit_entry(results, i).status == FC_OK);
     fc_edit_list_free(results);
-    CHECK(edit_count(table) == 0);
+    CHECK(local_edit_count(table) == 0);
     check = fresh_wfs(qgis_edits());
     CHECK(count_where(check, "Inspector = 'Once'") == 3);  /* never doubled */
     CHECK(cached_count(check) == SEEDED + 3 - 1);
@@ -312,8 +241,8 @@ static void test_ogc_edit_apply_fresh_read(void) {
     CHECK_STATUS(fc_table_can_edit(table, FC_EDIT_DELETE, &can), FC_OK);
     CHECK(can);
     CHECK(populate_count(table, NULL, NULL, 0) == SEEDED);
-    add(table, inspection(2, "Zed", -122.61, 45.51));
-    add(table, inspection(3, "Zed", -122.62, 45.52));
+    add_edit(table, inspection(2, "Zed", -122.61, 45.51));
+    add_edit(table, inspection(3, "Zed", -122.62, 45.52));
     fc_feature_edit *edit = NULL;
     CHECK_STATUS(fc_feature_edit_create(&edit), FC_OK);
     CHECK_STATUS(fc_feature_edit_set_string(edit, "Notes", "écorce fendue \"& <sap>\""), FC_OK);
@@ -331,9 +260,9 @@ static void test_ogc_edit_apply_fresh_read(void) {
     int64_t n = -1;
     CHECK_STATUS(fc_edit_list_count(results, &n), FC_OK);
     CHECK(n == 5);
-    for (int64_t i = 0; i < n; i++) CHECK(entry(results, i).status == FC_OK);
+    for (int64_t i = 0; i < n; i++) CHECK(edit_entry(results, i).status == FC_OK);
     fc_edit_list_free(results);
-    CHECK(edit_count(table) == 0);
+    CHECK(local_edit_count(table) == 0);
     CHECK(count_where(table, "Inspector = 'Zed'") == 2);
     CHECK(cached_count(table) == SEEDED + 1);
 
@@ -345,7 +274,7 @@ static void test_ogc_edit_apply_fresh_read(void) {
     double x = 0, y = 0;
     point_of(check, 6, &x, &y);
     CHECK(fabs(x + 122.7001) < 1e-9 && fabs(y - 45.4501) < 1e-9);
-    CHECK(feature(check, 8) == NULL);
+    CHECK(feature_by_id(check, 8) == NULL);
     fc_table_free(check);
     fc_table_free(table);
 
@@ -363,23 +292,23 @@ static void test_ogc_lost_answer(const char *mode) {
     char control[512];
     fc_table *table = open_ogc(NULL, proxy, "inspections");
     CHECK(populate_count(table, NULL, NULL, 0) == SEEDED);
-    add(table, inspection(1, "Once", -122.6, 45.5));
-    add(table, inspection(1, "Twice?", -122.601, 45.5));
+    add_edit(table, inspection(1, "Once", -122.6, 45.5));
+    add_edit(table, inspection(1, "Twice?", -122.601, 45.5));
     CHECK_STATUS(fc_table_delete_feature(table, 12), FC_OK);
     snprintf(control, sizeof control, "%s/_lose?count=1&match=POST&mode=%s", proxy, mode);
     http_get(control);
     fc_status status = fc_table_apply_edits(table, NULL, NULL);
     fprintf(stderr, "   Part 4 answer lost by %s: %s\n", mode, fc_status_name(status));
     CHECK(status == FC_E_NETWORK || status == FC_E_PARSE || status == FC_E_PROTOCOL);
-    CHECK(edit_count(table) == 3);  /* the first add in doubt, the others not sent yet */
+    CHECK(local_edit_count(table) == 3);  /* the first add in doubt, the others not sent yet */
     fc_edit_list *results = NULL;
     CHECK_STATUS(fc_table_apply_edits(table, NULL, &results), FC_OK);
     int64_t n = -1;
     CHECK_STATUS(fc_edit_list_count(results, &n), FC_OK);
     CHECK(n == 3);
-    for (int64_t i = 0; i < n; i++) CHECK(entry(results, i).status == FC_OK);
+    for (int64_t i = 0; i < n; i++) CHECK(edit_entry(results, i).status == FC_OK);
     fc_edit_list_free(results);
-    CHECK(edit_count(table) == 0);
+    CHECK(local_edit_count(table) == 0);
     fc_table *check = fresh_ogc();
     CHECK(count_where(check, "Inspector = 'Once'") == 1);
     CHECK(count_where(check, "Inspector = 'Twice?'") == 1);

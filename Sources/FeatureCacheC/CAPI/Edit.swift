@@ -190,14 +190,7 @@ struct CApplyOptions {
 @_cdecl("fc_apply_options_init")
 public func fcApplyOptionsInit(_ options: UnsafeMutablePointer<fc_apply_options>?, _ structSize: Int) -> Int32 {
     status { () throws(FeatureCacheError) in
-        let options = try CArguments.output(options, "options")
-        guard structSize >= MemoryLayout<UInt32>.size else {
-            throw FeatureCacheError(
-                .invalidArgument, "struct_size \(structSize) is smaller than struct_size itself: pass sizeof(fc_apply_options)")
-        }
-        var defaults = CApplyOptions.defaults
-        defaults.struct_size = UInt32(min(structSize, MemoryLayout<fc_apply_options>.size))
-        CArguments.copyVersioned(&defaults, to: options, size: structSize)
+        try CArguments.initVersioned(options, structSize, defaults: CApplyOptions.defaults, "fc_apply_options")
     }
 }
 

@@ -42,14 +42,7 @@ struct PopulateOptions {
 @_cdecl("fc_populate_options_init")
 public func fcPopulateOptionsInit(_ options: UnsafeMutablePointer<fc_populate_options>?, _ structSize: Int) -> Int32 {
     status { () throws(FeatureCacheError) in
-        let options = try CArguments.output(options, "options")
-        guard structSize >= MemoryLayout<UInt32>.size else {
-            throw FeatureCacheError(
-                .invalidArgument, "struct_size \(structSize) is smaller than struct_size itself: pass sizeof(fc_populate_options)")
-        }
-        var defaults = PopulateOptions.defaults
-        defaults.struct_size = UInt32(min(structSize, MemoryLayout<fc_populate_options>.size))
-        CArguments.copyVersioned(&defaults, to: options, size: structSize)
+        try CArguments.initVersioned(options, structSize, defaults: PopulateOptions.defaults, "fc_populate_options")
     }
 }
 

@@ -69,6 +69,19 @@ enum CArguments {
 
     /// Copies the part of `full` that fits the caller's (possibly older,
     /// smaller) struct of `size` bytes.
+    /// What every fc_*_options_init does: the defaults, for a struct of
+    /// `structSize` bytes (the caller's, which may be older and smaller).
+    static func initVersioned<T>(_ out: UnsafeMutablePointer<T>?, _ structSize: Int, defaults: T, _ name: String) throws(FeatureCacheError)
+    {
+        let out = try output(out, "options")
+        guard structSize >= MemoryLayout<UInt32>.size else {
+            throw FeatureCacheError(.invalidArgument, "struct_size \(structSize) is smaller than struct_size itself: pass sizeof(\(name))")
+        }
+        var full = defaults
+        withUnsafeMutableBytes(of: &full) { $0.storeBytes(of: UInt32(min(structSize, MemoryLayout<T>.size)), as: UInt32.self) }
+        copyVersioned(&full, to: out, size: structSize)
+    }
+
     static func copyVersioned<T>(_ full: inout T, to out: UnsafeMutableRawPointer, size: Int) {
         withUnsafeBytes(of: &full) { bytes in
             out.copyMemory(from: bytes.baseAddress!, byteCount: min(size, bytes.count))
