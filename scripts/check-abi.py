@@ -164,7 +164,7 @@ def python_structs(library):
     sys.path.insert(0, str(ROOT / "python"))
     ffi = importlib.import_module("featurecache._ffi")
     simple = {ctypes.c_double: "double", ctypes.c_int32: "int32_t", ctypes.c_int64: "int64_t",
-              ctypes.c_uint32: "uint32_t", ctypes.c_bool: "bool", ctypes.c_void_p: "pointer"}
+              ctypes.c_uint32: "uint32_t", ctypes.c_bool: "bool", ctypes.c_void_p: "pointer", ctypes.c_char_p: "string"}
     result = {}
     for python_name, header_name in PY_STRUCTS.items():
         fields = []

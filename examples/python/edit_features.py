@@ -12,7 +12,8 @@ import os
 import struct
 import sys
 
-import featurecache as fc
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import featurecache as fc  # noqa: E402
 
 
 def main():

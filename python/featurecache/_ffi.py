@@ -82,7 +82,7 @@ class ApplyOptions(ctypes.Structure):
 class EditInfo(ctypes.Structure):
     _fields_ = [("struct_size", ctypes.c_uint32), ("object_id", c_int64), ("server_object_id", c_int64),
                 ("kind", ctypes.c_int32), ("status", ctypes.c_int32), ("service_code", ctypes.c_int32),
-                ("message", c_void_p), ("global_id", c_void_p)]
+                ("message", c_char_p), ("global_id", c_char_p)]
 
 
 LOAD_CALLBACK = CFUNCTYPE(None, c_void_p, c_void_p, c_void_p)

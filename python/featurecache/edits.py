@@ -92,8 +92,8 @@ def _edit_list(pointer):
             info = _ffi.EditInfo()
             info.struct_size = ctypes.sizeof(info)
             check(_ffi.lib.fc_edit_list_get(pointer, index, ctypes.byref(info)))
-            message = ctypes.string_at(info.message).decode("utf-8") if info.message else ""
-            global_id = ctypes.string_at(info.global_id).decode("utf-8") if info.global_id else ""
+            message = _ffi.decode(info.message) or ""
+            global_id = _ffi.decode(info.global_id) or ""
             error = error_for(info.status, message, service_code=info.service_code) if info.status else None
             entries.append(EditResult(info.object_id, info.server_object_id, EditKind(info.kind), error, global_id or None))
         return entries
