@@ -252,6 +252,8 @@ static void test_ogc_edit_apply_fresh_read(void) {
     uint8_t wkb[21];
     CHECK_STATUS(fc_feature_edit_set_geometry_wkb(edit, wkb, point_wkb(wkb, -122.7001, 45.4501), 0), FC_OK);
     CHECK_STATUS(fc_table_update_feature(table, 6, edit), FC_OK);
+    CHECK_STATUS(fc_feature_edit_set_string(edit, "Inspector", "Moved"), FC_OK);
+    CHECK_STATUS(fc_table_update_feature(table, 7, edit), FC_OK);  /* geometry and attributes */
     fc_feature_edit_free(edit);
     CHECK_STATUS(fc_table_delete_feature(table, 8), FC_OK);
 
@@ -259,7 +261,7 @@ static void test_ogc_edit_apply_fresh_read(void) {
     CHECK_STATUS(fc_table_apply_edits(table, NULL, &results), FC_OK);
     int64_t n = -1;
     CHECK_STATUS(fc_edit_list_count(results, &n), FC_OK);
-    CHECK(n == 5);
+    CHECK(n == 6);
     for (int64_t i = 0; i < n; i++) CHECK(edit_entry(results, i).status == FC_OK);
     fc_edit_list_free(results);
     CHECK(local_edit_count(table) == 0);
@@ -274,6 +276,8 @@ static void test_ogc_edit_apply_fresh_read(void) {
     double x = 0, y = 0;
     point_of(check, 6, &x, &y);
     CHECK(fabs(x + 122.7001) < 1e-9 && fabs(y - 45.4501) < 1e-9);
+    point_of(check, 7, &x, &y);
+    CHECK(fabs(x + 122.7001) < 1e-9 && strcmp(string_field(check, 7, "Inspector"), "Moved") == 0);
     CHECK(feature_by_id(check, 8) == NULL);
     fc_table_free(check);
     fc_table_free(table);
