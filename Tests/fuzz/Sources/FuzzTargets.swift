@@ -6,9 +6,10 @@ import FeatureCache
 /// GeoJSON path, the WFS documents loading reads, whole documents of features
 /// (GeoJSON or Esri JSON, as the bytes say), JSON values, where clauses
 /// (parse, evaluate, translate) as callers write them, and the WKT a layer gives
-/// for its spatial reference (through PROJ).
+/// for its spatial reference (through PROJ), and what editing reads: a
+/// caller's WKB, and the services' answers to edits (ArcGIS applyEdits, WFS-T).
 enum FuzzTarget: String, CaseIterable {
-    case esrijson, geojson, gml, pbf, pipeline, wfs, document, json, `where`, crs
+    case esrijson, geojson, gml, pbf, pipeline, wfs, document, json, `where`, crs, edits
 
     func run(_ bytes: UnsafeRawBufferPointer) {
         switch self {
@@ -69,6 +70,8 @@ enum FuzzTarget: String, CaseIterable {
             _ = try? EsriPBFReader.readCount(bytes)
             _ = try? EsriPBFReader.readObjectIds(bytes)
             _ = try? EsriPBFReader.readExtent(bytes)
+        case .edits:
+            edits(bytes)
         case .pipeline:
             pipeline(bytes)
         case .wfs:
@@ -168,6 +171,48 @@ enum FuzzTarget: String, CaseIterable {
 }
 
 /// The schema and rows the targets use.
+/// A caller's WKB read for an edit must write back as the same geometry; an
+/// answer to edits (ArcGIS applyEdits JSON, a WFS TransactionResponse) gives one
+/// outcome per edit it carried, whatever it holds.
+private func edits(_ bytes: UnsafeRawBufferPointer) {
+    if let geometry = try? VertexGeometry(wkb: bytes) {
+        let bits = { (paths: [[Double]]) in paths.map { $0.map(\.bitPattern) } }  // NaN M values compare too
+        guard let again = try? VertexGeometry(wkb: geometry.wkb), again.type == geometry.type, again.layout == geometry.layout,
+            bits(again.paths) == bits(geometry.paths), again.polygonStarts == geometry.polygonStarts
+        else { fatalError("WKB read for an edit does not write back as the same geometry") }
+    }
+    let kinds: [EditKind] = [.add, .update, .delete]
+    var metadata = TableMetadata(name: "t")
+    metadata.fields = Schema.fields
+    metadata.objectIdField = "OBJECTID"
+    metadata.globalIdField = "GlobalID"
+    let edits = kinds.enumerated().map { index, kind in
+        var edit = LocalEdit(objectId: kind == .add ? -1 : Int64(index + 1), kind: kind)
+        edit.globalId = kind == .add ? "{6B1D2C3E-0000-4000-8000-00000000000\(index)}" : nil
+        edit.current = try? EditedRow.make(
+            values: metadata.fields.map { _ in .null }, geometry: nil, box: nil, objectId: edit.objectId, metadata: metadata)
+        return edit
+    }
+    if let json = try? JSONValue.parse(Array(bytes)) {
+        for useGlobalIds in [false, true] {
+            let outcomes = ArcGISEditAnswer.outcomes(
+                of: json, adds: [edits[0]], updates: [edits[1]], deletes: [edits[2]], useGlobalIds: useGlobalIds, rolledBack: false,
+                metadata: metadata)
+            guard outcomes.count == 3 else { fatalError("an applyEdits answer gave \(outcomes.count) outcomes for 3 edits") }
+        }
+    }
+    var schema = WFSSchema()
+    schema.targetNamespace = "http://example.org"
+    for version in [WFSVersion.v100, .v200] {
+        let transaction = WFSTransaction(tableVersion: version, typeName: "ft:t", schema: schema, metadata: metadata)
+        if let outcomes = try? transaction.outcomes(of: edits, answer: Array(bytes), status: 200, identity: FeatureIdentity()),
+            outcomes.count != edits.count
+        {
+            fatalError("a Transaction answer gave \(outcomes.count) outcomes for \(edits.count) edits")
+        }
+    }
+}
+
 enum Schema {
     static let fields = [
         FieldInfo(name: "OBJECTID", type: .oid), FieldInfo(name: "Name", type: .string),

@@ -29,8 +29,8 @@ extension ArcGISLayerSource: FeatureEditor {
     func send(_ edits: [LocalEdit], metadata: TableMetadata, options: ApplyOptions) async throws(FeatureCacheError) -> [EditOutcome] {
         // With useGlobalIds every edit of the request is named by its GlobalID:
         // edits of features whose GlobalID is not known go in a request of their own.
-        let byGlobalId = metadata.editing.supportsGlobalIds ? edits.filter { Self.globalId(of: $0, metadata) != nil } : []
-        let byObjectId = metadata.editing.supportsGlobalIds ? edits.filter { Self.globalId(of: $0, metadata) == nil } : edits
+        let byGlobalId = metadata.editing.supportsGlobalIds ? edits.filter { ArcGISEditAnswer.globalId(of: $0, metadata) != nil } : []
+        let byObjectId = metadata.editing.supportsGlobalIds ? edits.filter { ArcGISEditAnswer.globalId(of: $0, metadata) == nil } : edits
         var outcomes: [Int64: EditOutcome] = [:]
         for (group, useGlobalIds) in [(byGlobalId, true), (byObjectId, false)] where !group.isEmpty {
             for outcome in try await applyEdits(group, useGlobalIds: useGlobalIds, metadata: metadata, options: options) {
@@ -58,7 +58,7 @@ extension ArcGISLayerSource: FeatureEditor {
                 "updates", "[" + updates.map { feature($0, metadata: metadata, useGlobalIds: useGlobalIds) }.joined(separator: ",") + "]")
         }
         if !deletes.isEmpty {
-            let ids = deletes.map { useGlobalIds ? Self.globalId(of: $0, metadata) ?? "" : String($0.objectId) }
+            let ids = deletes.map { useGlobalIds ? ArcGISEditAnswer.globalId(of: $0, metadata) ?? "" : String($0.objectId) }
             form.set(
                 "deletes",
                 useGlobalIds ? "[" + ids.map { JSONStringText.quoted($0) }.joined(separator: ",") + "]" : ids.joined(separator: ","))
@@ -75,47 +75,9 @@ extension ArcGISLayerSource: FeatureEditor {
             throw FeatureCacheError.parse("\(RequestURL.redacted(form.base)): the applyEdits answer is not a JSON object")
         }
         let rolledBack = metadata.editing.supportsRollback && options.rollbackOnFailure
-        var outcomes: [EditOutcome] = []
-        for (key, group) in [("addResults", adds), ("updateResults", updates), ("deleteResults", deletes)] where !group.isEmpty {
-            let results = json[key]?.array ?? []
-            var byGlobalId: [String: JSONValue] = [:]
-            if useGlobalIds {
-                for result in results { if let id = result["globalId"]?.string { byGlobalId[Self.normalized(id)] = result } }
-            }
-            let anyFailed = results.contains { $0["success"]?.bool != true }
-            for (position, edit) in group.enumerated() {
-                // By GlobalID when the answer gives them; else by place, which
-                // says something only when every edit has its entry.
-                let byPlace = position < results.count && (results.count == group.count || !useGlobalIds) ? results[position] : nil
-                let result =
-                    useGlobalIds ? Self.globalId(of: edit, metadata).flatMap { byGlobalId[Self.normalized($0)] } ?? byPlace : byPlace
-                outcomes.append(outcome(edit, result, rolledBack: rolledBack || anyFailed && results.count < group.count))
-            }
-        }
-        return outcomes
-    }
-
-    /// What one entry of a results array says; an edit with no entry was rolled
-    /// back (when the request asked for it, or another failed) or is unknown.
-    private func outcome(_ edit: LocalEdit, _ result: JSONValue?, rolledBack: Bool) -> EditOutcome {
-        guard let result, result.isObject else {
-            return EditOutcome(
-                objectId: edit.objectId,
-                error: rolledBack
-                    ? FeatureCacheError(.service, "not applied: the request was rolled back (another edit of it failed)")
-                    : .protocol("the applyEdits answer has no result for this \(edit.kind.name)"))
-        }
-        if result["success"]?.bool == true {
-            let id = result["objectId"]?.int
-            guard edit.kind != .add || id != nil else {
-                return EditOutcome(objectId: edit.objectId, error: .protocol("the service added the feature but gave no objectId"))
-            }
-            return EditOutcome(objectId: edit.objectId, serverObjectId: id, globalId: result["globalId"]?.string ?? edit.globalId)
-        }
-        let error = result["error"]
-        let code = Int32(clamping: error?["code"]?.int ?? 0)
-        let text = error?["description"]?.string ?? error?["message"]?.string ?? "the service refused the \(edit.kind.name)"
-        return EditOutcome(objectId: edit.objectId, error: FeatureCacheError(.service, text, serviceCode: code))
+        return ArcGISEditAnswer.outcomes(
+            of: json, adds: adds, updates: updates, deletes: deletes, useGlobalIds: useGlobalIds, rolledBack: rolledBack, metadata: metadata
+        )
     }
 
     /// One feature of `adds` or `updates`: its attributes (an add's writable
@@ -145,21 +107,6 @@ extension ArcGISLayerSource: FeatureEditor {
         return "{" + members.joined(separator: ",") + "}"
     }
 
-    /// The GlobalID naming an edit's feature: an add's own, else the cached row's.
-    static func globalId(of edit: LocalEdit, _ metadata: TableMetadata) -> String? {
-        if let id = edit.globalId { return id }
-        guard let field = metadata.globalIdField, let row = edit.original ?? edit.current, let column = row.columnIndex(named: field),
-            !row.columns[column].isNull(0)
-        else { return nil }
-        return row.columns[column].string(0)
-    }
-
-    /// GlobalIDs compare without braces and case: ArcGIS Online answers
-    /// `8f2…` where ArcGIS Enterprise takes and answers `{8F2…}`.
-    static func normalized(_ globalId: String) -> String {
-        globalId.trimmingCharacters(in: "{} ").uppercased()
-    }
-
     // MARK: - After a lost answer
 
     /// Adds are looked for by their GlobalID, or else by every value they
@@ -173,11 +120,12 @@ extension ArcGISLayerSource: FeatureEditor {
             let ids = adds.compactMap(\.globalId)
             for start in stride(from: 0, to: ids.count, by: 200) {
                 let part = ids[start..<min(start + 200, ids.count)]
-                let quoted = part.flatMap { [Self.sql($0), Self.sql(Self.normalized($0))] }.joined(separator: ",")
+                let quoted = part.flatMap { [Self.sql($0), Self.sql(ArcGISEditAnswer.normalized($0))] }.joined(separator: ",")
                 let rows = try await queryRows(where: "\(field) IN (\(quoted))", outFields: [oidField, field])
                 for row in rows {
                     guard let id = row[oidField]?.int, let global = row[field]?.string,
-                        let edit = adds.first(where: { $0.globalId.map(Self.normalized) == Self.normalized(global) })
+                        let edit = adds.first(where: { $0.globalId.map(ArcGISEditAnswer.normalized) == ArcGISEditAnswer.normalized(global) }
+                        )
                     else { continue }
                     found[edit.objectId] = EditOutcome(objectId: edit.objectId, serverObjectId: id, globalId: global)
                 }

@@ -7,11 +7,13 @@ import FCTables
 /// A feature type's schema from DescribeFeatureType (XML Schema): the attribute
 /// fields with types and nullability, and the geometry property with its type.
 package struct WFSSchema: Sendable {
-    var fields: [FieldInfo] = []
-    var geometryProperty: String?
-    var geometryType: GeometryType = .none
+    package var fields: [FieldInfo] = []
+    package var geometryProperty: String?
+    package var geometryType: GeometryType = .none
     /// The schema's target namespace (the feature type's namespace).
-    var targetNamespace = ""
+    package var targetNamespace = ""
+
+    package init() {}
 
     /// Reads the schema of `typeName` (prefix optional). Servers answer with the
     /// element and its complex type, an inline anonymous type, several types at

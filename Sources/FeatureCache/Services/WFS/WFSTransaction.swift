@@ -15,7 +15,7 @@ import FCTables
 /// with GML 3.2 in the axis order of the CRS's definition.
 /// Each insert carries a `handle` (its local id); the answer's insert results
 /// are matched by it (QGIS Server lists them in reverse order), else by place.
-struct WFSTransaction {
+package struct WFSTransaction {
     let version: WFSVersion
     let typeName: String
     let schema: WFSSchema
@@ -24,7 +24,7 @@ struct WFSTransaction {
     let srsName: String
     let northFirst: Bool
 
-    init(tableVersion: WFSVersion, typeName: String, schema: WFSSchema, metadata: TableMetadata) {
+    package init(tableVersion: WFSVersion, typeName: String, schema: WFSSchema, metadata: TableMetadata) {
         version = tableVersion == .v200 ? .v200 : .v100
         self.typeName = typeName
         self.schema = schema
@@ -42,7 +42,7 @@ struct WFSTransaction {
     static func handle(_ edit: LocalEdit) -> String { "fc\(edit.objectId)" }
 
     /// The document for these edits; `serviceId` gives an update's or delete's feature id.
-    func document(_ edits: [LocalEdit], serviceId: (LocalEdit) -> String?) throws(FeatureCacheError) -> String {
+    package func document(_ edits: [LocalEdit], serviceId: (LocalEdit) -> String?) throws(FeatureCacheError) -> String {
         let f = version.isV2 ? "fes" : "ogc"
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>"
         xml += "<wfs:Transaction service=\"WFS\" version=\"\(version.rawValue)\" xmlns:wfs=\"\(wfs)\" xmlns:gml=\"\(gml)\""
