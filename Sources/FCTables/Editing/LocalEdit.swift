@@ -30,6 +30,18 @@ package struct LocalEdit: Sendable {
     package var revision = 0
     /// Order of first edit: applies send edits in this order.
     package var sequence = 0
+
+    package init(
+        objectId: Int64, kind: EditKind, current: FeatureBatch? = nil, original: FeatureBatch? = nil, globalId: String? = nil,
+        serviceId: String? = nil
+    ) {
+        self.objectId = objectId
+        self.kind = kind
+        self.current = current
+        self.original = original
+        self.globalId = globalId
+        self.serviceId = serviceId
+    }
 }
 
 /// A table's pending edits, by object id. Thread-safe.

@@ -71,7 +71,7 @@ enum FuzzTarget: String, CaseIterable {
             _ = try? EsriPBFReader.readObjectIds(bytes)
             _ = try? EsriPBFReader.readExtent(bytes)
         case .edits:
-            edits(bytes)
+            fuzzEdits(bytes)
         case .pipeline:
             pipeline(bytes)
         case .wfs:
@@ -174,7 +174,7 @@ enum FuzzTarget: String, CaseIterable {
 /// A caller's WKB read for an edit must write back as the same geometry; an
 /// answer to edits (ArcGIS applyEdits JSON, a WFS TransactionResponse) gives one
 /// outcome per edit it carried, whatever it holds.
-private func edits(_ bytes: UnsafeRawBufferPointer) {
+private func fuzzEdits(_ bytes: UnsafeRawBufferPointer) {
     if let geometry = try? VertexGeometry(wkb: bytes) {
         let bits = { (paths: [[Double]]) in paths.map { $0.map(\.bitPattern) } }  // NaN M values compare too
         guard let again = try? VertexGeometry(wkb: geometry.wkb), again.type == geometry.type, again.layout == geometry.layout,

@@ -183,7 +183,7 @@ package struct WFSTransaction {
     /// edit (a transaction is all or nothing); an answer that cannot be read,
     /// or a partial one that does not say which edit failed, throws or leaves
     /// the edits in doubt.
-    func outcomes(
+    package func outcomes(
         of edits: [LocalEdit], answer body: [UInt8], status: Int, identity: FeatureIdentity
     ) throws(FeatureCacheError) -> [EditOutcome] {
         let root = try XMLElement.parse(body, what: "WFS Transaction response")
