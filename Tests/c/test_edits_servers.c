@@ -289,6 +289,48 @@ static void test_ogc_edit_apply_fresh_read(void) {
     fc_table_free(table);
 }
 
+/* Another client changed feature 20 after this table cached it: its update is a
+ * conflict (the item read before the change differs), 21's goes through; an
+ * update of a feature deleted meanwhile is a conflict too. */
+static void test_ogc_conflict(void) {
+    reset_edits();
+    fc_table *table = open_ogc(NULL, pygeoapi(), "inspections");
+    CHECK(populate_count(table, NULL, NULL, 0) == SEEDED);
+    fc_table *other = fresh_ogc();
+    fc_feature_edit *edit = NULL;
+    CHECK_STATUS(fc_feature_edit_create(&edit), FC_OK);
+    CHECK_STATUS(fc_feature_edit_set_string(edit, "Inspector", "Other"), FC_OK);
+    CHECK_STATUS(fc_table_update_feature(other, 20, edit), FC_OK);
+    fc_feature_edit_free(edit);
+    CHECK_STATUS(fc_table_delete_feature(other, 22), FC_OK);
+    CHECK_STATUS(fc_table_apply_edits(other, NULL, NULL), FC_OK);
+    fc_table_free(other);
+
+    CHECK_STATUS(fc_feature_edit_create(&edit), FC_OK);
+    CHECK_STATUS(fc_feature_edit_set_string(edit, "Inspector", "Mine"), FC_OK);
+    CHECK_STATUS(fc_table_update_feature(table, 20, edit), FC_OK);
+    CHECK_STATUS(fc_table_update_feature(table, 21, edit), FC_OK);
+    CHECK_STATUS(fc_table_update_feature(table, 22, edit), FC_OK);
+    fc_feature_edit_free(edit);
+    fc_edit_list *results = NULL;
+    CHECK_STATUS(fc_table_apply_edits(table, NULL, &results), FC_OK);
+    int64_t n = -1;
+    CHECK_STATUS(fc_edit_list_count(results, &n), FC_OK);
+    CHECK(n == 3);
+    for (int64_t i = 0; i < n; i++) {
+        fc_edit_info info = edit_entry(results, i);
+        CHECK(info.status == (info.object_id == 21 ? FC_OK : FC_E_CONFLICT));
+    }
+    fc_edit_list_free(results);
+    CHECK(local_edit_count(table) == 2);
+    fc_table *check = fresh_ogc();
+    CHECK(strcmp(string_field(check, 20, "Inspector"), "Other") == 0);
+    CHECK(strcmp(string_field(check, 21, "Inspector"), "Mine") == 0);
+    CHECK(feature_by_id(check, 22) == NULL);
+    fc_table_free(check);
+    fc_table_free(table);
+}
+
 /* A POST whose answer is lost after pygeoapi created the item: found by its values, not posted twice. */
 static void test_ogc_lost_answer(const char *mode) {
     reset_edits();
@@ -333,6 +375,7 @@ int main(void) {
     RUN(test_wfs_lost_answers);
     RUN(test_ogc_edit_apply_fresh_read);
     RUN(test_ogc_lost_answers);
+    RUN(test_ogc_conflict);
     reset_edits();
     return fc_test_finish("test_edits_servers");
 }

@@ -21,6 +21,8 @@ struct OGCCollectionSource: FeatureSource {
         var dialects: [OGCFilterDialect]?
         /// The server answered a filter with features that do not match it.
         var filterIgnored = false
+        /// Item ETags read before an update or delete, by item id: sent as `If-Match`.
+        var etags: [String: String] = [:]
     }
     let state = Locked(State())
 

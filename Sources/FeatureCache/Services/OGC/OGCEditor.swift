@@ -8,7 +8,11 @@ import FCTables
 /// from `Location`), `PUT` (or, where only it is declared, `PATCH`) and
 /// `DELETE` an item. Part 4 has no request of several edits: each edit is a
 /// request of its own, applied or refused on its own, and one whose answer is
-/// lost leaves only itself in doubt.
+/// lost leaves only itself in doubt. Before an update or delete the item is
+/// read: one whose properties differ from the cached copy changed on the
+/// service (a conflict, not overwritten), and its `ETag`, when the server
+/// gives one, goes with the change as `If-Match` (a change between the read
+/// and the write is then refused with 412, a conflict too).
 extension OGCCollectionSource: FeatureEditor {
     /// Editable when the service declares Part 4 (create-replace-delete) and
     /// its API definition declares the methods for this collection: the
@@ -56,7 +60,19 @@ extension OGCCollectionSource: FeatureEditor {
             }
             request = try editRequest(.delete, base.appendingPath(RequestURL.percentEncode(id)), body: nil)
         }
-        let response = try await service.context.send(request, counting: statistics)
+        var sent = request
+        if edit.kind != .add, let id = edit.serviceId ?? serviceId(of: edit.objectId),
+            let etag = state.withLock({ $0.etags.removeValue(forKey: id) })
+        {
+            sent.headers.append(("If-Match", etag))
+        }
+        let response = try await service.context.send(sent, counting: statistics)
+        if response.status == 412 {
+            return EditOutcome(
+                objectId: edit.objectId,
+                error: FeatureCacheError(
+                    .conflict, "feature \(edit.objectId) changed on the service since it was read (HTTP 412 to If-Match)", httpStatus: 412))
+        }
         if response.status >= 500 {
             // A server failure may come after the change was made: in doubt.
             throw ServiceResponse.httpError(response, request: request, detail: nil)
@@ -142,6 +158,47 @@ extension OGCCollectionSource: FeatureEditor {
             wkb = shape.wkb
         }
         return wkb.withUnsafeBytes { GeoJSONWriter.geometry($0) }
+    }
+
+    func conflicts(_ edits: [LocalEdit], metadata: TableMetadata) async throws(FeatureCacheError) -> [Int64: FeatureCacheError] {
+        var found: [Int64: FeatureCacheError] = [:]
+        let items = try loadedInfo().itemsURL
+        for edit in edits {
+            guard let original = edit.original, let id = edit.serviceId ?? serviceId(of: edit.objectId) else { continue }
+            let url = RequestURL(base: items.base, parameters: items.parameters).appendingPath(RequestURL.percentEncode(id))
+            let request = requester.request(url)
+            let response = try await service.context.send(request, counting: statistics)
+            if response.status == 404 || response.status == 410 {
+                if edit.kind == .update {
+                    found[edit.objectId] = FeatureCacheError(
+                        .conflict, "feature \(edit.objectId) was deleted on the service after it was cached")
+                }
+                continue
+            }
+            try OGCRequester.check(response, request: request)
+            if let etag = response.header("ETag") { state.withLock { $0.etags[id] = etag } }
+            guard let properties = (try? JSONValue.parse(response.body))?["properties"], properties.isObject else { continue }
+            let cached = EditedRow.values(of: original, row: 0, fields: metadata.fields)
+            if let field = metadata.fields.indices.first(where: { !Self.same(cached[$0], properties[metadata.fields[$0].name]) }) {
+                found[edit.objectId] = FeatureCacheError(
+                    .conflict,
+                    "feature \(edit.objectId) changed on the service after it was cached (its '\(metadata.fields[field].name)' differs): refresh it, then edit again"
+                )
+            }
+        }
+        return found
+    }
+
+    /// Whether a cached value is the one an item's JSON property holds (a
+    /// property the item leaves out says nothing).
+    private static func same(_ cached: AttributeValue, _ json: JSONValue?) -> Bool {
+        guard let json else { return true }
+        switch cached {
+        case .null: return json.isNull
+        case let .text(text): return json.string == text
+        case let .boolean(flag): return json.bool == flag
+        case .integer, .double: return json.double.map { $0 == cached.number } ?? false
+        }
     }
 
     func reconcile(_ edits: [LocalEdit], metadata: TableMetadata) async throws(FeatureCacheError) -> [EditOutcome?] {
