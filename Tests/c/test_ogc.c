@@ -49,7 +49,7 @@ static void test_service_object(void) {
     CHECK_STATUS(fc_loadable_load(fc_ogc_service_as_loadable(service), NULL, NULL), FC_OK);
     CHECK_STATUS(fc_loadable_wait(fc_ogc_service_as_loadable(service), 60), FC_OK);
     CHECK_STATUS(fc_ogc_service_collection_count(service, &count), FC_OK);
-    CHECK(count == 6);
+    CHECK(count == 7);  /* trees, roads, buildings, trees_geojson, inspections (editable), trees_pg, buildings_pg */
     int found = 0;
     for (int32_t i = 0; i < count; i++) {
         const char *id = NULL, *title = NULL;
