@@ -191,8 +191,9 @@ extension FeatureTable {
             }
         }
         // 2. Features changed on the service since they were cached are conflicts, not overwritten.
+        let wasInDoubt = Set(doubtful.map(\.objectId))
         let conflicts = try await editor.conflicts(
-            pending.filter { $0.kind != .add && !doubtful.map(\.objectId).contains($0.objectId) }, metadata: metadata)
+            pending.filter { $0.kind != .add && !wasInDoubt.contains($0.objectId) }, metadata: metadata)
         for edit in pending {
             guard let conflict = conflicts[edit.objectId] else { continue }
             edits.update(edit.objectId) { $0.lastError = conflict }
@@ -287,7 +288,7 @@ extension FeatureTable {
                 cache.reread.append(serverId)  // undone while the apply ran: the service has it all the same
             }
         case .update:
-            if unchangedSince { edits.remove(edit.objectId) }
+            edits.remove(edit.objectId, ifRevision: edit.revision)
             cache.reread.append(serverId)
         case .delete:
             edits.remove(edit.objectId, ifRevision: edit.revision)

@@ -17,7 +17,8 @@ struct ArcGISRequester: Sendable {
     /// The layer URL the caller gave: the token goes to its origin only.
     let serviceURL: String
 
-    func request(_ url: RequestURL) -> HTTPRequest {
+    /// A GET, or a form-encoded POST when the URL is too long or `alwaysPost`.
+    func request(_ url: RequestURL, alwaysPost: Bool = false) -> HTTPRequest {
         var url = url.setting("f", url.value(of: "f") ?? "json")
         var headers: [(name: String, value: String)] = []
         let settings = context.settings
@@ -28,7 +29,7 @@ struct ArcGISRequester: Sendable {
             }
         }
         let full = url.string
-        guard full.utf8.count > Self.maxGetURLLength else {
+        guard alwaysPost || full.utf8.count > Self.maxGetURLLength else {
             return context.makeRequest(.get, url: full, headers: headers, credentialsFor: serviceURL)
         }
         headers.append(("Content-Type", "application/x-www-form-urlencoded"))
@@ -45,17 +46,7 @@ struct ArcGISRequester: Sendable {
     /// a retried request whose first answer was lost could apply it twice);
     /// decodes the JSON answer, mapping error bodies.
     func post(_ form: RequestURL) async throws(FeatureCacheError) -> JSONValue {
-        let form = form.setting("f", "json")
-        var headers: [(name: String, value: String)] = [("Content-Type", "application/x-www-form-urlencoded")]
-        var body = form
-        let settings = context.settings
-        if let token = settings.token, !token.isEmpty {
-            switch settings.tokenPlacement {
-            case .header: headers.append(("X-Esri-Authorization", "Bearer \(token)"))
-            case .parameter: body.set("token", token)
-            }
-        }
-        var request = context.makeRequest(.post, url: form.base, headers: headers, body: Array(body.query.utf8), credentialsFor: serviceURL)
+        var request = request(form, alwaysPost: true)
         request.isIdempotent = false
         let response = try await send(request)
         return try ArcGISResponse.decode(response, request: request)

@@ -110,11 +110,7 @@ extension OGCCollectionSource: FeatureEditor {
     private func editRequest(
         _ method: HTTPRequest.Method, _ url: RequestURL, body: String?, contentType: String = "application/geo+json"
     ) throws(FeatureCacheError) -> HTTPRequest {
-        var headers: [(name: String, value: String)] = [("Accept", "application/geo+json, application/json;q=0.9")]
-        if let token = service.context.settings.token, !token.isEmpty { headers.append(("Authorization", "Bearer \(token)")) }
-        if body != nil { headers.append(("Content-Type", contentType)) }
-        var request = service.context.makeRequest(
-            method, url: url.string, headers: headers, body: body.map { Array($0.utf8) }, credentialsFor: service.url)
+        var request = requester.request(url, method: method, post: body.map { (contentType, Array($0.utf8)) })
         request.isIdempotent = false
         return request
     }

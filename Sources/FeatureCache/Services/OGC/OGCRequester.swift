@@ -27,16 +27,17 @@ struct OGCRequester: Sendable {
         return media != "application/json" && OGCLinks.isJSON(media) ? "\(type), application/json;q=0.9" : "application/json"
     }
 
-    /// A request for features (`accept` defaults to GeoJSON).
+    /// A request for features (`accept` defaults to GeoJSON): a GET, or a POST
+    /// of `body`, unless `method` says otherwise (Part 4's PUT, PATCH, DELETE).
     func request(
-        _ url: RequestURL, accept: String = acceptFeatures,
+        _ url: RequestURL, accept: String = acceptFeatures, method: HTTPRequest.Method? = nil,
         post body: (contentType: String, bytes: [UInt8])? = nil
     ) -> HTTPRequest {
         var headers: [(name: String, value: String)] = [("Accept", accept)]
         if let token = context.settings.token, !token.isEmpty { headers.append(("Authorization", "Bearer \(token)")) }
-        guard let body else { return context.makeRequest(.get, url: url.string, headers: headers, credentialsFor: serviceURL) }
-        headers.append(("Content-Type", body.contentType))
-        return context.makeRequest(.post, url: url.string, headers: headers, body: body.bytes, credentialsFor: serviceURL)
+        if let body { headers.append(("Content-Type", body.contentType)) }
+        return context.makeRequest(
+            method ?? (body == nil ? .get : .post), url: url.string, headers: headers, body: body?.bytes, credentialsFor: serviceURL)
     }
 
     /// A JSON document (landing page, conformance, collection, queryables, OpenAPI).
