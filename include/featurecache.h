@@ -131,6 +131,9 @@ typedef int32_t fc_status;
 #define FC_E_CONFLICT         -13  /* an edit of a feature the service changed since it was cached
                                     * (a newer edit date with editor tracking, an ETag that no longer
                                     * matches): refresh the feature, then edit again. @since 1.3 */
+#define FC_E_STORAGE          -14  /* the persisted cache could not be read or written: a corrupt file
+                                    * or one of a newer format (set aside, never read), a folder that
+                                    * cannot be written (no space, no permission). @since 1.3 */
 
 /* ==== Errors =============================================================== */
 
@@ -830,7 +833,9 @@ FC_API fc_status fc_wfs_service_create_table(fc_wfs_service *service, const char
 
 /* Drops the caller's reference: a layer using the table keeps it alive; a load
  * in progress goes on and its callbacks are still called. Status observers
- * registered through this handle are removed first. NULL is a no-op.
+ * registered through this handle are removed first. A table with a cache folder
+ * saves its cache and lets go of the folder here (@since 1.3): a layer still
+ * showing the table keeps its features in memory only. NULL is a no-op.
  * @since 0.1 */
 FC_API void fc_table_free(fc_table *table);
 
@@ -1508,6 +1513,81 @@ FC_API fc_status fc_table_get_statistics(const fc_table *table, fc_table_statist
  * @since 0.3 */
 FC_API fc_status fc_table_reset_statistics(fc_table *table);
 
+/* ==== Persistent cache: kept between runs, offline ========================= */
+
+/* A table with a cache folder keeps its cache on disk: the features, their
+ * coverage (the views and query areas whose complete answer is cached), the
+ * metadata, and the pending edits. The next table of the same service URL and
+ * item, spatial reference and definition expression (in this process or a later
+ * one) loads them back:
+ *  - with the service reachable, the saved coverage is kept where the service's
+ *    evidence says its data did not change (ArcGIS editingInfo.lastEditDate /
+ *    dataLastEditDate), or, without evidence, while younger than the time-to-live;
+ *    otherwise it is dropped (with the features only it held) and views fetch
+ *    again. Covered views that did not change cost no request.
+ *  - with the service unreachable (no connection, timeout, 502/503/504), the
+ *    table still loads, from the saved metadata: queries, views and every request
+ *    mode answer from the cache; what needs the service (populate, uncovered
+ *    views, apply) fails with FC_E_NETWORK and changes nothing; pending edits wait.
+ * Every edit is journaled the moment it is made (a kill -9 right after
+ * fc_table_add_feature returns keeps it); an edit being applied is recorded "in
+ * doubt" and flushed to disk before its request goes. Features are saved at most
+ * a second after they change, and at once when a populate or an apply ends and
+ * when the table is released. Files are replaced atomically: a crash or a full
+ * disk at any moment leaves the previous state readable. A file that is corrupt,
+ * truncated, of another table or of a newer format is set aside (renamed
+ * *.corrupt-<time>, see fc_cache_info.set_aside) and the table starts empty.
+ * A folder is used by one table at a time (a lock, released when the table is or
+ * its process ends): a second table of the same identity opens it read-only.
+ * The file format is described in FILE-FORMAT.md. */
+
+/* How a table's load treated its saved coverage (fc_cache_info.revalidation). */
+#define FC_CACHE_NONE               0 /* not persisted, or nothing was saved */
+#define FC_CACHE_UNCHANGED          1 /* the service's evidence is unchanged: all kept */
+#define FC_CACHE_STALE              2 /* the evidence changed: coverage dropped */
+#define FC_CACHE_EXPIRED            3 /* no evidence, older than the time-to-live: dropped */
+#define FC_CACHE_WITHIN_TIME_TO_LIVE 4 /* no evidence, within the time-to-live: kept */
+#define FC_CACHE_OFFLINE            5 /* the service was unreachable: loaded from the cache */
+#define FC_CACHE_SCHEMA_CHANGED     6 /* fields, geometry type, CRS or extent changed: dropped */
+
+/* Where a table's persisted cache stands. Versioned like fc_table_statistics:
+ * set struct_size to sizeof(fc_cache_info) before the call. */
+typedef struct fc_cache_info {
+    uint32_t struct_size;
+    const char *folder;         /* the table's own cache folder, NULL when not persisted;
+                                   borrowed: valid as long as the table handle */
+    int32_t read_only;          /* 1: another table holds the folder; this one never writes */
+    int32_t offline;            /* 1: loaded from the cache, the service unreachable */
+    int32_t revalidation;       /* FC_CACHE_* */
+    int32_t last_save_status;   /* FC_OK, or the FC_E_STORAGE of the last failed save */
+    double saved_at;            /* when the features on disk were saved, seconds since 1970; 0 never */
+    int64_t restored_features;  /* features read back at load */
+    int64_t restored_edits;     /* pending edits read back at load */
+    int64_t bytes_on_disk;      /* the table's files now */
+    const char *set_aside;      /* why a saved file was set aside at load, NULL if none;
+                                   borrowed like folder */
+} fc_cache_info;
+
+/* Keeps the cache of the context's tables in folder (one sub-folder per table,
+ * created mode 0700), or in memory only for NULL (the default). Applies to tables
+ * loaded afterwards. time_to_live_seconds: how long saved coverage is trusted
+ * when the service gives no evidence of changes (OGC API, WFS, ArcGIS layers
+ * without editingInfo); 0 revalidates it all (the features still answer
+ * offline). Errors: FC_E_INVALID_ARGUMENT for a NULL ctx, an empty folder or a
+ * negative or NaN time-to-live. Threading: any thread. @since 1.3 */
+FC_API fc_status fc_context_set_cache_folder(fc_context *ctx, const char *folder, double time_to_live_seconds);
+
+/* The same for one table, winning over its context's; set before the table
+ * loads. time_to_live_seconds < 0 keeps the context's. Errors:
+ * FC_E_INVALID_ARGUMENT for a NULL table or an empty folder, FC_E_INVALID_STATE
+ * once the table is loading or loaded. @since 1.3 */
+FC_API fc_status fc_table_set_cache_folder(fc_table *table, const char *folder, double time_to_live_seconds);
+
+/* Copies where the table's persisted cache stands into *out (set
+ * out->struct_size first). Errors: FC_E_INVALID_ARGUMENT for a NULL table or out,
+ * or struct_size < 4. Threading: any thread. @since 1.3 */
+FC_API fc_status fc_table_get_cache_info(const fc_table *table, fc_cache_info *out);
+
 /* ==== Editing: local edits, applied to the service ======================== */
 
 /* A table of an editable service takes edits locally: each is checked against
@@ -1524,7 +1604,9 @@ FC_API fc_status fc_table_reset_statistics(fc_table *table);
  * is gone) and only sends it again when it does not, so nothing is lost or
  * applied twice. Edits need a cached request mode (FC_E_INVALID_STATE in
  * ON_INTERACTION_NO_CACHE, and switching to it with pending edits fails), and
- * live in memory: they end with the table handle.
+ * live in memory - they end with the table handle - unless the table has a
+ * cache folder (see "Persistent cache"): then they are journaled as they are
+ * made and come back with the next table of the same service.
  * Threading: every function may be called from any thread on any handle. */
 
 #define FC_EDIT_ADD     1

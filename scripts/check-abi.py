@@ -35,7 +35,7 @@ PYTHON_FFI = ROOT / "python" / "featurecache" / "_ffi.py"
 
 SCALARS = {"int32_t", "int64_t", "uint32_t", "uint64_t", "double", "bool", "size_t", "fc_status", "uint8_t"}
 STRUCTS = {"fc_envelope", "fc_table_statistics", "fc_work_limits", "fc_progress", "fc_populate_options", "fc_apply_options",
-           "fc_edit_info"}
+           "fc_edit_info", "fc_cache_info"}
 
 
 def c_kind(text):
@@ -62,7 +62,7 @@ def c_kind(text):
 
 PY_STRUCTS = {"Envelope": "fc_envelope", "TableStatistics": "fc_table_statistics", "WorkLimits": "fc_work_limits",
               "Progress": "fc_progress", "PopulateOptions": "fc_populate_options", "ApplyOptions": "fc_apply_options",
-              "EditInfo": "fc_edit_info"}
+              "EditInfo": "fc_edit_info", "CacheInfo": "fc_cache_info"}
 PY_SCALARS = {"c_int32": "int32_t", "_status": "int32_t", "c_int64": "int64_t", "c_uint32": "uint32_t",
               "c_uint64": "uint64_t", "c_double": "double", "c_bool": "bool", "c_size_t": "size_t", "c_uint8": "uint8_t"}
 

@@ -15,12 +15,13 @@ The layers, bottom to top (ARCHITECTURE.md draws them), with the target each is 
 
   support    FCSupport     Support, Errors         locks, threads, the error type
   model      FCData        Geometry, Model         shapes, WKB, fields, metadata, the adapter vocabulary
-  store      FCData        Store, Results, Query   columnar batches, the store, results and Arrow
-                                                   export, local queries, the SQL where language
+  store      FCData        Store, Results, Query,  columnar batches, the store, results and Arrow
+                           Persist                 export, local queries, the SQL where language;
+                                                   the cache files' codecs and file access
   formats    FCData        Formats                 byte-level readers: JSON, Esri JSON/PBF, GeoJSON,
                                                    GML, XML
   transport  FCTransport   Transport, Context      libcurl, requests, redirects, retries, the context
-  tables     FCTables      Loadable, Populate, Interaction, Tables, Map
+  tables     FCTables      Loadable, Populate, Interaction, Tables, Map, Editing, Offline
                                                    what a table does, whatever the protocol
   services   FeatureCache  Services                the adapters (one folder each), the opener
 
@@ -47,10 +48,10 @@ SOURCES = ROOT / "Sources"
 LAYERS = [
     ("support", "FCSupport", ["Support", "Errors"]),
     ("model", "FCData", ["Geometry", "Model"]),
-    ("store", "FCData", ["Store", "Results", "Query"]),
+    ("store", "FCData", ["Store", "Results", "Query", "Persist"]),
     ("formats", "FCData", ["Formats"]),
     ("transport", "FCTransport", ["Transport", "Context"]),
-    ("tables", "FCTables", ["Loadable", "Populate", "Interaction", "Tables", "Map", "Editing"]),
+    ("tables", "FCTables", ["Loadable", "Populate", "Interaction", "Tables", "Map", "Editing", "Offline"]),
     ("services", "FeatureCache", ["Services"]),
 ]
 TARGETS = ["FCSupport", "FCData", "FCTransport", "FCTables", "FeatureCache"]

@@ -18,7 +18,7 @@ cd "$root"
 seconds="${1:-30}"
 shift || true
 targets=("$@")
-[ "${#targets[@]}" -gt 0 ] || targets=(esrijson geojson gml pbf pipeline wfs document json where crs edits)
+[ "${#targets[@]}" -gt 0 ] || targets=(esrijson geojson gml pbf pipeline wfs document json where crs edits cachefile)
 
 scratch=.build-fuzz
 FEATURECACHE_FUZZ=1 swift build -c release --sanitize=fuzzer --scratch-path "$scratch" --product fc-fuzz \
@@ -47,6 +47,8 @@ seed() {
         cp Tests/fuzz/seeds/crs/* "$corpus/" ;;
     edits)
         cp Tests/fuzz/seeds/edits/* "$corpus/" ;;
+    cachefile)
+        cp Tests/fuzz/seeds/cachefile/* "$corpus/" ;;
     pbf)
         cp "$fixtures"/arcgis-pbf/*.pbf "$fixtures"/arcgis-zm/*.pbf "$corpus/"
         cp Tests/fuzz/seeds/pbf/* "$corpus/" ;;

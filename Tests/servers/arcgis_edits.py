@@ -126,6 +126,9 @@ class EditableStore(LayerStore):
     def __init__(self, layer, rows):
         super().__init__(layer, rows)
         self.next_oid = max(self.rows) + 1 if self.rows else 1
+        # editingInfo.lastEditDate: moves with every change of the rows, as a
+        # hosted layer's does (a persisted client cache revalidates by it).
+        self.last_edit_ms = EPOCH_2020_MS
 
     def _columns(self, row):
         return tuple(row.get(name) for name in self.fields) + tuple(row["_bbox"])
@@ -139,6 +142,7 @@ class EditableStore(LayerStore):
             self.db.execute("INSERT INTO features VALUES (%s)" % ", ".join("?" * (len(self.fields) + 4)), self._columns(row))
             self.encoded.clear()
             self.selections.clear()
+            self.last_edit_ms = max(self.last_edit_ms + 1, int(time.time() * 1000))
 
     def drop(self, oid):
         with self.lock:
@@ -146,6 +150,7 @@ class EditableStore(LayerStore):
             self.db.execute('DELETE FROM features WHERE "OBJECTID" = ?', (oid,))
             self.encoded.clear()
             self.selections.clear()
+            self.last_edit_ms = max(self.last_edit_ms + 1, int(time.time() * 1000))
 
 
 class EditableData:
@@ -160,7 +165,7 @@ class EditableData:
             self.stores[(service, 1)] = EditableStore(MAINS, _make_mains())
 
 
-def layer_info(service, layer, version):
+def layer_info(service, layer, version, store=None):
     xmin, ymin, xmax, ymax = layer["bbox"]
     info = {"currentVersion": version, "id": layer["id"], "name": layer["name"], "type": "Feature Layer",
             "description": "an editable layer of the FeatureCache emulator", "geometryType": layer["geometryType"],
@@ -177,7 +182,7 @@ def layer_info(service, layer, version):
         info["allowUpdateWithoutMValues"] = False
     if layer["globalIdField"]:
         info["editFieldsInfo"] = {"editDateField": "EditDate"}
-        info["editingInfo"] = {"lastEditDate": EPOCH_2020_MS}
+        info["editingInfo"] = {"lastEditDate": store.last_edit_ms if store else EPOCH_2020_MS}
     return info
 
 

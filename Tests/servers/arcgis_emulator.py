@@ -337,7 +337,8 @@ class Handler(BaseHTTPRequestHandler):
                                                         ["Layer '%s' does not exist" % segments[5]])
         layer = data.stores[(service, layer_id)].layer
         if kind == "layer":
-            return 200, "application/json", json.dumps(arcgis_edits.layer_info(service, layer, 11.1)).encode()
+            store = data.stores[(service, layer_id)]
+            return 200, "application/json", json.dumps(arcgis_edits.layer_info(service, layer, 11.1, store)).encode()
         if kind == "edit":
             if self.command != "POST":
                 return 200, "application/json", error_body(405, "Method not supported.", ["Edits must be POSTed."])

@@ -8,12 +8,12 @@ ctypes binding of libfeaturecache.
 """
 from . import _ffi
 from .arcgis import ArcGISLayer, ArcGISService
-from .constants import (AxisOrder, CRSFormat, EditKind, Envelope, Field, FieldType, GeometryType, LoadStatus, Progress, QueryFormat, QueryLanguage,
+from .constants import (AxisOrder, CacheInfo, CacheRevalidation, CRSFormat, EditKind, Envelope, Field, FieldType, GeometryType, LoadStatus, Progress, QueryFormat, QueryLanguage,
                         RequestMode, ServiceKind, SpatialReference, SpatialRelationship, Statistics, TokenPlacement)
 from .context import Context
 from .crs import projection_accuracy
 from .edits import EditResult
-from .errors import (CancelledError, ConflictError, FeatureCacheError, HTTPError, InvalidArgumentError, InvalidStateError,
+from .errors import (CancelledError, ConflictError, StorageError, FeatureCacheError, HTTPError, InvalidArgumentError, InvalidStateError,
                      LimitError, NetworkError, NotFoundError, ParseError, ProtocolError, ServiceError, TimeoutError,
                      UnsupportedError)
 from .layer import Layer
@@ -62,10 +62,11 @@ __all__ = [
     "Query", "Result", "ResultField", "Feature", "Operation", "wkb_to_geojson",
     "Field", "Envelope", "SpatialReference", "Statistics", "Progress",
     "LoadStatus", "RequestMode", "ServiceKind", "AxisOrder", "QueryFormat", "QueryLanguage", "TokenPlacement", "FieldType",
-    "CRSFormat", "EditKind", "EditResult",
+    "CacheInfo", "CacheRevalidation", "CRSFormat", "EditKind", "EditResult",
     "GeometryType", "SpatialRelationship", "SPATIAL_RELATIONSHIPS",
     "STATUS_NAMES",
     "FeatureCacheError", "InvalidArgumentError", "InvalidStateError", "CancelledError", "TimeoutError",
     "NetworkError", "HTTPError", "ServiceError", "ParseError", "UnsupportedError", "LimitError", "ProtocolError", "NotFoundError",
     "ConflictError",
+    "StorageError",
 ]

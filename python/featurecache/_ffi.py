@@ -79,6 +79,13 @@ class ApplyOptions(ctypes.Structure):
                 ("progress", PROGRESS_CALLBACK), ("progress_user_data", c_void_p)]
 
 
+class CacheInfo(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_uint32), ("folder", c_char_p), ("read_only", ctypes.c_int32),
+                ("offline", ctypes.c_int32), ("revalidation", ctypes.c_int32), ("last_save_status", ctypes.c_int32),
+                ("saved_at", ctypes.c_double), ("restored_features", c_int64), ("restored_edits", c_int64),
+                ("bytes_on_disk", c_int64), ("set_aside", c_char_p)]
+
+
 class EditInfo(ctypes.Structure):
     _fields_ = [("struct_size", ctypes.c_uint32), ("object_id", c_int64), ("server_object_id", c_int64),
                 ("kind", ctypes.c_int32), ("status", ctypes.c_int32), ("service_code", ctypes.c_int32),
@@ -269,6 +276,9 @@ _SIGNATURES = {
     "fc_table_cache_budget": (_status, [_handle, POINTER(c_int64)]),
     "fc_table_cached_bytes": (_status, [_handle, POINTER(c_int64)]),
     "fc_table_get_statistics": (_status, [_handle, POINTER(TableStatistics)]),
+    "fc_context_set_cache_folder": (_status, [_handle, c_char_p, ctypes.c_double]),
+    "fc_table_set_cache_folder": (_status, [_handle, c_char_p, ctypes.c_double]),
+    "fc_table_get_cache_info": (_status, [_handle, POINTER(CacheInfo)]),
     "fc_table_reset_statistics": (_status, [_handle]),
     "fc_layer_set_definition_expression": (_status, [_handle, c_char_p]),
     "fc_layer_set_features_changed_callback": (_status, [_handle, FEATURES_CHANGED_CALLBACK, c_void_p]),

@@ -58,6 +58,17 @@ class EditKind(IntEnum):
     DELETE = 3
 
 
+class CacheRevalidation(IntEnum):
+    """How a table's load treated its persisted coverage (1.3; Table.cache_info)."""
+    NONE = 0
+    UNCHANGED = 1
+    STALE = 2
+    EXPIRED = 3
+    WITHIN_TIME_TO_LIVE = 4
+    OFFLINE = 5
+    SCHEMA_CHANGED = 6
+
+
 class TokenPlacement(IntEnum):
     AS_HEADER = 0
     AS_PARAMETER = 1
@@ -117,6 +128,13 @@ Field = namedtuple("Field", "name alias type nullable length")
 Envelope = namedtuple("Envelope", "xmin ymin xmax ymax wkid")
 Envelope.__new__.__defaults__ = (4326,)
 SpatialReference = namedtuple("SpatialReference", "wkid latest_wkid")
+CacheInfo = namedtuple("CacheInfo", "folder read_only offline revalidation last_save_status saved_at restored_features "
+                       "restored_edits bytes_on_disk set_aside")
+CacheInfo.__doc__ = """Where a table's persisted cache stands (fc_cache_info): its folder (None: not persisted),
+whether another table holds it (read_only), whether the table loaded offline, the load's CacheRevalidation,
+the status of the last save, when the features were saved (seconds since 1970), what was restored, the bytes
+on disk, and why a saved file was set aside (None: none was)."""
+
 Statistics = namedtuple("Statistics", "requests bytes_received features_received queries_local queries_server "
                                       "tiles_covered tiles_fetched tile_failures evictions "
                                       "server_filters_ignored next_links_repaired retries format_fallbacks")

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Client contexts: HTTP connection pool, timeouts, limits, headers, credentials."""
 import ctypes
+import os
 
 from . import _ffi
 from ._handle import Handle
@@ -20,7 +21,8 @@ class Context(Handle):
     _free_name = "fc_context_free"
 
     def __init__(self, *, connect_timeout=None, timeout=None, max_connections_per_host=None,
-                 max_response_bytes=None, user_agent=None, headers=None, token=None, token_as_parameter=False):
+                 max_response_bytes=None, user_agent=None, headers=None, token=None, token_as_parameter=False,
+                 cache_dir=None, cache_ttl=0.0):
         out = ctypes.c_void_p()
         check(_ffi.lib.fc_context_create(ctypes.byref(out)))
         super().__init__(out.value)
@@ -37,6 +39,15 @@ class Context(Handle):
             self.set_header(name, value)
         if token is not None:
             self.set_token(token, as_parameter=token_as_parameter)
+        if cache_dir is not None:
+            self.set_cache_dir(cache_dir, cache_ttl)
+
+    def set_cache_dir(self, folder, time_to_live=0.0):
+        """Keeps the cache of tables loaded afterwards in `folder` between runs
+        (None: in memory only). `time_to_live`: seconds saved coverage is trusted
+        when the service gives no evidence of changes (0: revalidate it all)."""
+        encoded = None if folder is None else _ffi.encode(os.fspath(folder), "folder")
+        check(_ffi.lib.fc_context_set_cache_folder(self._ptr, encoded, float(time_to_live)))
 
     def set_timeouts(self, connect_seconds, total_seconds):
         """Connect and total timeout of each request; total 0 = no limit."""

@@ -18,6 +18,7 @@ E_LIMIT = -10
 E_PROTOCOL = -11
 E_NOT_FOUND = -12
 E_CONFLICT = -13
+E_STORAGE = -14
 
 
 class FeatureCacheError(Exception):
@@ -88,11 +89,16 @@ class NotFoundError(FeatureCacheError, LookupError):
 class ConflictError(FeatureCacheError):
     """An edit of a feature the service changed since it was cached (FC_E_CONFLICT)."""
 
+
+class StorageError(FeatureCacheError, OSError):
+    """The persisted cache could not be read or written (FC_E_STORAGE): a corrupt or
+    newer-format file (set aside), a folder that cannot be written."""
+
 _CLASSES = {
     E_INVALID_ARGUMENT: InvalidArgumentError, E_INVALID_STATE: InvalidStateError, E_CANCELLED: CancelledError,
     E_TIMEOUT: TimeoutError, E_NETWORK: NetworkError, E_HTTP: HTTPError, E_SERVICE: ServiceError,
     E_PARSE: ParseError, E_UNSUPPORTED: UnsupportedError, E_LIMIT: LimitError, E_PROTOCOL: ProtocolError,
-    E_NOT_FOUND: NotFoundError, E_CONFLICT: ConflictError,
+    E_NOT_FOUND: NotFoundError, E_CONFLICT: ConflictError, E_STORAGE: StorageError,
 }
 
 

@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
 """Feature tables and their metadata."""
 import ctypes
+import os
 
 from . import _ffi
 from ._handle import Handle
 from .errors import check
 from .loadable import LOADED, Loadable
-from .constants import (FIELD_TYPES, GEOMETRY_TYPES, AxisOrder, CRSFormat, Envelope, Field, QueryFormat, QueryLanguage,
+from .constants import (CacheInfo, CacheRevalidation, FIELD_TYPES, GEOMETRY_TYPES, AxisOrder, CRSFormat, Envelope, Field, QueryFormat, QueryLanguage,
                         RequestMode, ServiceKind, SpatialReference, Statistics)
 from .crs import wkid_of
 from .edits import Editing
@@ -197,6 +198,25 @@ class Table(Handle, Loadable, Editing):
     @property
     def service_kind(self):
         return ServiceKind(self._get(_ffi.lib.fc_table_service_kind, ctypes.c_int32))
+
+    # ---- the persisted cache -----------------------------------------------------
+
+    def set_cache_dir(self, folder, time_to_live=None):
+        """Keeps this table's cache in `folder` between runs (before load; None:
+        the context's). `time_to_live` None keeps the context's."""
+        encoded = None if folder is None else _ffi.encode(os.fspath(folder), "folder")
+        check(_ffi.lib.fc_table_set_cache_folder(self._ptr, encoded, -1.0 if time_to_live is None else float(time_to_live)))
+
+    @property
+    def cache_info(self):
+        """A CacheInfo: where the table's persisted cache stands."""
+        out = _ffi.CacheInfo()
+        out.struct_size = ctypes.sizeof(out)
+        check(_ffi.lib.fc_table_get_cache_info(self._ptr, ctypes.byref(out)))
+        text = lambda value: None if value is None else _ffi.decode(value)  # noqa: E731
+        return CacheInfo(text(out.folder), bool(out.read_only), bool(out.offline), CacheRevalidation(out.revalidation),
+                         out.last_save_status, out.saved_at, out.restored_features, out.restored_edits,
+                         out.bytes_on_disk, text(out.set_aside))
 
     @property
     def request_mode(self):

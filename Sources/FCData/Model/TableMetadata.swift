@@ -33,6 +33,11 @@ public struct TableMetadata: Sendable, Equatable {
     public var serviceVersion: Double = 0
     /// ArcGIS layer `type`: "Feature Layer" or "Table".
     public var layerType: String = ""
+    /// Evidence of when the service's data last changed, as the service words
+    /// it (ArcGIS `editingInfo.dataLastEditDate`, else `lastEditDate`; an OGC API
+    /// collection's `ETag` or `Last-Modified`); nil when it gives none. A
+    /// persisted cache compares it to decide whether its coverage is stale.
+    public var dataVersion: String?
 
     public init(name: String) { self.name = name }
 

@@ -9,6 +9,15 @@ public struct Bitmap: Sendable, Equatable {
 
     public init() {}
 
+    /// Bits read back from their words (a cache file); `nil` when the words do
+    /// not fit `count` or set bits past its end.
+    package init?(words: [UInt64], count: Int) {
+        guard count >= 0, words.count == (count + 63) >> 6 else { return nil }
+        if count & 63 != 0, words[words.count - 1] >> UInt64(count & 63) != 0 { return nil }
+        self.words = words
+        self.count = count
+    }
+
     /// `count` bits, all set or all clear.
     public init(count: Int, value: Bool) {
         self.count = count

@@ -130,6 +130,33 @@ package final class FeatureStore: Sendable {
         }
     }
 
+    /// The batches with the liveness of their rows (nil: all current), as a
+    /// persisted cache writes them.
+    package func persistedEntries() -> [(batch: FeatureBatch, live: Bitmap?)] {
+        state.withLock { state in state.entries.map { ($0.batch, $0.liveCount == $0.batch.count ? nil : $0.live) } }
+    }
+
+    /// Replaces the cache by batches read back from a persisted cache (their
+    /// current rows). An id current in two rows keeps the later.
+    package func restore(_ entries: [(batch: FeatureBatch, live: Bitmap?)]) {
+        state.withLock { state in
+            state = State()
+            let rows = entries.reduce(0) { $0 + $1.batch.count }
+            state.index.reserveCapacity(rows)
+            for (batch, live) in entries where batch.count > 0 && rows < Int(UInt32.max) {
+                let base = state.nextRow
+                let bits = live ?? Bitmap(count: batch.count, value: true)
+                state.entries.append(Entry(base: base, batch: batch, live: bits, liveCount: bits.setCount))
+                state.nextRow += batch.count
+                state.liveCount += bits.setCount
+                for row in 0..<batch.count where bits[row] {
+                    if let old = state.index.insert(batch.objectId(row), UInt32(base + row)) { state.kill(Int(old)) }
+                }
+            }
+            state.entries.removeAll { $0.liveCount == 0 }
+        }
+    }
+
     /// Heap bytes of the cache: batches, liveness bitmaps and the id index.
     package var byteSize: Int {
         state.withLock { state in

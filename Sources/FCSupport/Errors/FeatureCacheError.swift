@@ -27,6 +27,10 @@ public struct FeatureCacheError: Error, Sendable, Equatable, CustomStringConvert
         /// An edit the service refused because the feature changed there since
         /// it was cached (an ETag that no longer matches, a newer edit date).
         case conflict = -13
+        /// The persisted cache could not be read or written: a file that is
+        /// corrupt, of a newer format, or a folder that cannot be written (a full
+        /// disk, no permission). A corrupt file is set aside, never read.
+        case storage = -14
     }
 
     public var code: Code

@@ -55,7 +55,7 @@ extension FeatureTable {
         }
         let row = try EditedRow.make(
             values: values, geometry: checked.geometry?.wkb, box: checked.geometry?.box, objectId: id, metadata: metadata)
-        edits.put(LocalEdit(objectId: id, kind: .add, current: row, globalId: globalId))
+        try edits.put(LocalEdit(objectId: id, kind: .add, current: row, globalId: globalId))
         show(row)
         return id
     }
@@ -87,7 +87,7 @@ extension FeatureTable {
             edit.serviceId = edit.serviceId ?? editor.serviceId(of: objectId)
         }
         edit.lastError = nil
-        edits.put(edit)
+        try edits.put(edit)
         show(row)
     }
 
@@ -110,7 +110,7 @@ extension FeatureTable {
             throw .notFound("feature \(objectId) is not in the cache: populate or query it before deleting it")
         }
         let serviceId = try editor.serviceId(of: objectId)
-        edits.put(LocalEdit(objectId: objectId, kind: .delete, original: original, serviceId: serviceId))
+        try edits.put(LocalEdit(objectId: objectId, kind: .delete, original: original, serviceId: serviceId))
         hide(objectId)
     }
 
@@ -130,7 +130,10 @@ extension FeatureTable {
                 store.remove([id])
             }
         }
-        if undone > 0 { featuresChanged.send(undone) }
+        if undone > 0 {
+            featuresChanged.send(undone)
+            cacheChanged()
+        }
         return undone
     }
 
@@ -208,7 +211,7 @@ extension FeatureTable {
             try Task.checkCancellationTyped()
             let chunk = Array(pending[start..<min(start + size, pending.count)])
             start += chunk.count
-            for edit in chunk { edits.update(edit.objectId) { $0.inDoubt = true } }
+            try edits.markInDoubt(chunk.map(\.objectId))
             let outcomes: [EditOutcome]
             do {
                 outcomes = try await editor.send(chunk, metadata: metadata, options: options)
@@ -218,8 +221,9 @@ extension FeatureTable {
                 await rereadApplied(landed.reread, metadata: metadata)
                 throw error
             }
+            // Each edit leaves doubt in the one change that lands it (a record
+            // clearing the doubt first, then a crash, would leave it to be sent again).
             for (edit, outcome) in zip(chunk, outcomes) {
-                edits.update(edit.objectId) { $0.inDoubt = false }
                 results.append(land(edit, outcome, metadata: metadata, into: &landed))
             }
             commit(&landed)
@@ -227,6 +231,7 @@ extension FeatureTable {
             progress?(FetchProgress(pages: (sent + size - 1) / size, features: sent, totalFeatures: pending.count))
         }
         await rereadApplied(landed.reread, metadata: metadata)
+        await flushCache()
         return results
     }
 
@@ -280,7 +285,7 @@ extension FeatureTable {
                     var update = LocalEdit(objectId: serverId, kind: .update, current: renumbered)
                     update.changedFields = metadata.fields.filter(\.editable).map(\.name)
                     update.geometryChanged = true
-                    edits.put(update)
+                    try? edits.put(update, keepingUnrecorded: true)
                 } else {
                     cache.reread.append(serverId)
                 }
@@ -288,10 +293,10 @@ extension FeatureTable {
                 cache.reread.append(serverId)  // undone while the apply ran: the service has it all the same
             }
         case .update:
-            edits.remove(edit.objectId, ifRevision: edit.revision)
+            if !edits.remove(edit.objectId, ifRevision: edit.revision) { edits.update(edit.objectId) { $0.inDoubt = false } }
             cache.reread.append(serverId)
         case .delete:
-            edits.remove(edit.objectId, ifRevision: edit.revision)
+            if !edits.remove(edit.objectId, ifRevision: edit.revision) { edits.update(edit.objectId) { $0.inDoubt = false } }
         }
         return EditResult(objectId: edit.objectId, serverObjectId: serverId, kind: edit.kind, globalId: outcome.globalId ?? edit.globalId)
     }
@@ -318,11 +323,13 @@ extension FeatureTable {
         store.apply([row], clearingFirst: false, keepingFinerCopies: false)
         interaction.pin([row.objectId(0)])
         featuresChanged.send(1)
+        cacheChanged()
     }
 
     private func hide(_ objectId: Int64) {
         store.remove([objectId])
         featuresChanged.send(1)
+        cacheChanged()
     }
 
     /// After the cache was emptied: the pending edits are shown again.

@@ -46,14 +46,36 @@ package struct LocalEdit: Sendable {
 
 /// A table's pending edits, by object id. Thread-safe.
 package final class LocalEditLog: Sendable {
-    private struct State {
+    fileprivate struct State {
         var edits: [Int64: LocalEdit] = [:]
         var nextLocalId: Int64 = -1
         var nextSequence = 0
+        /// Where every change is recorded as it is made (a persisted cache's journal).
+        var recorder: (any EditRecorder)?
     }
     private let state = Locked(State())
 
     package init() {}
+
+    /// Records every later change with `recorder` (nil: none). The edits it
+    /// replays (`restore`) come first.
+    package func attach(_ recorder: (any EditRecorder)?) {
+        state.withLock { $0.recorder = recorder }
+    }
+
+    /// The edits a persisted cache kept, with the counters they were made with.
+    package func restore(_ restored: [LocalEdit], nextLocalId: Int64, nextSequence: Int) {
+        state.withLock { state in
+            state.edits = Dictionary(restored.map { ($0.objectId, $0) }, uniquingKeysWith: { $1 })
+            state.nextLocalId = min(nextLocalId, (restored.map(\.objectId).min() ?? 0) - 1, -1)
+            state.nextSequence = max(nextSequence, (restored.map(\.sequence).max() ?? -1) + 1)
+        }
+    }
+
+    /// The counters a journal snapshot keeps.
+    package var counters: (nextLocalId: Int64, nextSequence: Int) {
+        state.withLock { ($0.nextLocalId, $0.nextSequence) }
+    }
 
     package var isEmpty: Bool { state.withLock { $0.edits.isEmpty } }
     package var count: Int { state.withLock { $0.edits.count } }
@@ -70,23 +92,54 @@ package final class LocalEditLog: Sendable {
 
     package func contains(_ id: Int64) -> Bool { state.withLock { $0.edits[id] != nil } }
 
-    /// Records a new or changed edit (a new revision).
-    package func put(_ edit: LocalEdit) {
-        state.withLock { state in
+    /// Records a new or changed edit (a new revision). With a recorder, the
+    /// edit is recorded first: when that fails (a full disk) nothing changes,
+    /// unless `keepingUnrecorded` (an edit the user made already, kept in memory).
+    package func put(_ edit: LocalEdit, keepingUnrecorded: Bool = false) throws(FeatureCacheError) {
+        try state.withLock { (state) throws(FeatureCacheError) in
             var edit = edit
             if let old = state.edits[edit.objectId] {
                 edit.revision = old.revision + 1
                 edit.sequence = old.sequence
             } else {
                 edit.sequence = state.nextSequence
-                state.nextSequence += 1
             }
+            do throws(FeatureCacheError) {
+                try state.recorder?.record(edit, counters: (state.nextLocalId, max(state.nextSequence, edit.sequence + 1)))
+            } catch {
+                if !keepingUnrecorded { throw error }
+            }
+            if state.edits[edit.objectId] == nil { state.nextSequence += 1 }
             state.edits[edit.objectId] = edit
+            state.compactIfWorthIt()
         }
     }
 
     @discardableResult
-    package func remove(_ id: Int64) -> LocalEdit? { state.withLock { $0.edits.removeValue(forKey: id) } }
+    package func remove(_ id: Int64) -> LocalEdit? {
+        state.withLock { state -> LocalEdit? in
+            guard let removed = state.edits.removeValue(forKey: id) else { return nil }
+            state.recordRemoval(id)
+            return removed
+        }
+    }
+
+    /// Marks edits as sent with no answer yet, recorded (and flushed to disk)
+    /// before the request goes: a crash while it is out leaves them in doubt,
+    /// never pending as if unsent. Throws, changing nothing, when that fails.
+    package func markInDoubt(_ ids: [Int64]) throws(FeatureCacheError) {
+        try state.withLock { (state) throws(FeatureCacheError) in
+            if let recorder = state.recorder {
+                for id in ids {
+                    guard var edit = state.edits[id] else { continue }
+                    edit.inDoubt = true
+                    try recorder.record(edit, counters: (state.nextLocalId, state.nextSequence))
+                }
+                try recorder.sync()
+            }
+            for id in ids { state.edits[id]?.inDoubt = true }
+        }
+    }
 
     /// Removes an edit only if it is still the revision an apply sent (an edit
     /// made while the apply ran stays pending).
@@ -95,6 +148,7 @@ package final class LocalEditLog: Sendable {
         state.withLock { state in
             guard state.edits[id]?.revision == revision else { return false }
             state.edits[id] = nil
+            state.recordRemoval(id)
             return true
         }
     }
@@ -105,6 +159,9 @@ package final class LocalEditLog: Sendable {
             guard var edit = state.edits[id] else { return }
             change(&edit)
             state.edits[id] = edit
+            // Bookkeeping is recorded at its best: a lost record leaves the edit
+            // as it was recorded before (in doubt, say), which is safe.
+            try? state.recorder?.record(edit, counters: (state.nextLocalId, state.nextSequence))
         }
     }
 
@@ -126,4 +183,30 @@ package final class LocalEditLog: Sendable {
             return (rows, hidden)
         }
     }
+}
+
+extension LocalEditLog.State {
+    fileprivate func recordRemoval(_ id: Int64) {
+        try? recorder?.recordRemoval(id, counters: (nextLocalId, nextSequence))
+        compactIfWorthIt()
+    }
+
+    /// A long journal is rewritten as the edits it leaves (a failure keeps it long).
+    fileprivate func compactIfWorthIt() {
+        guard let recorder, recorder.wantsCompaction else { return }
+        try? recorder.compact(edits.values.sorted { $0.sequence < $1.sequence }, counters: (nextLocalId, nextSequence))
+    }
+}
+
+/// Where a table's edit log records its changes as they are made (the
+/// persisted cache's journal). Called under the log's lock, in order.
+package protocol EditRecorder: Sendable {
+    func record(_ edit: LocalEdit, counters: (nextLocalId: Int64, nextSequence: Int)) throws(FeatureCacheError)
+    func recordRemoval(_ id: Int64, counters: (nextLocalId: Int64, nextSequence: Int)) throws(FeatureCacheError)
+    /// Flushes what was recorded to the disk.
+    func sync() throws(FeatureCacheError)
+    /// Whether the records are many more than the edits they leave.
+    var wantsCompaction: Bool { get }
+    /// Replaces the records by one per edit.
+    func compact(_ edits: [LocalEdit], counters: (nextLocalId: Int64, nextSequence: Int)) throws(FeatureCacheError)
 }

@@ -285,6 +285,17 @@ package final class InteractionFetcher: Sendable {
         }
     }
 
+    /// The coverage and the store's batches as one consistent state (both are
+    /// changed together under this fetcher's lock), for a persisted cache.
+    package func persistedState(store: FeatureStore) -> (TileCoverage, [(batch: FeatureBatch, live: Bitmap?)]) {
+        state.withLock { state in (state.coverage, store.persistedEntries()) }
+    }
+
+    /// Coverage read back from a persisted cache.
+    package func restore(_ coverage: TileCoverage) {
+        state.withLock { $0.coverage = coverage }
+    }
+
     /// The tiles covered now (for the statistics).
     package var coveredTiles: Int { state.withLock { $0.coverage.count } }
 }

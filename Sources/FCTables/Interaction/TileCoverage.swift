@@ -218,3 +218,86 @@ package struct TileCoverage {
         answer.hasPrefix(signature + "\u{1}")
     }
 }
+
+// MARK: - Persisted
+
+extension TileCoverage {
+    /// The coverage in a cache file: per signature its tiles (key, tolerance,
+    /// last use, feature ids) and answered areas, the pinned ids and the clock.
+    /// What is derived (tiles below each ancestor, references) is rebuilt on reading.
+    package func write(to out: inout BinaryWriter) {
+        out.u64(clock)
+        out.u32(UInt32(tiles.count))
+        for (signature, byKey) in tiles.sorted(by: { $0.key < $1.key }) {
+            out.string(signature)
+            out.u32(UInt32(byKey.count))
+            for (key, tile) in byKey {
+                out.int(key.level)
+                out.int(key.x)
+                out.int(key.y)
+                out.f64(tile.tolerance)
+                out.u64(tile.lastUsed)
+                out.buffer(tile.ids)
+            }
+        }
+        out.u32(UInt32(areas.count))
+        for (signature, list) in areas.sorted(by: { $0.key < $1.key }) {
+            out.string(signature)
+            out.u32(UInt32(list.count))
+            for area in list {
+                for value in [area.box.xmin, area.box.ymin, area.box.xmax, area.box.ymax] { out.f64(value) }
+                out.u64(area.lastUsed)
+                out.buffer(area.ids)
+            }
+        }
+        out.buffer(Array(pinned))
+    }
+
+    package static func read(from input: inout BinaryReader) throws(FeatureCacheError) -> TileCoverage {
+        var coverage = TileCoverage()
+        let clock = try input.u64()
+        for _ in 0..<Int(try input.u32()) {
+            let signature = try input.string()
+            let count = Int(try input.u32())
+            guard count <= input.remaining / 48 else { throw input.corrupt("\(count) tiles cannot fit") }
+            for _ in 0..<count {
+                let level = try input.int(limit: TileGrid.maxLevel), x = try input.int(limit: 1 << level),
+                    y = try input.int(limit: 1 << level)
+                let tolerance = try input.f64()
+                let lastUsed = try input.u64()
+                let ids = try input.buffer(of: Int64.self)
+                guard x < 1 << level, y < 1 << level, tolerance >= 0 else { throw input.corrupt("tile \(level)/\(x)/\(y)") }
+                let key = TileKey(level: level, x: x, y: y)
+                coverage.cover(key, signature: signature, ids: ids, tolerance: tolerance)
+                coverage.tiles[signature]![key]!.lastUsed = lastUsed
+            }
+        }
+        for _ in 0..<Int(try input.u32()) {
+            let signature = try input.string()
+            let count = Int(try input.u32())
+            guard count <= min(input.remaining / 48, maxAreasPerSignature) else { throw input.corrupt("\(count) answered areas") }
+            for _ in 0..<count {
+                var box = BoundingBox()
+                let xmin = try input.f64(), ymin = try input.f64(), xmax = try input.f64(), ymax = try input.f64()
+                box.add(xmin, ymin)
+                box.add(xmax, ymax)
+                let lastUsed = try input.u64()
+                let ids = try input.buffer(of: Int64.self)
+                for id in ids { coverage.references[id, default: 0] += 1 }
+                coverage.areas[signature, default: []].append(Area(box: box, ids: ids, lastUsed: lastUsed))
+            }
+        }
+        coverage.pinned = Set(try input.buffer(of: Int64.self))
+        coverage.clock = clock
+        return coverage
+    }
+
+    /// Forgets every tile and answered area (their data changed on the
+    /// service); returns the features nothing holds any more (pins still do).
+    package mutating func dropAll() -> [Int64] {
+        keepOnly(signature: "\u{0}")
+    }
+
+    /// Every feature id a tile, area or pin holds.
+    package var heldIds: Set<Int64> { pinned.union(references.keys) }
+}

@@ -10,6 +10,10 @@ import FCTransport
 package protocol FeatureSource: Sendable {
     var kind: ServiceKind { get }
     var urlString: String { get }
+    /// What tells this source's data from every other's: its URL, and the item
+    /// where the URL alone does not name it (a WFS feature type). Names a
+    /// persisted cache.
+    var cacheIdentity: String { get }
     /// Reads the metadata (loading what the source depends on first; `retrying`
     /// retries a dependency that failed).
     func loadMetadata(retrying: Bool) async throws(FeatureCacheError) -> TableMetadata
@@ -36,6 +40,8 @@ extension FeatureSource {
     var kindName: String { kind.name }
 
     package var options: [SourceOption] { [] }
+
+    package var cacheIdentity: String { urlString }
 
     package func fetch(nativeRequest: String, metadata: TableMetadata) async throws(FeatureCacheError) -> FetchedFeatures {
         throw FeatureCacheError(.unsupported, "\(kindName) tables take no request in the service's own language")

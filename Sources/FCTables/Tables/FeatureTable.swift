@@ -21,6 +21,8 @@ public final class FeatureTable: Loadable {
     package let interaction = InteractionFetcher()
     /// Edits not yet applied to the service; the cache shows them (local first).
     package let edits = LocalEditLog()
+    /// The cache kept between runs, when the table has a cache folder.
+    package let persistence = Locked(TablePersistence())
 
     private struct Settings {
         var requestMode: FeatureRequestMode = .onInteractionCache
@@ -47,7 +49,17 @@ public final class FeatureTable: Loadable {
     public var url: String { source.urlString }
 
     public func performLoad(retrying: Bool) async throws(FeatureCacheError) {
-        var metadata = try await source.loadMetadata(retrying: retrying)
+        let saved = openPersistedCache()
+        var metadata: TableMetadata
+        var offline = false
+        do {
+            metadata = try await source.loadMetadata(retrying: retrying)
+        } catch {
+            // Unreachable, with a saved cache: the table answers from it.
+            guard let saved, Self.isUnreachable(error) else { throw error }
+            metadata = saved.metadata
+            offline = true
+        }
         try Task.checkCancellationTyped()
         let (presetReference, pageSize) = settings.withLock { ($0.spatialReference, $0.pageSize) }
         if let presetReference { metadata.spatialReference = presetReference }
@@ -57,7 +69,15 @@ public final class FeatureTable: Loadable {
             $0.metadata = metadata
             $0.tileGrid = grid
         }
+        if persistence.withLock({ $0.cache != nil }) { restorePersisted(saved, metadata: metadata, offline: offline) }
     }
+
+    deinit {
+        persistence.withLock { $0.saver }?.flush { saveCache() }
+    }
+
+    /// The spatial reference set before load, if any.
+    package var presetSpatialReference: SpatialReference? { settings.withLock { $0.spatialReference } }
 
     /// The service metadata; `.invalidState` until loaded.
     public func metadata() throws(FeatureCacheError) -> TableMetadata {
@@ -290,7 +310,9 @@ public final class FeatureTable: Loadable {
         let metadata = try metadata()
         var fetched = try await source.fetch(serverQuery(query), outFields: query.outFields, metadata: metadata, progress: progress)
         fetched.ordered = !query.orderBy.isEmpty
-        return try cachePopulated(&fetched, clearCache: clearCache, metadata: metadata)
+        let result = try cachePopulated(&fetched, clearCache: clearCache, metadata: metadata)
+        await flushCache()  // a populate that returned is on disk
+        return result
     }
 
     /// The last step of every populate: the fetched pages (which this call owns)
@@ -358,6 +380,7 @@ public final class FeatureTable: Loadable {
     /// Tells the observers (layers) what a write changed; never under a library lock.
     package func announce(_ change: CacheChange) {
         featuresChanged.send(change.features)
+        cacheChanged()
     }
 
     /// Writes a populate's or a query's answer, announces it, pins it when a
@@ -398,6 +421,8 @@ public final class FeatureTable: Loadable {
     /// area is covered for the table's filter (or every object id asked for is
     /// cached), else the service, and its answer is merged into the cache.
     package func answersLocally(_ query: QueryParameters) -> Bool {
+        // Loaded offline: the cache is all there is.
+        if persistence.withLock({ $0.info.isOffline }) { return requestMode != .onInteractionNoCache }
         switch requestMode {
         case .manualCache: return true
         case .onInteractionNoCache: return false
@@ -551,6 +576,7 @@ public final class FeatureTable: Loadable {
         interaction.restart(resetCoverage: true)
         store.clear()
         restoreEdits()
+        cacheChanged()
     }
 
     /// Every cached feature, as a result.

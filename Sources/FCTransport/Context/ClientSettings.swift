@@ -40,6 +40,12 @@ public struct ClientSettings: Sendable {
     /// ArcGIS token or API key; nil = anonymous.
     public var token: String?
     public var tokenPlacement: TokenPlacement = .header
+    /// Where tables of this context keep their cache between runs (a folder,
+    /// one sub-folder per table); nil = in memory only.
+    public var cacheFolder: String?
+    /// Seconds a persisted cache's coverage is trusted when the service gives
+    /// no evidence of changes (no edit date, no ETag); 0 = revalidate it all.
+    public var cacheTimeToLive: Double = 0
 
     public init() {}
 }

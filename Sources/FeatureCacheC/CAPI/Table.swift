@@ -88,6 +88,11 @@ public func fcTableCreateOGC(
 
 @_cdecl("fc_table_free")
 public func fcTableFree(_ table: OpaquePointer?) {
+    // The caller is done: the persisted cache is saved and its folder let go now,
+    // not when the last internal reference goes.
+    if let pointer = table, let handle = try? Handles.borrow(pointer, [.table], "table"), let object = handle.object as? FeatureTable {
+        object.closePersistedCache()
+    }
     Handles.freeLoadable(table, .table)
 }
 

@@ -7,9 +7,10 @@ import FeatureCache
 /// (GeoJSON or Esri JSON, as the bytes say), JSON values, where clauses
 /// (parse, evaluate, translate) as callers write them, and the WKT a layer gives
 /// for its spatial reference (through PROJ), and what editing reads: a
-/// caller's WKB, and the services' answers to edits (ArcGIS applyEdits, WFS-T).
+/// caller's WKB, and the services' answers to edits (ArcGIS applyEdits, WFS-T),
+/// and a persisted cache's files as a disk may hold them (`cachefile`).
 enum FuzzTarget: String, CaseIterable {
-    case esrijson, geojson, gml, pbf, pipeline, wfs, document, json, `where`, crs, edits
+    case esrijson, geojson, gml, pbf, pipeline, wfs, document, json, `where`, crs, edits, cachefile
 
     func run(_ bytes: UnsafeRawBufferPointer) {
         switch self {
@@ -72,6 +73,8 @@ enum FuzzTarget: String, CaseIterable {
             _ = try? EsriPBFReader.readExtent(bytes)
         case .edits:
             fuzzEdits(bytes)
+        case .cachefile:
+            fuzzCacheFile(bytes)
         case .pipeline:
             pipeline(bytes)
         case .wfs:
@@ -230,4 +233,26 @@ enum Schema {
             try EsriJSONReader.read(bytes, fields: fields, objectIdField: "OBJECTID").batch
         }
     }()
+}
+
+/// A features file's content (past its header, whose checksum a fuzzer cannot
+/// forge) and an edit journal's records: read, they fail or give a cache that
+/// stores, queries and writes back to the same content.
+func fuzzCacheFile(_ bytes: UnsafeRawBufferPointer) {
+    _ = try? CacheFiles.check(Array(bytes), kind: .features, path: "fuzz")
+    if let snapshot = try? PersistedCache.decode(bytes, path: "fuzz") {
+        let store = FeatureStore()
+        store.restore(snapshot.entries)
+        var box = BoundingBox()
+        box.add(-1e300, -1e300)
+        box.add(1e300, 1e300)
+        let snapshotOfStore = store.queryableSnapshot()
+        _ = snapshotOfStore.index.search(box)
+        let again = PersistedCache.encode(snapshot)
+        let reread = again.withUnsafeBytes { try? PersistedCache.decode($0, path: "fuzz") }
+        guard let reread, reread.entries.count == snapshot.entries.count else { fatalError("a features file read back differs") }
+    }
+    var reader = BinaryReader(bytes, what: "fuzz")
+    _ = try? LocalEdit.read(from: &reader)
+    _ = EditJournal.replayed(bytes, path: "fuzz")
 }

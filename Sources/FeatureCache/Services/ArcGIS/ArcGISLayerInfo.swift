@@ -74,7 +74,19 @@ enum ArcGISLayerInfo {
             ?? json["supportsPagination"]?.bool ?? false
         // currentVersion is a number, but some servers write it as a string.
         metadata.serviceVersion = json["currentVersion"]?.double ?? json["currentVersion"]?.string.flatMap(Double.init) ?? 0
+        metadata.dataVersion = dataVersion(json["editingInfo"])
         return metadata
+    }
+
+    /// When the layer's data last changed, from `editingInfo`: `lastEditDate`
+    /// (any edit, schema ones included) and `dataLastEditDate` (hosted layers)
+    /// together, so a change of either counts. A recorded hosted layer
+    /// (maplibre points) has a `lastEditDate` later than both other dates: the
+    /// one alone could miss what the other sees. nil without either.
+    static func dataVersion(_ info: JSONValue?) -> String? {
+        let last = info?["lastEditDate"]?.int, data = info?["dataLastEditDate"]?.int
+        guard last != nil || data != nil else { return nil }
+        return "lastEditDate=\(last.map(String.init) ?? "")&dataLastEditDate=\(data.map(String.init) ?? "")"
     }
 
     /// What the layer lets a client change. Only `capabilities` says whether

@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: Apache-2.0
+import FCSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The one place the library touches the file system: the persisted cache's
+/// files, written whole and atomically (a temporary file, flushed, renamed
+/// over the old one, the folder flushed), read whole and checked, appended to
+/// (the edit journal), locked and set aside.
+///
+/// Every file starts with the same 32-byte header: the magic `FCCACHE\0`, the
+/// format version (u32), the file kind (u32), the payload's length (u64) and
+/// its `ContentHash` (u64), all little-endian. FILE-FORMAT.md describes the rest.
+package enum CacheFiles {
+    package static let magic: [UInt8] = Array("FCCACHE\0".utf8)
+    package static let headerSize = 32
+    /// The format this build writes and reads; a file of a later one is set aside.
+    package static let formatVersion: UInt32 = 1
+    /// The largest file read back (a bound on what a corrupted size can ask for).
+    package static let maxFileSize = 1 << 40
+
+    package enum Kind: UInt32, Sendable {
+        case features = 1
+        case edits = 2
+    }
+
+    // MARK: - Whole files
+
+    /// The header and payload, as a file holds them.
+    package static func framed(_ payload: [UInt8], kind: Kind) -> [UInt8] {
+        var out = BinaryWriter(capacity: payload.count + headerSize)
+        for byte in magic { out.u8(byte) }
+        out.u32(formatVersion)
+        out.u32(kind.rawValue)
+        out.u64(UInt64(payload.count))
+        out.u64(payload.withUnsafeBytes { ContentHash.of($0) })
+        var bytes = out.bytes
+        bytes.append(contentsOf: payload)
+        return bytes
+    }
+
+    /// Replaces `path` with `payload`: readers see the old file or the new one,
+    /// whole, whatever happens meanwhile (a crash, a kill, a full disk).
+    package static func writeAtomically(_ payload: [UInt8], kind: Kind, to path: String) throws(FeatureCacheError) {
+        try replace(path, with: framed(payload, kind: kind))
+    }
+
+    /// Replaces `path` with `bytes` as they are (temporary file, flush, rename).
+    package static func replace(_ path: String, with bytes: [UInt8]) throws(FeatureCacheError) {
+        let temporary = "\(path).tmp-\(getpid())"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw failure("cannot create \(temporary)") }
+        do throws(FeatureCacheError) {
+            try writeAll(descriptor, bytes, path: temporary)
+            guard fsync(descriptor) == 0 else { throw failure("cannot flush \(temporary)") }
+        } catch {
+            close(descriptor)
+            unlink(temporary)
+            throw error
+        }
+        close(descriptor)
+        guard rename(temporary, path) == 0 else {
+            let error = failure("cannot replace \(path)")
+            unlink(temporary)
+            throw error
+        }
+        syncFolder(of: path)
+    }
+
+    /// A whole file, checked: header, version, kind, length and checksum. nil
+    /// when there is no such file.
+    package static func read(_ path: String, kind: Kind) throws(FeatureCacheError) -> [UInt8]? {
+        guard var bytes = try readRaw(path) else { return nil }
+        try check(bytes, kind: kind, path: path)
+        bytes.removeFirst(headerSize)
+        return bytes
+    }
+
+    /// A whole file as it is, unchecked; nil when there is none.
+    package static func readRaw(_ path: String) throws(FeatureCacheError) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            throw failure("cannot open \(path)")
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw failure("cannot read \(path)") }
+        let size = Int(info.st_size)
+        guard size <= maxFileSize else { throw corrupt(path, "it is \(size) bytes") }
+        var bytes = [UInt8](repeating: 0, count: size)
+        var done = 0
+        while done < size {
+            let got = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + done, size - done) }
+            if got < 0, errno == EINTR { continue }
+            guard got > 0 else { throw got == 0 ? corrupt(path, "it shrank while it was read") : failure("cannot read \(path)") }
+            done += got
+        }
+        return bytes
+    }
+
+    /// The header of an append-only file (a journal): length and checksum 0,
+    /// each record carries its own.
+    package static func journalHeader(kind: Kind) -> [UInt8] {
+        var out = BinaryWriter(capacity: headerSize)
+        for byte in magic { out.u8(byte) }
+        out.u32(formatVersion)
+        out.u32(kind.rawValue)
+        out.u64(0)
+        out.u64(0)
+        return out.bytes
+    }
+
+    /// Checks a journal's header (magic, version, kind).
+    package static func checkJournalHeader(_ bytes: [UInt8], kind: Kind, path: String) throws(FeatureCacheError) {
+        guard bytes.count >= headerSize, Array(bytes[0..<8]) == magic else { throw corrupt(path, "it is not a FeatureCache file") }
+        let expected = journalHeader(kind: kind)
+        guard Array(bytes[8..<12]) == Array(expected[8..<12]) else {
+            throw FeatureCacheError(.storage, "\(path) was written in another cache format than this FeatureCache's (\(formatVersion))")
+        }
+        guard Array(bytes[12..<headerSize]) == Array(expected[12..<headerSize]) else {
+            throw corrupt(path, "its header is not a journal's")
+        }
+    }
+
+    /// Checks a framed file's header and checksum.
+    package static func check(_ bytes: [UInt8], kind: Kind, path: String) throws(FeatureCacheError) {
+        guard bytes.count >= headerSize else { throw corrupt(path, "it is \(bytes.count) bytes, shorter than its header") }
+        guard Array(bytes[0..<8]) == magic else { throw corrupt(path, "it is not a FeatureCache file") }
+        let checked = bytes.withUnsafeBytes { raw in Result { () throws(FeatureCacheError) in try check(raw, kind: kind, path: path) } }
+        try checked.get()
+    }
+
+    private static func check(_ raw: UnsafeRawBufferPointer, kind: Kind, path: String) throws(FeatureCacheError) {
+        do {
+            var header = BinaryReader(UnsafeRawBufferPointer(rebasing: raw[8..<headerSize]), what: path)
+            let version = try header.u32()
+            guard version <= formatVersion, version > 0 else {
+                throw FeatureCacheError(
+                    .storage, "\(path) was written in cache format \(version); this FeatureCache reads format \(formatVersion) and older")
+            }
+            let fileKind = try header.u32()
+            guard fileKind == kind.rawValue else { throw corrupt(path, "it holds file kind \(fileKind), not \(kind.rawValue)") }
+            let length = try header.u64()
+            guard length == UInt64(raw.count - headerSize) else {
+                throw corrupt(path, "its header gives \(length) bytes of content; it holds \(raw.count - headerSize)")
+            }
+            let hash = try header.u64()
+            guard hash == ContentHash.of(UnsafeRawBufferPointer(rebasing: raw[headerSize...])) else {
+                throw corrupt(path, "its checksum does not match its content")
+            }
+        }
+    }
+
+    // MARK: - Appending (the edit journal)
+
+    /// A file written record by record; each `append` reaches the operating
+    /// system at once (it survives the process being killed), `sync` reaches
+    /// the disk (it survives the machine losing power).
+    package final class AppendFile: @unchecked Sendable {
+        private let descriptor: Int32
+        package let path: String
+        package private(set) var size: Int
+
+        package init(_ path: String) throws(FeatureCacheError) {
+            descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else { throw failure("cannot open \(path) to append") }
+            var info = stat()
+            size = fstat(descriptor, &info) == 0 ? Int(info.st_size) : 0
+            self.path = path
+        }
+
+        package func append(_ bytes: [UInt8]) throws(FeatureCacheError) {
+            do throws(FeatureCacheError) {
+                try writeAll(descriptor, bytes, path: path)
+            } catch {
+                // A short write leaves a torn record: cut it off, so later records stay readable.
+                _ = ftruncate(descriptor, off_t(size))
+                throw error
+            }
+            size += bytes.count
+        }
+
+        package func sync() throws(FeatureCacheError) {
+            guard fdatasync(descriptor) == 0 else { throw failure("cannot flush \(path)") }
+        }
+
+        deinit { close(descriptor) }
+    }
+
+    // MARK: - Folders, locks, setting aside
+
+    /// Creates a folder and its parents (mode 0700: a cache may hold what the
+    /// caller's credentials let it read).
+    package static func makeFolder(_ path: String) throws(FeatureCacheError) {
+        var current = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            current += "/" + part
+            if mkdir(current, 0o700) != 0, errno != EEXIST { throw failure("cannot create the folder \(current)") }
+        }
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            throw FeatureCacheError(.storage, "\(path) is not a folder")
+        }
+    }
+
+    /// An exclusive lock on a file, held until released or the process ends
+    /// (the kernel drops it: no stale lock after a crash).
+    package final class Lock: @unchecked Sendable {
+        private let descriptor: Int32
+
+        /// nil when another process (or another table of this one) holds it
+        /// for longer than `patience` seconds (a table being released lets go
+        /// within moments).
+        package init?(_ path: String, patience: Double = 2) throws(FeatureCacheError) {
+            let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else { throw failure("cannot open the lock \(path)") }
+            var waited = 0.0
+            while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+                guard errno == EWOULDBLOCK || errno == EINTR else {
+                    let error = failure("cannot lock \(path)")
+                    close(descriptor)
+                    throw error
+                }
+                guard waited < patience else {
+                    close(descriptor)
+                    return nil
+                }
+                usleep(20_000)
+                waited += 0.02
+            }
+            self.descriptor = descriptor
+            let pid = Array("\(getpid())\n".utf8)
+            _ = ftruncate(descriptor, 0)
+            _ = pid.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        }
+
+        deinit { close(descriptor) }
+    }
+
+    /// The process id written in a lock file (who holds it), if readable.
+    package static func lockHolder(_ path: String) -> Int32? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 16)
+        let got = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, 16) }
+        guard got > 0 else { return nil }
+        return Int32(String(decoding: buffer[0..<got], as: UTF8.self).trimmingNewline)
+    }
+
+    /// Moves a file that cannot be read out of the way (kept beside, for a
+    /// look); returns where it went.
+    @discardableResult
+    package static func setAside(_ path: String) -> String? {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let target = "\(path).corrupt-\(now.tv_sec)"
+        return rename(path, target) == 0 ? target : nil
+    }
+
+    package static func remove(_ path: String) { unlink(path) }
+
+    /// Bytes on disk of a file; 0 when absent.
+    package static func size(_ path: String) -> Int {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : 0
+    }
+
+    /// Seconds since the epoch, now.
+    package static func now() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
+    // MARK: - Helpers
+
+    private static func writeAll(_ descriptor: Int32, _ bytes: [UInt8], path: String) throws(FeatureCacheError) {
+        var done = 0
+        while done < bytes.count {
+            let wrote = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + done, bytes.count - done) }
+            if wrote < 0, errno == EINTR { continue }
+            guard wrote > 0 else { throw failure("cannot write \(path)") }
+            done += wrote
+        }
+    }
+
+    private static func syncFolder(of path: String) {
+        let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let descriptor = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        close(descriptor)
+    }
+
+    private static func failure(_ what: String) -> FeatureCacheError {
+        let code = errno
+        let reason = strerror(code).map { String(cString: $0) } ?? "error \(code)"
+        return FeatureCacheError(.storage, "\(what): \(reason)")
+    }
+
+    package static func corrupt(_ path: String, _ detail: String) -> FeatureCacheError {
+        FeatureCacheError(.storage, "\(path) is corrupt: \(detail)")
+    }
+}
+
+extension String {
+    fileprivate var trimmingNewline: String { hasSuffix("\n") ? String(dropLast()) : self }
+}

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+import FCTransport
+
+/// A table's cache between runs (opt-in: the context's or the table's cache
+/// folder). Loading reads what was saved — features, coverage, pending edits —
+/// and keeps what the service's evidence says is still current; when the
+/// service cannot be reached the table loads from it alone ("offline").
+/// Changes are saved as they come (`CacheSaver`), edits journaled one by one.
+package struct TablePersistence: Sendable {
+    /// Set on the table before load (wins over the context's).
+    var folder: String?
+    var timeToLive: Double?
+    var cache: PersistedCache?
+    var journal: EditJournal?
+    var saver: CacheSaver?
+    var info = CacheInfo()
+}
+
+extension FeatureTable {
+    /// Seconds between a change and its save to disk.
+    package static let saveInterval = 1.0
+
+    /// Keeps the table's cache in `folder` between runs (nil: the context's
+    /// setting). Set before load.
+    public func setCacheFolder(_ folder: String?, timeToLive: Double? = nil) throws(FeatureCacheError) {
+        if let folder, folder.isEmpty { throw .invalidArgument("a cache folder must not be empty") }
+        if let timeToLive, !(timeToLive >= 0) { throw .invalidArgument("a time-to-live must be >= 0 seconds") }
+        guard loadStatus == .notLoaded || loadStatus == .failedToLoad else {
+            throw .invalidState("the cache folder must be set before the table loads")
+        }
+        persistence.withLock {
+            $0.folder = folder
+            $0.timeToLive = timeToLive
+        }
+    }
+
+    /// Where the persisted cache stands (`folder` nil: not persisted).
+    public var cacheInfo: CacheInfo {
+        let (info, cache) = persistence.withLock { ($0.info, $0.cache) }
+        var current = info
+        current.bytesOnDisk = cache?.bytesOnDisk ?? 0
+        return current
+    }
+
+    /// What identifies the table's saved cache: the kind of service, its URL
+    /// and item (credentials taken out), the spatial reference asked for, the
+    /// definition expression.
+    private var cacheIdentity: String {
+        let wkid = presetSpatialReference?.wkid ?? 0
+        return "\(source.kind.rawValue)|\(RequestURL.redacted(source.cacheIdentity))|wkid=\(wkid)|where=\(definitionExpression)"
+    }
+
+    /// Opens the folder (once) and reads what it holds; nil when not persisted.
+    package func openPersistedCache() -> PersistedCache.Snapshot? {
+        let settings = context.settings
+        let (folder, ttl) = persistence.withLock { ($0.folder ?? settings.cacheFolder, $0.timeToLive ?? settings.cacheTimeToLive) }
+        guard let folder, persistence.withLock({ $0.cache == nil }) else { return nil }
+        _ = ttl
+        let cache: PersistedCache
+        do {
+            cache = try PersistedCache(root: folder, identity: cacheIdentity)
+        } catch {
+            persistence.withLock { $0.info.lastSaveError = error }
+            return nil
+        }
+        let (snapshot, setAside) = cache.readSnapshot()
+        let (journal, contents, journalSetAside) = cache.openJournal()
+        edits.restore(contents.edits, nextLocalId: contents.nextLocalId, nextSequence: contents.nextSequence)
+        edits.attach(journal)
+        let saver = CacheSaver(interval: Self.saveInterval) { [weak self] in self?.saveCache() }
+        persistence.withLock {
+            $0.cache = cache
+            $0.journal = journal
+            $0.saver = cache.isReadOnly ? nil : saver
+            $0.info.folder = cache.folder
+            $0.info.isReadOnly = cache.isReadOnly
+            $0.info.savedAt = snapshot?.savedAt ?? 0
+            $0.info.restoredEdits = contents.edits.count
+            $0.info.setAside = [setAside, journalSetAside].compactMap { $0 }.joined(separator: "; ").nonEmpty
+        }
+        return snapshot
+    }
+
+    /// Puts a saved cache back under the metadata the load settled on, keeping
+    /// the coverage the evidence says is current (`offline`: all of it).
+    package func restorePersisted(_ snapshot: PersistedCache.Snapshot?, metadata: TableMetadata, offline: Bool) {
+        let ttl = persistence.withLock { $0.timeToLive } ?? context.settings.cacheTimeToLive
+        var revalidation = CacheInfo.Revalidation.none
+        var restored = 0
+        if let snapshot {
+            let saved = snapshot.metadata
+            if !offline,
+                saved.fields != metadata.fields || saved.geometryType != metadata.geometryType
+                    || saved.spatialReference?.effectiveWkid != metadata.spatialReference?.effectiveWkid
+                    || Self.grid(for: saved) != Self.grid(for: metadata)
+            {
+                revalidation = .schemaChanged
+            } else {
+                var coverage = snapshot.coverage
+                let pendingNow = Set(edits.snapshot().map(\.objectId))
+                // Edits landed or undone after the features were saved: what
+                // the service holds moved on since, whatever else it says.
+                let editsMoved = Set(snapshot.editIds) != pendingNow
+                if offline {
+                    revalidation = .offline
+                } else if let before = saved.dataVersion, let now = metadata.dataVersion {
+                    revalidation = before == now && !editsMoved ? .unchanged : .stale
+                } else {
+                    revalidation = CacheFiles.now() - snapshot.savedAt <= ttl && !editsMoved ? .withinTimeToLive : .expired
+                }
+                var entries = snapshot.entries
+                if revalidation == .stale || revalidation == .expired {
+                    let released = Set(coverage.dropAll())
+                    if !released.isEmpty {
+                        entries = entries.map { entry in Self.dropping(released, from: entry) }
+                    }
+                }
+                store.restore(entries)
+                // Rows of edits no longer pending (landed or undone since) go;
+                // pending edits show over whatever was saved.
+                store.remove(snapshot.editIds.filter { !pendingNow.contains($0) })
+                interaction.restore(coverage)
+                restored = store.count
+            }
+        }
+        let overlay = edits.overlay()
+        store.remove(Array(overlay.hidden.subtracting(overlay.rows.keys)))
+        restoreEdits()
+        persistence.withLock {
+            $0.info.revalidation = revalidation
+            $0.info.isOffline = offline
+            $0.info.restoredFeatures = restored
+        }
+    }
+
+    /// An entry without the rows of `ids`.
+    private static func dropping(
+        _ ids: Set<Int64>, from entry: (batch: FeatureBatch, live: Bitmap?)
+    ) -> (batch: FeatureBatch, live: Bitmap?) {
+        var live = entry.live ?? Bitmap(count: entry.batch.count, value: true)
+        for row in 0..<entry.batch.count where live[row] && ids.contains(entry.batch.objectId(row)) { live[row] = false }
+        return (entry.batch, live)
+    }
+
+    /// The cache changed: saved within `saveInterval`.
+    package func cacheChanged() {
+        persistence.withLock { $0.saver }?.changed()
+    }
+
+    /// Saves now what changed (the end of a populate or an apply).
+    package func flushCache() async {
+        await persistence.withLock { $0.saver }?.flushed()
+    }
+
+    /// Writes the features, their coverage and the metadata (on the saver's queue).
+    package func saveCache() {
+        guard let cache = persistence.withLock({ $0.cache }), let metadata = loadedMetadata else { return }
+        let (coverage, entries) = interaction.persistedState(store: store)
+        let snapshot = PersistedCache.Snapshot(
+            identity: cache.identity, savedAt: CacheFiles.now(), metadata: metadata, coverage: coverage, entries: entries,
+            editIds: edits.snapshot().map(\.objectId))
+        do {
+            try cache.write(snapshot)
+            persistence.withLock {
+                $0.info.savedAt = snapshot.savedAt
+                $0.info.lastSaveError = nil
+            }
+        } catch {
+            persistence.withLock { $0.info.lastSaveError = error }
+        }
+    }
+
+    /// Saves what changed and lets go of the folder (its lock): the caller is
+    /// done with the table (C `fc_table_free`). What still holds the table (a
+    /// layer) keeps its features in memory; nothing more is written.
+    public func closePersistedCache() {
+        guard let saver = persistence.withLock({ $0.saver }) else {
+            persistence.withLock { $0.cache = nil }
+            return
+        }
+        saver.flush { saveCache() }
+        edits.attach(nil)
+        persistence.withLock {
+            $0.saver = nil
+            $0.journal = nil
+            $0.cache = nil
+        }
+    }
+
+    /// Whether a load failure means the service cannot be reached (then a saved cache answers).
+    package static func isUnreachable(_ error: FeatureCacheError) -> Bool {
+        switch error.code {
+        case .network, .timeout: return true
+        case .http: return [502, 503, 504].contains(error.httpStatus)
+        default: return false
+        }
+    }
+}
+
+extension String {
+    fileprivate var nonEmpty: String? { isEmpty ? nil : self }
+}

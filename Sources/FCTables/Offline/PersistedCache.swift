@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+
+/// One table's cache on disk: a folder holding `features.fcc` (the cached
+/// features, their coverage and the metadata, rewritten whole and atomically
+/// after changes), `edits.fcj` (the pending edits' journal, appended as each
+/// is made) and `lock` (held while a table uses the folder: a second table of
+/// the same identity, in this process or another, opens it read-only).
+/// FILE-FORMAT.md describes the files.
+package final class PersistedCache: @unchecked Sendable {
+    package let folder: String
+    /// What the folder is for (kind, redacted URL and item, CRS, filter).
+    package let identity: String
+    /// Another table holds the lock: this one reads, never writes.
+    package let isReadOnly: Bool
+    private let lock: CacheFiles.Lock?
+
+    package var featuresPath: String { folder + "/features.fcc" }
+    package var journalPath: String { folder + "/edits.fcj" }
+
+    /// What `features.fcc` holds.
+    package struct Snapshot {
+        package var identity: String
+        package var savedAt: Double
+        package var metadata: TableMetadata
+        package var coverage: TileCoverage
+        package var entries: [(batch: FeatureBatch, live: Bitmap?)]
+        /// The ids of pending edits when it was saved (their rows are in `entries`).
+        package var editIds: [Int64]
+    }
+
+    /// Opens (creating) the folder of `identity` under `root`.
+    package init(root: String, identity: String) throws(FeatureCacheError) {
+        let name = String(identity.utf8.withContiguousStorageIfAvailable { ContentHash.of(UnsafeRawBufferPointer($0)) } ?? 0, radix: 16)
+        folder = root.hasSuffix("/") ? root + name : root + "/" + name
+        self.identity = identity
+        try CacheFiles.makeFolder(folder)
+        lock = try CacheFiles.Lock(folder + "/lock")
+        isReadOnly = lock == nil
+    }
+
+    // MARK: - Features
+
+    /// The saved features, or nil when there are none. A file that cannot be
+    /// read (corrupt, of a newer format, of another table) is set aside and
+    /// its reason returned.
+    package func readSnapshot() -> (snapshot: Snapshot?, setAside: String?) {
+        do throws(FeatureCacheError) {
+            guard let payload = try CacheFiles.read(featuresPath, kind: .features) else { return (nil, nil) }
+            let snapshot = try payload.withUnsafeBytes { raw in
+                Result { () throws(FeatureCacheError) in try Self.decode(raw, path: featuresPath) }
+            }.get()
+            guard snapshot.identity == identity else {
+                throw CacheFiles.corrupt(featuresPath, "it is the cache of another table (\(snapshot.identity))")
+            }
+            return (snapshot, nil)
+        } catch {
+            if !isReadOnly { CacheFiles.setAside(featuresPath) }
+            return (nil, error.message)
+        }
+    }
+
+    package static func encode(_ snapshot: Snapshot) -> [UInt8] {
+        let rows = snapshot.entries.reduce(0) { $0 + $1.batch.byteSize }
+        var out = BinaryWriter(capacity: rows + 4096)
+        out.string(snapshot.identity)
+        out.f64(snapshot.savedAt)
+        MetadataCodec.write(snapshot.metadata, to: &out)
+        snapshot.coverage.write(to: &out)
+        out.buffer(snapshot.editIds)
+        out.u32(UInt32(snapshot.entries.count))
+        for (batch, live) in snapshot.entries {
+            BatchCodec.write(batch, to: &out)
+            out.bool(live != nil)
+            if let live { out.buffer(live.words) }
+        }
+        return out.bytes
+    }
+
+    package static func decode(_ raw: UnsafeRawBufferPointer, path: String) throws(FeatureCacheError) -> Snapshot {
+        var input = BinaryReader(raw, what: path)
+        let identity = try input.string()
+        let savedAt = try input.f64()
+        let metadata = try MetadataCodec.readMetadata(&input)
+        let coverage = try TileCoverage.read(from: &input)
+        let editIds = try input.buffer(of: Int64.self)
+        let count = Int(try input.u32())
+        guard count <= input.remaining / 32 else { throw input.corrupt("\(count) batches cannot fit") }
+        var entries: [(batch: FeatureBatch, live: Bitmap?)] = []
+        var rows = 0
+        for _ in 0..<count {
+            let batch = try BatchCodec.read(from: &input)
+            var live: Bitmap?
+            if try input.bool() {
+                guard let bits = Bitmap(words: try input.buffer(of: UInt64.self), count: batch.count) else {
+                    throw input.corrupt("a liveness bitmap does not fit its batch")
+                }
+                live = bits
+            }
+            rows += batch.count
+            guard rows < Int(UInt32.max) else { throw input.corrupt("more than 4 billion rows") }
+            entries.append((batch, live))
+        }
+        guard input.isAtEnd else { throw input.corrupt("\(input.remaining) bytes follow the last batch") }
+        return Snapshot(identity: identity, savedAt: savedAt, metadata: metadata, coverage: coverage, entries: entries, editIds: editIds)
+    }
+
+    package func write(_ snapshot: Snapshot) throws(FeatureCacheError) {
+        guard !isReadOnly else { return }
+        try CacheFiles.writeAtomically(Self.encode(snapshot), kind: .features, to: featuresPath)
+    }
+
+    // MARK: - Edits
+
+    /// The journal (nil when read-only) and the edits it held. A journal that
+    /// cannot be read is set aside (its reason returned): its edits are not
+    /// guessed at.
+    package func openJournal() -> (journal: EditJournal?, contents: EditJournal.Contents, setAside: String?) {
+        if isReadOnly {
+            do throws(FeatureCacheError) {
+                return (nil, try EditJournal.read(journalPath), nil)
+            } catch {
+                return (nil, EditJournal.Contents(), error.message)
+            }
+        }
+        do throws(FeatureCacheError) {
+            let (journal, contents) = try EditJournal.open(journalPath)
+            return (journal, contents, nil)
+        } catch {
+            CacheFiles.setAside(journalPath)
+            let reason = error.message
+            guard let (journal, contents) = try? EditJournal.open(journalPath) else { return (nil, EditJournal.Contents(), reason) }
+            return (journal, contents, reason)
+        }
+    }
+
+    /// Bytes the table's files take on disk.
+    package var bytesOnDisk: Int { CacheFiles.size(featuresPath) + CacheFiles.size(journalPath) }
+}

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: Apache-2.0
+import CFeatureCacheABI
+import FeatureCache
+
+// The persistent cache: include/featurecache.h, "Persistent cache".
+
+@_cdecl("fc_context_set_cache_folder")
+public func fcContextSetCacheFolder(_ ctx: OpaquePointer?, _ folder: UnsafePointer<CChar>?, _ timeToLive: Double) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        let context = try context(ctx)
+        let path = try folder.map { (text) throws(FeatureCacheError) in try CArguments.string(text, "folder") }
+        if let path, path.isEmpty || CArguments.hasControlCharacters(path) {
+            throw FeatureCacheError(.invalidArgument, "folder must be a non-empty path without control characters (or NULL)")
+        }
+        guard timeToLive >= 0 else { throw FeatureCacheError(.invalidArgument, "time_to_live_seconds must be >= 0 (got \(timeToLive))") }
+        try context.updateSettings { settings throws(FeatureCacheError) in
+            settings.cacheFolder = path
+            settings.cacheTimeToLive = timeToLive
+        }
+    }
+}
+
+@_cdecl("fc_table_set_cache_folder")
+public func fcTableSetCacheFolder(_ pointer: OpaquePointer?, _ folder: UnsafePointer<CChar>?, _ timeToLive: Double) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        let (_, table) = try table(pointer)
+        let path = try folder.map { (text) throws(FeatureCacheError) in try CArguments.string(text, "folder") }
+        if let path, path.isEmpty || CArguments.hasControlCharacters(path) {
+            throw FeatureCacheError(.invalidArgument, "folder must be a non-empty path without control characters (or NULL)")
+        }
+        guard !timeToLive.isNaN else { throw FeatureCacheError(.invalidArgument, "time_to_live_seconds is NaN") }
+        try table.setCacheFolder(path, timeToLive: timeToLive < 0 ? nil : timeToLive)
+    }
+}
+
+@_cdecl("fc_table_get_cache_info")
+public func fcTableGetCacheInfo(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<fc_cache_info>?) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        let out = try CArguments.output(out)
+        let size = try CArguments.versionedSize(UnsafeRawPointer(out), fc_cache_info.self, "fc_cache_info")
+        let (handle, table) = try table(pointer)
+        let info = table.cacheInfo
+        var full = fc_cache_info(
+            struct_size: UInt32(size), folder: info.folder.map { handle.borrowedCString($0) },
+            read_only: info.isReadOnly ? 1 : 0, offline: info.isOffline ? 1 : 0, revalidation: info.revalidation.rawValue,
+            last_save_status: info.lastSaveError?.code.rawValue ?? 0, saved_at: info.savedAt,
+            restored_features: Int64(info.restoredFeatures), restored_edits: Int64(info.restoredEdits),
+            bytes_on_disk: Int64(info.bytesOnDisk), set_aside: info.setAside.map { handle.borrowedCString($0) })
+        CArguments.copyVersioned(&full, to: UnsafeMutableRawPointer(out), size: size)
+    }
+}

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: Apache-2.0
+@testable import FeatureCache
+@testable import FCSupport
+@testable import FCData
+@testable import FCTransport
+@testable import FCTables
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The persisted cache's files: batches, metadata, coverage and edits read back
+/// as they were written; the evidence of change read from recorded layers; and
+/// files that lie (truncated, flipped, torn, of a later format) refused with
+/// `.storage`, never read.
+@Suite struct PersistenceTests {
+    /// Recorded Z/M polygons and points with strings and NULLs, as the readers cache them.
+    private func recordedBatches() throws -> [FeatureBatch] {
+        try ["arcgis-zm/arcgis-rest-js-polygon-zm.json", "arcgis-zm/arcgis-rest-js-point-z.json"].map { path in
+            try EsriJSONReader.read(Fixtures.bytes(path), fields: [], objectIdField: nil).batch
+        }
+    }
+
+    private func sameBatch(_ a: FeatureBatch, _ b: FeatureBatch) -> Bool {
+        guard a.count == b.count, a.fields == b.fields, a.geometryTolerance == b.geometryTolerance else { return false }
+        for row in 0..<a.count {
+            guard a.objectId(row) == b.objectId(row), a.geometry.wkb(row).elementsEqual(b.geometry.wkb(row)) else { return false }
+            for (x, y) in zip(a.columns, b.columns) where x.value(row) != y.value(row) { return false }
+        }
+        return true
+    }
+
+    private func snapshot() throws -> PersistedCache.Snapshot {
+        var coverage = TileCoverage()
+        coverage.cover(TileKey(level: 3, x: 2, y: 5), signature: "where=&outFields=*", ids: [1, 2, 3], tolerance: 0.5)
+        _ = coverage.coverArea(BoundingBox(-1, -2, 3, 4), signature: "where=&outFields=*\u{1}a = 1", ids: [2])
+        coverage.pin([7])
+        var metadata = try ArcGISLayerInfo.parse(
+            try JSONValue.parse(try Fixtures.bytes("arcgis-edits/terriajs-act-veg-map-FeatureServer-0-layer.json")), url: "x")
+        metadata.dataVersion = "v1"
+        var live = Bitmap(count: try recordedBatches()[0].count, value: true)
+        live[0] = false
+        let batches = try recordedBatches()
+        return PersistedCache.Snapshot(
+            identity: "1|https://example.com/0|wkid=0|where=", savedAt: 1_790_000_000.5, metadata: metadata, coverage: coverage,
+            entries: [(batches[0], live), (batches[1], nil)], editIds: [-1, 5])
+    }
+
+    @Test func snapshotRoundTrip() throws {
+        let original = try snapshot()
+        let bytes = PersistedCache.encode(original)
+        let read = try bytes.withUnsafeBytes { raw in try PersistedCache.decode(raw, path: "t") }
+        #expect(read.identity == original.identity && read.savedAt == original.savedAt)
+        #expect(read.metadata == original.metadata)
+        #expect(read.editIds == [-1, 5])
+        #expect(read.entries.count == 2)
+        for (a, b) in zip(read.entries, original.entries) {
+            #expect(sameBatch(a.batch, b.batch))
+            #expect(a.live == b.live)
+        }
+        var coverage = read.coverage
+        #expect(coverage.contains(TileKey(level: 3, x: 2, y: 5), signature: "where=&outFields=*"))
+        #expect(coverage.coversAnswered(BoundingBox(0, 0, 1, 1), signature: "where=&outFields=*\u{1}a = 1"))
+        #expect(coverage.heldIds == [1, 2, 3, 7])
+        // Written again, the same bytes.
+        #expect(PersistedCache.encode(read) == bytes)
+    }
+
+    /// Every prefix of a file and a flipped byte anywhere: an error, never a crash or a wrong read.
+    @Test func truncatedAndFlippedFilesAreRefused() throws {
+        let framed = CacheFiles.framed(PersistedCache.encode(try snapshot()), kind: .features)
+        for length in stride(from: 0, to: framed.count, by: max(1, framed.count / 400)) {
+            #expect(throws: FeatureCacheError.self) { try CacheFiles.check(Array(framed[0..<length]), kind: .features, path: "t") }
+            let payload = Array(framed[min(length, CacheFiles.headerSize)..<length])
+            _ = payload.withUnsafeBytes { try? PersistedCache.decode($0, path: "t") }  // past the checksum: no crash
+        }
+        var flipped = framed
+        flipped[framed.count / 2] ^= 0x40
+        #expect(throws: FeatureCacheError.self) { try CacheFiles.check(flipped, kind: .features, path: "t") }
+        var newer = framed
+        newer[8] = 2
+        do {
+            try CacheFiles.check(newer, kind: .features, path: "t")
+            Issue.record("a file of format 2 was read")
+        } catch {
+            #expect(error.code == .storage && error.message.contains("format 2"))
+        }
+        try CacheFiles.check(framed, kind: .features, path: "t")
+    }
+
+    /// What a hosted layer records in editingInfo is the evidence of change: both dates.
+    @Test func dataVersionFromRecordedLayers() throws {
+        for (path, expected) in [
+            ("arcgis-edits/terriajs-act-veg-map-FeatureServer-0-layer.json", "lastEditDate=1724214859574&dataLastEditDate=1721608500483"),
+            ("arcgis-edits/maplibre-arcgis-points-layer-info.json", "lastEditDate=1694533059226&dataLastEditDate=1607017294831"),
+            ("arcgis-edits/terriajs-Water_Network-FeatureServer-2-layer.json", nil),
+        ] as [(String, String?)] {
+            let metadata = try ArcGISLayerInfo.parse(try JSONValue.parse(try Fixtures.bytes(path)), url: path)
+            #expect(metadata.dataVersion == expected, "\(path)")
+        }
+    }
+
+    /// The journal keeps every edit as recorded; a torn last record (a crash
+    /// mid-append) is cut off and the records before it kept.
+    @Test func journalReplaysUpToATornRecord() throws {
+        let folder = "/tmp/fc-journal-test-\(getpid())"
+        try CacheFiles.makeFolder(folder)
+        defer { _ = system("rm -rf '\(folder)'") }
+        let path = folder + "/edits.fcj"
+        let row = try recordedBatches()[1].selecting([0])
+        do {
+            let (journal, contents) = try EditJournal.open(path)
+            #expect(contents.edits.isEmpty)
+            let log = LocalEditLog()
+            log.attach(journal)
+            for index in 0..<5 {
+                var edit = LocalEdit(objectId: log.newLocalId(), kind: .add, current: row)
+                edit.globalId = "g\(index)"
+                try log.put(edit)
+            }
+            log.remove(-2)
+            try log.markInDoubt([-3])
+        }
+        var bytes = try #require(try CacheFiles.readRaw(path))
+        let (_, full) = try EditJournal.open(path)
+        #expect(full.edits.map(\.objectId) == [-1, -3, -4, -5])
+        #expect(full.edits.map(\.inDoubt) == [false, true, false, false])
+        #expect(full.nextLocalId == -6)
+        // Tear the last record (the in-doubt mark): the state before it.
+        bytes.removeLast(7)
+        try CacheFiles.replace(path, with: bytes)
+        let (journal, torn) = try EditJournal.open(path)
+        #expect(torn.edits.map(\.objectId) == [-1, -3, -4, -5])
+        #expect(torn.edits.map(\.inDoubt) == [false, false, false, false])
+        // Appending after the cut works.
+        try journal.recordRemoval(-1, counters: (-6, 5))
+        let (_, after) = try EditJournal.open(path)
+        #expect(after.edits.map(\.objectId) == [-3, -4, -5])
+    }
+
+    /// Writes the fuzz target's seeds (FC_WRITE_FUZZ_SEEDS=1).
+    @Test func writeFuzzSeeds() throws {
+        guard let folder = getenv("FC_WRITE_FUZZ_SEEDS").map({ String(cString: $0) }), !folder.isEmpty else { return }
+        try CacheFiles.replace(folder + "/features.bin", with: PersistedCache.encode(try snapshot()))
+    }
+}

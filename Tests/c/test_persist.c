@@ -1,0 +1,396 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The persistent cache through the C API, each run a process of its own (this
+ * program runs itself with a step's name): populate, exit, reopen -> the same
+ * features and coverage, no request for covered views; the service's data
+ * changed -> the stale coverage fetched again; the service stopped -> the table
+ * loads offline, answers, keeps a new edit, which the next run applies once the
+ * service is back; a second table of the same cache opens it read-only; a
+ * corrupted file is set aside; and the crash test: a writer killed at random
+ * points 200 times, every reopen a consistent earlier or later state. The
+ * service is the ArcGIS emulator's editable layer behind lossy_proxy.py, which
+ * this test stops and starts again on the same port to take the service away. */
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+extern char **environ;
+
+/* CHECK with a message saying what was found. */
+#define CHECK_MSG(cond, ...) do { \
+    CHECK(cond); \
+    if (!(cond)) { fprintf(stderr, "    "); fprintf(stderr, __VA_ARGS__); fprintf(stderr, "\n"); } \
+} while (0)
+
+enum { SEEDED = 200 };
+static const fc_envelope PORTLAND = {-123.0, 45.0, -122.0, 46.0, 4326};
+
+/* ---- steps (each runs in a process of its own) ----------------------------- */
+
+static fc_table *open_cached(fc_context *ctx, const char *folder, const char *url, int32_t mode, double ttl) {
+    fc_table *table = NULL;
+    CHECK_STATUS(fc_table_create_arcgis(ctx, url, &table), FC_OK);
+    CHECK_STATUS(fc_table_set_request_mode(table, mode), FC_OK);
+    CHECK_STATUS(fc_table_set_cache_folder(table, folder, ttl), FC_OK);
+    CHECK_STATUS(fc_loadable_wait(fc_table_as_loadable(table), 30), FC_OK);
+    return table;
+}
+
+static fc_cache_info cache_info(const fc_table *table) {
+    fc_cache_info info;
+    memset(&info, 0, sizeof info);
+    info.struct_size = sizeof info;
+    CHECK_STATUS(fc_table_get_cache_info(table, &info), FC_OK);
+    return info;
+}
+
+/* Features in the Portland box, asked of the table (the request mode decides
+ * where the answer comes from); *requests gets the HTTP requests it cost. */
+static int64_t view_count(fc_table *table, int64_t *requests) {
+    int64_t before = table_statistics(table).requests;
+    fc_query *query = NULL;
+    CHECK_STATUS(fc_query_create(&query), FC_OK);
+    CHECK_STATUS(fc_query_set_envelope(query, &PORTLAND), FC_OK);
+    int64_t n = -1;
+    CHECK_STATUS(fc_table_query_count(table, query, &n), FC_OK);
+    fc_result *result = NULL;
+    CHECK_STATUS(fc_table_query(table, query, &result), FC_OK);
+    if (result) {
+        CHECK(result_count(result) == n);
+        fc_result_free(result);
+    }
+    fc_query_free(query);
+    if (requests) *requests = table_statistics(table).requests - before;
+    return n;
+}
+
+/* seed: the first run, online: a view's features are fetched and cached. */
+static void step_seed(const char *folder, const char *url) {
+    fc_table *table = open_cached(NULL, folder, url, FC_REQUEST_MODE_ON_INTERACTION_CACHE, -1);
+    fc_cache_info info = cache_info(table);
+    CHECK(info.folder != NULL && strncmp(info.folder, folder, strlen(folder)) == 0);
+    CHECK(info.revalidation == FC_CACHE_NONE && !info.offline && !info.read_only);
+    int64_t requests = 0;
+    CHECK(view_count(table, &requests) == SEEDED);
+    CHECK(requests >= 1);
+    CHECK(view_count(table, &requests) == SEEDED);
+    CHECK(requests == 0);
+    fc_table_free(table);
+}
+
+/* reopen EXPECTED REQUESTS: a later run; the load's verdict on the coverage and
+ * the requests the same view then costs. */
+static void step_reopen(const char *folder, const char *url, int expected, int expected_requests, const char *status_of_3) {
+    fc_table *table = open_cached(NULL, folder, url, FC_REQUEST_MODE_ON_INTERACTION_CACHE, -1);
+    fc_cache_info info = cache_info(table);
+    CHECK_MSG(info.revalidation == expected, "revalidation %d, expected %d", info.revalidation, expected);
+    CHECK(info.saved_at > 1.7e9 && info.bytes_on_disk > 0 && info.set_aside == NULL);
+    if (expected == FC_CACHE_UNCHANGED) CHECK(info.restored_features == SEEDED);
+    int64_t requests = -1;
+    CHECK(view_count(table, &requests) == SEEDED);
+    CHECK_MSG(requests == expected_requests, "the view cost %lld requests, expected %d", (long long)requests, expected_requests);
+    if (status_of_3) CHECK(strcmp(string_field(table, 3, "Inspector"), status_of_3) == 0);
+    fc_table_free(table);
+}
+
+/* offline: the service is gone; the table loads from the cache and answers. */
+static void step_offline(const char *folder, const char *url) {
+    fc_table *table = open_cached(NULL, folder, url, FC_REQUEST_MODE_ON_INTERACTION_CACHE, -1);
+    fc_cache_info info = cache_info(table);
+    CHECK(info.offline == 1 && info.revalidation == FC_CACHE_OFFLINE && info.restored_features == SEEDED);
+    CHECK(load_status(fc_table_as_loadable(table)) == FC_LOAD_STATUS_LOADED);
+    int64_t requests = -1;
+    CHECK(view_count(table, &requests) == SEEDED);
+    CHECK(requests == 0);
+    CHECK(count_where(table, "Status = 2") > 0);
+    /* A view outside the cached one needs the service: it fails, nothing changes. */
+    fc_envelope away = {10, 10, 11, 11, 4326};
+    fc_query *query = NULL;
+    CHECK_STATUS(fc_query_create(&query), FC_OK);
+    CHECK_STATUS(fc_query_set_envelope(query, &away), FC_OK);
+    fc_result *result = NULL;
+    CHECK_STATUS(populate(table, query, false, &result), FC_E_NETWORK);
+    fc_query_free(query);
+    CHECK(cached_count(table) == SEEDED);
+    /* An edit made offline waits. */
+    add_edit(table, inspection(3, "offline-edit", -122.6, 45.5));
+    CHECK(cached_count(table) == SEEDED + 1);
+    fc_edit_list *applied = NULL;
+    CHECK_STATUS(fc_table_apply_edits(table, NULL, &applied), FC_E_NETWORK);
+    CHECK(local_edit_count(table) == 1);
+    fc_table_free(table);
+}
+
+/* apply: the service is back; the edit made offline is there and is applied once. */
+static void step_apply(const char *folder, const char *url) {
+    fc_table *table = open_cached(NULL, folder, url, FC_REQUEST_MODE_ON_INTERACTION_CACHE, -1);
+    fc_cache_info info = cache_info(table);
+    CHECK(!info.offline && info.restored_edits == 1);
+    CHECK(local_edit_count(table) == 1);
+    CHECK(string_field(table, -1, "Inspector") != NULL && strcmp(string_field(table, -1, "Inspector"), "offline-edit") == 0);
+    fc_edit_list *applied = NULL;
+    CHECK_STATUS(fc_table_apply_edits(table, NULL, &applied), FC_OK);
+    int64_t n = -1;
+    CHECK_STATUS(fc_edit_list_count(applied, &n), FC_OK);
+    CHECK(n == 1);
+    if (n == 1) CHECK(edit_entry(applied, 0).status == FC_OK && edit_entry(applied, 0).server_object_id > SEEDED);
+    fc_edit_list_free(applied);
+    CHECK(local_edit_count(table) == 0);
+    fc_table_free(table);
+}
+
+/* crash-writer: adds features one by one ("crash-<i>", i counting on from the
+ * edits already kept), populating now and then (rewriting the features file),
+ * until it is killed. */
+static void step_crash_writer(const char *folder, const char *url) {
+    fc_table *table = open_cached(NULL, folder, url, FC_REQUEST_MODE_MANUAL_CACHE, -1);
+    int64_t next = local_edit_count(table);
+    for (;;) {
+        char name[32];
+        snprintf(name, sizeof name, "crash-%lld", (long long)next);
+        add_edit(table, inspection(1 + next % 3, name, -122.7 + 0.0001 * (double)(next % 1000), 45.5));
+        next++;
+        if (next % 7 == 0) CHECK(populate_count(table, next % 14 ? "Status = 1" : NULL, NULL, 0) > 0);
+    }
+}
+
+/* ---- the scenarios (the parent) --------------------------------------------- */
+
+static const char *self_path;
+
+/* Runs this program with a step; returns its exit status (0: every check passed). */
+static int run_step(const char *step, const char *folder, const char *url, const char *a, const char *b, const char *c) {
+    char *argv[] = {(char *)self_path, (char *)step, (char *)folder, (char *)url, (char *)a, (char *)b, (char *)c, NULL};
+    pid_t pid = 0;
+    if (posix_spawn(&pid, self_path, NULL, NULL, argv, environ) != 0) return -1;
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void make_folder(char *out, size_t size, const char *name) {
+    snprintf(out, size, "/tmp/fc-persist-%d-%s", (int)getpid(), name);
+    char command[600];
+    snprintf(command, sizeof command, "rm -rf '%s'", out);
+    CHECK(system(command) == 0);
+}
+
+static const char *proxy_dir(void) {
+    static char dir[128];
+    snprintf(dir, sizeof dir, "/tmp/fc-persist-proxy-%d", (int)getpid());
+    return dir;
+}
+
+/* lossy_proxy.py in front of the emulator (on `port`, 0: any); its URL (static). */
+static const char *start_proxy(int port) {
+    static char url[256];
+    char command[1024];
+    const char *servers = getenv("FC_SERVERS_DIR");
+    snprintf(command, sizeof command, "bash %s/server-ctl.sh start %s lossy_proxy.py --upstream %s --port %d",
+             servers ? servers : "Tests/servers", proxy_dir(), emulator_base(), port);
+    FILE *pipe = popen(command, "r");
+    if (!pipe || !fgets(url, sizeof url, pipe)) url[0] = 0;
+    if (pipe) pclose(pipe);
+    url[strcspn(url, "\n")] = 0;
+    CHECK(url[0] != 0);
+    return url;
+}
+
+static void stop_proxy(void) {
+    char command[1024];
+    const char *servers = getenv("FC_SERVERS_DIR");
+    snprintf(command, sizeof command, "bash %s/server-ctl.sh stop %s", servers ? servers : "Tests/servers", proxy_dir());
+    CHECK(system(command) == 0);
+}
+
+static void layer_url_at(char *out, size_t size, const char *base, const char *ns) {
+    snprintf(out, size, "%s/ns/%s/arcgis/rest/services/Editable/FeatureServer/0", base, ns);
+}
+
+static void test_reopen_revalidate_offline(void) {
+    const char *ns = emulator_namespace("persist");
+    char folder[256], url[512], number[16];
+    make_folder(folder, sizeof folder, "reopen");
+    const char *proxy = start_proxy(0);
+    int port = atoi(strrchr(proxy, ':') + 1);
+    layer_url_at(url, sizeof url, proxy, ns);
+
+    CHECK(run_step("seed", folder, url, "", "", "") == 0);
+    /* Unchanged: the covered view costs nothing. */
+    snprintf(number, sizeof number, "%d", FC_CACHE_UNCHANGED);
+    CHECK(run_step("reopen", folder, url, number, "0", "") == 0);
+    /* Another user edits feature 3: the layer's lastEditDate moves; the view is fetched again. */
+    emulator_control(ns, "touch", "service=Editable&layer=0&oid=3&Inspector=Someone");
+    snprintf(number, sizeof number, "%d", FC_CACHE_STALE);
+    CHECK(run_step("reopen", folder, url, number, "2", "Someone") == 0);  /* the count and the features */
+    snprintf(number, sizeof number, "%d", FC_CACHE_UNCHANGED);
+    CHECK(run_step("reopen", folder, url, number, "0", "Someone") == 0);
+    /* The service goes away, then comes back on the same address. */
+    stop_proxy();
+    CHECK(run_step("offline", folder, url, "", "", "") == 0);
+    start_proxy(port);
+    long edits_before = emulator_stat(ns, "edit");
+    CHECK(run_step("apply", folder, url, "", "", "") == 0);
+    CHECK(emulator_stat(ns, "edit") == edits_before + 1);
+    stop_proxy();
+}
+
+/* Two tables of one cache: the second opens it read-only. A corrupted
+ * features file is set aside and the table starts empty; a file of a later
+ * format too. */
+static void test_lock_and_corruption(void) {
+    const char *ns = emulator_namespace("persist-lock");
+    char folder[256], url[512], path[700];
+    make_folder(folder, sizeof folder, "lock");
+    layer_url_at(url, sizeof url, emulator_base(), ns);
+    CHECK(run_step("seed", folder, url, "", "", "") == 0);
+
+    fc_table *first = open_cached(NULL, folder, url, FC_REQUEST_MODE_ON_INTERACTION_CACHE, -1);
+    fc_table *second = open_cached(NULL, folder, url, FC_REQUEST_MODE_ON_INTERACTION_CACHE, -1);
+    CHECK(!cache_info(first).read_only && cache_info(second).read_only);
+    CHECK(cache_info(second).restored_features == SEEDED);
+    CHECK(view_count(second, NULL) == SEEDED);
+    const char *table_folder = cache_info(first).folder;
+    CHECK(table_folder != NULL);
+    snprintf(path, sizeof path, "%s/features.fcc", table_folder ? table_folder : "");
+    fc_table_free(second);
+    fc_table_free(first);
+
+    /* Flip one byte in the middle of the file. */
+    FILE *file = fopen(path, "r+b");
+    CHECK(file != NULL);
+    if (file) {
+        fseek(file, 0, SEEK_END);
+        long size = ftell(file);
+        fseek(file, size / 2, SEEK_SET);
+        int byte = fgetc(file);
+        fseek(file, size / 2, SEEK_SET);
+        fputc(byte ^ 0x5a, file);
+        fclose(file);
+    }
+    fc_table *table = open_cached(NULL, folder, url, FC_REQUEST_MODE_ON_INTERACTION_CACHE, -1);
+    fc_cache_info info = cache_info(table);
+    CHECK(info.set_aside != NULL && strstr(info.set_aside, "checksum") != NULL);
+    CHECK(info.revalidation == FC_CACHE_NONE && info.restored_features == 0 && cached_count(table) == 0);
+    CHECK(view_count(table, NULL) == SEEDED);
+    fc_table_free(table);
+
+    /* A file of a later format (version 99 in its header). */
+    file = fopen(path, "r+b");
+    CHECK(file != NULL);
+    if (file) {
+        uint32_t version = 99;
+        fseek(file, 8, SEEK_SET);
+        fwrite(&version, 4, 1, file);
+        fclose(file);
+    }
+    table = open_cached(NULL, folder, url, FC_REQUEST_MODE_ON_INTERACTION_CACHE, -1);
+    info = cache_info(table);
+    CHECK(info.set_aside != NULL && strstr(info.set_aside, "format 99") != NULL);
+    fc_table_free(table);
+}
+
+/* The crash test: the writer is killed at random points; every reopen must load
+ * with nothing set aside, and its edits must be crash-0 … crash-<n-1>, each once. */
+static void test_crash_kills(void) {
+    const char *ns = emulator_namespace("persist-crash");
+    char folder[256], url[512];
+    make_folder(folder, sizeof folder, "crash");
+    layer_url_at(url, sizeof url, emulator_base(), ns);
+    const char *env = getenv("FC_CRASH_KILLS");
+    int kills = env ? atoi(env) : 200;
+    unsigned seed = (unsigned)time(NULL);
+    printf("  crash test: %d kills, seed %u\n", kills, seed);
+    srand(seed);
+    int64_t last = 0, grew = 0;
+    for (int round = 0; round < kills && fc_test_failed == 0; round++) {
+        char *argv[] = {(char *)self_path, "crash-writer", folder, url, NULL};
+        pid_t pid = 0;
+        CHECK(posix_spawn(&pid, self_path, NULL, NULL, argv, environ) == 0);
+        sleep_ms(20 + rand() % 400);
+        kill(pid, SIGKILL);
+        int status = 0;
+        waitpid(pid, &status, 0);
+        CHECK_MSG(WIFSIGNALED(status), "round %d: the writer ended on its own (status %d)", round, status);
+
+        fc_table *table = open_cached(NULL, folder, url, FC_REQUEST_MODE_MANUAL_CACHE, -1);
+        fc_cache_info info = cache_info(table);
+        CHECK_MSG(info.set_aside == NULL, "round %d: %s", round, info.set_aside ? info.set_aside : "");
+        int64_t n = local_edit_count(table);
+        CHECK_MSG(n >= last, "round %d: %lld edits after %lld", round, (long long)n, (long long)last);
+        if (n > last) grew++;
+        last = n;
+        CHECK_MSG(count_where(table, "Inspector LIKE 'crash-%'") == n, "round %d", round);
+        if (n > 0) {
+            char where[64];
+            snprintf(where, sizeof where, "Inspector = 'crash-%lld'", (long long)(n - 1));
+            CHECK_MSG(count_where(table, where) == 1, "round %d: the last edit crash-%lld is missing", round, (long long)(n - 1));
+            snprintf(where, sizeof where, "Inspector = 'crash-%lld'", (long long)n);
+            CHECK(count_where(table, where) == 0);
+        }
+        int64_t cached = cached_count(table);
+        CHECK_MSG(cached == n || cached == n + SEEDED || cached == n + 66 || (cached > n && cached <= n + SEEDED),
+                  "round %d: %lld cached with %lld edits", round, (long long)cached, (long long)n);
+        fc_table_free(table);
+    }
+    printf("  crash test: %lld edits kept over the kills; %lld of the reopens found more than the one before\n",
+           (long long)last, (long long)grew);
+    CHECK(last > 0 && grew > kills / 4);
+}
+
+static void test_bad_arguments(void) {
+    fc_table *table = NULL;
+    char url[512];
+    layer_url_at(url, sizeof url, emulator_base(), "persist-args");
+    CHECK_STATUS(fc_table_create_arcgis(NULL, url, &table), FC_OK);
+    CHECK_STATUS(fc_table_set_cache_folder(NULL, "/tmp/x", 0), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_table_set_cache_folder(table, "", 0), FC_E_INVALID_ARGUMENT);
+    fc_context *ctx = NULL;
+    CHECK_STATUS(fc_context_create(&ctx), FC_OK);
+    CHECK_STATUS(fc_context_set_cache_folder(ctx, "/tmp/x", -1), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_context_set_cache_folder(ctx, "/tmp/x", NAN), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_context_set_cache_folder(ctx, NULL, 0), FC_OK);
+    fc_context_free(ctx);
+    fc_cache_info info;
+    info.struct_size = 2;
+    CHECK_STATUS(fc_table_get_cache_info(table, &info), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_table_get_cache_info(table, NULL), FC_E_INVALID_ARGUMENT);
+    info = cache_info(table);
+    CHECK(info.folder == NULL && info.revalidation == FC_CACHE_NONE);
+    /* A folder that cannot be made: the table loads, in memory, and says why. */
+    CHECK_STATUS(fc_table_set_cache_folder(table, "/proc/no-such/cache", 0), FC_OK);
+    CHECK_STATUS(fc_loadable_wait(fc_table_as_loadable(table), 30), FC_OK);
+    info = cache_info(table);
+    CHECK(info.folder == NULL && info.last_save_status == FC_E_STORAGE);
+    CHECK_STATUS(fc_table_set_cache_folder(table, "/tmp/x", 0), FC_E_INVALID_STATE);
+    fc_table_free(table);
+}
+
+int main(int argc, char **argv) {
+    self_path = "/proc/self/exe";
+    if (argc > 3) {
+        const char *step = argv[1], *folder = argv[2], *url = argv[3];
+        if (strcmp(step, "seed") == 0) step_seed(folder, url);
+        else if (strcmp(step, "reopen") == 0) step_reopen(folder, url, atoi(argv[4]), atoi(argv[5]), argv[6][0] ? argv[6] : NULL);
+        else if (strcmp(step, "offline") == 0) step_offline(folder, url);
+        else if (strcmp(step, "apply") == 0) step_apply(folder, url);
+        else if (strcmp(step, "crash-writer") == 0) step_crash_writer(folder, url);
+        return fc_test_failed == 0 ? 0 : 1;
+    }
+    static char self[4096];
+    ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (length > 0) {
+        self[length] = 0;
+        self_path = self;
+    }
+    RUN(test_bad_arguments);
+    RUN(test_reopen_revalidate_offline);
+    RUN(test_lock_and_corruption);
+    RUN(test_crash_kills);
+    return fc_test_finish("test_persist");
+}
