@@ -105,7 +105,7 @@ package enum BatchCodec {
         guard offsets.first == 0, Int(offsets.last!) == bytes.count else { throw input.corrupt("string offsets do not span their bytes") }
         for index in 1..<offsets.count {
             let end = Int(offsets[index])
-            guard offsets[index - 1] < offsets[index], bytes[end - 1] == 0 else {
+            guard end <= bytes.count, offsets[index - 1] < offsets[index], bytes[end - 1] == 0 else {
                 throw input.corrupt("string value \(index - 1) is out of order or not terminated")
             }
         }
@@ -121,7 +121,7 @@ package enum BatchCodec {
             }
             for row in 0..<rows {
                 let start = Int(offsets[row]), end = Int(offsets[row + 1])
-                guard start <= end else { throw input.corrupt("geometry \(row) is out of order") }
+                guard start <= end, end <= raw.count else { throw input.corrupt("geometry \(row) is out of order") }
                 if end > start {
                     do { _ = try VertexGeometry(wkb: UnsafeRawBufferPointer(rebasing: raw[start..<end])) } catch {
                         throw input.corrupt("geometry \(row) is not well-formed WKB")
