@@ -8,7 +8,8 @@
  * corrupted file is set aside; and the crash test: a writer killed at random
  * points 200 times, every reopen a consistent earlier or later state. The
  * service is the ArcGIS emulator's editable layer behind lossy_proxy.py, which
- * this test stops and starts again on the same port to take the service away. */
+ * this test stops and starts again on the same port to take the service away;
+ * and a real server, pygeoapi, where the time-to-live decides. */
 #include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
@@ -21,10 +22,11 @@
 
 extern char **environ;
 
-/* CHECK with a message saying what was found. */
+/* CHECK with a message saying what was found (cond is evaluated once). */
 #define CHECK_MSG(cond, ...) do { \
-    CHECK(cond); \
-    if (!(cond)) { fprintf(stderr, "    "); fprintf(stderr, __VA_ARGS__); fprintf(stderr, "\n"); } \
+    bool ok_ = (cond); \
+    CHECK(ok_); \
+    if (!ok_) { fprintf(stderr, "    "); fprintf(stderr, __VA_ARGS__); fprintf(stderr, "\n"); } \
 } while (0)
 
 enum { SEEDED = 200 };
@@ -32,9 +34,18 @@ static const fc_envelope PORTLAND = {-123.0, 45.0, -122.0, 46.0, 4326};
 
 /* ---- steps (each runs in a process of its own) ----------------------------- */
 
+/* url: an ArcGIS layer, or "ogc:<API URL>#<collection>". */
 static fc_table *open_cached(fc_context *ctx, const char *folder, const char *url, int32_t mode, double ttl) {
     fc_table *table = NULL;
-    CHECK_STATUS(fc_table_create_arcgis(ctx, url, &table), FC_OK);
+    if (strncmp(url, "ogc:", 4) == 0) {
+        char api[512];
+        snprintf(api, sizeof api, "%s", url + 4);
+        char *hash = strchr(api, '#');
+        if (hash) *hash = 0;
+        CHECK_STATUS(fc_table_create_ogc(ctx, api, hash ? hash + 1 : "", &table), FC_OK);
+    } else {
+        CHECK_STATUS(fc_table_create_arcgis(ctx, url, &table), FC_OK);
+    }
     CHECK_STATUS(fc_table_set_request_mode(table, mode), FC_OK);
     CHECK_STATUS(fc_table_set_cache_folder(table, folder, ttl), FC_OK);
     CHECK_STATUS(fc_loadable_wait(fc_table_as_loadable(table), 30), FC_OK);
@@ -49,13 +60,13 @@ static fc_cache_info cache_info(const fc_table *table) {
     return info;
 }
 
-/* Features in the Portland box, asked of the table (the request mode decides
- * where the answer comes from); *requests gets the HTTP requests it cost. */
-static int64_t view_count(fc_table *table, int64_t *requests) {
+/* Features in a box, asked of the table (the request mode decides where the
+ * answer comes from); *requests gets the HTTP requests it cost. */
+static int64_t view_count_in(fc_table *table, const fc_envelope *box, int64_t *requests) {
     int64_t before = table_statistics(table).requests;
     fc_query *query = NULL;
     CHECK_STATUS(fc_query_create(&query), FC_OK);
-    CHECK_STATUS(fc_query_set_envelope(query, &PORTLAND), FC_OK);
+    CHECK_STATUS(fc_query_set_envelope(query, box), FC_OK);
     int64_t n = -1;
     CHECK_STATUS(fc_table_query_count(table, query, &n), FC_OK);
     fc_result *result = NULL;
@@ -67,6 +78,33 @@ static int64_t view_count(fc_table *table, int64_t *requests) {
     fc_query_free(query);
     if (requests) *requests = table_statistics(table).requests - before;
     return n;
+}
+
+static int64_t view_count(fc_table *table, int64_t *requests) { return view_count_in(table, &PORTLAND, requests); }
+
+/* Seattle, where pygeoapi's roads are. */
+static const fc_envelope SEATTLE = {-122.4, 47.5, -122.2, 47.7, 4326};
+
+/* ogc-seed TTL: the first run on a real OGC API server: prints the view's count. */
+static void step_ogc_seed(const char *folder, const char *url, double ttl) {
+    fc_table *table = open_cached(NULL, folder, url, FC_REQUEST_MODE_ON_INTERACTION_CACHE, ttl);
+    int64_t requests = 0;
+    int64_t n = view_count_in(table, &SEATTLE, &requests);
+    CHECK(n > 0 && requests >= 1);
+    fc_table_free(table);
+    printf("%lld\n", (long long)n);
+}
+
+/* ogc-reopen TTL EXPECTED COUNT MIN MAX: a later run; the load's verdict, the
+ * view's count, and the requests it cost, between MIN and MAX. */
+static void step_ogc_reopen(const char *folder, const char *url, double ttl, int expected, long long count, int least, int most) {
+    fc_table *table = open_cached(NULL, folder, url, FC_REQUEST_MODE_ON_INTERACTION_CACHE, ttl);
+    fc_cache_info info = cache_info(table);
+    CHECK_MSG(info.revalidation == expected, "revalidation %d, expected %d", info.revalidation, expected);
+    int64_t requests = -1;
+    CHECK_MSG(view_count_in(table, &SEATTLE, &requests) == count, "not %lld features", count);
+    CHECK_MSG(requests >= least && requests <= most, "the view cost %lld requests, expected %d to %d", (long long)requests, least, most);
+    fc_table_free(table);
 }
 
 /* seed: the first run, online: a view's features are fetched and cached. */
@@ -186,13 +224,13 @@ static const char *proxy_dir(void) {
     return dir;
 }
 
-/* lossy_proxy.py in front of the emulator (on `port`, 0: any); its URL (static). */
-static const char *start_proxy(int port) {
+/* lossy_proxy.py in front of upstream (on `port`, 0: any); its URL (static). */
+static const char *start_proxy_for(const char *upstream, int port) {
     static char url[256];
     char command[1024];
     const char *servers = getenv("FC_SERVERS_DIR");
     snprintf(command, sizeof command, "bash %s/server-ctl.sh start %s lossy_proxy.py --upstream %s --port %d",
-             servers ? servers : "Tests/servers", proxy_dir(), emulator_base(), port);
+             servers ? servers : "Tests/servers", proxy_dir(), upstream, port);
     FILE *pipe = popen(command, "r");
     if (!pipe || !fgets(url, sizeof url, pipe)) url[0] = 0;
     if (pipe) pclose(pipe);
@@ -201,11 +239,25 @@ static const char *start_proxy(int port) {
     return url;
 }
 
+static const char *start_proxy(int port) { return start_proxy_for(emulator_base(), port); }
+
 static void stop_proxy(void) {
     char command[1024];
     const char *servers = getenv("FC_SERVERS_DIR");
     snprintf(command, sizeof command, "bash %s/server-ctl.sh stop %s", servers ? servers : "Tests/servers", proxy_dir());
     CHECK(system(command) == 0);
+}
+
+/* A step's output (its first line), run like run_step. */
+static long long step_output(const char *step, const char *folder, const char *url, const char *a) {
+    char command[2048];
+    snprintf(command, sizeof command, "'%s' %s '%s' '%s' '%s' x x", self_path, step, folder, url, a);
+    FILE *pipe = popen(command, "r");
+    char line[64] = "";
+    if (!pipe || !fgets(line, sizeof line, pipe)) line[0] = 0;
+    int status = pipe ? pclose(pipe) : -1;
+    CHECK(status == 0);
+    return atoll(line);
 }
 
 static void layer_url_at(char *out, size_t size, const char *base, const char *ns) {
@@ -238,6 +290,33 @@ static void test_reopen_revalidate_offline(void) {
     CHECK(run_step("apply", folder, url, "", "", "") == 0);
     CHECK(emulator_stat(ns, "edit") == edits_before + 1);
     stop_proxy();
+}
+
+/* A real server (pygeoapi, which sends no ETag or Last-Modified: the
+ * time-to-live decides), behind the proxy so it can be taken away: within the
+ * time-to-live the covered view costs nothing; past it the view is fetched
+ * again; unreachable, the table loads offline and answers. */
+static void test_real_server_time_to_live(void) {
+    const char *base = getenv("PYGEOAPI_URL") ? getenv("PYGEOAPI_URL") : "http://127.0.0.1:5001";
+    char folder[256], url[600], args[64];
+    make_folder(folder, sizeof folder, "pygeoapi");
+    const char *proxy = start_proxy_for(base, 0);
+    int port = atoi(strrchr(proxy, ':') + 1);
+    snprintf(url, sizeof url, "ogc:%s#roads", proxy);
+    long long n = step_output("ogc-seed", folder, url, "3600");
+    CHECK(n > 0);
+    snprintf(args, sizeof args, "%lld:0:0", n);
+    char expected[8];
+    snprintf(expected, sizeof expected, "%d", FC_CACHE_WITHIN_TIME_TO_LIVE);
+    CHECK(run_step("ogc-reopen", folder, url, "3600", expected, args) == 0);
+    snprintf(args, sizeof args, "%lld:1:1000", n);
+    snprintf(expected, sizeof expected, "%d", FC_CACHE_EXPIRED);
+    CHECK(run_step("ogc-reopen", folder, url, "0", expected, args) == 0);
+    stop_proxy();
+    snprintf(args, sizeof args, "%lld:0:0", n);
+    snprintf(expected, sizeof expected, "%d", FC_CACHE_OFFLINE);
+    CHECK(run_step("ogc-reopen", folder, url, "0", expected, args) == 0);
+    (void)port;
 }
 
 /* Two tables of one cache: the second opens it read-only. A corrupted
@@ -380,6 +459,13 @@ int main(int argc, char **argv) {
         else if (strcmp(step, "offline") == 0) step_offline(folder, url);
         else if (strcmp(step, "apply") == 0) step_apply(folder, url);
         else if (strcmp(step, "crash-writer") == 0) step_crash_writer(folder, url);
+        else if (strcmp(step, "ogc-seed") == 0) step_ogc_seed(folder, url, atof(argv[4]));
+        else if (strcmp(step, "ogc-reopen") == 0) {
+            int least = 0, most = 0;
+            long long count = 0;
+            sscanf(argv[6], "%lld:%d:%d", &count, &least, &most);
+            step_ogc_reopen(folder, url, atof(argv[4]), atoi(argv[5]), count, least, most);
+        }
         return fc_test_failed == 0 ? 0 : 1;
     }
     static char self[4096];
@@ -391,6 +477,7 @@ int main(int argc, char **argv) {
     RUN(test_bad_arguments);
     RUN(test_reopen_revalidate_offline);
     RUN(test_lock_and_corruption);
+    RUN(test_real_server_time_to_live);
     RUN(test_crash_kills);
     return fc_test_finish("test_persist");
 }
