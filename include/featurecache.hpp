@@ -272,6 +272,11 @@ public:
     void set_token(const std::string &token, int32_t placement = FC_TOKEN_AS_HEADER) {
         check(fc_context_set_token(get(), token.c_str(), placement));
     }
+    /// Keeps the cache of tables loaded afterwards in folder between runs (""
+    /// turns it off); see fc_context_set_cache_folder.
+    void set_cache_folder(const std::string &folder, double time_to_live_seconds = 0) {
+        check(fc_context_set_cache_folder(get(), folder.empty() ? nullptr : folder.c_str(), time_to_live_seconds));
+    }
     fc_context *get() const noexcept { return handle_.get(); }
 
 private:
@@ -624,6 +629,17 @@ public:
         int64_t out = 0;
         check(fc_table_undo_edits(get(), object_ids.empty() ? nullptr : object_ids.data(), object_ids.size(), &out));
         return out;
+    }
+    /// This table's cache folder, before load (time_to_live_seconds < 0: the context's).
+    void set_cache_folder(const std::string &folder, double time_to_live_seconds = -1) {
+        check(fc_table_set_cache_folder(get(), folder.empty() ? nullptr : folder.c_str(), time_to_live_seconds));
+    }
+    /// Where the persisted cache stands (its strings borrowed from the table).
+    fc_cache_info cache_info() const {
+        fc_cache_info info{};
+        info.struct_size = sizeof info;
+        check(fc_table_get_cache_info(get(), &info));
+        return info;
     }
     bool has_local_edits() const { return value<bool>(fc_table_has_local_edits); }
     std::vector<EditResult> local_edits() const {

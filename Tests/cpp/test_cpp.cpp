@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <unistd.h>
 #include <fstream>
 #include <mutex>
 #include <stdexcept>
@@ -212,6 +213,35 @@ int main() {
         CHECK(results.size() == 2);
         for (const fc::EditResult &result : results) CHECK(result.status == FC_OK && result.server_object_id > 0);
         CHECK(!inspections.has_local_edits() && inspections.undo_edits() == 0);
+    }
+
+    // The persisted cache: a second table of the same layer reads the first one's features back.
+    {
+        std::string url = emulator_layer(0);
+        url.replace(url.find("Portland"), 8, "Editable");
+        url.replace(url.find("/ns/cpp-0/"), 10, "/ns/cpp-cache/");
+        char folder[] = "/tmp/fc-cpp-cache-XXXXXX";
+        CHECK(mkdtemp(folder) != nullptr);
+        fc::Context context;
+        context.set_cache_folder(folder, 3600);
+        {
+            fc::Table first = fc::Table::arcgis(url, &context);
+            first.set_request_mode(FC_REQUEST_MODE_MANUAL_CACHE);
+            first.populate();
+            CHECK(first.cache_info().folder != nullptr && first.cache_info().revalidation == FC_CACHE_NONE);
+        }
+        fc::Table second = fc::Table::arcgis(url, &context);
+        second.set_request_mode(FC_REQUEST_MODE_MANUAL_CACHE);
+        second.wait(30);
+        fc_cache_info info = second.cache_info();
+        CHECK(info.restored_features == 200 && !info.offline && info.set_aside == nullptr);
+        try {
+            second.set_cache_folder("/tmp/elsewhere");
+            CHECK(false);
+        } catch (const fc::Error &error) {
+            CHECK(error.status() == FC_E_INVALID_STATE);
+        }
+        std::system((std::string("rm -rf ") + folder).c_str());
     }
 
     std::printf("test_cpp: %d passed, %d failed\n", passed, failed);

@@ -174,3 +174,21 @@ def test_edit_features_example_matches_the_c_twin(emulator):
         assert c.returncode == 0, c.stderr
         without_ids = lambda text: [line.split("  GlobalID")[0] for line in text.splitlines()]
         assert without_ids(c.stdout) == without_ids(python.stdout)
+
+
+def test_offline_example_matches_the_c_twin(emulator):
+    """Issue 35: online, offline (an edit kept), back online (the edit applied), the
+    same lines from C and Python (Tests/examples/offline.sh runs each three times)."""
+    env = dict(os.environ, FC_EMULATOR_URL=emulator)
+    script = os.path.join(ROOT, "Tests", "examples", "offline.sh")
+    python = subprocess.run(["bash", script, sys.executable, os.path.join(ROOT, "examples", "python", "offline.py")],
+                            env=env, capture_output=True, text=True, timeout=180)
+    assert python.returncode == 0, python.stderr
+    assert "run 2:\nthe service is unreachable: answering from the cache; 200 features" in python.stdout
+    assert "added an inspection offline as -1; it waits for the service" in python.stdout
+    assert "applied the edit made offline: -1 -> 201 (FC_OK)" in python.stdout
+    c_example = os.path.join(ROOT, "build", "examples", "offline")
+    if os.path.exists(c_example):
+        c = subprocess.run(["bash", script, c_example], env=env, capture_output=True, text=True, timeout=180)
+        assert c.returncode == 0, c.stderr
+        assert c.stdout == python.stdout

@@ -69,12 +69,11 @@ package enum CacheFiles {
         syncFolder(of: path)
     }
 
-    /// A whole file, checked: header, version, kind, length and checksum. nil
-    /// when there is no such file.
+    /// A whole file, checked: header, version, kind, length and checksum; its
+    /// content starts at `headerSize`. nil when there is no such file.
     package static func read(_ path: String, kind: Kind) throws(FeatureCacheError) -> [UInt8]? {
-        guard var bytes = try readRaw(path) else { return nil }
+        guard let bytes = try readRaw(path) else { return nil }
         try check(bytes, kind: kind, path: path)
-        bytes.removeFirst(headerSize)
         return bytes
     }
 
@@ -90,14 +89,23 @@ package enum CacheFiles {
         guard fstat(descriptor, &info) == 0 else { throw failure("cannot read \(path)") }
         let size = Int(info.st_size)
         guard size <= maxFileSize else { throw corrupt(path, "it is \(size) bytes") }
-        var bytes = [UInt8](repeating: 0, count: size)
-        var done = 0
-        while done < size {
-            let got = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + done, size - done) }
-            if got < 0, errno == EINTR { continue }
-            guard got > 0 else { throw got == 0 ? corrupt(path, "it shrank while it was read") : failure("cannot read \(path)") }
-            done += got
+        var failed: FeatureCacheError?
+        // Read straight into the array's storage (no zero-filling first).
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            var done = 0
+            while done < size {
+                let got = Glibc.read(descriptor, buffer.baseAddress! + done, size - done)
+                if got < 0, errno == EINTR { continue }
+                guard got > 0 else {
+                    failed = got == 0 ? corrupt(path, "it shrank while it was read") : failure("cannot read \(path)")
+                    break
+                }
+                done += got
+            }
+            if failed != nil { buffer.baseAddress!.initialize(repeating: 0, count: size) }
+            initialized = size
         }
+        if let failed { throw failed }
         return bytes
     }
 

@@ -202,3 +202,4 @@ extension FeatureTable {
 extension String {
     fileprivate var nonEmpty: String? { isEmpty ? nil : self }
 }
+

@@ -49,7 +49,9 @@ package final class PersistedCache: @unchecked Sendable {
         do throws(FeatureCacheError) {
             guard let payload = try CacheFiles.read(featuresPath, kind: .features) else { return (nil, nil) }
             let snapshot = try payload.withUnsafeBytes { raw in
-                Result { () throws(FeatureCacheError) in try Self.decode(raw, path: featuresPath) }
+                Result { () throws(FeatureCacheError) in
+                    try Self.decode(UnsafeRawBufferPointer(rebasing: raw[CacheFiles.headerSize...]), path: featuresPath)
+                }
             }.get()
             guard snapshot.identity == identity else {
                 throw CacheFiles.corrupt(featuresPath, "it is the cache of another table (\(snapshot.identity))")
