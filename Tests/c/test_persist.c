@@ -11,6 +11,7 @@
  * this test stops and starts again on the same port to take the service away;
  * and a real server, pygeoapi, where the time-to-live decides. */
 #include <signal.h>
+#include <sys/resource.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -197,6 +198,36 @@ static void step_crash_writer(const char *folder, const char *url) {
     }
 }
 
+/* full-disk: the process may write files of 4 KiB at most (RLIMIT_FSIZE, as a
+ * full disk: writes fail with EFBIG; the features file is about 9 KiB). A save fails and says so; adds fail with
+ * FC_E_STORAGE once the journal cannot grow, and a failed add is not taken.
+ * Prints how many adds were taken. */
+static void step_full_disk(const char *folder, const char *url) {
+    fc_table *table = open_cached(NULL, folder, url, FC_REQUEST_MODE_MANUAL_CACHE, -1);
+    CHECK(populate_count(table, NULL, NULL, 0) == SEEDED);
+    signal(SIGXFSZ, SIG_IGN);
+    struct rlimit limit = {4 << 10, 4 << 10};
+    CHECK(setrlimit(RLIMIT_FSIZE, &limit) == 0);
+    CHECK(populate_count(table, "Status = 1", NULL, 0) > 0);  /* the cache is fine; its save is not */
+    CHECK(cache_info(table).last_save_status == FC_E_STORAGE);
+    int taken = 0;
+    for (int i = 0; i < 200; i++) {
+        fc_feature_edit *edit = inspection(1, "disk", -122.6, 45.5);
+        int64_t oid = 0;
+        fc_status status = fc_table_add_feature(table, edit, &oid);
+        fc_feature_edit_free(edit);
+        if (status != FC_OK) {
+            CHECK_STATUS(status, FC_E_STORAGE);
+            break;
+        }
+        taken++;
+    }
+    CHECK(taken > 0 && taken < 200);
+    CHECK(local_edit_count(table) == taken);
+    fc_table_free(table);
+    printf("%d\n", taken);
+}
+
 /* ---- the scenarios (the parent) --------------------------------------------- */
 
 static const char *self_path;
@@ -374,6 +405,21 @@ static void test_lock_and_corruption(void) {
     fc_table_free(table);
 }
 
+/* A full disk: what was written stays readable, what could not be is refused, not lost. */
+static void test_full_disk(void) {
+    const char *ns = emulator_namespace("persist-disk");
+    char folder[256], url[512];
+    make_folder(folder, sizeof folder, "disk");
+    layer_url_at(url, sizeof url, emulator_base(), ns);
+    long long taken = step_output("full-disk", folder, url, "x");
+    CHECK(taken > 0);
+    fc_table *table = open_cached(NULL, folder, url, FC_REQUEST_MODE_MANUAL_CACHE, -1);
+    fc_cache_info info = cache_info(table);
+    CHECK(info.set_aside == NULL && info.restored_features >= SEEDED && info.restored_edits == taken);
+    CHECK(local_edit_count(table) == taken);
+    fc_table_free(table);
+}
+
 /* The crash test: the writer is killed at random points; every reopen must load
  * with nothing set aside, and its edits must be crash-0 … crash-<n-1>, each once. */
 static void test_crash_kills(void) {
@@ -459,6 +505,7 @@ int main(int argc, char **argv) {
         else if (strcmp(step, "offline") == 0) step_offline(folder, url);
         else if (strcmp(step, "apply") == 0) step_apply(folder, url);
         else if (strcmp(step, "crash-writer") == 0) step_crash_writer(folder, url);
+        else if (strcmp(step, "full-disk") == 0) step_full_disk(folder, url);
         else if (strcmp(step, "ogc-seed") == 0) step_ogc_seed(folder, url, atof(argv[4]));
         else if (strcmp(step, "ogc-reopen") == 0) {
             int least = 0, most = 0;
@@ -478,6 +525,7 @@ int main(int argc, char **argv) {
     RUN(test_reopen_revalidate_offline);
     RUN(test_lock_and_corruption);
     RUN(test_real_server_time_to_live);
+    RUN(test_full_disk);
     RUN(test_crash_kills);
     return fc_test_finish("test_persist");
 }
