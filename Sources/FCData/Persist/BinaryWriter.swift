@@ -58,8 +58,22 @@ package struct BinaryWriter {
         align()
     }
 
-    /// Bytes already laid out (a nested record), with their length.
-    package mutating func record(_ other: BinaryWriter) {
-        other.bytes.withUnsafeBytes { raw($0) }
+    /// Starts a nested record, read back like `raw` bytes (its length, then
+    /// its bytes from an 8-byte boundary): write its content, then `endRecord`
+    /// with what this returned, which fills in the length.
+    package mutating func beginRecord() -> Int {
+        let lengthAt = bytes.count
+        int(0)
+        align()
+        return lengthAt
+    }
+
+    package mutating func endRecord(_ lengthAt: Int) {
+        let start = lengthAt + 8 + (8 - (lengthAt + 8) & 7) & 7
+        let length = UInt64(bytes.count - start).littleEndian
+        withUnsafeBytes(of: length) { value in
+            for index in 0..<8 { bytes[lengthAt + index] = value[index] }
+        }
+        align()
     }
 }

@@ -24,6 +24,10 @@ package final class FeatureStore: Sendable {
         var liveCount = 0
         /// Over `entries` as they are; dropped by every change.
         var spatialIndex: StoreSpatialIndex?
+        /// Restored entries whose ids are not in `index` yet: it is built by
+        /// the first call that needs it, not by the restore (a viewport query
+        /// needs only the spatial index; 1M inserts cost ~80 ms).
+        var indexPending = false
     }
 
     private let state = Locked(State())
@@ -49,6 +53,7 @@ package final class FeatureStore: Sendable {
     package func apply(_ batches: [FeatureBatch], clearingFirst: Bool, keepingFinerCopies: Bool = true) -> [[UInt32]?] {
         state.withLock { state in
             if clearingFirst { state = State() }
+            state.ensureIndex()
             state.spatialIndex = nil
             let incoming = batches.reduce(0) { $0 + $1.count }
             state.index.reserveCapacity(state.index.count + incoming)
@@ -94,6 +99,7 @@ package final class FeatureStore: Sendable {
     package func remove(_ ids: [Int64]) -> Int {
         guard !ids.isEmpty else { return 0 }
         return state.withLock { state in
+            state.ensureIndex()
             let before = state.liveCount
             state.spatialIndex = nil
             for id in ids {
@@ -108,6 +114,7 @@ package final class FeatureStore: Sendable {
     /// The cached row of a feature, by object id.
     package func locate(_ id: Int64) -> (batch: FeatureBatch, row: Int)? {
         state.withLock { state in
+            state.ensureIndex()
             guard let row = state.index.find(id) else { return nil }
             let entry = state.entries[state.entry(ofRow: Int(row))]
             return (entry.batch, Int(row) - entry.base)
@@ -116,7 +123,10 @@ package final class FeatureStore: Sendable {
 
     /// Whether every id is cached.
     package func containsAll(_ ids: [Int64]) -> Bool {
-        state.withLock { state in ids.allSatisfy { state.index.find($0) != nil } }
+        state.withLock { state in
+            state.ensureIndex()
+            return ids.allSatisfy { state.index.find($0) != nil }
+        }
     }
 
     /// The batches with their liveness and the spatial index over them (built
@@ -137,35 +147,51 @@ package final class FeatureStore: Sendable {
     }
 
     /// Replaces the cache by batches read back from a persisted cache (their
-    /// current rows). An id current in two rows keeps the later.
+    /// current rows). The id index is built when first needed; then an id
+    /// current in two rows (a file that lies) keeps the later.
     package func restore(_ entries: [(batch: FeatureBatch, live: Bitmap?)]) {
         state.withLock { state in
             state = State()
             let rows = entries.reduce(0) { $0 + $1.batch.count }
-            state.index.reserveCapacity(rows)
-            for (batch, live) in entries where batch.count > 0 && rows < Int(UInt32.max) {
-                let base = state.nextRow
+            guard rows < Int(UInt32.max) else { return }
+            for (batch, live) in entries where batch.count > 0 {
                 let bits = live ?? Bitmap(count: batch.count, value: true)
-                state.entries.append(Entry(base: base, batch: batch, live: bits, liveCount: bits.setCount))
+                let current = bits.setCount
+                guard current > 0 else { continue }
+                state.entries.append(Entry(base: state.nextRow, batch: batch, live: bits, liveCount: current))
                 state.nextRow += batch.count
-                state.liveCount += bits.setCount
-                for row in 0..<batch.count where bits[row] {
-                    if let old = state.index.insert(batch.objectId(row), UInt32(base + row)) { state.kill(Int(old)) }
-                }
+                state.liveCount += current
             }
-            state.entries.removeAll { $0.liveCount == 0 }
+            state.indexPending = !state.entries.isEmpty
         }
     }
 
     /// Heap bytes of the cache: batches, liveness bitmaps and the id index.
     package var byteSize: Int {
         state.withLock { state in
-            state.entries.reduce(state.index.byteSize + (state.spatialIndex?.byteSize ?? 0)) { $0 + $1.batch.byteSize + $1.live.byteSize }
+            state.ensureIndex()
+            return state.entries.reduce(state.index.byteSize + (state.spatialIndex?.byteSize ?? 0)) {
+                $0 + $1.batch.byteSize + $1.live.byteSize
+            }
         }
     }
 }
 
 extension FeatureStore.State {
+    /// Builds the id index of restored entries (see `indexPending`).
+    fileprivate mutating func ensureIndex() {
+        guard indexPending else { return }
+        indexPending = false
+        index.reserveCapacity(liveCount)
+        for position in entries.indices {
+            let entry = entries[position]
+            for row in 0..<entry.batch.count where entry.live[row] {
+                if let old = index.insert(entry.batch.objectId(row), UInt32(entry.base + row)) { kill(Int(old)) }
+            }
+        }
+        entries.removeAll { $0.liveCount == 0 }
+    }
+
     /// The entry holding a row number (entries are in row-number order).
     fileprivate func entry(ofRow row: Int) -> Int {
         var low = 0, high = entries.count - 1

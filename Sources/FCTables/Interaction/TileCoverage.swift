@@ -38,6 +38,10 @@ package struct TileCoverage {
     private var below: [String: [TileKey: Int]] = [:]
     private var references: [Int64: Int] = [:]
     private var pinned: Set<Int64> = []
+    /// Pins read back from a persisted cache, not yet in `pinned`: hashing a
+    /// million of them would cost a reopen ~70 ms before its first query, and
+    /// they are only needed when something is released (eviction, a filter change).
+    private var restoredPins: [Int64] = []
     private var clock: UInt64 = 0
 
     package var count: Int { tiles.values.reduce(0) { $0 + $1.count } }
@@ -88,7 +92,16 @@ package struct TileCoverage {
     }
 
     /// Features a manual populate brought in: never evicted.
-    package mutating func pin(_ ids: [Int64]) { pinned.formUnion(ids) }
+    package mutating func pin(_ ids: [Int64]) {
+        settlePins()
+        pinned.formUnion(ids)
+    }
+
+    private mutating func settlePins() {
+        guard !restoredPins.isEmpty else { return }
+        pinned.formUnion(restoredPins)
+        restoredPins = []
+    }
 
     /// Whether every part of `area` lies in covered tiles (of any level) whose
     /// geometry is within `tolerance` (infinity: which features, whatever their
@@ -180,6 +193,7 @@ package struct TileCoverage {
     /// Drops one reference to each id; returns those now unreferenced and unpinned.
     @discardableResult
     private mutating func release(_ ids: [Int64]) -> [Int64] {
+        settlePins()
         var released: [Int64] = []
         for id in ids {
             guard let count = references[id] else { continue }
@@ -250,7 +264,7 @@ extension TileCoverage {
                 out.buffer(area.ids)
             }
         }
-        out.buffer(Array(pinned))
+        out.buffer(Array(pinned) + restoredPins)
     }
 
     package static func read(from input: inout BinaryReader) throws(FeatureCacheError) -> TileCoverage {
@@ -287,7 +301,7 @@ extension TileCoverage {
                 coverage.areas[signature, default: []].append(Area(box: box, ids: ids, lastUsed: lastUsed))
             }
         }
-        coverage.pinned = Set(try input.buffer(of: Int64.self))
+        coverage.restoredPins = try input.buffer(of: Int64.self)
         coverage.clock = clock
         return coverage
     }
@@ -299,5 +313,5 @@ extension TileCoverage {
     }
 
     /// Every feature id a tile, area or pin holds.
-    package var heldIds: Set<Int64> { pinned.union(references.keys) }
+    package var heldIds: Set<Int64> { pinned.union(restoredPins).union(references.keys) }
 }

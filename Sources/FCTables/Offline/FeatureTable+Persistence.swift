@@ -202,4 +202,3 @@ extension FeatureTable {
 extension String {
     fileprivate var nonEmpty: String? { isEmpty ? nil : self }
 }
-

