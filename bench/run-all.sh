@@ -32,3 +32,5 @@ echo "== data out: GeoDataFrame and Arrow against pyogrio, Arrow export of 1M ro
 python3 bench/arrow.py --runs 5
 echo "== projection through PROJ against pyproj, and its cost in a populate (bash bench/projection.sh 5)"
 bash bench/projection.sh 5
+echo "== a persisted cache of 1M points reopened, against populating again and GDAL's GeoPackage (bash bench/reopen.sh 3)"
+bash bench/reopen.sh 3
