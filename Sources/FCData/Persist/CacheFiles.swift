@@ -18,8 +18,9 @@ package enum CacheFiles {
     package static let headerSize = 32
     /// The format this build writes and reads; a file of a later one is set aside.
     package static let formatVersion: UInt32 = 1
-    /// The largest file read back (a bound on what a corrupted size can ask for).
-    package static let maxFileSize = 1 << 40
+    /// The largest file read back: half the machine's memory (the cache is
+    /// held in memory; a larger file, whatever put it there, is not read).
+    package static let maxFileSize = Int(sysconf(Int32(_SC_PHYS_PAGES))) * Int(sysconf(Int32(_SC_PAGESIZE))) / 2
 
     package enum Kind: UInt32, Sendable {
         case features = 1
@@ -100,7 +101,9 @@ package enum CacheFiles {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw failure("cannot read \(path)") }
         let size = Int(info.st_size)
-        guard size <= maxFileSize else { throw corrupt(path, "it is \(size) bytes") }
+        guard size <= maxFileSize else {
+            throw FeatureCacheError(.storage, "\(path) is \(size) bytes, more than half of this machine's memory")
+        }
         guard let memory = mmap(nil, max(size, 1), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0),
             memory != MAP_FAILED
         else { throw failure("cannot allocate \(size) bytes for \(path)") }
@@ -115,36 +118,9 @@ package enum CacheFiles {
         return whole
     }
 
-    /// A whole file as it is, unchecked; nil when there is none.
+    /// A whole file as it is, unchecked, as an array (journals); nil when there is none.
     package static func readRaw(_ path: String) throws(FeatureCacheError) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            if errno == ENOENT { return nil }
-            throw failure("cannot open \(path)")
-        }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw failure("cannot read \(path)") }
-        let size = Int(info.st_size)
-        guard size <= maxFileSize else { throw corrupt(path, "it is \(size) bytes") }
-        var failed: FeatureCacheError?
-        // Read straight into the array's storage (no zero-filling first).
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
-            var done = 0
-            while done < size {
-                let got = Glibc.read(descriptor, buffer.baseAddress! + done, size - done)
-                if got < 0, errno == EINTR { continue }
-                guard got > 0 else {
-                    failed = got == 0 ? corrupt(path, "it shrank while it was read") : failure("cannot read \(path)")
-                    break
-                }
-                done += got
-            }
-            if failed != nil { buffer.baseAddress!.initialize(repeating: 0, count: size) }
-            initialized = size
-        }
-        if let failed { throw failed }
-        return bytes
+        try readWhole(path).map { Array($0.bytes) }
     }
 
     /// The header of an append-only file (a journal): length and checksum 0,
