@@ -126,6 +126,7 @@ package final class PersistedCache: @unchecked Sendable {
     private static func decodeBatches(
         _ records: [UnsafeRawBufferPointer], path: String
     ) throws(FeatureCacheError) -> [(batch: FeatureBatch, live: Bitmap?)] {
+        guard !records.isEmpty else { return [] }
         let shared = BorrowedRecords(records: records)
         let results = Locked([Result<(batch: FeatureBatch, live: Bitmap?), FeatureCacheError>?](repeating: nil, count: records.count))
         DispatchQueue.concurrentPerform(iterations: records.count) { index in

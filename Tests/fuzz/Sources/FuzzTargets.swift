@@ -240,7 +240,8 @@ enum Schema {
 /// stores, queries and writes back to the same content.
 func fuzzCacheFile(_ bytes: UnsafeRawBufferPointer) {
     _ = try? CacheFiles.check(Array(bytes), kind: .features, path: "fuzz")
-    if let snapshot = try? PersistedCache.decode(bytes, path: "fuzz") {
+    let decoded = Result { () throws(FeatureCacheError) in try PersistedCache.decode(bytes, path: "fuzz") }
+    if case let .success(snapshot) = decoded {
         let store = FeatureStore()
         store.restore(snapshot.entries)
         var box = BoundingBox()
