@@ -130,7 +130,12 @@ final class Recorder<Value: Sendable>: Sendable {
 /// blocking wait would starve) and returns its error, if any.
 func blockingOnAnotherThread(_ body: @escaping @Sendable () throws(FeatureCacheError) -> Void) async -> FeatureCacheError? {
     await withCheckedContinuation { (continuation: CheckedContinuation<FeatureCacheError?, Never>) in
-        DispatchQueue.global().async {
+        // A queue of its own gets a thread of its own (an overcommitting root
+        // queue), as a C caller's thread would be. On DispatchQueue.global(),
+        // whose threads number the cores (2 here), this blocked thread could
+        // hold the last one the library's event queues needed to deliver the
+        // callbacks the wait waits for, until the wait timed out.
+        DispatchQueue(label: "featurecache.tests.blocking").async {
             do {
                 try body()
                 continuation.resume(returning: nil)
