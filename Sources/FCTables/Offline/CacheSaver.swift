@@ -34,7 +34,7 @@ package final class CacheSaver: Sendable {
         guard schedule else { return }
         queue.asyncAfter(deadline: .now() + interval) { [self] in
             state.withLock { $0.scheduled = false }
-            saveIfDirty()
+            saveIfDirty(save)
         }
     }
 
@@ -42,26 +42,20 @@ package final class CacheSaver: Sendable {
     /// owner's own, from its deinit, where the saver's weak reference to it
     /// is already gone); returns once written.
     package func flush(with save: () -> Void) {
-        queue.sync {
-            let dirty = state.withLock { state in
-                defer { state.dirty = false }
-                return state.dirty
-            }
-            if dirty { save() }
-        }
+        queue.sync { saveIfDirty(save) }
     }
 
     /// `flush` without blocking a task's thread.
     package func flushed() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             queue.async { [self] in
-                saveIfDirty()
+                saveIfDirty(save)
                 continuation.resume()
             }
         }
     }
 
-    private func saveIfDirty() {
+    private func saveIfDirty(_ save: () -> Void) {
         let dirty = state.withLock { state in
             defer { state.dirty = false }
             return state.dirty

@@ -115,12 +115,8 @@ package final class EditJournal: EditRecorder, @unchecked Sendable {
     // MARK: - EditRecorder
 
     package func record(_ edit: LocalEdit, counters: (nextLocalId: Int64, nextSequence: Int)) throws(FeatureCacheError) {
-        var body = BinaryWriter()
-        body.u8(1)
-        body.i64(counters.nextLocalId)
-        body.int(counters.nextSequence)
-        edit.write(to: &body)
-        try append(body.bytes)
+        try file.append(Self.editRecord(edit, counters: counters))
+        records += 1
         liveEdits.insert(edit.objectId)
     }
 
@@ -130,33 +126,36 @@ package final class EditJournal: EditRecorder, @unchecked Sendable {
         body.i64(counters.nextLocalId)
         body.int(counters.nextSequence)
         body.i64(id)
-        try append(body.bytes)
+        try file.append(Self.framed(body.bytes))
+        records += 1
         liveEdits.remove(id)
     }
 
     package func sync() throws(FeatureCacheError) { try file.sync() }
 
-    private func append(_ body: [UInt8]) throws(FeatureCacheError) {
+    /// A record: its body's length and checksum, then the body.
+    private static func framed(_ body: [UInt8]) -> [UInt8] {
         var record = BinaryWriter(capacity: body.count + 12)
         record.u32(UInt32(body.count))
         record.u64(body.withUnsafeBytes { ContentHash.of($0) })
-        try file.append(record.bytes + body)
-        records += 1
+        return record.bytes + body
+    }
+
+    /// The record of an edit as it now is.
+    private static func editRecord(_ edit: LocalEdit, counters: (nextLocalId: Int64, nextSequence: Int)) -> [UInt8] {
+        var body = BinaryWriter()
+        body.u8(1)
+        body.i64(counters.nextLocalId)
+        body.int(counters.nextSequence)
+        edit.write(to: &body)
+        return framed(body.bytes)
     }
 
     /// Rewrites the journal as one record per edit (atomically: a crash keeps the old one).
     private func compact(_ contents: Contents) throws(FeatureCacheError) {
         var bytes = CacheFiles.journalHeader(kind: .edits)
         for edit in contents.edits {
-            var body = BinaryWriter()
-            body.u8(1)
-            body.i64(contents.nextLocalId)
-            body.int(contents.nextSequence)
-            edit.write(to: &body)
-            var record = BinaryWriter()
-            record.u32(UInt32(body.bytes.count))
-            record.u64(body.bytes.withUnsafeBytes { ContentHash.of($0) })
-            bytes += record.bytes + body.bytes
+            bytes += Self.editRecord(edit, counters: (contents.nextLocalId, contents.nextSequence))
         }
         try CacheFiles.replace(path, with: bytes)
         file = try CacheFiles.AppendFile(path)

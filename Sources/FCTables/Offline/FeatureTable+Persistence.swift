@@ -13,7 +13,6 @@ package struct TablePersistence: Sendable {
     var folder: String?
     var timeToLive: Double?
     var cache: PersistedCache?
-    var journal: EditJournal?
     var saver: CacheSaver?
     var info = CacheInfo()
 }
@@ -55,9 +54,7 @@ extension FeatureTable {
     /// Opens the folder (once) and reads what it holds; nil when not persisted.
     package func openPersistedCache() -> PersistedCache.Snapshot? {
         let settings = context.settings
-        let (folder, ttl) = persistence.withLock { ($0.folder ?? settings.cacheFolder, $0.timeToLive ?? settings.cacheTimeToLive) }
-        guard let folder, persistence.withLock({ $0.cache == nil }) else { return nil }
-        _ = ttl
+        guard let folder = persistence.withLock({ $0.cache == nil ? $0.folder ?? settings.cacheFolder : nil }) else { return nil }
         let cache: PersistedCache
         do {
             cache = try PersistedCache(root: folder, identity: cacheIdentity)
@@ -72,7 +69,6 @@ extension FeatureTable {
         let saver = CacheSaver(interval: Self.saveInterval) { [weak self] in self?.saveCache() }
         persistence.withLock {
             $0.cache = cache
-            $0.journal = journal
             $0.saver = cache.isReadOnly ? nil : saver
             $0.info.folder = cache.folder
             $0.info.isReadOnly = cache.isReadOnly
@@ -184,7 +180,6 @@ extension FeatureTable {
         edits.attach(nil)
         persistence.withLock {
             $0.saver = nil
-            $0.journal = nil
             $0.cache = nil
         }
     }
