@@ -1522,9 +1522,11 @@ FC_API fc_status fc_table_reset_statistics(fc_table *table);
  * one) loads them back:
  *  - with the service reachable, the saved coverage is kept where the service's
  *    evidence says its data did not change (ArcGIS editingInfo.lastEditDate /
- *    dataLastEditDate), or, without evidence, while younger than the time-to-live;
- *    otherwise it is dropped (with the features only it held) and views fetch
- *    again. Covered views that did not change cost no request.
+ *    dataLastEditDate, serverGens), or, without such evidence, while every
+ *    answer behind it is still fresh by the server's own word (HTTP
+ *    Cache-Control max-age or Expires, as tipg sends) or younger than the
+ *    time-to-live; otherwise it is dropped (with the features only it held) and
+ *    views fetch again. Covered views that did not change cost no request.
  *  - with the service unreachable (no connection, timeout, 502/503/504), the
  *    table still loads, from the saved metadata: queries, views and every request
  *    mode answer from the cache; what needs the service (populate, uncovered
@@ -1545,10 +1547,15 @@ FC_API fc_status fc_table_reset_statistics(fc_table *table);
 #define FC_CACHE_NONE               0 /* not persisted, or nothing was saved */
 #define FC_CACHE_UNCHANGED          1 /* the service's evidence is unchanged: all kept */
 #define FC_CACHE_STALE              2 /* the evidence changed: coverage dropped */
-#define FC_CACHE_EXPIRED            3 /* no evidence, older than the time-to-live: dropped */
-#define FC_CACHE_WITHIN_TIME_TO_LIVE 4 /* no evidence, within the time-to-live: kept */
+#define FC_CACHE_EXPIRED            3 /* no evidence of change, past the server's freshness
+                                         (if any) and older than the time-to-live: dropped */
+#define FC_CACHE_WITHIN_TIME_TO_LIVE 4 /* no evidence of change, past the server's freshness
+                                         (if any), within the time-to-live: kept */
 #define FC_CACHE_OFFLINE            5 /* the service was unreachable: loaded from the cache */
 #define FC_CACHE_SCHEMA_CHANGED     6 /* fields, geometry type, CRS or extent changed: dropped */
+#define FC_CACHE_FRESH              7 /* no evidence of change, and every answer behind the
+                                         features is still fresh by the server's
+                                         Cache-Control max-age or Expires: kept */
 
 /* Where a table's persisted cache stands. Versioned like fc_table_statistics:
  * set struct_size to sizeof(fc_cache_info) before the call. */
@@ -1572,8 +1579,9 @@ typedef struct fc_cache_info {
  * created mode 0700), or in memory only for NULL (the default). Applies to tables
  * loaded afterwards. time_to_live_seconds: how long saved coverage is trusted
  * when the service gives no evidence of changes (OGC API, WFS, ArcGIS layers
- * without editingInfo); 0 revalidates it all (the features still answer
- * offline). Errors: FC_E_INVALID_ARGUMENT for a NULL ctx, an empty folder or a
+ * without editingInfo) and the server's freshness (Cache-Control max-age,
+ * Expires) has run out or was never given; 0 trusts the server's freshness
+ * alone (the features still answer offline). Errors: FC_E_INVALID_ARGUMENT for a NULL ctx, an empty folder or a
  * negative or NaN time-to-live. Threading: any thread. @since 1.3 */
 FC_API fc_status fc_context_set_cache_folder(fc_context *ctx, const char *folder, double time_to_live_seconds);
 

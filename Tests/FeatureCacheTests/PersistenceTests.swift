@@ -43,7 +43,8 @@ import Glibc
         live[0] = false
         let batches = try recordedBatches()
         return PersistedCache.Snapshot(
-            identity: "1|https://example.com/0|wkid=0|where=", savedAt: 1_790_000_000.5, metadata: metadata, coverage: coverage,
+            identity: "1|https://example.com/0|wkid=0|where=", savedAt: 1_790_000_000.5, freshUntil: 1_790_000_600_000,
+            metadata: metadata, coverage: coverage,
             entries: [(batches[0], live), (batches[1], nil)], editIds: [-1, 5])
     }
 
@@ -51,7 +52,7 @@ import Glibc
         let original = try snapshot()
         let bytes = PersistedCache.encode(original)
         let read = try bytes.withUnsafeBytes { raw in try PersistedCache.decode(raw, path: "t") }
-        #expect(read.identity == original.identity && read.savedAt == original.savedAt)
+        #expect(read.identity == original.identity && read.savedAt == original.savedAt && read.freshUntil == 1_790_000_600_000)
         #expect(read.metadata == original.metadata)
         #expect(read.editIds == [-1, 5])
         #expect(read.entries.count == 2)
@@ -90,11 +91,15 @@ import Glibc
         try CacheFiles.check(framed, kind: .features, path: "t")
     }
 
-    /// What a hosted layer records in editingInfo is the evidence of change: both dates.
+    /// What a hosted layer records in editingInfo is the evidence of change:
+    /// both dates, and the change-tracking generation where the layer has one.
     @Test func dataVersionFromRecordedLayers() throws {
         for (path, expected) in [
             ("arcgis-edits/terriajs-act-veg-map-FeatureServer-0-layer.json", "lastEditDate=1724214859574&dataLastEditDate=1721608500483"),
-            ("arcgis-edits/maplibre-arcgis-points-layer-info.json", "lastEditDate=1694533059226&dataLastEditDate=1607017294831"),
+            (
+                "arcgis-edits/maplibre-arcgis-points-layer-info.json",
+                "lastEditDate=1694533059226&dataLastEditDate=1607017294831&serverGen=649144"
+            ),
             ("arcgis-edits/terriajs-Water_Network-FeatureServer-2-layer.json", nil),
         ] as [(String, String?)] {
             let metadata = try ArcGISLayerInfo.parse(try JSONValue.parse(try Fixtures.bytes(path)), url: path)

@@ -9,7 +9,8 @@
  * points 200 times, every reopen a consistent earlier or later state. The
  * service is the ArcGIS emulator's editable layer behind lossy_proxy.py, which
  * this test stops and starts again on the same port to take the service away;
- * and a real server, pygeoapi, where the time-to-live decides. */
+ * and real servers: pygeoapi, which says nothing of freshness (the time-to-live
+ * decides), and tipg, whose Cache-Control max-age keeps the cache fresh. */
 #include <signal.h>
 #include <sys/resource.h>
 #include <spawn.h>
@@ -350,6 +351,22 @@ static void test_real_server_time_to_live(void) {
     (void)port;
 }
 
+/* A real server that vouches for its answers' freshness (tipg sends
+ * Cache-Control: public, max-age=3600 on every answer): with a time-to-live of
+ * 0, the reopened cache is still fresh by the server's word, and the covered
+ * view costs nothing. */
+static void test_real_server_freshness(void) {
+    const char *base = getenv("TIPG_URL") ? getenv("TIPG_URL") : "http://127.0.0.1:5004";
+    char folder[256], url[600], args[64], expected[8];
+    make_folder(folder, sizeof folder, "tipg");
+    snprintf(url, sizeof url, "ogc:%s#public.roads", base);
+    long long n = step_output("ogc-seed", folder, url, "0");
+    CHECK(n > 0);
+    snprintf(args, sizeof args, "%lld:0:0", n);
+    snprintf(expected, sizeof expected, "%d", FC_CACHE_FRESH);
+    CHECK(run_step("ogc-reopen", folder, url, "0", expected, args) == 0);
+}
+
 /* Two tables of one cache: the second opens it read-only. A corrupted
  * features file is set aside and the table starts empty; a file of a later
  * format too. */
@@ -526,6 +543,7 @@ int main(int argc, char **argv) {
     if (argc == 2 && strcmp(argv[1], "servers") == 0) {
         /* The servers tier (ctest test_persist_servers): a real OGC API server. */
         RUN(test_real_server_time_to_live);
+        RUN(test_real_server_freshness);
         return fc_test_finish("test_persist servers");
     }
     RUN(test_bad_arguments);

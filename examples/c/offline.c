@@ -28,10 +28,11 @@ static const char *revalidation_name(int32_t value) {
     switch (value) {
     case FC_CACHE_UNCHANGED: return "unchanged on the service: kept";
     case FC_CACHE_STALE: return "changed on the service: fetched again";
-    case FC_CACHE_EXPIRED: return "past its time-to-live: fetched again";
+    case FC_CACHE_EXPIRED: return "past its freshness and time-to-live: fetched again";
     case FC_CACHE_WITHIN_TIME_TO_LIVE: return "within its time-to-live: kept";
     case FC_CACHE_OFFLINE: return "the service is unreachable: answering from the cache";
     case FC_CACHE_SCHEMA_CHANGED: return "the service's schema changed: dropped";
+    case FC_CACHE_FRESH: return "still fresh by the server's word: kept";
     default: return "nothing saved yet";
     }
 }

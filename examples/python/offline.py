@@ -20,10 +20,11 @@ import featurecache as fc  # noqa: E402
 VERDICTS = {
     fc.CacheRevalidation.UNCHANGED: "unchanged on the service: kept",
     fc.CacheRevalidation.STALE: "changed on the service: fetched again",
-    fc.CacheRevalidation.EXPIRED: "past its time-to-live: fetched again",
+    fc.CacheRevalidation.EXPIRED: "past its freshness and time-to-live: fetched again",
     fc.CacheRevalidation.WITHIN_TIME_TO_LIVE: "within its time-to-live: kept",
     fc.CacheRevalidation.OFFLINE: "the service is unreachable: answering from the cache",
     fc.CacheRevalidation.SCHEMA_CHANGED: "the service's schema changed: dropped",
+    fc.CacheRevalidation.FRESH: "still fresh by the server's word: kept",
 }
 
 

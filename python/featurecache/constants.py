@@ -67,6 +67,7 @@ class CacheRevalidation(IntEnum):
     WITHIN_TIME_TO_LIVE = 4
     OFFLINE = 5
     SCHEMA_CHANGED = 6
+    FRESH = 7
 
 
 class TokenPlacement(IntEnum):

@@ -44,3 +44,26 @@ def test_second_run_answers_from_disk(ns, tmp_path):
     assert table.cache_info.restored_features == 0
     table.close()
     assert glob.glob(os.path.join(folder, "*", "features.fcc.corrupt-*"))
+
+
+def test_server_freshness_keeps_the_cache(geoservers, tmp_path):
+    """tipg vouches for its answers (Cache-Control: max-age=3600): a second run
+    with a time-to-live of 0 keeps the cache as fresh and asks nothing; pygeoapi
+    says nothing of freshness: the same run fetches again."""
+    seattle = (-122.4, 47.5, -122.2, 47.7)
+    for url, collection, verdict in [(geoservers["TIPG_URL"], "public.roads", fc.CacheRevalidation.FRESH),
+                                     (geoservers["PYGEOAPI_URL"], "roads", fc.CacheRevalidation.EXPIRED)]:
+        folder = str(tmp_path / collection)
+        counts = []
+        for run in range(2):
+            table = fc.Table.ogc(url, collection, context=fc.Context(cache_dir=folder, cache_ttl=0))
+            table.request_mode = fc.RequestMode.ON_INTERACTION_CACHE
+            assert table.wait(60), table.load_error
+            before = table.statistics.requests
+            counts.append(len(table.query(fc.Query(bbox=seattle))))
+            asked = table.statistics.requests - before
+            if run == 1:
+                assert table.cache_info.revalidation == verdict, collection
+                assert (asked == 0) == (verdict == fc.CacheRevalidation.FRESH), (collection, asked)
+            table.close()
+        assert counts[0] == counts[1] > 0

@@ -103,8 +103,14 @@ extension FeatureTable {
                     revalidation = .offline
                 } else if let before = saved.dataVersion, let now = metadata.dataVersion {
                     revalidation = before == now && !editsMoved ? .unchanged : .stale
+                } else if editsMoved {
+                    revalidation = .expired
+                } else if let freshUntil = snapshot.freshUntil, DateText.now < freshUntil {
+                    revalidation = .fresh
                 } else {
-                    revalidation = CacheFiles.now() - snapshot.savedAt <= ttl && !editsMoved ? .withinTimeToLive : .expired
+                    // The caller's time-to-live is the staleness it accepts,
+                    // whether the server's freshness ran out or it gave none.
+                    revalidation = CacheFiles.now() - snapshot.savedAt <= ttl ? .withinTimeToLive : .expired
                 }
                 var entries = snapshot.entries
                 if revalidation == .stale || revalidation == .expired {
@@ -112,6 +118,11 @@ extension FeatureTable {
                     if !released.isEmpty {
                         entries = entries.map { entry in Self.dropping(released, from: entry) }
                     }
+                }
+                // Kept features keep the server's word on them; dropped ones
+                // take it with them.
+                if revalidation != .stale && revalidation != .expired {
+                    statistics.mergeFreshness(AnswerFreshness(saved: snapshot.freshUntil))
                 }
                 store.restore(entries)
                 // Rows of edits no longer pending (landed or undone since) go;
@@ -155,7 +166,8 @@ extension FeatureTable {
         guard let cache = persistence.withLock({ $0.cache }), let metadata = loadedMetadata else { return }
         let (coverage, entries) = interaction.persistedState(store: store)
         let snapshot = PersistedCache.Snapshot(
-            identity: cache.identity, savedAt: CacheFiles.now(), metadata: metadata, coverage: coverage, entries: entries,
+            identity: cache.identity, savedAt: CacheFiles.now(), freshUntil: statistics.freshness.vouchedUntil,
+            metadata: metadata, coverage: coverage, entries: entries,
             editIds: edits.snapshot().map(\.objectId))
         do {
             try cache.write(snapshot)

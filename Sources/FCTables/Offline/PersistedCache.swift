@@ -24,6 +24,9 @@ package final class PersistedCache: @unchecked Sendable {
     package struct Snapshot {
         package var identity: String
         package var savedAt: Double
+        /// Until when (epoch milliseconds) the server said every answer behind
+        /// the features stays fresh (`AnswerFreshness`); nil: it did not say.
+        package var freshUntil: Int64?
         package var metadata: TableMetadata
         package var coverage: TileCoverage
         package var entries: [(batch: FeatureBatch, live: Bitmap?)]
@@ -89,6 +92,8 @@ package final class PersistedCache: @unchecked Sendable {
         var out = BinaryWriter(capacity: rows + 4096)
         out.string(snapshot.identity)
         out.f64(snapshot.savedAt)
+        out.bool(snapshot.freshUntil != nil)
+        out.i64(snapshot.freshUntil ?? 0)
         MetadataCodec.write(snapshot.metadata, to: &out)
         snapshot.coverage.write(to: &out)
         out.buffer(snapshot.editIds)
@@ -109,6 +114,8 @@ package final class PersistedCache: @unchecked Sendable {
         var input = BinaryReader(raw, what: path)
         let identity = try input.string()
         let savedAt = try input.f64()
+        let vouched = try input.bool()
+        let freshUntil = try input.i64()
         let metadata = try MetadataCodec.readMetadata(&input)
         let coverage = try TileCoverage.read(from: &input)
         let editIds = try input.buffer(of: Int64.self)
@@ -119,7 +126,9 @@ package final class PersistedCache: @unchecked Sendable {
         guard input.isAtEnd else { throw input.corrupt("\(input.remaining) bytes follow the last batch") }
         let entries = try decodeBatches(records, path: path)
         guard entries.reduce(0, { $0 + $1.batch.count }) < Int(UInt32.max) else { throw input.corrupt("more than 4 billion rows") }
-        return Snapshot(identity: identity, savedAt: savedAt, metadata: metadata, coverage: coverage, entries: entries, editIds: editIds)
+        return Snapshot(
+            identity: identity, savedAt: savedAt, freshUntil: vouched ? freshUntil : nil, metadata: metadata, coverage: coverage,
+            entries: entries, editIds: editIds)
     }
 
     /// The batch records, decoded side by side (each is independent).

@@ -54,6 +54,7 @@ extension ClientContext {
                     let wait = policy.delay(beforeRetry: retry, retryAfter: retryAfter())
                 else {
                     defer { statistics?.countResponse(bytes: response.bytesRead) }
+                    statistics?.noteAnswer(response, to: request)
                     return try await read(response)
                 }
                 _ = try? await response.collect()

@@ -41,9 +41,12 @@ public struct TableStatistics: Sendable, Equatable {
     public init() {}
 }
 
-/// The live counters behind `TableStatistics`, shared by a table and its source.
+/// The live counters behind `TableStatistics`, shared by a table and its
+/// source, and the freshness the server gave the answers (never reset with
+/// the counters: it is what the cache holds, not what it cost).
 package final class StatisticsCounter: Sendable {
     private let value = Locked(TableStatistics())
+    private let answers = Locked(AnswerFreshness())
 
     package init() {}
 
@@ -52,6 +55,19 @@ package final class StatisticsCounter: Sendable {
     package var snapshot: TableStatistics { value.withLock { $0 } }
 
     package func reset() { value.withLock { $0 = TableStatistics() } }
+
+    /// How long what the table received stays fresh.
+    package var freshness: AnswerFreshness { answers.withLock { $0 } }
+
+    /// Answers received before (a saved cache's) join this table's.
+    package func mergeFreshness(_ earlier: AnswerFreshness) { answers.withLock { $0.merge(earlier) } }
+
+    /// A successful answer to `request`, received now: its freshness joins the rest.
+    package func noteAnswer(_ response: StreamedResponse, to request: HTTPRequest) {
+        guard (200..<300).contains(response.status) else { return }
+        let until = request.method == .get ? HTTPFreshness.freshUntil(response.headers, receivedAt: DateText.now) : nil
+        answers.withLock { $0.note(until) }
+    }
 
     package func countResponse(bytes: Int) {
         value.withLock {

@@ -37,21 +37,8 @@ public struct RetryPolicy: Sendable, Equatable {
     /// (epoch milliseconds). nil when absent or unreadable.
     package static func retryAfter(_ value: String?, now: Int64) -> Double? {
         guard let text = value?.trimmingCharacters(in: " \t") else { return nil }
-        if let seconds = Int(text) { return seconds >= 0 ? Double(seconds) : nil }
-        let parts = text.split(separator: " ")
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        guard parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]), let month = months.firstIndex(of: String(parts[2])),
-            let year = Int(parts[3])
-        else { return nil }
-        let clock = parts[4].split(separator: ":").compactMap { Int($0) }
-        guard clock.count == 3,
-            let at = DateText.epochMilliseconds(
-                String(format4(year)) + "-" + two(month + 1) + "-" + two(day) + "T" + two(clock[0]) + ":" + two(clock[1]) + ":"
-                    + two(clock[2]) + "Z")
-        else { return nil }
+        if let seconds = HTTPDate.deltaSeconds(text) { return Double(seconds) }
+        guard let at = HTTPDate.epochMilliseconds(text) else { return nil }
         return max(0, Double(at - now) / 1000)
     }
-
-    private static func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-    private static func format4(_ n: Int) -> String { String(repeating: "0", count: max(0, 4 - String(n).count)) + String(n) }
 }

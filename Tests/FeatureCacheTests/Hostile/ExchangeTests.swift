@@ -225,6 +225,63 @@ private func context(_ transport: RequestTransport, retry: (inout RetryPolicy) -
         #expect(policy.delay(beforeRetry: 4, retryAfter: nil) == nil)
     }
 
+    /// How long an answer stays fresh, as a private cache reads its headers
+    /// (RFC 9111 §4.2.1): what tipg sends, the directives that forbid reuse,
+    /// Expires against Date, what a hostile server may write.
+    @Test func freshnessReadsCacheControlAndExpires() {
+        let at = DateText.epochMilliseconds("2015-10-21T07:28:00Z")!
+        func until(_ headers: [(name: String, value: String)]) -> Int64? {
+            HTTPFreshness.freshUntil(headers, receivedAt: at).map { $0 - at }
+        }
+        #expect(until([("cache-control", "public, max-age=3600")]) == 3_600_000)
+        #expect(until([("Cache-Control", "max-age=\"60\""), ("Age", "20")]) == 40_000)
+        #expect(until([("Cache-Control", "max-age=60"), ("Age", "999")]) == 0)
+        #expect(until([("Cache-Control", "no-cache, max-age=60")]) == 0)
+        #expect(until([("Cache-Control", "max-age=60, No-Store")]) == 0)
+        #expect(until([("Cache-Control", "max-age=soon")]) == 0)
+        // A shared cache's lifetime is not ours; nothing else said: no word.
+        #expect(until([("Cache-Control", "public, s-maxage=600")]) == nil)
+        #expect(until([("Content-Type", "application/geo+json")]) == nil)
+        #expect(until([("Cache-Control", "max-age=99999999999999999999999")]) == Int64(Int32.max) * 1000)
+        #expect(until([("Date", "Wed, 21 Oct 2015 07:00:00 GMT"), ("Expires", "Wed, 21 Oct 2015 08:00:00 GMT")]) == 3_600_000)
+        #expect(until([("Expires", "Wed, 21 Oct 2015 07:30:00 GMT")]) == 120_000)
+        #expect(until([("Expires", "0")]) == 0)
+        #expect(until([("Expires", "Wed, 21 Oct 2015 07:00:00 GMT")]) == 0)
+        #expect(HTTPDate.epochMilliseconds("Wed, 31 Feb 2015 07:00:00 GMT") == nil)
+        #expect(HTTPDate.epochMilliseconds("Wed, 21 Oct 2015 25:00:00 GMT") == nil)
+        #expect(HTTPDate.deltaSeconds("-1") == nil && HTTPDate.deltaSeconds("") == nil && HTTPDate.deltaSeconds("07") == 7)
+
+        var answers = AnswerFreshness()
+        #expect(answers.vouchedUntil == nil)
+        answers.note(at + 5000)
+        answers.note(at + 1000)
+        #expect(answers.vouchedUntil == at + 1000)
+        answers.note(nil)
+        #expect(answers.vouchedUntil == nil)
+        var saved = AnswerFreshness(saved: at + 9000)
+        saved.merge(AnswerFreshness(saved: at + 3000))
+        #expect(saved.vouchedUntil == at + 3000)
+        saved.merge(AnswerFreshness(saved: nil))
+        #expect(saved.vouchedUntil == nil)
+    }
+
+    /// Only a GET's successful answer carries freshness; a POST's answer
+    /// leaves the whole unvouched, an error adds nothing.
+    @Test func aTableNotesTheFreshnessOfWhatItReceived() async throws {
+        let transport = RequestTransport { request, _ in
+            let status = request.url.hasSuffix("/missing") ? 404 : 200
+            return .success(HTTPResponse(status: status, headers: [("Cache-Control", "max-age=600")], body: []))
+        }
+        let context = context(transport) { _ in }
+        let statistics = StatisticsCounter()
+        _ = try await context.send(context.makeRequest(url: "https://h.example.com/a"), counting: statistics)
+        _ = try await context.send(context.makeRequest(url: "https://h.example.com/missing"), counting: statistics)
+        let fresh = try #require(statistics.freshness.vouchedUntil)
+        #expect(abs(fresh - DateText.now - 600_000) < 60_000)
+        _ = try await context.send(context.makeRequest(.post, url: "https://h.example.com/q", body: []), counting: statistics)
+        #expect(statistics.freshness.vouchedUntil == nil)
+    }
+
     @Test func secretsAreMaskedInMessages() {
         #expect(RequestURL.redacted("http://user:pa55@h.example.com/a?token=t&x=1") == "http://***@h.example.com/a?token=***&x=1")
         #expect(RequestURL.redacted("https://h.example.com/a@b?key=k") == "https://h.example.com/a@b?key=***")

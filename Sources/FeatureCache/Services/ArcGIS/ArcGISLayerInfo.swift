@@ -74,7 +74,7 @@ enum ArcGISLayerInfo {
             ?? json["supportsPagination"]?.bool ?? false
         // currentVersion is a number, but some servers write it as a string.
         metadata.serviceVersion = json["currentVersion"]?.double ?? json["currentVersion"]?.string.flatMap(Double.init) ?? 0
-        metadata.dataVersion = dataVersion(json["editingInfo"])
+        metadata.dataVersion = dataVersion(json)
         return metadata
     }
 
@@ -82,11 +82,17 @@ enum ArcGISLayerInfo {
     /// (any edit, schema ones included) and `dataLastEditDate` (hosted layers)
     /// together, so a change of either counts. A recorded hosted layer
     /// (maplibre points) has a `lastEditDate` later than both other dates: the
-    /// one alone could miss what the other sees. nil without either.
-    static func dataVersion(_ info: JSONValue?) -> String? {
+    /// one alone could miss what the other sees. Layers with change tracking
+    /// (the same recording: `capabilities "Query,ChangeTracking"`) also count
+    /// their edits in `serverGens.serverGen`, which moves with every edit even
+    /// within one millisecond. nil without any of them.
+    static func dataVersion(_ layer: JSONValue) -> String? {
+        let info = layer["editingInfo"]
         let last = info?["lastEditDate"]?.int, data = info?["dataLastEditDate"]?.int
-        guard last != nil || data != nil else { return nil }
-        return "lastEditDate=\(last.map(String.init) ?? "")&dataLastEditDate=\(data.map(String.init) ?? "")"
+        let generation = layer["serverGens"]?["serverGen"]?.int
+        guard last != nil || data != nil || generation != nil else { return nil }
+        let dates = "lastEditDate=\(last.map(String.init) ?? "")&dataLastEditDate=\(data.map(String.init) ?? "")"
+        return generation.map { dates + "&serverGen=\($0)" } ?? dates
     }
 
     /// What the layer lets a client change. Only `capabilities` says whether

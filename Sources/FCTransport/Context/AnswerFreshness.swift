@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: Apache-2.0
+import FCSupport
+
+/// How long the answers behind a table's cache stay fresh by the server's
+/// word (`HTTPFreshness`): the earliest moment one of them stops being fresh.
+/// One answer that came without a word, or to a request a cache may not keep
+/// (a POST), leaves the whole unvouched: the server promised nothing for it.
+package struct AnswerFreshness: Sendable, Equatable {
+    /// The earliest end of freshness (epoch milliseconds), nil before any answer.
+    package private(set) var earliest: Int64?
+    /// Some answer came with no freshness of its own.
+    package private(set) var unvouched = false
+
+    package init() {}
+
+    /// What was saved: fresh until `until`, or unvouched when nil.
+    package init(saved until: Int64?) {
+        earliest = until
+        unvouched = until == nil
+    }
+
+    /// Until when every answer is fresh; nil when some answer is unvouched or none came.
+    package var vouchedUntil: Int64? { unvouched ? nil : earliest }
+
+    /// An answer fresh until `until` (nil: it said nothing).
+    package mutating func note(_ until: Int64?) {
+        guard let until else {
+            unvouched = true
+            return
+        }
+        earliest = min(earliest ?? until, until)
+    }
+
+    /// Both sets of answers together.
+    package mutating func merge(_ other: AnswerFreshness) {
+        if other.unvouched { unvouched = true }
+        if let until = other.earliest { earliest = min(earliest ?? until, until) }
+    }
+}
