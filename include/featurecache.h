@@ -1581,9 +1581,21 @@ typedef struct fc_cache_info {
  * when the service gives no evidence of changes (OGC API, WFS, ArcGIS layers
  * without editingInfo) and the server's freshness (Cache-Control max-age,
  * Expires) has run out or was never given; 0 trusts the server's freshness
- * alone (the features still answer offline). Errors: FC_E_INVALID_ARGUMENT for a NULL ctx, an empty folder or a
- * negative or NaN time-to-live. Threading: any thread. @since 1.3 */
+ * alone (the features still answer offline). ctx NULL: the default context.
+ * Errors: FC_E_INVALID_ARGUMENT for an empty folder or a negative or NaN
+ * time-to-live. Threading: any thread. @since 1.3 */
 FC_API fc_status fc_context_set_cache_folder(fc_context *ctx, const char *folder, double time_to_live_seconds);
+
+/* Bounds the bytes the folders under a cache folder take together (0: no
+ * bound, the default). Each table's own file follows its memory budget
+ * (fc_table_set_cache_budget); this bounds the folders of tables not opened
+ * again. After a table of the context saves, while the folders under its cache
+ * folder hold more than `bytes`, the least recently used are removed whole
+ * (last use: when a table last opened or saved it), never one a table holds now
+ * (in this process or another) and never one with pending edits. ctx NULL:
+ * the default context. Errors: FC_E_INVALID_ARGUMENT for negative bytes.
+ * Threading: any thread. @since 1.3 */
+FC_API fc_status fc_context_set_cache_disk_budget(fc_context *ctx, int64_t bytes);
 
 /* The same for one table, winning over its context's; set before the table
  * loads. time_to_live_seconds < 0 keeps the context's. Errors:

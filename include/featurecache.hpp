@@ -277,6 +277,9 @@ public:
     void set_cache_folder(const std::string &folder, double time_to_live_seconds = 0) {
         check(fc_context_set_cache_folder(get(), folder.empty() ? nullptr : folder.c_str(), time_to_live_seconds));
     }
+    /// The bytes the folders under the cache folder may take together (0: no
+    /// bound); see fc_context_set_cache_disk_budget.
+    void set_cache_disk_budget(int64_t bytes) { check(fc_context_set_cache_disk_budget(get(), bytes)); }
     fc_context *get() const noexcept { return handle_.get(); }
 
 private:

@@ -34,6 +34,7 @@ private func headerConformance() {
     conforms(CFeatureCacheABI.fc_context_get_work_limits, fcContextGetWorkLimits)
     conforms(CFeatureCacheABI.fc_context_set_ca_file, fcContextSetCAFile)
     conforms(CFeatureCacheABI.fc_context_set_ca_path, fcContextSetCAPath)
+    conforms(CFeatureCacheABI.fc_context_set_cache_disk_budget, fcContextSetCacheDiskBudget)
     conforms(CFeatureCacheABI.fc_context_set_cache_folder, fcContextSetCacheFolder)
     conforms(CFeatureCacheABI.fc_context_set_header, fcContextSetHeader)
     conforms(CFeatureCacheABI.fc_context_set_low_speed_limit, fcContextSetLowSpeedLimit)

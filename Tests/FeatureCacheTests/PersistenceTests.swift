@@ -4,6 +4,7 @@
 @testable import FCData
 @testable import FCTransport
 @testable import FCTables
+import Dispatch
 import Testing
 
 #if canImport(Glibc)
@@ -105,6 +106,30 @@ import Glibc
             let metadata = try ArcGISLayerInfo.parse(try JSONValue.parse(try Fixtures.bytes(path)), url: path)
             #expect(metadata.dataVersion == expected, "\(path)")
         }
+    }
+
+    /// A table waiting for a folder an evictor removes (holding its lock) ends
+    /// up with the folder made anew and its lock, not a lock on a removed file.
+    @Test func aFolderRemovedWhileWaitedForIsMadeAnew() throws {
+        let folder = "/tmp/fc-evict-test-\(getpid())/t"
+        defer { _ = system("rm -rf '/tmp/fc-evict-test-\(getpid())'") }
+        var held = try CacheFiles.Lock.folder(folder)
+        #expect(held != nil)
+        let waiter = Locked<Result<CacheFiles.Lock?, FeatureCacheError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue(label: "waiter").async {
+            waiter.withLock { $0 = Result { () throws(FeatureCacheError) in try CacheFiles.Lock.folder(folder, patience: 30) } }
+            done.signal()
+        }
+        usleep(100_000)
+        CacheFiles.removeFolder(folder)
+        held = nil
+        done.wait()
+        let lock = try #require(try waiter.withLock { $0 }?.get())
+        #expect(CacheFiles.folders(in: "/tmp/fc-evict-test-\(getpid())").map(\.path) == [folder])
+        // The new lock is the folder's: another taker finds it held.
+        #expect(try CacheFiles.Lock(folder + "/lock", patience: 0, stamp: false) == nil)
+        withExtendedLifetime(lock) {}
     }
 
     /// The journal keeps every edit as recorded; a torn last record (a crash

@@ -437,6 +437,53 @@ static void test_full_disk(void) {
     fc_table_free(table);
 }
 
+/* Opens a table of the context in folder, shows the seeded view, waits for its
+ * save; returns its bytes on disk. With an edit: one add left pending. */
+static int64_t seed_in(fc_context *ctx, const char *folder, const char *url, bool edit) {
+    fc_table *table = open_cached(ctx, folder, url, FC_REQUEST_MODE_ON_INTERACTION_CACHE, -1);
+    CHECK(view_count(table, NULL) == SEEDED);
+    if (edit) add_edit(table, inspection(2, "kept", -122.6, 45.5));
+    fc_table_free(table);
+    table = open_cached(ctx, folder, url, FC_REQUEST_MODE_ON_INTERACTION_CACHE, -1);
+    int64_t bytes = cache_info(table).bytes_on_disk;
+    fc_table_free(table);
+    return bytes;
+}
+
+/* The folder's disk budget across tables: the least recently used table's
+ * folder goes, but never one with a pending edit, nor the one saving now. */
+static void test_disk_budget(void) {
+    char folder[256], url_a[512], url_b[512], url_c[512];
+    make_folder(folder, sizeof folder, "budget");
+    layer_url_at(url_a, sizeof url_a, emulator_base(), emulator_namespace("persist-budget-a"));
+    layer_url_at(url_b, sizeof url_b, emulator_base(), emulator_namespace("persist-budget-b"));
+    layer_url_at(url_c, sizeof url_c, emulator_base(), emulator_namespace("persist-budget-c"));
+    fc_context *ctx = NULL;
+    CHECK_STATUS(fc_context_create(&ctx), FC_OK);
+    CHECK_STATUS(fc_context_set_cache_disk_budget(ctx, -1), FC_E_INVALID_ARGUMENT);
+    int64_t a = seed_in(ctx, folder, url_a, true);   /* the oldest, with a pending edit */
+    int64_t b = seed_in(ctx, folder, url_b, false);
+    CHECK(a > 0 && b > 0);
+    /* Room for two tables' folders, not three: c's save must free one. */
+    CHECK_STATUS(fc_context_set_cache_disk_budget(ctx, a + b + b / 2), FC_OK);
+    int64_t c = seed_in(ctx, folder, url_c, false);
+    CHECK(c > 0);
+
+    fc_table *table = open_cached(ctx, folder, url_a, FC_REQUEST_MODE_ON_INTERACTION_CACHE, -1);
+    CHECK_MSG(cache_info(table).restored_edits == 1, "the folder with a pending edit was removed");
+    CHECK(cache_info(table).restored_features > 0);
+    fc_table_free(table);
+    table = open_cached(ctx, folder, url_b, FC_REQUEST_MODE_ON_INTERACTION_CACHE, -1);
+    CHECK_MSG(cache_info(table).restored_features == 0 && cache_info(table).revalidation == FC_CACHE_NONE,
+              "the least recently used folder was kept");
+    fc_table_free(table);
+    CHECK_STATUS(fc_context_set_cache_disk_budget(ctx, 0), FC_OK);
+    table = open_cached(ctx, folder, url_c, FC_REQUEST_MODE_ON_INTERACTION_CACHE, -1);
+    CHECK(cache_info(table).restored_features == SEEDED);
+    fc_table_free(table);
+    fc_context_free(ctx);
+}
+
 /* The crash test: the writer is killed at random points; every reopen must load
  * with nothing set aside, and its edits must be crash-0 … crash-<n-1>, each once. */
 static void test_crash_kills(void) {
@@ -550,6 +597,7 @@ int main(int argc, char **argv) {
     RUN(test_reopen_revalidate_offline);
     RUN(test_lock_and_corruption);
     RUN(test_full_disk);
+    RUN(test_disk_budget);
     RUN(test_crash_kills);
     return fc_test_finish("test_persist");
 }

@@ -224,6 +224,13 @@ int main() {
         CHECK(mkdtemp(folder) != nullptr);
         fc::Context context;
         context.set_cache_folder(folder, 3600);
+        context.set_cache_disk_budget(64 << 20);  /* far above one table's folder: nothing goes */
+        try {
+            context.set_cache_disk_budget(-1);
+            CHECK(false);
+        } catch (const fc::Error &error) {
+            CHECK(error.status() == FC_E_INVALID_ARGUMENT);
+        }
         {
             fc::Table first = fc::Table::arcgis(url, &context);
             first.set_request_mode(FC_REQUEST_MODE_MANUAL_CACHE);

@@ -277,6 +277,7 @@ _SIGNATURES = {
     "fc_table_cached_bytes": (_status, [_handle, POINTER(c_int64)]),
     "fc_table_get_statistics": (_status, [_handle, POINTER(TableStatistics)]),
     "fc_context_set_cache_folder": (_status, [_handle, c_char_p, ctypes.c_double]),
+    "fc_context_set_cache_disk_budget": (_status, [_handle, ctypes.c_int64]),
     "fc_table_set_cache_folder": (_status, [_handle, c_char_p, ctypes.c_double]),
     "fc_table_get_cache_info": (_status, [_handle, POINTER(CacheInfo)]),
     "fc_table_reset_statistics": (_status, [_handle]),

@@ -22,7 +22,7 @@ class Context(Handle):
 
     def __init__(self, *, connect_timeout=None, timeout=None, max_connections_per_host=None,
                  max_response_bytes=None, user_agent=None, headers=None, token=None, token_as_parameter=False,
-                 cache_dir=None, cache_ttl=0.0):
+                 cache_dir=None, cache_ttl=0.0, cache_disk_budget=0):
         out = ctypes.c_void_p()
         check(_ffi.lib.fc_context_create(ctypes.byref(out)))
         super().__init__(out.value)
@@ -41,13 +41,22 @@ class Context(Handle):
             self.set_token(token, as_parameter=token_as_parameter)
         if cache_dir is not None:
             self.set_cache_dir(cache_dir, cache_ttl)
+        if cache_disk_budget:
+            self.set_cache_disk_budget(cache_disk_budget)
 
     def set_cache_dir(self, folder, time_to_live=0.0):
         """Keeps the cache of tables loaded afterwards in `folder` between runs
         (None: in memory only). `time_to_live`: seconds saved coverage is trusted
-        when the service gives no evidence of changes (0: revalidate it all)."""
+        when the service gives no evidence of changes and the freshness its
+        answers carried ran out (0: the server's freshness alone)."""
         encoded = None if folder is None else _ffi.encode(os.fspath(folder), "folder")
         check(_ffi.lib.fc_context_set_cache_folder(self._ptr, encoded, float(time_to_live)))
+
+    def set_cache_disk_budget(self, nbytes):
+        """Bytes the folders under the cache folder may take together (0: no bound):
+        after a save beyond it, the least recently used tables' folders that no table
+        holds and that keep no pending edits are removed."""
+        check(_ffi.lib.fc_context_set_cache_disk_budget(self._ptr, int(nbytes)))
 
     def set_timeouts(self, connect_seconds, total_seconds):
         """Connect and total timeout of each request; total 0 = no limit."""

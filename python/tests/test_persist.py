@@ -4,6 +4,8 @@ second run that answers a covered view from disk, and a corrupt file set aside."
 import glob
 import os
 
+import pytest
+
 import featurecache as fc
 
 PORTLAND = (-123.0, 45.0, -122.0, 46.0)
@@ -67,3 +69,27 @@ def test_server_freshness_keeps_the_cache(geoservers, tmp_path):
                 assert (asked == 0) == (verdict == fc.CacheRevalidation.FRESH), (collection, asked)
             table.close()
         assert counts[0] == counts[1] > 0
+
+
+def test_disk_budget_removes_the_least_recently_used_folder(emulator, tmp_path):
+    """Two tables' folders do not fit a budget of one and a half: the older goes."""
+    from conftest import Namespace
+    folder = str(tmp_path / "cache")
+    with pytest.raises(fc.InvalidArgumentError):
+        fc.Context(cache_disk_budget=-1)
+    first, second = Namespace(emulator), Namespace(emulator)
+    table = open_table(first, folder)
+    assert len(table.query(fc.Query(bbox=PORTLAND))) == 200
+    table.close()
+    (used,) = [os.path.getsize(path) for path in glob.glob(os.path.join(folder, "*", "features.fcc"))]
+
+    context = fc.Context(cache_dir=folder, cache_disk_budget=used * 3 // 2)
+    table = fc.Table.arcgis(second.layer_url(0, service="Editable"), context=context)
+    table.request_mode = fc.RequestMode.ON_INTERACTION_CACHE
+    table.wait(timeout=60)
+    assert len(table.query(fc.Query(bbox=PORTLAND))) == 200
+    table.close()
+    assert len(glob.glob(os.path.join(folder, "*", "features.fcc"))) == 1
+    table = open_table(first, folder)
+    assert table.cache_info.restored_features == 0
+    table.close()

@@ -239,9 +239,11 @@ package enum CacheFiles {
         /// nil when another process (or another table of this one) holds it
         /// for longer than `patience` seconds (a table being released lets go
         /// within moments).
-        package init?(_ path: String, patience: Double = 2) throws(FeatureCacheError) {
+        /// `stamp`: write this process's id into the file (which also dates
+        /// the folder's last use); an evictor's lock leaves it as it was.
+        package init?(_ path: String, patience: Double = 2, stamp: Bool = true) throws(FeatureCacheError) {
             let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else { throw failure("cannot open the lock \(path)") }
+            guard descriptor >= 0 else { throw errno == ENOENT ? Lock.removed(path) : failure("cannot open the lock \(path)") }
             var waited = 0.0
             while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
                 guard errno == EWOULDBLOCK || errno == EINTR else {
@@ -256,10 +258,39 @@ package enum CacheFiles {
                 usleep(20_000)
                 waited += 0.02
             }
+            // Held, but is it still the folder's? An evictor removes a folder
+            // while holding its lock: what was waited on is then gone.
+            var held = stat(), named = stat()
+            guard fstat(descriptor, &held) == 0, stat(path, &named) == 0, held.st_ino == named.st_ino, held.st_dev == named.st_dev
+            else {
+                close(descriptor)
+                throw Lock.removed(path)
+            }
             self.descriptor = descriptor
+            guard stamp else { return }
             let pid = Array("\(getpid())\n".utf8)
             _ = ftruncate(descriptor, 0)
             _ = pid.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        }
+
+        private static func removed(_ path: String) -> FeatureCacheError {
+            FeatureCacheError(.storage, "the lock \(path) was removed while it was waited for")
+        }
+
+        /// A folder (created if need be) and its `lock`, taken again if an
+        /// evictor removed the folder while this waited for it; nil when
+        /// another holder kept it past `patience`.
+        package static func folder(_ folder: String, patience: Double = 2) throws(FeatureCacheError) -> Lock? {
+            var attempt = 0
+            while true {
+                attempt += 1
+                try makeFolder(folder)
+                do throws(FeatureCacheError) {
+                    return try Lock(folder + "/lock", patience: patience)
+                } catch  where attempt < 3 && error == removed(folder + "/lock") {
+                    continue
+                }
+            }
         }
 
         deinit { close(descriptor) }
@@ -287,6 +318,56 @@ package enum CacheFiles {
     }
 
     package static func remove(_ path: String) { unlink(path) }
+
+    /// The folders under `root`: each one's bytes on disk (every file in it)
+    /// and its last use (its lock's or its features' last change, seconds
+    /// since 1970). Folders that cannot be read are left out.
+    package static func folders(in root: String) -> [(path: String, bytes: Int, lastUse: Double)] {
+        var found: [(path: String, bytes: Int, lastUse: Double)] = []
+        for name in entries(of: root) {
+            let path = root.hasSuffix("/") ? root + name : root + "/" + name
+            var info = stat()
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { continue }
+            var bytes = 0, lastUse = 0.0
+            for file in entries(of: path) {
+                var fileInfo = stat()
+                guard lstat(path + "/" + file, &fileInfo) == 0, fileInfo.st_mode & S_IFMT == S_IFREG else { continue }
+                bytes += Int(fileInfo.st_size)
+                if file == "lock" || file == "features.fcc" {
+                    lastUse = max(lastUse, Double(fileInfo.st_mtim.tv_sec) + Double(fileInfo.st_mtim.tv_nsec) / 1e9)
+                }
+            }
+            found.append((path, bytes, lastUse))
+        }
+        return found
+    }
+
+    /// Removes a folder of the cache and every file in it (the caller holds
+    /// its lock; a table waiting for that lock then finds it removed and
+    /// starts a new folder, `Lock.folder`).
+    package static func removeFolder(_ path: String) {
+        for file in entries(of: path) { unlink(path + "/" + file) }
+        rmdir(path)
+    }
+
+    /// Whether a file whose name starts with `prefix` is in the folder.
+    package static func hasFile(in folder: String, prefix: String) -> Bool {
+        entries(of: folder).contains { $0.hasPrefix(prefix) }
+    }
+
+    /// The names in a folder, without `.` and `..`; none when it cannot be read.
+    private static func entries(of folder: String) -> [String] {
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
 
     /// Bytes on disk of a file; 0 when absent.
     package static func size(_ path: String) -> Int {

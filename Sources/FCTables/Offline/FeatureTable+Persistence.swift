@@ -178,6 +178,8 @@ extension FeatureTable {
         } catch {
             persistence.withLock { $0.info.lastSaveError = error }
         }
+        // After a failed save too: a full disk may be this budget's to free.
+        CacheDiskBudget.enforce(root: cache.root, budget: context.settings.cacheDiskBudget)
     }
 
     /// Saves what changed and lets go of the folder (its lock): the caller is

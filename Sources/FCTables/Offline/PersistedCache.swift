@@ -10,6 +10,8 @@ import FCData
 /// the same identity, in this process or another, opens it read-only).
 /// FILE-FORMAT.md describes the files.
 package final class PersistedCache: @unchecked Sendable {
+    /// The cache folder this table's folder is in (shared with other tables).
+    package let root: String
     package let folder: String
     /// What the folder is for (kind, redacted URL and item, CRS, filter).
     package let identity: String
@@ -37,10 +39,10 @@ package final class PersistedCache: @unchecked Sendable {
     /// Opens (creating) the folder of `identity` under `root`.
     package init(root: String, identity: String) throws(FeatureCacheError) {
         let name = String(identity.utf8.withContiguousStorageIfAvailable { ContentHash.of(UnsafeRawBufferPointer($0)) } ?? 0, radix: 16)
+        self.root = root
         folder = root.hasSuffix("/") ? root + name : root + "/" + name
         self.identity = identity
-        try CacheFiles.makeFolder(folder)
-        lock = try CacheFiles.Lock(folder + "/lock")
+        lock = try CacheFiles.Lock.folder(folder)
         isReadOnly = lock == nil
     }
 

@@ -44,8 +44,13 @@ public struct ClientSettings: Sendable {
     /// one sub-folder per table); nil = in memory only.
     public var cacheFolder: String?
     /// Seconds a persisted cache's coverage is trusted when the service gives
-    /// no evidence of changes (no edit date, no ETag); 0 = revalidate it all.
+    /// no evidence of changes (no edit date) and the freshness its answers
+    /// carried ran out or was never given; 0 = the server's freshness alone.
     public var cacheTimeToLive: Double = 0
+    /// Bytes the folders under a cache folder may take together; after a save
+    /// beyond it, the least recently used tables' folders not in use and with
+    /// no pending edits are removed (`CacheDiskBudget`). 0 = no limit.
+    public var cacheDiskBudget = 0
 
     public init() {}
 }

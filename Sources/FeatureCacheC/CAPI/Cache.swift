@@ -20,6 +20,15 @@ public func fcContextSetCacheFolder(_ ctx: OpaquePointer?, _ folder: UnsafePoint
     }
 }
 
+@_cdecl("fc_context_set_cache_disk_budget")
+public func fcContextSetCacheDiskBudget(_ ctx: OpaquePointer?, _ bytes: Int64) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        let context = try context(ctx)
+        guard bytes >= 0, bytes <= Int64(Int.max) else { throw FeatureCacheError(.invalidArgument, "bytes must be >= 0 (got \(bytes))") }
+        try context.updateSettings { settings throws(FeatureCacheError) in settings.cacheDiskBudget = Int(bytes) }
+    }
+}
+
 @_cdecl("fc_table_set_cache_folder")
 public func fcTableSetCacheFolder(_ pointer: OpaquePointer?, _ folder: UnsafePointer<CChar>?, _ timeToLive: Double) -> Int32 {
     status { () throws(FeatureCacheError) in
