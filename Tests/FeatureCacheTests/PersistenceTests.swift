@@ -111,7 +111,7 @@ import Glibc
     /// A table waiting for a folder an evictor removes (holding its lock) ends
     /// up with the folder made anew and its lock, not a lock on a removed file.
     @Test func aFolderRemovedWhileWaitedForIsMadeAnew() throws {
-        let folder = "/tmp/fc-evict-test-\(getpid())/t"
+        let folder = "/tmp/fc-evict-test-\(getpid())/7e"
         defer { _ = system("rm -rf '/tmp/fc-evict-test-\(getpid())'") }
         var held = try CacheFiles.Lock.folder(folder)
         #expect(held != nil)
@@ -130,6 +130,28 @@ import Glibc
         // The new lock is the folder's: another taker finds it held.
         #expect(try CacheFiles.Lock(folder + "/lock", patience: 0, stamp: false) == nil)
         withExtendedLifetime(lock) {}
+    }
+
+    /// The disk budget takes the least recently used tables' folders, and
+    /// nothing else a caller keeps under the cache folder.
+    @Test func theDiskBudgetTakesOnlyTheCachesOldestFolders() throws {
+        let root = "/tmp/fc-budget-test-\(getpid())"
+        defer { _ = system("rm -rf '\(root)'") }
+        let script = """
+            mkdir -p \(root)/a1 \(root)/b2 \(root)/photos \(root)/c3 && cd \(root) && \
+            head -c 1000 /dev/zero > a1/features.fcc && : > a1/lock && touch -d 2020-01-01 a1/features.fcc a1/lock && \
+            head -c 1000 /dev/zero > b2/features.fcc && : > b2/lock && \
+            head -c 5000 /dev/zero > photos/lock && head -c 5000 /dev/zero > c3/features.fcc && \
+            head -c 50 /dev/zero > b2/notes.txt
+            """
+        #expect(system(script) == 0)
+        #expect(CacheFiles.folders(in: root).map(\.path).sorted() == ["\(root)/a1", "\(root)/b2"])
+        #expect(CacheDiskBudget.enforce(root: root, budget: 1500) == 1)
+        #expect(CacheFiles.folders(in: root).map(\.path) == ["\(root)/b2"])
+        #expect(access("\(root)/photos/lock", F_OK) == 0 && access("\(root)/c3/features.fcc", F_OK) == 0)
+        // A folder holding someone else's file loses the cache's files only.
+        #expect(CacheDiskBudget.enforce(root: root, budget: 1) == 1)
+        #expect(access("\(root)/b2/notes.txt", F_OK) == 0 && access("\(root)/b2/features.fcc", F_OK) != 0)
     }
 
     /// The journal keeps every edit as recorded; a torn last record (a crash

@@ -319,17 +319,18 @@ package enum CacheFiles {
 
     package static func remove(_ path: String) { unlink(path) }
 
-    /// The folders under `root`: each one's bytes on disk (every file in it)
-    /// and its last use (its lock's or its features' last change, seconds
-    /// since 1970). Folders that cannot be read are left out.
+    /// The tables' folders under `root` (named by a hash, holding a `lock`:
+    /// anything else a caller keeps there is not the cache's): each one's bytes
+    /// on disk (the cache's files in it) and its last use (its lock's or its
+    /// features' last change, seconds since 1970).
     package static func folders(in root: String) -> [(path: String, bytes: Int, lastUse: Double)] {
         var found: [(path: String, bytes: Int, lastUse: Double)] = []
-        for name in entries(of: root) {
+        for name in entries(of: root) where (1...16).contains(name.utf8.count) && name.utf8.allSatisfy(isLowerHex) {
             let path = root.hasSuffix("/") ? root + name : root + "/" + name
             var info = stat()
-            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { continue }
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, lstat(path + "/lock", &info) == 0 else { continue }
             var bytes = 0, lastUse = 0.0
-            for file in entries(of: path) {
+            for file in entries(of: path) where isCacheFile(file) {
                 var fileInfo = stat()
                 guard lstat(path + "/" + file, &fileInfo) == 0, fileInfo.st_mode & S_IFMT == S_IFREG else { continue }
                 bytes += Int(fileInfo.st_size)
@@ -342,13 +343,22 @@ package enum CacheFiles {
         return found
     }
 
-    /// Removes a folder of the cache and every file in it (the caller holds
-    /// its lock; a table waiting for that lock then finds it removed and
-    /// starts a new folder, `Lock.folder`).
+    /// Removes a table's folder: the cache's files in it, then the folder if
+    /// nothing else is left (the caller holds its lock; a table waiting for
+    /// that lock then finds it removed and starts a new folder, `Lock.folder`).
     package static func removeFolder(_ path: String) {
-        for file in entries(of: path) { unlink(path + "/" + file) }
+        for file in entries(of: path) where isCacheFile(file) { unlink(path + "/" + file) }
         rmdir(path)
     }
+
+    /// A name the cache gives its files: the lock, the features, the journal,
+    /// their temporary and set-aside copies.
+    private static func isCacheFile(_ name: String) -> Bool {
+        name == "lock" || name == "features.fcc" || name == "edits.fcj" || name.hasPrefix("features.fcc.")
+            || name.hasPrefix("edits.fcj.")
+    }
+
+    private static func isLowerHex(_ byte: UInt8) -> Bool { (48...57).contains(byte) || (97...102).contains(byte) }
 
     /// Whether a file whose name starts with `prefix` is in the folder.
     package static func hasFile(in folder: String, prefix: String) -> Bool {
