@@ -1522,11 +1522,12 @@ FC_API fc_status fc_table_reset_statistics(fc_table *table);
  * one) loads them back:
  *  - with the service reachable, the saved coverage is kept where the service's
  *    evidence says its data did not change (ArcGIS editingInfo.lastEditDate /
- *    dataLastEditDate, serverGens), or, without such evidence, while every
- *    answer behind it is still fresh by the server's own word (HTTP
- *    Cache-Control max-age or Expires, as tipg sends) or younger than the
- *    time-to-live; otherwise it is dropped (with the features only it held) and
- *    views fetch again. Covered views that did not change cost no request.
+ *    dataLastEditDate, serverGens: layer-wide), or, without such evidence, tile
+ *    by tile (and query area by area): each kept while its answer is still fresh
+ *    by the server's own word (HTTP Cache-Control max-age or Expires, as tipg
+ *    sends) or younger than the time-to-live. What is not kept is dropped (with
+ *    the features only it held) and fetched again when viewed. Covered views
+ *    that did not change cost no request.
  *  - with the service unreachable (no connection, timeout, 502/503/504), the
  *    table still loads, from the saved metadata: queries, views and every request
  *    mode answer from the cache; what needs the service (populate, uncovered
@@ -1547,15 +1548,18 @@ FC_API fc_status fc_table_reset_statistics(fc_table *table);
 #define FC_CACHE_NONE               0 /* not persisted, or nothing was saved */
 #define FC_CACHE_UNCHANGED          1 /* the service's evidence is unchanged: all kept */
 #define FC_CACHE_STALE              2 /* the evidence changed: coverage dropped */
-#define FC_CACHE_EXPIRED            3 /* no evidence of change, past the server's freshness
-                                         (if any) and older than the time-to-live: dropped */
-#define FC_CACHE_WITHIN_TIME_TO_LIVE 4 /* no evidence of change, past the server's freshness
-                                         (if any), within the time-to-live: kept */
+#define FC_CACHE_EXPIRED            3 /* no evidence of change; every tile past its server's
+                                         freshness (if any) and older than the time-to-live:
+                                         all dropped */
+#define FC_CACHE_WITHIN_TIME_TO_LIVE 4 /* no evidence of change; all kept, some tiles only
+                                         for being within the time-to-live */
 #define FC_CACHE_OFFLINE            5 /* the service was unreachable: loaded from the cache */
 #define FC_CACHE_SCHEMA_CHANGED     6 /* fields, geometry type, CRS or extent changed: dropped */
-#define FC_CACHE_FRESH              7 /* no evidence of change, and every answer behind the
-                                         features is still fresh by the server's
-                                         Cache-Control max-age or Expires: kept */
+#define FC_CACHE_FRESH              7 /* no evidence of change, and every tile still fresh
+                                         by its server's Cache-Control max-age or Expires:
+                                         all kept */
+#define FC_CACHE_PARTLY_EXPIRED     8 /* no evidence of change; the tiles past their freshness
+                                         and the time-to-live dropped, the rest kept */
 
 /* Where a table's persisted cache stands. Versioned like fc_table_statistics:
  * set struct_size to sizeof(fc_cache_info) before the call. */

@@ -70,6 +70,38 @@ import Glibc
         #expect(PersistedCache.encode(read) == bytes)
     }
 
+    /// A reopened cache drops only the tiles and areas that aged: past their
+    /// server's freshness and older than the time-to-live; the ages survive
+    /// the file, and a dropped tile's features go unless another holds them.
+    @Test func onlyAgedCoverageIsDropped() throws {
+        let now: Int64 = 1_790_000_000_000, signature = "s"
+        var coverage = TileCoverage()
+        typealias Received = TileCoverage.Received
+        coverage.cover(TileKey(level: 2, x: 0, y: 0), signature: signature, ids: [1, 2], received: Received(at: now - 10_000))
+        coverage.cover(
+            TileKey(level: 2, x: 1, y: 0), signature: signature, ids: [2, 3],
+            received: Received(at: now - 10_000, freshUntil: now + 60_000))
+        coverage.cover(TileKey(level: 2, x: 2, y: 0), signature: signature, ids: [4], received: Received(at: now - 1_000))
+        _ = coverage.coverArea(
+            BoundingBox(0, 0, 1, 1), signature: signature + "\u{1}a = 1", ids: [5], received: Received(at: now - 100_000))
+        var out = BinaryWriter(capacity: 256)
+        coverage.write(to: &out)
+        var read = try out.bytes.withUnsafeBytes { raw in
+            var input = BinaryReader(raw, what: "t")
+            return try TileCoverage.read(from: &input)
+        }
+        let aging = read.dropExpired(now: now, timeToLive: 5)
+        #expect(aging.fresh == 1 && aging.young == 1 && aging.dropped == 2)
+        #expect(Set(aging.released) == [1, 5])
+        #expect(!read.contains(TileKey(level: 2, x: 0, y: 0), signature: signature))
+        #expect(read.contains(TileKey(level: 2, x: 1, y: 0), signature: signature))
+        #expect(read.contains(TileKey(level: 2, x: 2, y: 0), signature: signature))
+        #expect(read.heldIds == [2, 3, 4])
+        // Past every freshness and time-to-live: nothing left.
+        let later = read.dropExpired(now: now + 3_600_000, timeToLive: 5)
+        #expect(later.dropped == 2 && later.fresh == 0 && read.isEmpty)
+    }
+
     /// Every prefix of a file and a flipped byte anywhere: an error, never a crash or a wrong read.
     @Test func truncatedAndFlippedFilesAreRefused() throws {
         let framed = CacheFiles.framed(PersistedCache.encode(try snapshot()), kind: .features)

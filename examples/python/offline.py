@@ -25,6 +25,7 @@ VERDICTS = {
     fc.CacheRevalidation.OFFLINE: "the service is unreachable: answering from the cache",
     fc.CacheRevalidation.SCHEMA_CHANGED: "the service's schema changed: dropped",
     fc.CacheRevalidation.FRESH: "still fresh by the server's word: kept",
+    fc.CacheRevalidation.PARTLY_EXPIRED: "what aged fetched again, the rest kept",
 }
 
 

@@ -68,6 +68,7 @@ class CacheRevalidation(IntEnum):
     OFFLINE = 5
     SCHEMA_CHANGED = 6
     FRESH = 7
+    PARTLY_EXPIRED = 8
 
 
 class TokenPlacement(IntEnum):

@@ -121,9 +121,11 @@ package final class InteractionFetcher: Sendable {
     ) async {
         do throws(FeatureCacheError) {
             try budget.take()
-            var fetched = try await table.fetchArea(
-                grid.bounds(key), maxPages: splits < Self.maxSplits ? 1 : nil,
-                tolerance: quantize ? grid.tolerance(key.level) : 0)
+            var (fetched, answers) = try await FreshnessCollector.collecting { () async throws(FeatureCacheError) in
+                try await table.fetchArea(
+                    grid.bounds(key), maxPages: splits < Self.maxSplits ? 1 : nil,
+                    tolerance: quantize ? grid.tolerance(key.level) : 0)
+            }
             guard fetched.complete else {
                 // Too many features for one answer: the four quarters instead,
                 // and the finer level from now on.
@@ -144,7 +146,9 @@ package final class InteractionFetcher: Sendable {
             let change = state.withLock { state -> FeatureTable.CacheChange? in
                 guard state.generation == generation, !Task.isCancelled else { return nil }
                 let change = table.write(fetched, replacing: false)
-                state.coverage.cover(key, signature: signature, ids: fetched.objectIds, tolerance: fetched.geometryTolerance)
+                state.coverage.cover(
+                    key, signature: signature, ids: fetched.objectIds, tolerance: fetched.geometryTolerance,
+                    received: TileCoverage.Received(answers))
                 let evicted = enforceBudget(&state, table: table)
                 table.statistics.update { stats in
                     stats.tilesFetched += 1
@@ -237,10 +241,13 @@ package final class InteractionFetcher: Sendable {
     /// cache, when nothing changed meanwhile: the same generation, and every
     /// feature still cached (an eviction between the merge and now would make
     /// the area incomplete). Then keeps the cache within its budget.
-    package func recordAnswered(_ area: BoundingBox, signature: String, ids: [Int64], generation: UInt64, table: FeatureTable) {
+    package func recordAnswered(
+        _ area: BoundingBox, signature: String, ids: [Int64], received: TileCoverage.Received, generation: UInt64,
+        table: FeatureTable
+    ) {
         state.withLock { state in
             guard state.generation == generation, table.store.containsAll(ids) else { return }
-            table.store.remove(state.coverage.coverArea(area, signature: signature, ids: ids))
+            table.store.remove(state.coverage.coverArea(area, signature: signature, ids: ids, received: received))
             let evicted = enforceBudget(&state, table: table)
             table.statistics.update { $0.evictions += evicted }
         }

@@ -11,13 +11,31 @@ import FCTransport
 /// answers views down to half its tolerance, within a pixel, not a zoom past
 /// that; for which features there are, it answers any). Besides tiles, the areas whose complete answer a table
 /// query brought (any box, per signature and where clause): the same query
-/// asked again is answered from the cache.
+/// asked again is answered from the cache. Each tile and area keeps when its
+/// answer came and until when the server said it stays fresh, so a reopened
+/// cache drops only what aged (`dropExpired`).
 package struct TileCoverage {
+    /// When an answer came (epoch milliseconds) and until when its server
+    /// said it stays fresh (nil: it did not say).
+    package struct Received: Sendable, Equatable {
+        package var at: Int64
+        package var freshUntil: Int64?
+
+        package init(at: Int64 = DateText.now, freshUntil: Int64? = nil) {
+            self.at = at
+            self.freshUntil = freshUntil
+        }
+
+        /// Received now, with the freshness of the answers that brought it.
+        package init(_ answers: AnswerFreshness) { self.init(freshUntil: answers.vouchedUntil) }
+    }
+
     private struct Tile {
         var ids: [Int64]
         var lastUsed: UInt64
         /// The quantization tolerance its geometry came at (0 = exact).
         var tolerance: Double
+        var received: Received
 
         /// Whether it serves views whose pixel is `needed`: snapping moves a
         /// vertex by at most half the tolerance on each axis, so a tile is
@@ -28,6 +46,7 @@ package struct TileCoverage {
         var box: BoundingBox
         var ids: [Int64]
         var lastUsed: UInt64
+        var received: Received
     }
     private var tiles: [String: [TileKey: Tile]] = [:]
     private var areas: [String: [Area]] = [:]
@@ -46,12 +65,17 @@ package struct TileCoverage {
 
     package var count: Int { tiles.values.reduce(0) { $0 + $1.count } }
 
+    /// No tile and no answered area (pins aside).
+    package var isEmpty: Bool { tiles.values.allSatisfy(\.isEmpty) && areas.values.allSatisfy(\.isEmpty) }
+
     package mutating func reset() { self = TileCoverage() }
 
     package func contains(_ key: TileKey, signature: String) -> Bool { tiles[signature]?[key] != nil }
 
     /// Records a tile's complete answer, its geometry generalized to `tolerance`.
-    package mutating func cover(_ key: TileKey, signature: String, ids: [Int64], tolerance: Double = 0) {
+    package mutating func cover(
+        _ key: TileKey, signature: String, ids: [Int64], tolerance: Double = 0, received: Received = Received()
+    ) {
         clock += 1
         if let old = tiles[signature]?[key] {
             release(old.ids)
@@ -62,17 +86,19 @@ package struct TileCoverage {
                 ancestor = current.parent
             }
         }
-        tiles[signature, default: [:]][key] = Tile(ids: ids, lastUsed: clock, tolerance: tolerance)
+        tiles[signature, default: [:]][key] = Tile(ids: ids, lastUsed: clock, tolerance: tolerance, received: received)
         for id in ids { references[id, default: 0] += 1 }
     }
 
     /// Records the complete answer of a query over `box` (signature: the filter
     /// and the query's where clause); returns the features an area dropped for
     /// room no longer holds (to drop from the cache).
-    package mutating func coverArea(_ box: BoundingBox, signature: String, ids: [Int64]) -> [Int64] {
+    package mutating func coverArea(
+        _ box: BoundingBox, signature: String, ids: [Int64], received: Received = Received()
+    ) -> [Int64] {
         clock += 1
         for id in ids { references[id, default: 0] += 1 }
-        areas[signature, default: []].append(Area(box: box, ids: ids, lastUsed: clock))
+        areas[signature, default: []].append(Area(box: box, ids: ids, lastUsed: clock, received: received))
         guard let list = areas[signature], list.count > Self.maxAreasPerSignature,
             let oldest = list.indices.min(by: { list[$0].lastUsed < list[$1].lastUsed })
         else { return [] }
@@ -180,14 +206,65 @@ package struct TileCoverage {
         if let area = oldestArea, area.used < (oldest?.used ?? .max) {
             return release(areas[area.signature]!.remove(at: area.index).ids)
         }
-        guard let oldest, let tile = tiles[oldest.signature]?.removeValue(forKey: oldest.key) else { return nil }
-        var ancestor = oldest.key.parent
+        guard let oldest, let tile = removeTile(oldest.key, signature: oldest.signature) else { return nil }
+        return release(tile.ids)
+    }
+
+    /// Takes a tile out, and its count out of its ancestors'.
+    private mutating func removeTile(_ key: TileKey, signature: String) -> Tile? {
+        guard let tile = tiles[signature]?.removeValue(forKey: key) else { return nil }
+        var ancestor = key.parent
         while let current = ancestor {
-            below[oldest.signature]![current]! -= 1
-            if below[oldest.signature]![current] == 0 { below[oldest.signature]![current] = nil }
+            below[signature]![current]! -= 1
+            if below[signature]![current] == 0 { below[signature]![current] = nil }
             ancestor = current.parent
         }
-        return release(tile.ids)
+        return tile
+    }
+
+    /// What `dropExpired` kept and dropped.
+    package struct Aging: Sendable, Equatable {
+        /// Features nothing holds any more (to drop from the cache).
+        package var released: [Int64] = []
+        /// Tiles and areas kept because their server says they are still fresh…
+        package var fresh = 0
+        /// …because they are younger than the time-to-live…
+        package var young = 0
+        /// …and dropped.
+        package var dropped = 0
+    }
+
+    /// Drops the tiles and areas neither fresh by their server's word at `now`
+    /// nor younger than `timeToLive` seconds (epoch milliseconds).
+    package mutating func dropExpired(now: Int64, timeToLive: Double) -> Aging {
+        var aging = Aging()
+        func kept(_ received: Received) -> Bool {
+            if let until = received.freshUntil, now < until {
+                aging.fresh += 1
+                return true
+            }
+            if Double(now - received.at) <= timeToLive * 1000 {
+                aging.young += 1
+                return true
+            }
+            aging.dropped += 1
+            return false
+        }
+        for (signature, byKey) in tiles {
+            for (key, tile) in byKey where !kept(tile.received) {
+                _ = removeTile(key, signature: signature)
+                aging.released += release(tile.ids)
+            }
+            if tiles[signature]?.isEmpty == true { tiles[signature] = nil }
+        }
+        for (signature, list) in areas {
+            var keptAreas: [Area] = []
+            for area in list {
+                if kept(area.received) { keptAreas.append(area) } else { aging.released += release(area.ids) }
+            }
+            areas[signature] = keptAreas.isEmpty ? nil : keptAreas
+        }
+        return aging
     }
 
     /// Drops one reference to each id; returns those now unreferenced and unpinned.
@@ -251,6 +328,7 @@ extension TileCoverage {
                 out.int(key.y)
                 out.f64(tile.tolerance)
                 out.u64(tile.lastUsed)
+                tile.received.write(to: &out)
                 out.buffer(tile.ids)
             }
         }
@@ -261,6 +339,7 @@ extension TileCoverage {
             for area in list {
                 for value in [area.box.xmin, area.box.ymin, area.box.xmax, area.box.ymax] { out.f64(value) }
                 out.u64(area.lastUsed)
+                area.received.write(to: &out)
                 out.buffer(area.ids)
             }
         }
@@ -279,10 +358,11 @@ extension TileCoverage {
                     y = try input.int(limit: 1 << level)
                 let tolerance = try input.f64()
                 let lastUsed = try input.u64()
+                let received = try Received.read(from: &input)
                 let ids = try input.buffer(of: Int64.self)
                 guard x < 1 << level, y < 1 << level, tolerance >= 0 else { throw input.corrupt("tile \(level)/\(x)/\(y)") }
                 let key = TileKey(level: level, x: x, y: y)
-                coverage.cover(key, signature: signature, ids: ids, tolerance: tolerance)
+                coverage.cover(key, signature: signature, ids: ids, tolerance: tolerance, received: received)
                 coverage.tiles[signature]![key]!.lastUsed = lastUsed
             }
         }
@@ -296,9 +376,10 @@ extension TileCoverage {
                 box.add(xmin, ymin)
                 box.add(xmax, ymax)
                 let lastUsed = try input.u64()
+                let received = try Received.read(from: &input)
                 let ids = try input.buffer(of: Int64.self)
                 for id in ids { coverage.references[id, default: 0] += 1 }
-                coverage.areas[signature, default: []].append(Area(box: box, ids: ids, lastUsed: lastUsed))
+                coverage.areas[signature, default: []].append(Area(box: box, ids: ids, lastUsed: lastUsed, received: received))
             }
         }
         coverage.restoredPins = try input.buffer(of: Int64.self)
@@ -314,4 +395,19 @@ extension TileCoverage {
 
     /// Every feature id a tile, area or pin holds.
     package var heldIds: Set<Int64> { pinned.union(restoredPins).union(references.keys) }
+}
+
+extension TileCoverage.Received {
+    fileprivate func write(to out: inout BinaryWriter) {
+        out.i64(at)
+        out.bool(freshUntil != nil)
+        out.i64(freshUntil ?? 0)
+    }
+
+    fileprivate static func read(from input: inout BinaryReader) throws(FeatureCacheError) -> Self {
+        let at = try input.i64()
+        let vouched = try input.bool()
+        let until = try input.i64()
+        return Self(at: at, freshUntil: vouched ? until : nil)
+    }
 }

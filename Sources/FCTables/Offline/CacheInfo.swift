@@ -13,22 +13,26 @@ public struct CacheInfo: Sendable, Equatable {
         case unchanged = 1
         /// The evidence changed: the coverage was dropped, views are fetched again.
         case stale = 2
-        /// No evidence of change, past the freshness the server gave its
-        /// answers (if it gave one) and older than the time-to-live: the
-        /// coverage was dropped.
+        /// No evidence of change, and every tile and answered area past the
+        /// freshness its server gave (if it gave one) and older than the
+        /// time-to-live: the coverage was dropped.
         case expired = 3
-        /// No evidence of change, past the server's freshness (or none given),
-        /// within the time-to-live: the coverage was kept.
+        /// No evidence of change, all coverage kept, some of it only for being
+        /// younger than the time-to-live.
         case withinTimeToLive = 4
         /// The service could not be reached: everything saved answers, unchecked.
         case offline = 5
         /// The service's schema, extent or spatial reference changed: the saved
         /// features were dropped.
         case schemaChanged = 6
-        /// No evidence of change, and every answer behind the features is
-        /// still fresh by the server's word (`Cache-Control: max-age`,
-        /// `Expires`): the coverage was kept with no request.
+        /// No evidence of change, and every tile and answered area still
+        /// fresh by its server's word (`Cache-Control: max-age`, `Expires`):
+        /// the coverage was kept with no request.
         case fresh = 7
+        /// No evidence of change; some tiles and answered areas were past
+        /// their server's freshness and the time-to-live and were dropped
+        /// (fetched again when viewed), the rest kept.
+        case partlyExpired = 8
     }
 
     /// The table's cache folder; nil when it is not persisted.

@@ -99,25 +99,36 @@ extension FeatureTable {
                 // Edits landed or undone after the features were saved: what
                 // the service holds moved on since, whatever else it says.
                 let editsMoved = Set(snapshot.editIds) != pendingNow
+                var released: [Int64] = []
                 if offline {
                     revalidation = .offline
                 } else if let before = saved.dataVersion, let now = metadata.dataVersion {
+                    // Layer-wide evidence: one date for all its features.
                     revalidation = before == now && !editsMoved ? .unchanged : .stale
+                    if revalidation == .stale { released = coverage.dropAll() }
                 } else if editsMoved {
                     revalidation = .expired
-                } else if let freshUntil = snapshot.freshUntil, DateText.now < freshUntil {
-                    revalidation = .fresh
+                    released = coverage.dropAll()
+                } else if coverage.isEmpty {
+                    // Populated features only (pins, kept whatever the verdict):
+                    // the table's answers together decide.
+                    let fresh = snapshot.freshUntil.map { DateText.now < $0 } ?? false
+                    revalidation = fresh ? .fresh : CacheFiles.now() - snapshot.savedAt <= ttl ? .withinTimeToLive : .expired
                 } else {
-                    // The caller's time-to-live is the staleness it accepts,
-                    // whether the server's freshness ran out or it gave none.
-                    revalidation = CacheFiles.now() - snapshot.savedAt <= ttl ? .withinTimeToLive : .expired
+                    // Tile by tile: each kept while fresh by its server's word
+                    // or younger than the caller's time-to-live, the staleness
+                    // it accepts; only what aged is fetched again.
+                    let aging = coverage.dropExpired(now: DateText.now, timeToLive: ttl)
+                    released = aging.released
+                    revalidation =
+                        aging.dropped == 0
+                        ? (aging.young == 0 ? .fresh : .withinTimeToLive)
+                        : (aging.fresh + aging.young == 0 ? .expired : .partlyExpired)
                 }
                 var entries = snapshot.entries
-                if revalidation == .stale || revalidation == .expired {
-                    let released = Set(coverage.dropAll())
-                    if !released.isEmpty {
-                        entries = entries.map { entry in Self.dropping(released, from: entry) }
-                    }
+                if !released.isEmpty {
+                    let gone = Set(released)
+                    entries = entries.map { entry in Self.dropping(gone, from: entry) }
                 }
                 // Kept features keep the server's word on them; dropped ones
                 // take it with them.

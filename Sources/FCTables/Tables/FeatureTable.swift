@@ -513,7 +513,9 @@ public final class FeatureTable: Loadable {
         whole.maxAllowableOffset = 0  // what a query caches is exact: answered from the cache later, it may be shown closer
         whole.returnGeometry = true
         let generation = interaction.generation
-        var fetched = try await source.fetch(whole, outFields: nil, metadata: metadata, progress: nil)
+        var (fetched, answers) = try await FreshnessCollector.collecting { () async throws(FeatureCacheError) in
+            try await source.fetch(whole, outFields: nil, metadata: metadata, progress: nil)
+        }
         fetched.ordered = !query.orderBy.isEmpty
         try Task.checkCancellationTyped()
         fetched.compact()  // here, where the pages have one owner: each is let go once copied
@@ -524,7 +526,7 @@ public final class FeatureTable: Loadable {
         if requestMode == .onInteractionCache, fetched.complete, !fetched.limitExceeded, let area = answeredArea(query) {
             interaction.recordAnswered(
                 area, signature: answerSignature(query), ids: fetched.objectIds,
-                generation: generation, table: self)
+                received: TileCoverage.Received(answers), generation: generation, table: self)
         }
         return result
     }

@@ -37,3 +37,30 @@ package struct AnswerFreshness: Sendable, Equatable {
         if let until = other.earliest { earliest = min(earliest ?? until, until) }
     }
 }
+
+/// The freshness of the answers one piece of work received (a tile's fetch,
+/// a query's): the counted send tells the collector of its task beside the
+/// table's whole, so work that runs side by side is told apart.
+package final class FreshnessCollector: Sendable {
+    private let value = Locked(AnswerFreshness())
+
+    /// The collector of the work running in this task, if any.
+    @TaskLocal package static var current: FreshnessCollector?
+
+    package func note(_ until: Int64?) { value.withLock { $0.note(until) } }
+
+    /// Runs `work`, returning what it gave and the freshness of the answers it received.
+    package static func collecting<R>(
+        _ work: () async throws(FeatureCacheError) -> R
+    ) async throws(FeatureCacheError) -> (R, AnswerFreshness) {
+        let collector = FreshnessCollector()
+        let outcome = await $current.withValue(collector) { () async -> Result<R, FeatureCacheError> in
+            do throws(FeatureCacheError) {
+                return .success(try await work())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return (try outcome.get(), collector.value.withLock { $0 })
+    }
+}

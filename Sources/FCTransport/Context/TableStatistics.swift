@@ -67,6 +67,7 @@ package final class StatisticsCounter: Sendable {
         guard (200..<300).contains(response.status) else { return }
         let until = request.method == .get ? HTTPFreshness.freshUntil(response.headers, receivedAt: DateText.now) : nil
         answers.withLock { $0.note(until) }
+        FreshnessCollector.current?.note(until)
     }
 
     package func countResponse(bytes: Int) {
