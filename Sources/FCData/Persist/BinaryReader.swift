@@ -65,6 +65,12 @@ package struct BinaryReader {
         try bool() ? try string() : nil
     }
 
+    package mutating func optionalI64() throws(FeatureCacheError) -> Int64? {
+        let present = try bool()
+        let value = try i64()
+        return present ? value : nil
+    }
+
     package mutating func strings() throws(FeatureCacheError) -> [String] {
         let count = Int(try u32())
         guard count <= remaining / 4 else { throw corrupt("\(count) strings cannot fit") }

@@ -31,6 +31,13 @@ package struct BinaryWriter {
         if let value { string(value) }
     }
 
+    /// Whether there is a value (bool), then the value, 0 when there is none:
+    /// the same 9 bytes either way.
+    package mutating func optionalI64(_ value: Int64?) {
+        bool(value != nil)
+        i64(value ?? 0)
+    }
+
     package mutating func strings(_ values: [String]) {
         u32(UInt32(values.count))
         for value in values { string(value) }

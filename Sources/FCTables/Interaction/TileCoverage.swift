@@ -400,14 +400,11 @@ extension TileCoverage {
 extension TileCoverage.Received {
     fileprivate func write(to out: inout BinaryWriter) {
         out.i64(at)
-        out.bool(freshUntil != nil)
-        out.i64(freshUntil ?? 0)
+        out.optionalI64(freshUntil)
     }
 
     fileprivate static func read(from input: inout BinaryReader) throws(FeatureCacheError) -> Self {
         let at = try input.i64()
-        let vouched = try input.bool()
-        let until = try input.i64()
-        return Self(at: at, freshUntil: vouched ? until : nil)
+        return Self(at: at, freshUntil: try input.optionalI64())
     }
 }

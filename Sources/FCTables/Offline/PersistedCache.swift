@@ -94,8 +94,7 @@ package final class PersistedCache: @unchecked Sendable {
         var out = BinaryWriter(capacity: rows + 4096)
         out.string(snapshot.identity)
         out.f64(snapshot.savedAt)
-        out.bool(snapshot.freshUntil != nil)
-        out.i64(snapshot.freshUntil ?? 0)
+        out.optionalI64(snapshot.freshUntil)
         MetadataCodec.write(snapshot.metadata, to: &out)
         snapshot.coverage.write(to: &out)
         out.buffer(snapshot.editIds)
@@ -116,8 +115,7 @@ package final class PersistedCache: @unchecked Sendable {
         var input = BinaryReader(raw, what: path)
         let identity = try input.string()
         let savedAt = try input.f64()
-        let vouched = try input.bool()
-        let freshUntil = try input.i64()
+        let freshUntil = try input.optionalI64()
         let metadata = try MetadataCodec.readMetadata(&input)
         let coverage = try TileCoverage.read(from: &input)
         let editIds = try input.buffer(of: Int64.self)
@@ -129,7 +127,7 @@ package final class PersistedCache: @unchecked Sendable {
         let entries = try decodeBatches(records, path: path)
         guard entries.reduce(0, { $0 + $1.batch.count }) < Int(UInt32.max) else { throw input.corrupt("more than 4 billion rows") }
         return Snapshot(
-            identity: identity, savedAt: savedAt, freshUntil: vouched ? freshUntil : nil, metadata: metadata, coverage: coverage,
+            identity: identity, savedAt: savedAt, freshUntil: freshUntil, metadata: metadata, coverage: coverage,
             entries: entries, editIds: editIds)
     }
 

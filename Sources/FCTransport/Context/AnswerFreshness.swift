@@ -34,7 +34,7 @@ package struct AnswerFreshness: Sendable, Equatable {
     /// Both sets of answers together.
     package mutating func merge(_ other: AnswerFreshness) {
         if other.unvouched { unvouched = true }
-        if let until = other.earliest { earliest = min(earliest ?? until, until) }
+        if let until = other.earliest { note(until) }
     }
 }
 
