@@ -19,13 +19,19 @@ package enum HTTPDate {
     package static func epochMilliseconds(_ text: String) -> Int64? {
         let parts = text.trimmingCharacters(in: " \t").split(separator: " ")
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        guard parts.count == 6, parts[5] == "GMT", (1...2).contains(parts[1].count), parts[3].count == 4, let day = Int(parts[1]),
-            let month = months.firstIndex(of: String(parts[2])), let year = Int(parts[3])
-        else { return nil }
-        let clock = parts[4].split(separator: ":").compactMap { Int($0) }
-        guard clock.count == 3, (1...DateText.daysInMonth(year, month + 1)).contains(day), clock[0] < 24, clock[1] < 60, clock[2] < 61
+        guard parts.count == 6, parts[5] == "GMT", let month = months.firstIndex(of: String(parts[2])) else { return nil }
+        let clock = parts[4].split(separator: ":", omittingEmptySubsequences: false)
+        // Digits only: no sign, no space, the widths the form has.
+        guard let day = digits(parts[1], 1...2), let year = digits(parts[3], 4...4), clock.count == 3,
+            let hour = digits(clock[0], 2...2), let minute = digits(clock[1], 2...2), let second = digits(clock[2], 2...2),
+            (1...DateText.daysInMonth(year, month + 1)).contains(day), hour < 24, minute < 60, second < 61
         else { return nil }
         let days = Int64(DateText.daysFromCivil(year, month + 1, day))
-        return ((days * 24 + Int64(clock[0])) * 60 + Int64(clock[1])) * 60_000 + Int64(clock[2]) * 1000
+        return ((days * 24 + Int64(hour)) * 60 + Int64(minute)) * 60_000 + Int64(second) * 1000
+    }
+
+    private static func digits(_ text: Substring, _ widths: ClosedRange<Int>) -> Int? {
+        guard widths.contains(text.utf8.count), text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+        return Int(text)
     }
 }

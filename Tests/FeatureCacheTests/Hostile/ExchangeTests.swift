@@ -249,6 +249,10 @@ private func context(_ transport: RequestTransport, retry: (inout RetryPolicy) -
         #expect(until([("Expires", "Wed, 21 Oct 2015 07:00:00 GMT")]) == 0)
         #expect(HTTPDate.epochMilliseconds("Wed, 31 Feb 2015 07:00:00 GMT") == nil)
         #expect(HTTPDate.epochMilliseconds("Wed, 21 Oct 2015 25:00:00 GMT") == nil)
+        #expect(HTTPDate.epochMilliseconds("Wed, 21 Oct 2015 -1:00:00 GMT") == nil)
+        #expect(HTTPDate.epochMilliseconds("Wed, +1 Oct 2015 07:00:00 GMT") == nil)
+        #expect(HTTPDate.epochMilliseconds("Wed, 21 Oct -015 07:00:00 GMT") == nil)
+        #expect(HTTPDate.epochMilliseconds("Wed, 1 Oct 2015 07:00:00 GMT") == DateText.epochMilliseconds("2015-10-01T07:00:00Z"))
         #expect(HTTPDate.deltaSeconds("-1") == nil && HTTPDate.deltaSeconds("") == nil && HTTPDate.deltaSeconds("07") == 7)
 
         var answers = AnswerFreshness()
