@@ -44,25 +44,36 @@ package final class BodyPipe: @unchecked Sendable {
 
     // MARK: - The writer (event-loop thread)
 
-    /// True, and the transfer counts as paused, when at least `bytes` wait
-    /// (`highWater`: the pipe is full; 1: anything the reader can free).
-    package func pauseIfHolding(atLeast bytes: Int) -> Bool {
-        let (paused, reader) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
-            guard state.pending.count >= bytes, !state.pending.isEmpty else { return (false, nil) }
-            state.paused = true
-            return (true, state.takeReader())
-        }
-        reader?.resume()
-        return paused
+    /// What became of bytes offered to the pipe.
+    package enum Offer: Equatable {
+        /// Counted against the budget and waiting for the reader.
+        case accepted
+        /// Not taken: the pipe is full, or the budget is spent while this pipe
+        /// holds bytes whose taking gives budget back. The transfer pauses; the
+        /// reader that empties the pipe resumes it, and the bytes come again.
+        case paused
+        /// Not taken: the budget is spent by others and this pipe holds nothing
+        /// its reader could free. Waiting could last for ever: the transfer fails.
+        case refused
     }
 
-    /// Adds bytes the budget has already reserved.
-    package func append(_ bytes: UnsafeRawBufferPointer) {
-        let reader = state.withLock { state -> CheckedContinuation<Void, Never>? in
+    /// Takes `bytes` if the pipe has room and the budget (`limit`, 0 = none)
+    /// allows them. Decided under the pipe's lock, where the reader also gives
+    /// its bytes' budget back: an empty pipe whose reader is still releasing
+    /// what it took is never mistaken for one that holds nothing.
+    package func offer(_ bytes: UnsafeRawBufferPointer, limit: Int64) -> Offer {
+        let (offer, reader) = state.withLock { state -> (Offer, CheckedContinuation<Void, Never>?) in
+            let full = state.pending.count >= BodyPipe.highWater
+            if full || !budget.reserve(bytes.count, limit: limit) {
+                guard !state.pending.isEmpty else { return (.refused, nil) }
+                state.paused = true
+                return (.paused, state.takeReader())
+            }
             state.pending.append(contentsOf: bytes)
-            return state.isReady ? state.takeReader() : nil
+            return (.accepted, state.isReady ? state.takeReader() : nil)
         }
         reader?.resume()
+        return offer
     }
 
     /// The body is complete (`failure` nil) or broken off.
@@ -90,15 +101,14 @@ package final class BodyPipe: @unchecked Sendable {
                 guard state.isReady else { return nil }
                 if !state.pending.isEmpty {
                     defer { state.pending = []; state.paused = false }
+                    // Given back before the lock opens: see `offer`.
+                    if !keepingBudget { budget.release(state.pending.count) }
                     return .success((state.pending, state.paused))
                 }
                 if let failure = state.failure { return .failure(failure) }
                 return .success((nil, false))
             }
-            if let taken {
-                if !keepingBudget, case let .success((bytes?, _)) = taken { budget.release(bytes.count) }
-                return try taken.get()
-            }
+            if let taken { return try taken.get() }
             await withCheckedContinuation { continuation in
                 let ready = state.withLock { state -> Bool in
                     if state.isReady { return true }

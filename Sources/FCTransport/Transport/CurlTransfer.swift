@@ -78,31 +78,34 @@ package final class CurlTransfer: @unchecked Sendable {
 
     package func receive(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
         if isCancelRequested { return 0 }
-        if let pipe {
-            if !headDelivered {
-                // The body starts: the headers are complete and final.
-                headDelivered = true
-                var status = 0
-                if let easy { _ = fcsys_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status) }
-                resume(.success(HTTPResponse(status: status, headers: headers, body: [])))
-            }
-            // libcurl keeps these bytes and offers them again once resumed.
-            if pipe.pauseIfHolding(atLeast: BodyPipe.highWater) { return Int(CURL_WRITEFUNC_PAUSE) }
+        if pipe != nil, !headDelivered {
+            // The body starts: the headers are complete and final.
+            headDelivered = true
+            var status = 0
+            if let easy { _ = fcsys_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status) }
+            resume(.success(HTTPResponse(status: status, headers: headers, body: [])))
         }
         if request.maxResponseBytes > 0, received + Int64(count) > request.maxResponseBytes {
             exceededLimit = true
             return 0  // makes libcurl abort the transfer with CURLE_WRITE_ERROR
         }
-        guard budget?.reserve(count, limit: request.maxBufferedBytes) ?? true else {
-            // A streamed body waits for its reader to give budget back; one
-            // holding nothing cannot, and fails like a whole one.
-            if pipe?.pauseIfHolding(atLeast: 1) == true { return Int(CURL_WRITEFUNC_PAUSE) }
-            exceededBuffers = true
-            return 0
+        let bytes = UnsafeRawBufferPointer(start: data, count: count)
+        if let pipe {
+            switch pipe.offer(bytes, limit: request.maxBufferedBytes) {
+            case .accepted: break
+            case .paused: return Int(CURL_WRITEFUNC_PAUSE)  // libcurl keeps these bytes and offers them again once resumed
+            case .refused:
+                exceededBuffers = true
+                return 0
+            }
+        } else {
+            guard budget?.reserve(count, limit: request.maxBufferedBytes) ?? true else {
+                exceededBuffers = true
+                return 0
+            }
+            body.append(contentsOf: bytes)
         }
         received += Int64(count)
-        let bytes = UnsafeRawBufferPointer(start: data, count: count)
-        if let pipe { pipe.append(bytes) } else { body.append(contentsOf: bytes) }
         return count
     }
 
