@@ -70,6 +70,33 @@ import Glibc
         #expect(PersistedCache.encode(read) == bytes)
     }
 
+    /// Read as a table reads it (within the image of the file), a batch's
+    /// buffers are the image's bytes, not copies; the batches keep the image
+    /// alive after the reader let it go, and read the same as copies.
+    @Test func reopenedColumnsBorrowTheFileImage() throws {
+        let original = try snapshot()
+        let bytes = PersistedCache.encode(original)
+        var image: FrozenBytes? = FrozenBytes(bytes)
+        let span = image!.base..<(image!.base + image!.count)
+        let read = try PersistedCache.decode(image![0..<image!.count], path: "t", within: image)
+        image = nil  // the batches alone keep it now
+        for (a, b) in zip(read.entries, original.entries) {
+            #expect(sameBatch(a.batch, b.batch))
+            #expect(span.contains(a.batch.geometry.bytes.base))
+            for column in a.batch.columns {
+                column.integers.withUnsafeBufferPointer { if let base = $0.baseAddress { #expect(span.contains(UnsafeRawPointer(base))) } }
+                column.doubles.withUnsafeBufferPointer { if let base = $0.baseAddress { #expect(span.contains(UnsafeRawPointer(base))) } }
+                if let strings = column.bytes { #expect(span.contains(strings.base)) }
+            }
+        }
+        // Without an image, every buffer is a copy of its own.
+        let copied = try bytes.withUnsafeBytes { raw in try PersistedCache.decode(raw, path: "t") }
+        bytes.withUnsafeBytes { raw in
+            let file = raw.baseAddress!..<(raw.baseAddress! + raw.count)
+            #expect(copied.entries.allSatisfy { !file.contains($0.batch.geometry.bytes.base) })
+        }
+    }
+
     /// A reopened cache drops only the tiles and areas that aged: past their
     /// server's freshness and older than the time-to-live; the ages survive
     /// the file, and a dropped tile's features go unless another holds them.

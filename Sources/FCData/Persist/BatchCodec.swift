@@ -4,10 +4,11 @@ import FCSupport
 /// A `FeatureBatch` in a cache file: its schema, then each column's buffers as
 /// the batch holds them in memory (Arrow's layout: values, 32-bit string
 /// offsets, validity bits least significant first), the geometry's WKB, offsets
-/// and boxes, and the object ids. Reading copies each buffer once into its
-/// column — no value is parsed — then checks what later code relies on without
-/// checking again (offsets in range and ordered, strings NUL-terminated, WKB
-/// well formed), so a file that lies fails here, not in a query.
+/// and boxes, and the object ids. Reading parses no value: each buffer becomes
+/// its column where it lies, borrowed from the file read whole when the reader
+/// has an owner for it (copied once otherwise), then what later code relies on
+/// without checking again is checked (offsets in range and ordered, strings
+/// NUL-terminated, WKB well formed), so a file that lies fails here, not in a query.
 package enum BatchCodec {
     package static func write(_ batch: FeatureBatch, to out: inout BinaryWriter) {
         out.int(batch.count)
@@ -51,7 +52,7 @@ package enum BatchCodec {
         for _ in 0..<columnCount { columns.append(try readColumn(&input, rows: count)) }
         if oidColumn >= 0, columns[Int(oidColumn)].kind != .int64 { throw input.corrupt("the object id column holds no integers") }
         let geometry = try readGeometry(&input, rows: count)
-        let objectIds = oidColumn < 0 ? try input.buffer(of: Int64.self, expecting: count) : []
+        let objectIds = oidColumn < 0 ? try input.values(of: Int64.self, expecting: count) : ColumnBuffer()
         return FeatureBatch(
             columns: columns, geometry: geometry, count: count, objectIdColumn: oidColumn < 0 ? nil : Int(oidColumn),
             objectIds: objectIds, geometryTolerance: tolerance, isInSpatialOrder: spatialOrder)
@@ -77,16 +78,16 @@ package enum BatchCodec {
         case 3: kind = .boolean
         default: throw input.corrupt("column kind \(code)")
         }
-        var integers: [Int64] = [], doubles: [Double] = [], offsets: [UInt32] = []
+        var integers = ColumnBuffer<Int64>(), doubles = ColumnBuffer<Double>(), offsets = ColumnBuffer<UInt32>()
         var bytes: FrozenBytes?
         switch kind {
-        case .int64, .boolean: integers = try input.buffer(of: Int64.self, expecting: rows)
-        case .double: doubles = try input.buffer(of: Double.self, expecting: rows)
+        case .int64, .boolean: integers = try input.values(of: Int64.self, expecting: rows)
+        case .double: doubles = try input.values(of: Double.self, expecting: rows)
         case .string:
-            offsets = try input.buffer(of: UInt32.self, expecting: rows + 1)
-            let raw = try input.raw()
-            try checkStrings(offsets, raw, &input)
-            bytes = FrozenBytes(count: raw.count) { if raw.count > 0 { $0.copyMemory(from: raw.baseAddress!, byteCount: raw.count) } }
+            offsets = try input.values(of: UInt32.self, expecting: rows + 1)
+            let raw = try input.frozenRaw()
+            try checkStrings(offsets, raw[0..<raw.count], &input)
+            bytes = raw
         }
         var validity: Bitmap?
         if try input.bool() {
@@ -100,21 +101,23 @@ package enum BatchCodec {
 
     /// Every value is at least its NUL, in order, inside the bytes.
     private static func checkStrings(
-        _ offsets: [UInt32], _ bytes: UnsafeRawBufferPointer, _ input: inout BinaryReader
+        _ offsets: ColumnBuffer<UInt32>, _ bytes: UnsafeRawBufferPointer, _ input: inout BinaryReader
     ) throws(FeatureCacheError) {
         guard offsets.first == 0, Int(offsets.last!) == bytes.count else { throw input.corrupt("string offsets do not span their bytes") }
-        for index in 1..<offsets.count {
-            let end = Int(offsets[index])
-            guard end <= bytes.count, offsets[index - 1] < offsets[index], bytes[end - 1] == 0 else {
-                throw input.corrupt("string value \(index - 1) is out of order or not terminated")
+        let bad = offsets.withUnsafeBufferPointer { offsets in
+            (1..<offsets.count).first { index in
+                let end = Int(offsets[index])
+                return !(end <= bytes.count && offsets[index - 1] < offsets[index] && bytes[end - 1] == 0)
             }
         }
+        if let bad { throw input.corrupt("string value \(bad - 1) is out of order or not terminated") }
     }
 
     private static func readGeometry(_ input: inout BinaryReader, rows: Int) throws(FeatureCacheError) -> GeometryColumn {
-        let raw = try input.raw()
-        let offsets = try input.bool() ? try input.buffer(of: UInt32.self, expecting: rows + 1) : nil
-        let boxes = try input.bool() ? try input.buffer(of: Double.self, expecting: 4 * rows) : nil
+        let bytes = try input.frozenRaw()
+        let raw = bytes[0..<bytes.count]
+        let offsets = try input.bool() ? try input.values(of: UInt32.self, expecting: rows + 1) : nil
+        let boxes = try input.bool() ? try input.values(of: Double.self, expecting: 4 * rows) : nil
         if let offsets {
             guard boxes != nil, offsets.first == 0, Int(offsets.last!) == raw.count else {
                 throw input.corrupt("geometry offsets do not span their bytes")
@@ -133,7 +136,6 @@ package enum BatchCodec {
                 throw input.corrupt("a column of points must hold 21 bytes a row")
             }
         }
-        let bytes = FrozenBytes(count: raw.count) { if raw.count > 0 { $0.copyMemory(from: raw.baseAddress!, byteCount: raw.count) } }
         return GeometryColumn(bytes: bytes, offsets: offsets, boxes: boxes, count: rows)
     }
 }

@@ -11,12 +11,25 @@ package struct BinaryReader {
     package private(set) var position: Int
     /// What the error messages call the bytes ("the cache file …").
     private let what: String
+    /// Immutable bytes that hold the ones read, and live as long as they are
+    /// needed: column buffers borrow from them (`values`, `frozenRaw`) instead
+    /// of copying. nil: the bytes are the caller's for now, and are copied.
+    private let owner: FrozenBytes?
 
-    package init(_ bytes: UnsafeRawBufferPointer, what: String) {
+    package init(_ bytes: UnsafeRawBufferPointer, what: String, within owner: FrozenBytes? = nil) {
         base = bytes.baseAddress
         end = bytes.count
         position = 0
         self.what = what
+        if let owner, let start = bytes.baseAddress {
+            precondition(start >= owner.base && start + bytes.count <= owner.base + owner.count, "the bytes are not the owner's")
+        }
+        self.owner = owner
+    }
+
+    /// A reader of `bytes` (a record this reader returned) that lends from the same owner.
+    package func reader(of bytes: UnsafeRawBufferPointer) -> BinaryReader {
+        BinaryReader(bytes, what: what, within: owner)
     }
 
     package var remaining: Int { end - position }
@@ -98,6 +111,28 @@ package struct BinaryReader {
             }
             initialized = count
         }
+    }
+
+    /// A buffer written by `BinaryWriter.buffer`, borrowed from the owner
+    /// where it lies when there is one (copied otherwise).
+    package mutating func values<T: BitwiseCopyable>(
+        of _: T.Type, expecting expected: Int? = nil
+    ) throws(FeatureCacheError) -> ColumnBuffer<T> {
+        guard let owner else { return ColumnBuffer(try buffer(of: T.self, expecting: expected)) }
+        let count = try int(limit: remaining / max(1, MemoryLayout<T>.stride))
+        if let expected, count != expected { throw corrupt("a buffer holds \(count) values, not \(expected)") }
+        try align()
+        let source = try take(count * MemoryLayout<T>.stride)
+        try align()
+        return ColumnBuffer(borrowing: source, count: count, in: owner)
+    }
+
+    /// Raw bytes written by `BinaryWriter.raw`, as immutable bytes: borrowed
+    /// from the owner when there is one (copied otherwise).
+    package mutating func frozenRaw() throws(FeatureCacheError) -> FrozenBytes {
+        let bytes = try raw()
+        if let owner { return FrozenBytes(borrowing: bytes, from: owner) }
+        return FrozenBytes(count: bytes.count) { if bytes.count > 0 { $0.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count) } }
     }
 
     /// The next `count` bytes, borrowed.

@@ -51,9 +51,17 @@ package struct BinaryWriter {
     /// A buffer of plain values: its element count, then its bytes from an
     /// 8-byte boundary (the host is little-endian: x86_64 and arm64 Linux).
     package mutating func buffer<T: BitwiseCopyable>(_ values: [T]) {
+        values.withUnsafeBufferPointer { buffer($0) }
+    }
+
+    package mutating func buffer<T: BitwiseCopyable>(_ values: ColumnBuffer<T>) {
+        values.withUnsafeBufferPointer { buffer($0) }
+    }
+
+    private mutating func buffer<T: BitwiseCopyable>(_ values: UnsafeBufferPointer<T>) {
         int(values.count)
         align()
-        values.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: UnsafeRawBufferPointer(values))
         align()
     }
 

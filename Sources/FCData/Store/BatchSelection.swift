@@ -59,7 +59,7 @@ extension FeatureBatch {
             gathered.append(Column.gathering(rows, from: columns.map { $0[index] }))
             for part in columns.indices { columns[part][index] = columns[part][index].emptied }
         }
-        let ids = objectIds.isEmpty ? [] : rows.map { objectIds[$0.part][$0.row] }
+        let ids = objectIds.isEmpty ? ColumnBuffer() : ColumnBuffer(gathering: rows) { objectIds[$0.part][$0.row] }
         objectIds = []
         return FeatureBatch(
             columns: gathered, geometry: geometry, count: rows.count, objectIdColumn: objectIdColumn,
@@ -125,9 +125,13 @@ extension Column {
         }
         switch first.kind {
         case .int64, .boolean:
-            return Column(field: first.field, kind: first.kind, integers: rows.map { parts[$0.part].integers[$0.row] }, validity: validity)
+            return Column(
+                field: first.field, kind: first.kind, integers: ColumnBuffer(gathering: rows) { parts[$0.part].integers[$0.row] },
+                validity: validity)
         case .double:
-            return Column(field: first.field, kind: first.kind, doubles: rows.map { parts[$0.part].doubles[$0.row] }, validity: validity)
+            return Column(
+                field: first.field, kind: first.kind, doubles: ColumnBuffer(gathering: rows) { parts[$0.part].doubles[$0.row] },
+                validity: validity)
         case .string:
             let gathered = FrozenBytes.gatheringSlices(rows, from: parts.map { ($0.bytes, $0.offsets) })
             return Column(field: first.field, kind: first.kind, offsets: gathered.offsets, bytes: gathered.bytes, validity: validity)
@@ -148,18 +152,21 @@ extension GeometryColumn {
             }
             return GeometryColumn(bytes: points, offsets: nil, boxes: nil, count: rows.count)
         }
-        var boxes: [Double] = []
-        boxes.reserveCapacity(4 * rows.count)
-        for address in rows {
-            let box = parts[address.part].box(address.row)
-            boxes.append(box.xmin); boxes.append(box.ymin); boxes.append(box.xmax); boxes.append(box.ymax)
+        let boxes = ColumnBuffer<Double>(count: 4 * rows.count) { boxes in
+            for (index, address) in rows.enumerated() {
+                let box = parts[address.part].box(address.row)
+                boxes[4 * index] = box.xmin; boxes[4 * index + 1] = box.ymin; boxes[4 * index + 2] = box.xmax;
+                boxes[4 * index + 3] = box.ymax
+            }
         }
         let wkb = FrozenBytes.gatheringSlices(rows, from: parts.map { part in (part.bytes, part.offsets ?? part.pointOffsets) })
         return GeometryColumn(bytes: wkb.bytes, offsets: wkb.offsets, boxes: boxes, count: rows.count)
     }
 
     /// The offsets a points-only column implies.
-    package var pointOffsets: [UInt32] { (0...count).map { UInt32($0 * Self.pointSize) } }
+    package var pointOffsets: ColumnBuffer<UInt32> {
+        ColumnBuffer(count: count + 1) { for row in 0...count { $0[row] = UInt32(row * Self.pointSize) } }
+    }
 }
 
 extension GeometryColumnBuilder {

@@ -30,16 +30,16 @@ public enum ColumnKind: Sendable {
 public struct Column: Sendable {
     public let field: FieldInfo
     public let kind: ColumnKind
-    package let integers: [Int64]
-    package let doubles: [Double]
+    package let integers: ColumnBuffer<Int64>
+    package let doubles: ColumnBuffer<Double>
     /// String values: value `i` is `bytes[offsets[i] ..< offsets[i+1] - 1]`, NUL at `offsets[i+1] - 1`.
-    package let offsets: [UInt32]
+    package let offsets: ColumnBuffer<UInt32>
     package let bytes: FrozenBytes?
     package let validity: Bitmap?
 
     package init(
-        field: FieldInfo, kind: ColumnKind, integers: [Int64] = [], doubles: [Double] = [],
-        offsets: [UInt32] = [], bytes: FrozenBytes? = nil, validity: Bitmap?
+        field: FieldInfo, kind: ColumnKind, integers: ColumnBuffer<Int64> = .init(), doubles: ColumnBuffer<Double> = .init(),
+        offsets: ColumnBuffer<UInt32> = .init(), bytes: FrozenBytes? = nil, validity: Bitmap?
     ) {
         self.field = field
         self.kind = kind
@@ -76,13 +76,13 @@ public struct Column: Sendable {
 
     package func prefix(_ n: Int) -> Column {
         Column(
-            field: field, kind: kind, integers: Array(integers.prefix(n)), doubles: Array(doubles.prefix(n)),
-            offsets: Array(offsets.prefix(n + 1)), bytes: bytes, validity: validity?.prefix(n))
+            field: field, kind: kind, integers: integers.first(n), doubles: doubles.first(n),
+            offsets: offsets.first(n + 1), bytes: bytes, validity: validity?.prefix(n))
     }
 
     /// Heap bytes held by the values and bitmap.
     public var byteSize: Int {
-        integers.count * 8 + doubles.count * 8 + offsets.count * 4 + (bytes?.count ?? 0) + (validity?.byteSize ?? 0)
+        integers.byteSize + doubles.byteSize + offsets.byteSize + (bytes?.count ?? 0) + (validity?.byteSize ?? 0)
     }
 }
 

@@ -199,9 +199,10 @@ package final class ColumnBuilder {
         }
         let validity = nullCount == 0 ? nil : validity
         switch kind! {
-        case .int64, .boolean: return Column(field: field, kind: kind!, integers: integers, validity: validity)
-        case .double: return Column(field: field, kind: .double, doubles: doubles, validity: validity)
-        case .string: return Column(field: field, kind: .string, offsets: offsets, bytes: FrozenBytes(bytes), validity: validity)
+        case .int64, .boolean: return Column(field: field, kind: kind!, integers: ColumnBuffer(integers), validity: validity)
+        case .double: return Column(field: field, kind: .double, doubles: ColumnBuffer(doubles), validity: validity)
+        case .string:
+            return Column(field: field, kind: .string, offsets: ColumnBuffer(offsets), bytes: FrozenBytes(bytes), validity: validity)
         }
     }
 

@@ -11,10 +11,10 @@ public final class FeatureBatch: Sendable {
     /// The column that holds the object ids, when the service sends them as an
     /// attribute (ArcGIS); otherwise `objectIds` holds them.
     package let objectIdColumn: Int?
-    package let objectIds: [Int64]
+    package let objectIds: ColumnBuffer<Int64>
     /// The ids of the rows wherever they are stored (the same storage, not a
     /// copy), so reading one is a single array access.
-    private let rowObjectIds: [Int64]
+    private let rowObjectIds: ColumnBuffer<Int64>
     private let columnIndex: [String: Int]
     /// The field names, joined: batches with equal keys have the same columns
     /// in the same order (results map them once).
@@ -28,7 +28,7 @@ public final class FeatureBatch: Sendable {
     package let isInSpatialOrder: Bool
 
     package init(
-        columns: [Column], geometry: GeometryColumn, count: Int, objectIdColumn: Int?, objectIds: [Int64],
+        columns: [Column], geometry: GeometryColumn, count: Int, objectIdColumn: Int?, objectIds: ColumnBuffer<Int64>,
         geometryTolerance: Double = 0, isInSpatialOrder: Bool = false
     ) {
         self.geometryTolerance = geometryTolerance
@@ -55,7 +55,7 @@ public final class FeatureBatch: Sendable {
         guard n < count else { return self }
         return FeatureBatch(
             columns: columns.map { $0.prefix(n) }, geometry: geometry.prefix(n), count: n,
-            objectIdColumn: objectIdColumn, objectIds: Array(objectIds.prefix(n)), geometryTolerance: geometryTolerance)
+            objectIdColumn: objectIdColumn, objectIds: objectIds.first(n), geometryTolerance: geometryTolerance)
     }
 
     /// The same rows, marked as generalized to `tolerance` map units.
@@ -70,7 +70,7 @@ public final class FeatureBatch: Sendable {
 
     /// Heap bytes held by this batch (values, geometry, index).
     public var byteSize: Int {
-        columns.reduce(0) { $0 + $1.byteSize } + geometry.byteSize + objectIds.count * 8
+        columns.reduce(0) { $0 + $1.byteSize } + geometry.byteSize + objectIds.byteSize
     }
 }
 
@@ -158,6 +158,6 @@ package final class BatchBuilder {
     package func finish() -> FeatureBatch {
         FeatureBatch(
             columns: columns.map { $0.finish() }, geometry: geometry.finish(), count: count,
-            objectIdColumn: objectIdColumn, objectIds: objectIds)
+            objectIdColumn: objectIdColumn, objectIds: ColumnBuffer(objectIds))
     }
 }

@@ -3,16 +3,21 @@ import FCSupport
 
 /// Immutable bytes at a fixed address for the life of the object, so C callers can
 /// borrow pointers into them (strings as `const char *`, geometry as WKB) for as
-/// long as they hold the result that owns them.
+/// long as they hold the result that owns them. The bytes are the object's own,
+/// or borrowed from an owner that keeps them (a cache file read whole: its
+/// columns are used where they lie, not copied).
 public final class FrozenBytes: @unchecked Sendable {
     public let base: UnsafeRawPointer
     public let count: Int
+    /// What keeps borrowed bytes alive; nil when they are this object's own.
+    private let owner: (any AnyObject & Sendable)?
 
     package init(_ bytes: [UInt8]) {
         let storage = UnsafeMutableRawPointer.allocate(byteCount: max(bytes.count, 1), alignment: 8)
         bytes.withUnsafeBytes { if let source = $0.baseAddress { storage.copyMemory(from: source, byteCount: $0.count) } }
         base = UnsafeRawPointer(storage)
         count = bytes.count
+        owner = nil
     }
 
     /// `count` bytes written in place by `fill`, with no array in between.
@@ -21,14 +26,22 @@ public final class FrozenBytes: @unchecked Sendable {
         fill(storage)
         base = UnsafeRawPointer(storage)
         self.count = count
+        owner = nil
+    }
+
+    /// Bytes that stay where they are, alive and unchanged as long as `owner` is.
+    package init(borrowing bytes: UnsafeRawBufferPointer, from owner: any AnyObject & Sendable) {
+        base = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 8)!
+        count = bytes.count
+        self.owner = owner
     }
 
     /// The slices `offsets[row] ..< offsets[row + 1]` of the addressed rows of
     /// `parts` (bytes and their offsets; no bytes: every slice empty), in that
     /// order, back to back (each copied once, into its place), with their offsets.
     package static func gatheringSlices(
-        _ rows: [RowAddress], from parts: [(bytes: FrozenBytes?, offsets: [UInt32])]
-    ) -> (bytes: FrozenBytes, offsets: [UInt32]) {
+        _ rows: [RowAddress], from parts: [(bytes: FrozenBytes?, offsets: ColumnBuffer<UInt32>)]
+    ) -> (bytes: FrozenBytes, offsets: ColumnBuffer<UInt32>) {
         var gathered: [UInt32] = [0]
         gathered.reserveCapacity(rows.count + 1)
         var total = 0
@@ -45,10 +58,10 @@ public final class FrozenBytes: @unchecked Sendable {
                 (target + Int(gathered[index])).copyMemory(from: source.base + start, byteCount: length)
             }
         }
-        return (bytes, gathered)
+        return (bytes, ColumnBuffer(gathered))
     }
 
-    deinit { UnsafeMutableRawPointer(mutating: base).deallocate() }
+    deinit { if owner == nil { UnsafeMutableRawPointer(mutating: base).deallocate() } }
 
     @inline(__always)
     public subscript(range: Range<Int>) -> UnsafeRawBufferPointer {

@@ -10,9 +10,9 @@ public struct GeometryColumn: Sendable {
     package let bytes: FrozenBytes
     /// Row `i` is `bytes[offsets[i] ..< offsets[i+1]]`, empty for no geometry. nil
     /// when every row is a 21-byte point.
-    package let offsets: [UInt32]?
+    package let offsets: ColumnBuffer<UInt32>?
     /// xmin, ymin, xmax, ymax per row; nil when every row is a point. NaN for no geometry.
-    package let boxes: [Double]?
+    package let boxes: ColumnBuffer<Double>?
     public let count: Int
 
     /// The WKB of a row; empty when the row has no geometry.
@@ -40,8 +40,7 @@ public struct GeometryColumn: Sendable {
 
     package func prefix(_ n: Int) -> GeometryColumn {
         GeometryColumn(
-            bytes: bytes, offsets: offsets.map { Array($0.prefix(n + 1)) },
-            boxes: boxes.map { Array($0.prefix(4 * n)) }, count: n)
+            bytes: bytes, offsets: offsets?.first(n + 1), boxes: boxes?.first(4 * n), count: n)
     }
 
     /// Every row is a point (or empty): no offsets or boxes are stored.
@@ -70,7 +69,7 @@ public struct GeometryColumn: Sendable {
         return GeometryColumn(bytes: moved, offsets: nil, boxes: nil, count: count)
     }
 
-    public var byteSize: Int { bytes.count + (offsets?.count ?? 0) * 4 + (boxes?.count ?? 0) * 8 }
+    public var byteSize: Int { bytes.count + (offsets?.byteSize ?? 0) + (boxes?.byteSize ?? 0) }
 }
 
 /// Builds a `GeometryColumn` from coordinates as readers find them.
@@ -231,8 +230,8 @@ package struct GeometryColumnBuilder {
 
     package func finish() -> GeometryColumn {
         GeometryColumn(
-            bytes: FrozenBytes(writer.bytes), offsets: onlyPoints ? nil : offsets,
-            boxes: onlyPoints ? nil : boxes, count: count)
+            bytes: FrozenBytes(writer.bytes), offsets: onlyPoints ? nil : ColumnBuffer(offsets),
+            boxes: onlyPoints ? nil : ColumnBuffer(boxes), count: count)
     }
 
     // MARK: - Helpers

@@ -54,6 +54,9 @@ package final class PersistedCache: @unchecked Sendable {
     package func readSnapshot() -> (snapshot: Snapshot?, setAside: String?) {
         do throws(FeatureCacheError) {
             guard let file = try CacheFiles.readWhole(featuresPath) else { return (nil, nil) }
+            // The batches' buffers stay where the file was read to, and the
+            // columns borrow them: the image lives as long as one of its batches.
+            let image = FrozenBytes(borrowing: file.bytes, from: file)
             // The checksum and the decoding side by side (the decoder checks
             // every length and offset itself, so it is safe on bytes the
             // checksum then refuses): a million points reopen ~20 ms sooner.
@@ -70,7 +73,8 @@ package final class PersistedCache: @unchecked Sendable {
                             guard whole.count >= CacheFiles.headerSize else {
                                 throw CacheFiles.corrupt(path, "it is shorter than its header")
                             }
-                            return try Self.decode(UnsafeRawBufferPointer(rebasing: whole[CacheFiles.headerSize...]), path: path)
+                            return try Self.decode(
+                                UnsafeRawBufferPointer(rebasing: whole[CacheFiles.headerSize...]), path: path, within: image)
                         }
                         outcomes.withLock { $0.decoded = decoded }
                     }
@@ -111,8 +115,12 @@ package final class PersistedCache: @unchecked Sendable {
         return out.bytes
     }
 
-    package static func decode(_ raw: UnsafeRawBufferPointer, path: String) throws(FeatureCacheError) -> Snapshot {
-        var input = BinaryReader(raw, what: path)
+    /// The snapshot in `raw`; its batches borrow their buffers from `owner`
+    /// (which holds `raw`) when given, else copy them.
+    package static func decode(
+        _ raw: UnsafeRawBufferPointer, path: String, within owner: FrozenBytes? = nil
+    ) throws(FeatureCacheError) -> Snapshot {
+        var input = BinaryReader(raw, what: path, within: owner)
         let identity = try input.string()
         let savedAt = try input.f64()
         let freshUntil = try input.optionalI64()
@@ -124,7 +132,7 @@ package final class PersistedCache: @unchecked Sendable {
         var records: [UnsafeRawBufferPointer] = []
         for _ in 0..<count { records.append(try input.raw()) }
         guard input.isAtEnd else { throw input.corrupt("\(input.remaining) bytes follow the last batch") }
-        let entries = try decodeBatches(records, path: path)
+        let entries = try decodeBatches(records, reader: input)
         guard entries.reduce(0, { $0 + $1.batch.count }) < Int(UInt32.max) else { throw input.corrupt("more than 4 billion rows") }
         return Snapshot(
             identity: identity, savedAt: savedAt, freshUntil: freshUntil, metadata: metadata, coverage: coverage,
@@ -133,14 +141,14 @@ package final class PersistedCache: @unchecked Sendable {
 
     /// The batch records, decoded side by side (each is independent).
     private static func decodeBatches(
-        _ records: [UnsafeRawBufferPointer], path: String
+        _ records: [UnsafeRawBufferPointer], reader: BinaryReader
     ) throws(FeatureCacheError) -> [(batch: FeatureBatch, live: Bitmap?)] {
         guard !records.isEmpty else { return [] }
-        let shared = BorrowedRecords(records: records)
+        let shared = BorrowedRecords(records: records, reader: reader)
         let results = Locked([Result<(batch: FeatureBatch, live: Bitmap?), FeatureCacheError>?](repeating: nil, count: records.count))
         DispatchQueue.concurrentPerform(iterations: records.count) { index in
             let decoded = Result { () throws(FeatureCacheError) -> (batch: FeatureBatch, live: Bitmap?) in
-                var input = BinaryReader(shared.records[index], what: path)
+                var input = shared.reader.reader(of: shared.records[index])
                 let batch = try BatchCodec.read(from: &input)
                 var live: Bitmap?
                 if try input.bool() {
@@ -199,4 +207,5 @@ package final class PersistedCache: @unchecked Sendable {
 /// before their owner lets them go.
 private struct BorrowedRecords: @unchecked Sendable {
     let records: [UnsafeRawBufferPointer]
+    let reader: BinaryReader
 }

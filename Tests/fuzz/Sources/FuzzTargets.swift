@@ -240,7 +240,11 @@ enum Schema {
 /// stores, queries and writes back to the same content.
 func fuzzCacheFile(_ bytes: UnsafeRawBufferPointer) {
     _ = try? CacheFiles.check(Array(bytes), kind: .features, path: "fuzz")
-    let decoded = Result { () throws(FeatureCacheError) in try PersistedCache.decode(bytes, path: "fuzz") }
+    // As a table reads it: the batches borrow their buffers from the bytes.
+    let image = FrozenBytes(Array(bytes))
+    let decoded = Result { () throws(FeatureCacheError) in
+        try PersistedCache.decode(image[0..<image.count], path: "fuzz", within: image)
+    }
     if case let .success(snapshot) = decoded {
         let store = FeatureStore()
         store.restore(snapshot.entries)

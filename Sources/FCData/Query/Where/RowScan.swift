@@ -24,7 +24,7 @@ package struct RowScan {
 
     /// A column of integers against an integer constant.
     @inline(__always)
-    package func integers(_ values: [Int64], _ op: WhereExpression.Comparison, _ c: Int64) -> Outcome {
+    package func integers(_ values: ColumnBuffer<Int64>, _ op: WhereExpression.Comparison, _ c: Int64) -> Outcome {
         values.withUnsafeBufferPointer { v in
             switch op {
             case .equal: select { v[$0] == c }

@@ -41,3 +41,11 @@ extension Array where Element: BitwiseCopyable {
         withUnsafeBufferPointer { buffer in buffer.isEmpty ? arrowZeros : UnsafeRawPointer(buffer.baseAddress!) }
     }
 }
+
+extension ColumnBuffer {
+    /// The address of the values, for as long as the buffer is kept alive
+    /// (its batch is an owner of the exported array). Empty buffers give `arrowZeros`.
+    package var frozenAddress: UnsafeRawPointer {
+        withUnsafeBufferPointer { buffer in buffer.isEmpty ? arrowZeros : UnsafeRawPointer(buffer.baseAddress!) }
+    }
+}

@@ -134,7 +134,7 @@ package struct ArrowColumnWriter {
     }
 
     /// A fixed-width buffer: the store's own when the part takes the whole batch, else gathered.
-    private func fixedWidth<T: BitwiseCopyable>(_ values: [T], _ owners: inout [AnyObject]) -> UnsafeRawPointer {
+    private func fixedWidth<T: BitwiseCopyable>(_ values: ColumnBuffer<T>, _ owners: inout [AnyObject]) -> UnsafeRawPointer {
         guard let selected = rows.rows else { return values.frozenAddress }
         let buffer = ArrowBuffer(byteCount: length * MemoryLayout<T>.stride)
         let out = buffer.typed(T.self)

@@ -249,7 +249,8 @@ extension FeatureBatch {
     func numberingRows() -> FeatureBatch {
         FeatureBatch(
             columns: columns, geometry: geometry, count: count, objectIdColumn: nil,
-            objectIds: (0..<count).map { Int64($0) + 1 }, geometryTolerance: geometryTolerance,
+            objectIds: ColumnBuffer(count: count) { for row in $0.indices { $0[row] = Int64(row) + 1 } },
+            geometryTolerance: geometryTolerance,
             isInSpatialOrder: isInSpatialOrder)
     }
 }
