@@ -18,7 +18,7 @@ cd "$root"
 seconds="${1:-30}"
 shift || true
 targets=("$@")
-[ "${#targets[@]}" -gt 0 ] || targets=(esrijson geojson gml pbf pipeline wfs document json where crs edits cachefile)
+[ "${#targets[@]}" -gt 0 ] || targets=(esrijson geojson gml pbf pipeline wfs document json where crs edits cachefile http)
 
 scratch=.build-fuzz
 FEATURECACHE_FUZZ=1 swift build -c release --sanitize=fuzzer --scratch-path "$scratch" --product fc-fuzz \
@@ -49,6 +49,8 @@ seed() {
         cp Tests/fuzz/seeds/edits/* "$corpus/" ;;
     cachefile)
         cp Tests/fuzz/seeds/cachefile/* "$corpus/" ;;
+    http)
+        cp Tests/fuzz/seeds/http/* "$corpus/" ;;
     pbf)
         cp "$fixtures"/arcgis-pbf/*.pbf "$fixtures"/arcgis-zm/*.pbf "$corpus/"
         cp Tests/fuzz/seeds/pbf/* "$corpus/" ;;

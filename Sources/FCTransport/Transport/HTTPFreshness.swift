@@ -15,7 +15,8 @@ package enum HTTPFreshness {
         if let control = firstHeader("Cache-Control", in: headers) {
             var maxAge: Int64?
             for directive in control.split(separator: ",") {
-                let parts = directive.split(separator: "=", maxSplits: 1)
+                // Empty pieces kept: "=" is a nameless directive, "max-age=" an unreadable one.
+                let parts = directive.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 let name = parts[0].trimmingCharacters(in: " \t").lowercased()
                 if name == "no-cache" || name == "no-store" { return receivedAt }
                 if name == "max-age", parts.count == 2 {

@@ -8,9 +8,10 @@ import FeatureCache
 /// (parse, evaluate, translate) as callers write them, and the WKT a layer gives
 /// for its spatial reference (through PROJ), and what editing reads: a
 /// caller's WKB, and the services' answers to edits (ArcGIS applyEdits, WFS-T),
-/// and a persisted cache's files as a disk may hold them (`cachefile`).
+/// and a persisted cache's files as a disk may hold them (`cachefile`), and the
+/// response headers the transport reads (freshness, Retry-After, redirects: `http`).
 enum FuzzTarget: String, CaseIterable {
-    case esrijson, geojson, gml, pbf, pipeline, wfs, document, json, `where`, crs, edits, cachefile
+    case esrijson, geojson, gml, pbf, pipeline, wfs, document, json, `where`, crs, edits, cachefile, http
 
     func run(_ bytes: UnsafeRawBufferPointer) {
         switch self {
@@ -75,6 +76,8 @@ enum FuzzTarget: String, CaseIterable {
             fuzzEdits(bytes)
         case .cachefile:
             fuzzCacheFile(bytes)
+        case .http:
+            fuzzHTTPHeaders(bytes)
         case .pipeline:
             pipeline(bytes)
         case .wfs:
@@ -261,3 +264,40 @@ func fuzzCacheFile(_ bytes: UnsafeRawBufferPointer) {
     _ = try? LocalEdit.read(from: &reader)
     _ = EditJournal.replayed(bytes, path: "fuzz")
 }
+
+/// Response headers as a server may send them (one "Name: value" a line; the
+/// first line a status): how long the answer stays fresh, when to retry, where
+/// a redirect leads. None may crash; freshness never ends before the answer
+/// came; a redirect never leads from https to http, nor takes the caller's
+/// credentials to another origin.
+func fuzzHTTPHeaders(_ bytes: UnsafeRawBufferPointer) {
+    let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+    var headers: [(name: String, value: String)] = []
+    for line in lines.dropFirst() {
+        guard let colon = line.firstIndex(of: ":") else { continue }
+        headers.append((String(line[..<colon]), String(line[line.index(after: colon)...])))
+    }
+    let receivedAt: Int64 = 1_790_000_000_000
+    if let until = HTTPFreshness.freshUntil(headers, receivedAt: receivedAt), until < receivedAt {
+        fatalError("an answer fresh until \(until), before it came (\(receivedAt))")
+    }
+    for (_, value) in headers {
+        if let wait = RetryPolicy.retryAfter(value, now: receivedAt), !(wait >= 0 && wait.isFinite) {
+            fatalError("Retry-After \(value) read as a wait of \(wait) s")
+        }
+        _ = HTTPDate.deltaSeconds(value)
+        _ = HTTPDate.epochMilliseconds(value)
+    }
+    let status = lines.first.flatMap { Int($0.prefix(3)) } ?? 302
+    for start in ["https://a.example/x/y?token=t", "http://a.example/x/y"] {
+        var request = HTTPRequest(url: start)
+        request.headers = [(name: "X-Esri-Authorization", value: "Bearer secret")]
+        guard let next = try? Redirect.next(after: request, HTTPResponse(status: status, headers: headers, body: [])) else { continue }
+        if start.hasPrefix("https:"), Origin(next.url)?.scheme == "http" { fatalError("a redirect from https to http: \(next.url)") }
+        let trusted = Origin(next.url).map { $0.mayReceiveCredentials(meantFor: Origin(start)!) } ?? false
+        if !trusted, next.headers.contains(where: { $0.value.contains("secret") }) {
+            fatalError("credentials taken to another origin: \(next.url)")
+        }
+    }
+}
+
