@@ -136,6 +136,10 @@ import Glibc
             #expect(throws: FeatureCacheError.self) { try CacheFiles.check(Array(framed[0..<length]), kind: .features, path: "t") }
             let payload = Array(framed[min(length, CacheFiles.headerSize)..<length])
             _ = payload.withUnsafeBytes { try? PersistedCache.decode($0, path: "t") }  // past the checksum: no crash
+            if !payload.isEmpty {  // and as a table reads it, the batches borrowing the bytes
+                let image = FrozenBytes(payload)
+                _ = try? PersistedCache.decode(image[0..<image.count], path: "t", within: image)
+            }
         }
         var flipped = framed
         flipped[framed.count / 2] ^= 0x40
@@ -149,6 +153,27 @@ import Glibc
             #expect(error.code == .storage && error.message.contains("format 2"))
         }
         try CacheFiles.check(framed, kind: .features, path: "t")
+    }
+
+    /// A features file as a disk may leave it (empty, cut short, whole) read
+    /// the way a table reads it: the short ones set aside with their reason,
+    /// the whole one read; never a crash.
+    @Test func aFeaturesFileOfAnyLengthIsReadOrSetAside() throws {
+        let root = "/tmp/fc-length-test-\(getpid())"
+        defer { _ = system("rm -rf '\(root)'") }
+        let original = try snapshot()
+        let framed = CacheFiles.framed(PersistedCache.encode(original), kind: .features)
+        for length in [0, 1, CacheFiles.headerSize, CacheFiles.headerSize + 1, framed.count / 2, framed.count - 1, framed.count] {
+            let cache = try PersistedCache(root: root, identity: original.identity)
+            try CacheFiles.replace(cache.featuresPath, with: Array(framed[0..<length]))
+            let (read, setAside) = cache.readSnapshot()
+            if length == framed.count {
+                #expect(read != nil && setAside == nil)
+                #expect(read.map { zip($0.entries, original.entries).allSatisfy { sameBatch($0.batch, $1.batch) } } == true)
+            } else {
+                #expect(read == nil && setAside != nil, "\(length) bytes")
+            }
+        }
     }
 
     /// What a hosted layer records in editingInfo is the evidence of change:

@@ -131,7 +131,8 @@ package struct BinaryReader {
     /// from the owner when there is one (copied otherwise).
     package mutating func frozenRaw() throws(FeatureCacheError) -> FrozenBytes {
         let bytes = try raw()
-        if let owner { return FrozenBytes(borrowing: bytes, from: owner) }
+        // Nothing to borrow gets an address of its own (C and Arrow readers are handed `base`).
+        if let owner, bytes.count > 0 { return FrozenBytes(borrowing: bytes, from: owner) }
         return FrozenBytes(count: bytes.count) { if bytes.count > 0 { $0.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count) } }
     }
 

@@ -87,9 +87,6 @@ package struct ColumnBuffer<Element: BitwiseCopyable>: RandomAccessCollection, @
     }
 
     package var byteSize: Int { count * MemoryLayout<Element>.stride }
-
-    /// The values as an array (a copy).
-    package var array: [Element] { withUnsafeBufferPointer { Array($0) } }
 }
 
 extension ColumnBuffer: Equatable where Element: Equatable {

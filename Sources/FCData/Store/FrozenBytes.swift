@@ -29,9 +29,11 @@ public final class FrozenBytes: @unchecked Sendable {
         owner = nil
     }
 
-    /// Bytes that stay where they are, alive and unchanged as long as `owner` is.
+    /// Bytes that stay where they are, alive and unchanged as long as `owner` is
+    /// (at least one: an empty value needs an address of its own).
     package init(borrowing bytes: UnsafeRawBufferPointer, from owner: any AnyObject & Sendable) {
-        base = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 8)!
+        precondition(bytes.count > 0, "nothing to borrow")
+        base = bytes.baseAddress!
         count = bytes.count
         self.owner = owner
     }

@@ -56,7 +56,7 @@ package final class PersistedCache: @unchecked Sendable {
             guard let file = try CacheFiles.readWhole(featuresPath) else { return (nil, nil) }
             // The batches' buffers stay where the file was read to, and the
             // columns borrow them: the image lives as long as one of its batches.
-            let image = FrozenBytes(borrowing: file.bytes, from: file)
+            let image = file.bytes.isEmpty ? nil : FrozenBytes(borrowing: file.bytes, from: file)
             // The checksum and the decoding side by side (the decoder checks
             // every length and offset itself, so it is safe on bytes the
             // checksum then refuses): a million points reopen ~20 ms sooner.

@@ -300,4 +300,3 @@ func fuzzHTTPHeaders(_ bytes: UnsafeRawBufferPointer) {
         }
     }
 }
-
