@@ -32,4 +32,15 @@ import Testing
         #expect(RequestURL.redacted("http://h/x?f=json&token=s3cret&TOKEN=x") == "http://h/x?f=json&token=***&TOKEN=***")
         #expect(RequestURL.redacted("http://h/x") == "http://h/x")
     }
+
+    /// A URL longer than is shown is cut by bytes: 2,000 characters of
+    /// non-ASCII text are 6,000 bytes, and cutting by characters recursed until
+    /// the stack ran out (the http fuzz target's second finding, on a Location).
+    @Test func aLongNonASCIIURLIsCutByBytes() {
+        let url = "http://e/" + String(repeating: "\u{FFFD}", count: 3_000) + "?token=s3cret"
+        let shown = RequestURL.redacted(url)
+        #expect(shown.hasSuffix("… (\(url.utf8.count) bytes in all)"))
+        #expect(shown.utf8.count < RequestURL.maxShownLength + 40)
+        #expect(RequestURL.redacted(String(repeating: "a", count: 1_990) + "?token=s3cret").hasSuffix("token=***… (2003 bytes in all)"))
+    }
 }

@@ -173,11 +173,18 @@ public struct RequestURL: Sendable, Equatable {
 
     /// Masks secrets in a URL string: the values of secret parameters
     /// (`token=***`) and user information (`http://***@host/`).
-    /// Past `maxShownLength` characters the rest is left out, with the length said.
+    /// Past `maxShownLength` bytes the rest is left out, with the length said.
     public static func redacted(_ url: String) -> String {
         guard url.utf8.count <= maxShownLength else {
-            return redacted(String(url.prefix(maxShownLength))) + "… (\(url.utf8.count) bytes in all)"
+            // Cut by bytes, not characters: a prefix of 2,000 characters can
+            // still hold more than 2,000 bytes (this once recursed until the
+            // stack ran out, on a server's Location of non-ASCII text).
+            return masked(String(decoding: url.utf8.prefix(maxShownLength), as: UTF8.self)) + "… (\(url.utf8.count) bytes in all)"
         }
+        return masked(url)
+    }
+
+    private static func masked(_ url: String) -> String {
         var url = url
         if let scheme = url.firstRange(of: "://") {
             let authorityEnd = url[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
