@@ -361,22 +361,24 @@ static void test_real_server_time_to_live(void) {
 }
 
 /* Only what aged is fetched again: on a real server that says nothing of
- * freshness (pygeoapi), one corner viewed, then ten seconds later the other;
- * reopened with a time-to-live of eight seconds, the first corner's tiles are
- * dropped and fetched again, the second's answer with no request. */
+ * freshness (pygeoapi), one corner viewed, then sixteen seconds later the
+ * other; reopened with a time-to-live of fourteen seconds, the first corner's
+ * tiles are dropped and fetched again, the second's answer with no request. */
 static void test_real_server_only_aged_tiles_refetched(void) {
     const char *base = getenv("PYGEOAPI_URL") ? getenv("PYGEOAPI_URL") : "http://127.0.0.1:5001";
     char folder[256], url[600], expected[8];
     make_folder(folder, sizeof folder, "pygeoapi-aging");
     snprintf(url, sizeof url, "ogc:%s#roads", base);
     CHECK(run_step("ogc-reopen", folder, url, "3600", "-1", "-1:1:1000:1") == 0);
-    sleep(10);
+    /* The first corner is then at least 16 s old, the second a second or two:
+     * a time-to-live of 14 s tells them apart with 12 s to spare for a slow machine. */
+    sleep(16);
     /* A long time-to-live here, so this run keeps the first corner. */
     snprintf(expected, sizeof expected, "%d", FC_CACHE_WITHIN_TIME_TO_LIVE);
     CHECK(run_step("ogc-reopen", folder, url, "3600", expected, "-1:1:1000:2") == 0);
     snprintf(expected, sizeof expected, "%d", FC_CACHE_PARTLY_EXPIRED);
-    CHECK(run_step("ogc-reopen", folder, url, "8", expected, "-1:0:0:2") == 0);
-    CHECK(run_step("ogc-reopen", folder, url, "8", "-1", "-1:1:1000:1") == 0);
+    CHECK(run_step("ogc-reopen", folder, url, "14", expected, "-1:0:0:2") == 0);
+    CHECK(run_step("ogc-reopen", folder, url, "14", "-1", "-1:1:1000:1") == 0);
 }
 
 /* A real server that vouches for its answers' freshness (tipg sends

@@ -267,9 +267,9 @@ func fuzzCacheFile(_ bytes: UnsafeRawBufferPointer) {
 
 /// Response headers as a server may send them (one "Name: value" a line; the
 /// first line a status): how long the answer stays fresh, when to retry, where
-/// a redirect leads. None may crash; freshness never ends before the answer
-/// came; a redirect never leads from https to http, nor takes the caller's
-/// credentials to another origin.
+/// a redirect leads, and every value as a URL. None may crash; freshness never
+/// ends before the answer came; a redirect never leads from https to http, nor
+/// takes the caller's credentials to another origin; a token is never shown.
 func fuzzHTTPHeaders(_ bytes: UnsafeRawBufferPointer) {
     let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
     var headers: [(name: String, value: String)] = []
@@ -287,6 +287,17 @@ func fuzzHTTPHeaders(_ bytes: UnsafeRawBufferPointer) {
         }
         _ = HTTPDate.deltaSeconds(value)
         _ = HTTPDate.epochMilliseconds(value)
+        // Any value as a URL a server hands over (a Location, a next link):
+        // parsed, resolved, written back and redacted for a message.
+        let secret = "s3cret-fuzz"
+        if !value.contains(secret), let url = try? RequestURL(parsing: value) {
+            var again = url
+            again.parameters.append((name: "token", value: secret))
+            if RequestURL.redacted(again.string).contains(secret) { fatalError("a token shown in \(again.string)") }
+        }
+        _ = try? URLReference.resolve(value, against: "https://a.example/x/y?f=json")
+        _ = Origin(value)
+        _ = RequestURL.decodeQuery(value)
     }
     let status = lines.first.flatMap { Int($0.prefix(3)) } ?? 302
     for start in ["https://a.example/x/y?token=t", "http://a.example/x/y"] {
