@@ -57,7 +57,8 @@ seed() {
     wfs)
         cp "$fixtures"/wfs/*.xml "$corpus/" ;;
     json)
-        find "$fixtures/arcgis-rest" -name '*-metadata.json' -exec cp {} "$corpus/" \; ;;
+        find "$fixtures/arcgis-rest" -name '*-metadata.json' -exec cp {} "$corpus/" \;
+        cp "$fixtures"/arcgis-edits/*.json Tests/fuzz/seeds/json/* "$corpus/" ;;
     where)
         cp Tests/fuzz/seeds/where/* "$corpus/"
         python3 - "$fixtures/where/cases.json" "$corpus" <<'PY'

@@ -4,7 +4,8 @@ import FeatureCache
 /// What each fuzz target feeds the library: every reader a server's bytes
 /// reach (with and without a schema; PBF answers of every kind), the whole read → store → index → query →
 /// GeoJSON path, the WFS documents loading reads, whole documents of features
-/// (GeoJSON or Esri JSON, as the bytes say), JSON values, where clauses
+/// (GeoJSON or Esri JSON, as the bytes say), JSON values and the metadata
+/// documents made of them, where clauses
 /// (parse, evaluate, translate) as callers write them, and the WKT a layer gives
 /// for its spatial reference (through PROJ), and what editing reads: a
 /// caller's WKB, and the services' answers to edits (ArcGIS applyEdits, WFS-T),
@@ -89,7 +90,7 @@ enum FuzzTarget: String, CaseIterable {
             // typed from its values, the metadata summed up from the rows.
             _ = try? FeatureDocumentReader.read(Array(bytes), name: "fuzz", url: "fuzz", identity: FeatureIdentity())
         case .json:
-            _ = try? JSONValue.parse(Array(bytes))
+            fuzzMetadataDocument(bytes)
         case .where:
             whereClause(String(decoding: bytes, as: UTF8.self))
         }
@@ -310,4 +311,21 @@ func fuzzHTTPHeaders(_ bytes: UnsafeRawBufferPointer) {
             fatalError("credentials taken to another origin: \(next.url)")
         }
     }
+}
+
+/// A JSON document as a server's metadata: parsed, then read as each metadata
+/// document it could be (an ArcGIS service or layer, an OGC API collection,
+/// its links, an OpenAPI definition). Errors are expected; crashes are findings.
+func fuzzMetadataDocument(_ bytes: UnsafeRawBufferPointer) {
+    guard let json = try? JSONValue.parse(Array(bytes)) else { return }
+    let url = "https://h.example/arcgis/rest/services/S/FeatureServer"
+    _ = try? ArcGISService.parse(json, url: url)
+    _ = try? ArcGISLayerInfo.parse(json, url: url + "/0")
+    let base = try! RequestURL(parsing: "https://h.example/ogc/collections/c")
+    _ = try? OGCCollectionInfo.parse(json, id: "c", url: base, limit: 1000)
+    let links = OGCLinks(json["links"], base: base)
+    for rel in ["next", "items", "self", "data", "conformance", "service-desc"] {
+        _ = links.link(rel, types: ["application/geo+json", "application/json"])
+    }
+    _ = OpenAPIItems(json)
 }

@@ -6,8 +6,8 @@ import FCTables
 
 /// Reads an ArcGIS REST layer (or table) resource, `…/FeatureServer/<id>?f=json`,
 /// into `TableMetadata`.
-enum ArcGISLayerInfo {
-    static func parse(_ json: JSONValue, url: String) throws(FeatureCacheError) -> TableMetadata {
+package enum ArcGISLayerInfo {
+    package static func parse(_ json: JSONValue, url: String) throws(FeatureCacheError) -> TableMetadata {
         guard json.isObject else {
             throw FeatureCacheError.parse("\(url): a layer resource must be a JSON object")
         }

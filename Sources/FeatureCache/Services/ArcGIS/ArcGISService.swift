@@ -25,7 +25,7 @@ public final class ArcGISService: ServiceEndpoint, Loadable, @unchecked Sendable
     /// list tens; a server listing millions is refused rather than trusted).
     static let maxLayers = 10_000
 
-    struct Info: Sendable {
+    package struct Info: Sendable {
         var description = ""
         var version = 0.0
         var layers: [ArcGISLayerSummary] = []
@@ -48,7 +48,7 @@ public final class ArcGISService: ServiceEndpoint, Loadable, @unchecked Sendable
 
     /// Reads a service resource: its `layers` and `tables` (at least one of them
     /// must be there: a layer resource or another document is not a service).
-    static func parse(_ json: JSONValue, url: String) throws(FeatureCacheError) -> Info {
+    package static func parse(_ json: JSONValue, url: String) throws(FeatureCacheError) -> Info {
         guard json.isObject else { throw FeatureCacheError.parse("\(url): a service resource must be a JSON object") }
         let layers = json["layers"]?.array
         let tables = json["tables"]?.array

@@ -5,7 +5,7 @@ import FCTransport
 import FCTables
 
 /// What `/collections/{id}` and its queryables say about a collection.
-struct OGCCollectionInfo: Sendable {
+package struct OGCCollectionInfo: Sendable {
     var metadata: TableMetadata
     /// The CRS URIs the items can be asked in (`crs`); CRS84 when not listed.
     var crs: [String]
@@ -17,7 +17,7 @@ struct OGCCollectionInfo: Sendable {
     /// - Parameters:
     ///   - url: the collection's URL, which relative links resolve against.
     ///   - limit: the OpenAPI `limit` maximum, when known.
-    static func parse(_ json: JSONValue, id: String, url: RequestURL, limit: Int?) throws(FeatureCacheError) -> OGCCollectionInfo {
+    package static func parse(_ json: JSONValue, id: String, url: RequestURL, limit: Int?) throws(FeatureCacheError) -> OGCCollectionInfo {
         guard json.isObject else { throw FeatureCacheError.parse("collection '\(id)': not a JSON object") }
         var metadata = TableMetadata(name: json["title"]?.string ?? id)
         metadata.description = json["description"]?.string ?? ""

@@ -10,9 +10,9 @@ import FCTables
 /// server, `items.json` on another, plain `items` on a third) and names that
 /// type in `Accept`, instead of appending a fixed `f=json` that one server
 /// reads as GeoJSON and another as a plain JSON array.
-struct OGCLinks {
+package struct OGCLinks {
     /// A resource to fetch and the media type its link declares ("" = none).
-    struct Link: Sendable {
+    package struct Link: Sendable {
         var url: RequestURL
         var type: String = ""
     }
@@ -20,7 +20,7 @@ struct OGCLinks {
     private let links: [(rel: String, type: String, href: String)]
     private let base: RequestURL
 
-    init(_ json: JSONValue?, base: RequestURL) {
+    package init(_ json: JSONValue?, base: RequestURL) {
         self.base = base
         links = (json?.array ?? []).compactMap { link in
             guard let rel = link["rel"]?.string, let href = link["href"]?.string else { return nil }
@@ -32,7 +32,7 @@ struct OGCLinks {
     /// in the most wanted media type: one of `types` in that order (compared
     /// without parameters), then any other JSON type, then an untyped link,
     /// then — unless `requireJSON` — any. Relative hrefs are resolved.
-    func link(_ rel: String, types: [String], requireJSON: Bool = false) -> Link? {
+    package func link(_ rel: String, types: [String], requireJSON: Bool = false) -> Link? {
         var best: (rank: Int, link: Link)? = nil
         for candidate in links where candidate.rel == rel || candidate.rel.hasSuffix("/" + rel) {
             let type = Self.mediaType(candidate.type)

@@ -8,7 +8,7 @@ import FCTables
 /// Features service: the largest `limit` each accepts, and the parameters that
 /// filter on a feature property (Part 1 §7.15.5: `?Condition=4`), which a
 /// server without CQL still takes.
-struct OpenAPIItems: Sendable {
+package struct OpenAPIItems: Sendable {
     /// By collection id ("" = a `{collectionId}` template path or the shared parameter).
     var limitMaximum: [String: Int] = [:]
     /// Property parameters by collection id ("" = a `{collectionId}` template path).
@@ -26,7 +26,7 @@ struct OpenAPIItems: Sendable {
 
     init() {}
 
-    init(_ document: JSONValue) {
+    package init(_ document: JSONValue) {
         let shared = document["components"]?["parameters"]
         if let limit = shared?["limit"], let maximum = Self.maximum(limit) { limitMaximum[""] = maximum }
         for (path, item) in document["paths"]?.members ?? [] {
