@@ -52,8 +52,9 @@ package final class BodyPipe: @unchecked Sendable {
         /// holds bytes whose taking gives budget back. The transfer pauses; the
         /// reader that empties the pipe resumes it, and the bytes come again.
         case paused
-        /// Not taken: the budget is spent by others and this pipe holds nothing
-        /// its reader could free. Waiting could last for ever: the transfer fails.
+        /// Not taken: the budget is spent elsewhere (other transfers, or bytes
+        /// this body's reader keeps) and this pipe holds nothing its reader
+        /// could free. Waiting could last for ever: the transfer fails.
         case refused
     }
 

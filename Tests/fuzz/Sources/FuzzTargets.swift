@@ -322,7 +322,11 @@ func fuzzMetadataDocument(_ bytes: UnsafeRawBufferPointer) {
     _ = try? ArcGISService.parse(json, url: url)
     _ = try? ArcGISLayerInfo.parse(json, url: url + "/0")
     let base = try! RequestURL(parsing: "https://h.example/ogc/collections/c")
-    _ = try? OGCCollectionInfo.parse(json, id: "c", url: base, limit: 1000)
+    if var collection = try? OGCCollectionInfo.parse(json, id: "c", url: base, limit: 1000) {
+        _ = collection.applyQueryables(json)  // a collection and its queryables alike
+    }
+    _ = OGCRequester.exception(json)
+    _ = ArcGISResponse.serviceError(json)
     let links = OGCLinks(json["links"], base: base)
     for rel in ["next", "items", "self", "data", "conformance", "service-desc"] {
         _ = links.link(rel, types: ["application/geo+json", "application/json"])

@@ -9,7 +9,7 @@ import FCTables
 /// ArcGIS reports most failures as `HTTP 200` with `{"error":{"code":…,"message":…,
 /// "details":[…]}}`; token problems are codes 498 (invalid or expired token) and
 /// 499 (token required). Proxies and misconfigured servers answer with HTML.
-enum ArcGISResponse {
+package enum ArcGISResponse {
     static func decode(_ response: HTTPResponse, request: HTTPRequest) throws(FeatureCacheError) -> JSONValue {
         let what = request.methodAndURL
         let looksLikeJSON = ServiceResponse.looksLikeJSON(response.body)
@@ -31,7 +31,7 @@ enum ArcGISResponse {
     }
 
     /// The `error` member of an ArcGIS body, with details folded into the message.
-    static func serviceError(_ json: JSONValue) -> (code: Int32, message: String)? {
+    package static func serviceError(_ json: JSONValue) -> (code: Int32, message: String)? {
         guard let error = json["error"], error.isObject else { return nil }
         let code = Int32(clamping: error["code"]?.int ?? 0)
         var message = error["message"]?.string ?? "the service reported an error"

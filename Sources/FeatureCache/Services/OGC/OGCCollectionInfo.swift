@@ -51,7 +51,7 @@ package struct OGCCollectionInfo: Sendable {
     /// Fields and geometry type from a queryables (or schema) document: JSON
     /// Schema `properties`. The property with `x-ogc-role: id` is the feature id,
     /// not a property. Returns false when the document declares no properties.
-    mutating func applyQueryables(_ json: JSONValue) -> Bool {
+    package mutating func applyQueryables(_ json: JSONValue) -> Bool {
         guard let properties = json["properties"]?.members, !properties.isEmpty else { return false }
         var fields: [FieldInfo] = []
         for (name, schema) in properties {

@@ -10,7 +10,7 @@ import FCTables
 /// server's links, which carry one where the server wants it). CQL2-JSON
 /// filters by POST, the context's token as a bearer token; HTTP errors carry
 /// the server's exception (`code`/`description`, or RFC 7807 `title`/`detail`).
-struct OGCRequester: Sendable {
+package struct OGCRequester: Sendable {
     let context: ClientContext
     var statistics: StatisticsCounter? = nil
     /// The API URL the caller gave: the token goes to its origin only (not to
@@ -85,7 +85,7 @@ struct OGCRequester: Sendable {
     }
 
     /// The message of an OGC API exception body, nil for any other document.
-    static func exception(_ json: JSONValue) -> String? {
+    package static func exception(_ json: JSONValue) -> String? {
         guard json.isObject, json["features"] == nil, json["links"] == nil else { return nil }
         if let code = json["code"]?.string {
             return json["description"]?.string.map { "\(code): \($0)" } ?? code
