@@ -104,13 +104,12 @@ package enum BatchCodec {
         _ offsets: ColumnBuffer<UInt32>, _ bytes: UnsafeRawBufferPointer, _ input: inout BinaryReader
     ) throws(FeatureCacheError) {
         guard offsets.first == 0, Int(offsets.last!) == bytes.count else { throw input.corrupt("string offsets do not span their bytes") }
-        let bad = offsets.withUnsafeBufferPointer { offsets in
-            (1..<offsets.count).first { index in
-                let end = Int(offsets[index])
-                return !(end <= bytes.count && offsets[index - 1] < offsets[index] && bytes[end - 1] == 0)
+        for index in 1..<offsets.count {
+            let end = Int(offsets[index])
+            guard end <= bytes.count, offsets[index - 1] < offsets[index], bytes[end - 1] == 0 else {
+                throw input.corrupt("string value \(index - 1) is out of order or not terminated")
             }
         }
-        if let bad { throw input.corrupt("string value \(bad - 1) is out of order or not terminated") }
     }
 
     private static func readGeometry(_ input: inout BinaryReader, rows: Int) throws(FeatureCacheError) -> GeometryColumn {

@@ -98,13 +98,21 @@ package struct BinaryReader {
         _ = try take(padding)
     }
 
-    /// A buffer written by `BinaryWriter.buffer`, copied in one move.
-    package mutating func buffer<T: BitwiseCopyable>(of _: T.Type, expecting expected: Int? = nil) throws(FeatureCacheError) -> [T] {
+    /// Where the values of a buffer written by `BinaryWriter.buffer` lie, and how many.
+    private mutating func span<T: BitwiseCopyable>(
+        of _: T.Type, expecting expected: Int?
+    ) throws(FeatureCacheError) -> (source: UnsafeRawPointer, count: Int) {
         let count = try int(limit: remaining / max(1, MemoryLayout<T>.stride))
         if let expected, count != expected { throw corrupt("a buffer holds \(count) values, not \(expected)") }
         try align()
         let source = try take(count * MemoryLayout<T>.stride)
         try align()
+        return (source, count)
+    }
+
+    /// A buffer written by `BinaryWriter.buffer`, copied in one move.
+    package mutating func buffer<T: BitwiseCopyable>(of _: T.Type, expecting expected: Int? = nil) throws(FeatureCacheError) -> [T] {
+        let (source, count) = try span(of: T.self, expecting: expected)
         return [T](unsafeUninitializedCapacity: count) { target, initialized in
             if count > 0 {
                 UnsafeMutableRawPointer(target.baseAddress!).copyMemory(from: source, byteCount: count * MemoryLayout<T>.stride)
@@ -119,11 +127,7 @@ package struct BinaryReader {
         of _: T.Type, expecting expected: Int? = nil
     ) throws(FeatureCacheError) -> ColumnBuffer<T> {
         guard let owner else { return ColumnBuffer(try buffer(of: T.self, expecting: expected)) }
-        let count = try int(limit: remaining / max(1, MemoryLayout<T>.stride))
-        if let expected, count != expected { throw corrupt("a buffer holds \(count) values, not \(expected)") }
-        try align()
-        let source = try take(count * MemoryLayout<T>.stride)
-        try align()
+        let (source, count) = try span(of: T.self, expecting: expected)
         return ColumnBuffer(borrowing: source, count: count, in: owner)
     }
 
@@ -133,7 +137,7 @@ package struct BinaryReader {
         let bytes = try raw()
         // Nothing to borrow gets an address of its own (C and Arrow readers are handed `base`).
         if let owner, bytes.count > 0 { return FrozenBytes(borrowing: bytes, from: owner) }
-        return FrozenBytes(count: bytes.count) { if bytes.count > 0 { $0.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count) } }
+        return FrozenBytes(copying: bytes)
     }
 
     /// The next `count` bytes, borrowed.

@@ -24,10 +24,7 @@ package struct ColumnBuffer<Element: BitwiseCopyable>: RandomAccessCollection, @
             self.init()
             return
         }
-        let bytes = values.count * MemoryLayout<Element>.stride
-        let storage = FrozenBytes(count: bytes) { target in
-            values.withUnsafeBytes { target.copyMemory(from: $0.baseAddress!, byteCount: bytes) }
-        }
+        let storage = values.withUnsafeBytes { FrozenBytes(copying: $0) }
         self.init(storage, base: storage.base, count: values.count)
     }
 
@@ -51,8 +48,7 @@ package struct ColumnBuffer<Element: BitwiseCopyable>: RandomAccessCollection, @
             return
         }
         guard Int(bitPattern: base) % MemoryLayout<Element>.alignment == 0 else {
-            let bytes = count * MemoryLayout<Element>.stride
-            let copy = FrozenBytes(count: bytes) { $0.copyMemory(from: base, byteCount: bytes) }
+            let copy = FrozenBytes(copying: UnsafeRawBufferPointer(start: base, count: count * MemoryLayout<Element>.stride))
             self.init(copy, base: copy.base, count: count)
             return
         }

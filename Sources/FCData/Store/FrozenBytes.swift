@@ -12,12 +12,17 @@ public final class FrozenBytes: @unchecked Sendable {
     /// What keeps borrowed bytes alive; nil when they are this object's own.
     private let owner: (any AnyObject & Sendable)?
 
-    package init(_ bytes: [UInt8]) {
-        let storage = UnsafeMutableRawPointer.allocate(byteCount: max(bytes.count, 1), alignment: 8)
-        bytes.withUnsafeBytes { if let source = $0.baseAddress { storage.copyMemory(from: source, byteCount: $0.count) } }
-        base = UnsafeRawPointer(storage)
-        count = bytes.count
-        owner = nil
+    package convenience init(_ bytes: [UInt8]) {
+        self.init(count: bytes.count) { target in bytes.withUnsafeBytes { FrozenBytes.copy($0, to: target) } }
+    }
+
+    /// A copy of `bytes`, in memory of its own.
+    package convenience init(copying bytes: UnsafeRawBufferPointer) {
+        self.init(count: bytes.count) { FrozenBytes.copy(bytes, to: $0) }
+    }
+
+    private static func copy(_ bytes: UnsafeRawBufferPointer, to target: UnsafeMutableRawPointer) {
+        if let source = bytes.baseAddress { target.copyMemory(from: source, byteCount: bytes.count) }
     }
 
     /// `count` bytes written in place by `fill`, with no array in between.
