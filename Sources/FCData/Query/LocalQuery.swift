@@ -139,21 +139,10 @@ package struct LocalQuery {
         let batches = snapshot.batches
         let selected = try selectAll(snapshot)
         if let order {
-            var all: [(Int, Int)] = []
-            for (index, rows) in selected.enumerated() {
-                for row in rows { all.append((index, row)) }
-            }
-            matched = all.count
-            order.sort(&all, batches: batches.map(\.batch))
-            let window = all[min(query.resultOffset, all.count)..<min(limitEnd, all.count)]
-            // Consecutive rows of one batch share a piece.
-            for (index, row) in window {
-                if let last = pieces.last, last.batch === batches[index].batch {
-                    pieces[pieces.count - 1].rows!.append(UInt32(row))
-                } else {
-                    pieces.append((batches[index].batch, [UInt32(row)]))
-                }
-            }
+            matched = selected.reduce(0) { $0 + $1.count }
+            let window = min(query.resultOffset, matched)..<min(limitEnd, matched)
+            let ordered = order.sorted(selected, batches: batches.map(\.batch), window: window)
+            pieces = OrderedWindow.pieces(ordered, of: batches.map(\.batch))
         } else {
             var skip = query.resultOffset
             var room = limitEnd - query.resultOffset

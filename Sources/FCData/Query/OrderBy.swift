@@ -38,35 +38,27 @@ package struct OrderBy: Sendable {
 
     package var isEmpty: Bool { keys.isEmpty }
 
-    /// Sorts (batch index, row) pairs.
-    package func sort(_ rows: inout [(Int, Int)], batches: [FeatureBatch]) {
-        // Each batch's column for each key, looked up once.
-        let columns: [[Column?]] = batches.map { batch in keys.map { key in batch.columnIndex(named: key.field).map { batch.columns[$0] } }
-        }
-        rows.sort { a, b in
-            for (k, key) in keys.enumerated() {
-                let order = Self.compare(columns[a.0][k], a.1, columns[b.0][k], b.1)
-                if order != 0 { return key.descending ? order > 0 : order < 0 }
-            }
-            return batches[a.0].objectId(a.1) < batches[b.0].objectId(b.1)
-        }
+    /// The rows `selected` (per batch, each batch's rows ascending) in this
+    /// order, as addresses into `batches`: those of `window` (places in the
+    /// whole order) only. RowSorter says how.
+    package func sorted(_ selected: [[Int]], batches: [FeatureBatch], window: Range<Int>) -> [RowAddress] {
+        var sorter = RowSorter(selected, batches: batches)
+        let decisive = decidingKeys(selected, batches)
+        if decisive.count == keys.count { sorter.sortByObjectId() }
+        for key in decisive.reversed() { sorter.sort(by: key.field, descending: key.descending) }
+        return sorter.addresses(window)
     }
 
-    private static func compare(_ ca: Column?, _ ra: Int, _ cb: Column?, _ rb: Int) -> Int {
-        let nullA = ca.map { $0.isNull(ra) } ?? true, nullB = cb.map { $0.isNull(rb) } ?? true
-        if nullA || nullB { return nullA == nullB ? 0 : (nullA ? -1 : 1) }
-        let a = ca!, b = cb!
-        switch (a.kind, b.kind) {
-        case (.string, .string):
-            return WhereEvaluator.compareBytes(a.stringBytes(ra), b.stringBytes(rb))
-        case (.string, _): return 1  // SQLite: numbers before text
-        case (_, .string): return -1
-        case (.int64, .int64), (.boolean, .boolean), (.int64, .boolean), (.boolean, .int64):
-            let x = a.int64(ra), y = b.int64(rb)
-            return x == y ? 0 : (x < y ? -1 : 1)
-        default:
-            let x = a.double(ra), y = b.double(rb)
-            return x == y ? 0 : (x < y ? -1 : 1)
+    /// The keys up to the first that is the object id of every batch with
+    /// selected rows, which ties no two rows: what follows it decides nothing,
+    /// and neither do the object ids. All the keys when none is.
+    private func decidingKeys(_ selected: [[Int]], _ batches: [FeatureBatch]) -> ArraySlice<Key> {
+        for (index, key) in keys.enumerated() {
+            let isObjectId = zip(selected, batches).allSatisfy { rows, batch in
+                rows.isEmpty || (batch.objectIdColumn != nil && batch.objectIdColumn == batch.columnIndex(named: key.field))
+            }
+            if isObjectId { return keys[...index] }
         }
+        return keys[...]
     }
 }

@@ -55,3 +55,77 @@ package enum RadixSort {
         if passes % 2 == 1 { keys = target }
     }
 }
+
+extension RadixSort {
+    /// Sorts `items` by `keys` ascending, keeping the order of items with equal
+    /// keys (both buffers are permuted together; `scratchKeys` and
+    /// `scratchItems` are as long and hold nothing of value). Keys are taken
+    /// relative to the smallest, so only the bits in which they differ are
+    /// passed over, and the digit counts of every pass come from one read of
+    /// the keys: a pass whose digit is the same for every key is skipped. An
+    /// order by a column over a million rows is two to six linear passes.
+    package static func sortStably(
+        keys: UnsafeMutableBufferPointer<UInt64>, items: UnsafeMutableBufferPointer<UInt32>,
+        scratchKeys: UnsafeMutableBufferPointer<UInt64>, scratchItems: UnsafeMutableBufferPointer<UInt32>
+    ) {
+        let n = keys.count
+        guard n > 1 else { return }
+        if n <= 32 {
+            insertionSort(keys: keys, items: items)
+            return
+        }
+        var low = keys[0], high = keys[0]
+        for key in keys {
+            low = Swift.min(low, key)
+            high = Swift.max(high, key)
+        }
+        guard low != high else { return }
+        let bits = n <= 4096 ? 8 : 11
+        let buckets = 1 << bits, mask = UInt64(buckets - 1)
+        let passes = (64 - (high - low).leadingZeroBitCount + bits - 1) / bits
+        // On the heap: up to 96 KB, too much for the stack of a task's thread.
+        var table = [Int](repeating: 0, count: passes * buckets)
+        table.withUnsafeMutableBufferPointer { counts in
+            for key in keys {
+                let relative = key &- low
+                for pass in 0..<passes { counts[pass * buckets + Int((relative >> UInt64(pass * bits)) & mask)] += 1 }
+            }
+            var from = (keys, items), to = (scratchKeys, scratchItems)
+            for pass in 0..<passes {
+                let count = UnsafeMutableBufferPointer(rebasing: counts[(pass * buckets)..<((pass + 1) * buckets)])
+                if count.contains(n) { continue }  // one digit for every key: nothing moves
+                var total = 0
+                for i in 0..<buckets { (count[i], total) = (total, total + count[i]) }
+                let shift = UInt64(pass * bits)
+                for i in 0..<n {
+                    let key = from.0[i]
+                    let digit = Int(((key &- low) >> shift) & mask)
+                    let at = count[digit]
+                    to.0[at] = key
+                    to.1[at] = from.1[i]
+                    count[digit] = at + 1
+                }
+                swap(&from, &to)
+            }
+            if from.0.baseAddress != keys.baseAddress {
+                _ = keys.update(fromContentsOf: from.0)
+                _ = items.update(fromContentsOf: from.1)
+            }
+        }
+    }
+
+    /// Stable, for the short lists where counting would cost more than it saves.
+    private static func insertionSort(keys: UnsafeMutableBufferPointer<UInt64>, items: UnsafeMutableBufferPointer<UInt32>) {
+        for i in 1..<keys.count {
+            let key = keys[i], item = items[i]
+            var j = i
+            while j > 0, keys[j - 1] > key {
+                keys[j] = keys[j - 1]
+                items[j] = items[j - 1]
+                j -= 1
+            }
+            keys[j] = key
+            items[j] = item
+        }
+    }
+}
