@@ -29,6 +29,10 @@ public final class FeatureResult: Sendable {
     private let blockParts: [Int32]
     private static let blockShift = 10
     private let fieldIndex: [String: Int]
+    /// Each part's columns (part × fields + field) and rows as bare addresses:
+    /// the typed accessors read a cell through these, counting no reference.
+    private let columnViews: [ColumnView]
+    private let rowViews: [RowView]
 
     /// False when the query asked for no geometry: rows then have none.
     public let includesGeometry: Bool
@@ -88,6 +92,10 @@ public final class FeatureResult: Sendable {
             while part + 1 < starts.count, starts[part + 1] <= first { part += 1 }
             blockParts.append(Int32(part))
         }
+        columnViews = parts.flatMap { part in
+            part.columnMap.map { ColumnView($0 < 0 ? nil : part.batch.columns[Int($0)]) }
+        }
+        rowViews = parts.map { RowView($0.batch) }
         self.fields = fields
         self.parts = parts
         self.starts = starts
@@ -142,58 +150,70 @@ public final class FeatureResult: Sendable {
         return mapped < 0 ? nil : (part.batch.columns[mapped], local)
     }
 
-    public func isNull(_ row: Int, _ column: Int) throws(FeatureCacheError) -> Bool {
-        guard let (stored, local) = try cell(row, column) else { return true }
-        return stored.isNull(local)
+    /// A cell's column view and batch row.
+    @inline(__always)
+    private func view(_ row: Int, _ column: Int) throws(FeatureCacheError) -> (ColumnView, Int) {
+        try check(row, column)
+        let (part, local) = locateIndex(row)
+        return (columnViews[part * fields.count + column], local)
     }
 
-    /// A non-NULL cell of the expected kinds, or the error that explains why not.
-    private func value(_ row: Int, _ column: Int, _ kinds: [ColumnKind], _ wanted: String) throws(FeatureCacheError) -> (Column, Int) {
-        guard let (stored, local) = try cell(row, column), !stored.isNull(local) else {
+    public func isNull(_ row: Int, _ column: Int) throws(FeatureCacheError) -> Bool {
+        let (view, local) = try view(row, column)
+        return view.isNull(local)
+    }
+
+    /// A non-NULL cell of a kind `accepts`, or the error that explains why not.
+    @inline(__always)
+    private func value(
+        _ row: Int, _ column: Int, _ wanted: String, _ accepts: (ColumnKind) -> Bool
+    ) throws(FeatureCacheError) -> (ColumnView, Int) {
+        let (view, local) = try view(row, column)
+        guard !view.isNull(local) else {
             throw FeatureCacheError(.invalidState, "row \(row), field '\(fields[column].name)' is NULL")
         }
-        guard kinds.contains(stored.kind) else {
+        guard accepts(view.kind) else {
             throw FeatureCacheError(.invalidArgument, "field '\(fields[column].name)' is \(fields[column].type), not \(wanted)")
         }
-        return (stored, local)
+        return (view, local)
     }
 
     /// Integer, object id, boolean (0/1) and date (epoch ms) fields.
     public func int64(_ row: Int, _ column: Int) throws(FeatureCacheError) -> Int64 {
-        let (stored, local) = try value(row, column, [.int64, .boolean], "an integer")
-        return stored.int64(local)
+        let (view, local) = try value(row, column, "an integer") { $0 == .int64 || $0 == .boolean }
+        return view.int64(local)
     }
 
     /// Any numeric field, integers converted.
     public func double(_ row: Int, _ column: Int) throws(FeatureCacheError) -> Double {
-        let (stored, local) = try value(row, column, [.double, .int64], "a number")
-        return stored.double(local)
+        let (view, local) = try value(row, column, "a number") { $0 == .double || $0 == .int64 }
+        return view.double(local)
     }
 
     /// Text fields (strings, GUIDs, date-only, time-only, timestamp-offset as ISO 8601).
     public func string(_ row: Int, _ column: Int) throws(FeatureCacheError) -> String {
-        let (stored, local) = try value(row, column, [.string], "text")
-        return stored.string(local)
+        let (view, local) = try value(row, column, "text") { $0 == .string }
+        return String(decoding: view.stringBytes(local), as: UTF8.self)
     }
 
     /// A borrowed, NUL-terminated pointer into the result's storage.
     public func cString(_ row: Int, _ column: Int) throws(FeatureCacheError) -> UnsafePointer<CChar> {
-        let (stored, local) = try value(row, column, [.string], "text")
-        return stored.cString(local)
+        let (view, local) = try value(row, column, "text") { $0 == .string }
+        return view.cString(local)
     }
 
     public func objectId(_ row: Int) throws(FeatureCacheError) -> Int64 {
         guard row >= 0, row < count else { throw FeatureCacheError(.invalidArgument, "row \(row) is out of range (0..<\(count))") }
         let (part, local) = locateIndex(row)
-        return parts[part].batch.objectId(local)
+        return rowViews[part].objectId(local)
     }
 
     /// The row's geometry as ISO WKB (empty when it has none), borrowed from the result.
     public func wkb(_ row: Int) throws(FeatureCacheError) -> UnsafeRawBufferPointer {
         guard row >= 0, row < count else { throw FeatureCacheError(.invalidArgument, "row \(row) is out of range (0..<\(count))") }
         guard includesGeometry else { return UnsafeRawBufferPointer(start: nil, count: 0) }
-        let (part, local) = locate(row)
-        return part.batch.geometry.wkb(local)
+        let (part, local) = locateIndex(row)
+        return rowViews[part].wkb(local)
     }
 
     /// Calls `body` with every (batch, batch row) in result order.

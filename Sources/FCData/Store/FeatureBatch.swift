@@ -48,6 +48,9 @@ public final class FeatureBatch: Sendable {
     @inline(__always)
     public func objectId(_ row: Int) -> Int64 { rowObjectIds[row] }
 
+    /// Every row's object id, in row order.
+    package var objectIdValues: ColumnBuffer<Int64> { rowObjectIds }
+
     public var fields: [FieldInfo] { columns.map(\.field) }
 
     /// The first `n` rows (for a server that sent more than was asked for).

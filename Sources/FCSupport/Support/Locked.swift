@@ -11,7 +11,9 @@ import Glibc
 /// pthread mutexes are intercepted by TSan and cost the same uncontended.
 package final class Locked<Value>: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private var value: Value
+    // The mutex is the exclusion: no dynamic exclusivity check (a thread-local
+    // look-up per access, from a shared library) on top of it.
+    @exclusivity(unchecked) private var value: Value
 
     package init(_ value: Value) {
         self.value = value

@@ -14,12 +14,12 @@ final class EditList: Sendable {
 }
 
 private func draft(_ pointer: OpaquePointer?) throws(FeatureCacheError) -> FeatureDraft {
-    try (Handles.borrow(pointer, [.featureEdit], "edit").object as! FeatureEditBox).draft.withLock { $0 }
+    try (Handles.borrow(pointer, .featureEdit, "edit").object as! FeatureEditBox).draft.withLock { $0 }
 }
 
 private func change(_ pointer: OpaquePointer?, _ body: (inout FeatureDraft) throws(FeatureCacheError) -> Void) -> Int32 {
     status { () throws(FeatureCacheError) in
-        let box = try Handles.borrow(pointer, [.featureEdit], "edit").object as! FeatureEditBox
+        let box = try Handles.borrow(pointer, .featureEdit, "edit").object as! FeatureEditBox
         try box.draft.withLock { (draft) throws(FeatureCacheError) in try body(&draft) }
     }
 }
@@ -238,7 +238,7 @@ public func fcOperationTakeEditList(_ pointer: OpaquePointer?, _ out: UnsafeMuta
 // MARK: - Edit lists
 
 private func editList(_ pointer: OpaquePointer?) throws(FeatureCacheError) -> (Handle, EditList) {
-    let handle = try Handles.borrow(pointer, [.editList], "list")
+    let handle = try Handles.borrow(pointer, .editList, "list")
     return (handle, handle.object as! EditList)
 }
 

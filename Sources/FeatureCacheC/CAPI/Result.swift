@@ -6,8 +6,8 @@ import Glibc
 #endif
 
 private func result(_ pointer: OpaquePointer?) throws(FeatureCacheError) -> (Handle, FeatureResult) {
-    let handle = try Handles.borrow(pointer, [.result], "result")
-    return (handle, handle.object as! FeatureResult)
+    let handle = try Handles.borrow(pointer, .result, "result")
+    return (handle, unsafeDowncast(handle.object, to: FeatureResult.self))  // a result handle holds one
 }
 
 /// An owned result handle for a C receiver.

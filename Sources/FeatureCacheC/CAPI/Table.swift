@@ -4,7 +4,7 @@ import FeatureCache
 
 /// A table handle and its table (the handle lends strings to C).
 func table(_ pointer: OpaquePointer?) throws(FeatureCacheError) -> (Handle, FeatureTable) {
-    let handle = try Handles.borrow(pointer, [.table], "table")
+    let handle = try Handles.borrow(pointer, .table, "table")
     guard let table = handle.object as? FeatureTable else { throw FeatureCacheError(.invalidArgument, "table is not a table") }
     return (handle, table)
 }
@@ -90,7 +90,7 @@ public func fcTableCreateOGC(
 public func fcTableFree(_ table: OpaquePointer?) {
     // The caller is done: the persisted cache is saved and its folder let go now,
     // not when the last internal reference goes.
-    if let pointer = table, let handle = try? Handles.borrow(pointer, [.table], "table"), let object = handle.object as? FeatureTable {
+    if let pointer = table, let handle = try? Handles.borrow(pointer, .table, "table"), let object = handle.object as? FeatureTable {
         object.closePersistedCache()
     }
     Handles.freeLoadable(table, .table)

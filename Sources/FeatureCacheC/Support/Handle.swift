@@ -47,7 +47,7 @@ final class Handle: @unchecked Sendable {
 /// other call returns (the borrow takes a strong reference under the lock).
 enum Handles {
     /// Addresses of live handles.
-    private static let live = Locked<Set<UInt>>([])
+    private static let live = Locked(AddressSet())
 
     static func export(_ handle: Handle) -> OpaquePointer {
         let raw = Unmanaged.passRetained(handle).toOpaque()
@@ -56,6 +56,20 @@ enum Handles {
     }
 
     static func borrow(_ pointer: OpaquePointer?, _ kinds: Set<Handle.Kind>, _ what: String) throws(FeatureCacheError) -> Handle {
+        try borrow(pointer, what) { kinds.contains($0) }
+    }
+
+    /// The live handle at `pointer` of one kind; no set is built per call (the
+    /// result accessors come here once per value).
+    @inline(__always)
+    static func borrow(_ pointer: OpaquePointer?, _ kind: Handle.Kind, _ what: String) throws(FeatureCacheError) -> Handle {
+        try borrow(pointer, what) { $0 == kind }
+    }
+
+    @inline(__always)
+    private static func borrow(
+        _ pointer: OpaquePointer?, _ what: String, accepting accepts: (Handle.Kind) -> Bool
+    ) throws(FeatureCacheError) -> Handle {
         guard let pointer else { throw FeatureCacheError(.invalidArgument, "\(what) is NULL") }
         let raw = UnsafeMutableRawPointer(pointer)
         let handle = live.withLock { live -> Handle? in
@@ -65,14 +79,14 @@ enum Handles {
         guard let handle else {
             throw FeatureCacheError(.invalidArgument, "\(what) is not a live handle (freed, or never created)")
         }
-        guard kinds.contains(handle.kind) else {
+        guard accepts(handle.kind) else {
             throw FeatureCacheError(.invalidArgument, "\(what) is a \(handle.kind.rawValue) handle")
         }
         return handle
     }
 
     static func borrow<T>(_ pointer: OpaquePointer?, _ kind: Handle.Kind, as type: T.Type, _ what: String) throws(FeatureCacheError) -> T {
-        let handle = try borrow(pointer, [kind], what)
+        let handle = try borrow(pointer, kind, what)
         guard let object = handle.object as? T else {
             throw FeatureCacheError(.invalidArgument, "\(what) does not hold a \(T.self)")
         }
@@ -83,7 +97,7 @@ enum Handles {
     static func take(_ pointer: OpaquePointer?, _ kind: Handle.Kind) -> Handle? {
         guard let pointer else { return nil }
         let raw = UnsafeMutableRawPointer(pointer)
-        let removed = live.withLock { $0.remove(UInt(bitPattern: raw)) != nil }
+        let removed = live.withLock { $0.remove(UInt(bitPattern: raw)) }
         guard removed else {
             LastError.set(FeatureCacheError(.invalidArgument, "freeing a \(kind.rawValue) handle that is not live (freed twice?)"))
             return nil

@@ -9,7 +9,7 @@ enum ServiceHandles {
         _ pointer: OpaquePointer?, _ kind: Handle.Kind,
         as type: Service.Type
     ) throws(FeatureCacheError) -> (Handle, Service) {
-        let handle = try Handles.borrow(pointer, [kind], "service")
+        let handle = try Handles.borrow(pointer, kind, "service")
         guard let service = handle.object as? Service else {
             throw FeatureCacheError(.invalidArgument, "service is not a \(Service.self)")
         }
