@@ -1,12 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
 import FCSupport
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A compiled LIKE pattern over UTF-8 bytes: `%` any run of characters, `_` one
 /// character (one UTF-8 sequence), the escape character makes the next one literal.
 /// Case-sensitive. Matching is the linear-backtracking wildcard algorithm.
 package struct LikePattern {
     private enum Piece: Equatable { case byte(UInt8), one, any }
     private let pieces: [Piece]
+    /// The common forms, matched with one comparison instead of the general
+    /// loop: 'text', 'text%', '%text', '%text%'.
+    private enum Form { case general, equals, prefix, suffix, contains }
+    private let form: Form
+    private let literal: [UInt8]
 
     package init(_ pattern: String, escape: Character?) {
         var pieces: [Piece] = []
@@ -29,6 +38,20 @@ package struct LikePattern {
             bytes = bytes.dropFirst()
         }
         self.pieces = pieces
+        // The literal between the pattern's leading and trailing %, when that is all it has.
+        let leading = pieces.first == .any, trailing = pieces.count > 1 && pieces.last == .any
+        let middle = pieces[(leading ? 1 : 0)..<(pieces.count - (trailing ? 1 : 0))]
+        var literal: [UInt8] = []
+        for piece in middle {
+            guard case let .byte(byte) = piece else { break }
+            literal.append(byte)
+        }
+        self.literal = literal
+        if literal.count != middle.count {
+            form = .general
+        } else {
+            form = leading ? (trailing ? .contains : .suffix) : (trailing ? .prefix : .equals)
+        }
     }
 
     /// Bytes in the UTF-8 sequence that starts with `lead`.
@@ -36,7 +59,33 @@ package struct LikePattern {
         lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
     }
 
+    /// Whether `needle` (not empty) occurs in `text`: memchr finds each place
+    /// its first byte does, memcmp checks the rest.
+    private static func contains(_ text: UnsafeRawBufferPointer, _ needle: UnsafeRawBufferPointer) -> Bool {
+        let n = needle.count, first = Int32(needle[0])
+        var at = 0
+        while text.count - at >= n {
+            guard let found = memchr(text.baseAddress! + at, first, text.count - at - n + 1) else { return false }
+            if memcmp(found, needle.baseAddress!, n) == 0 { return true }
+            at = text.baseAddress!.distance(to: UnsafeRawPointer(found)) + 1
+        }
+        return false
+    }
+
     package func matches(_ text: UnsafeRawBufferPointer) -> Bool {
+        if form != .general {
+            let n = literal.count
+            guard text.count >= n else { return false }
+            guard n > 0 else { return form != .equals || text.isEmpty }
+            return literal.withUnsafeBytes { literal in
+                switch form {
+                case .equals: return text.count == n && memcmp(text.baseAddress!, literal.baseAddress!, n) == 0
+                case .prefix: return memcmp(text.baseAddress!, literal.baseAddress!, n) == 0
+                case .suffix: return memcmp(text.baseAddress! + (text.count - n), literal.baseAddress!, n) == 0
+                default: return Self.contains(text, literal)
+                }
+            }
+        }
         var t = 0, p = 0
         var starP = -1, starT = 0
         while t < text.count {

@@ -406,18 +406,18 @@ public struct WhereEvaluator {
             guard let text = value.text else { return [Truth](repeating: .unknown, count: n) }
             compiled = LikePattern(text, escape: escape)
         }
+        // A text column against one pattern: the loop reads the column in place
+        // (matching the vector per row copied its column and rows each time).
+        if let compiled, case let .textColumn(column, columnRows) = values {
+            let view = ColumnView(column)
+            return withExtendedLifetime(column) {
+                columnRows.map { row in view.isNull(row) ? .unknown : .of(compiled.matches(view.stringBytes(row)) != negated) }
+            }
+        }
         return (0..<n).map { i in
             let pattern = compiled ?? patterns.value(i).text.map { LikePattern($0, escape: escape) }
-            guard let pattern else { return .unknown }
-            let matched: Bool
-            if case let .textColumn(column, columnRows) = values {
-                if column.isNull(columnRows[i]) { return .unknown }
-                matched = pattern.matches(column.stringBytes(columnRows[i]))
-            } else {
-                guard let text = values.value(i).text else { return .unknown }
-                matched = Array(text.utf8).withUnsafeBytes { pattern.matches($0) }
-            }
-            return .of(matched != negated)
+            guard let pattern, let text = values.value(i).text else { return .unknown }
+            return .of(Array(text.utf8).withUnsafeBytes { pattern.matches($0) } != negated)
         }
     }
 
@@ -474,6 +474,9 @@ public struct WhereEvaluator {
         case let .function(name, arguments):
             let vectors = try arguments.map { (argument: WhereExpression) throws(FeatureCacheError) -> WhereVector in
                 try evaluate(argument, batch, rows)
+            }
+            if name == "UPPER" || name == "LOWER", vectors.count == 1, case let .textColumn(column, columnRows) = vectors[0] {
+                return WhereFunctions.caseMapped(column, columnRows, upper: name == "UPPER")
             }
             return Self.column((0..<n).map { i in WhereFunctions.call(name, vectors.map { $0.value(i) }, now: now) })
         default:

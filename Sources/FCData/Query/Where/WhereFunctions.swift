@@ -8,6 +8,41 @@ import Glibc
 /// The scalar functions of ArcGIS standardized queries, on single values. NULL
 /// arguments give NULL (COALESCE aside), as in SQL.
 package enum WhereFunctions {
+    /// UPPER or LOWER of a text column, as a text column: ASCII values mapped
+    /// byte by byte, the others (few) through String's Unicode case mapping,
+    /// which is what `call` applies to each and gives the same bytes for ASCII.
+    package static func caseMapped(_ column: Column, _ rows: [Int], upper: Bool) -> WhereVector {
+        var bytes: [UInt8] = []
+        var offsets: [UInt32] = [0]
+        offsets.reserveCapacity(rows.count + 1)
+        var valid = Bitmap()
+        valid.reserveCapacity(rows.count)
+        let (low, high): (UInt8, UInt8) = upper ? (0x61, 0x7A) : (0x41, 0x5A)  // the letters that change
+        for row in rows {
+            let isNull = column.isNull(row)
+            valid.append(!isNull)
+            if !isNull {
+                let text = column.stringBytes(row)
+                if text.allSatisfy({ $0 < 0x80 }) {
+                    for byte in text { bytes.append(byte >= low && byte <= high ? byte ^ 0x20 : byte) }
+                } else {
+                    let value = String(decoding: text, as: UTF8.self)
+                    bytes.append(contentsOf: (upper ? value.uppercased() : value.lowercased()).utf8)
+                }
+            }
+            bytes.append(0)  // each value's NUL, as a column keeps it
+            offsets.append(UInt32(truncatingIfNeeded: bytes.count))
+        }
+        guard bytes.count <= Int(UInt32.max) else {
+            // Beyond 32-bit offsets (Unicode mappings can lengthen text): as strings.
+            return .texts(rows.map { column.isNull($0) ? nil : upper ? column.string($0).uppercased() : column.string($0).lowercased() })
+        }
+        let mapped = Column(
+            field: column.field, kind: .string, offsets: ColumnBuffer(offsets), bytes: FrozenBytes(bytes),
+            validity: valid.allSet ? nil : valid)
+        return .textColumn(mapped, rows: Array(0..<rows.count))
+    }
+
     package static func call(_ name: String, _ arguments: [WhereValue], now: Int64) -> WhereValue {
         switch name {
         case "CURRENT_TIMESTAMP": return .timestamp(now)
