@@ -134,26 +134,27 @@ package struct LocalQuery {
 
     /// The matching features, ordered and limited as asked.
     package func run(_ snapshot: StoreSnapshot, spatialReference: SpatialReference?) throws(FeatureCacheError) -> FeatureResult {
-        var pieces: [(batch: FeatureBatch, rows: [UInt32]?)] = []
-        var matched = 0
-        let batches = snapshot.batches
+        let batches = snapshot.batches.map(\.batch)
         let selected = try selectAll(snapshot)
         if let order {
-            matched = selected.reduce(0) { $0 + $1.count }
+            let matched = selected.reduce(0) { $0 + $1.count }
             let window = min(query.resultOffset, matched)..<min(limitEnd, matched)
-            let ordered = order.sorted(selected, batches: batches.map(\.batch), window: window)
-            pieces = OrderedWindow.pieces(ordered, of: batches.map(\.batch))
-        } else {
-            var skip = query.resultOffset
-            var room = limitEnd - query.resultOffset
-            for (entry, rows) in zip(batches, selected) where !rows.isEmpty {
-                matched += rows.count
-                guard room > 0, rows.count > skip else { skip -= min(skip, rows.count); continue }
-                let taken = rows[skip..<min(rows.count, skip + room)]
-                skip = 0
-                room -= taken.count
-                pieces.append((entry.batch, taken.count == entry.batch.count ? nil : taken.map(UInt32.init)))
-            }
+            return FeatureResult(
+                ordered: order.sorted(selected, batches: batches, window: window), of: batches,
+                limitExceeded: matched > limitEnd, spatialReference: spatialReference, outFields: query.outFields,
+                includesGeometry: query.returnGeometry, schema: fields)
+        }
+        var pieces: [(batch: FeatureBatch, rows: [UInt32]?)] = []
+        var matched = 0
+        var skip = query.resultOffset
+        var room = limitEnd - query.resultOffset
+        for (batch, rows) in zip(batches, selected) where !rows.isEmpty {
+            matched += rows.count
+            guard room > 0, rows.count > skip else { skip -= min(skip, rows.count); continue }
+            let taken = rows[skip..<min(rows.count, skip + room)]
+            skip = 0
+            room -= taken.count
+            pieces.append((batch, taken.count == batch.count ? nil : taken.map(UInt32.init)))
         }
         return FeatureResult(
             pieces, limitExceeded: matched > limitEnd, spatialReference: spatialReference,

@@ -14,8 +14,12 @@ package struct OrderBy: Sendable {
     package init(_ text: String, fields: [FieldInfo]) throws(FeatureCacheError) {
         var keys: [Key] = []
         let known = Set(fields.map { $0.name.lowercased() })
-        for item in text.split(separator: ",") {
+        // Empty pieces are kept, so that "a,,b" or a stray comma is refused, not read as "a,b".
+        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
             let words = item.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard !words.isEmpty else {
+                throw FeatureCacheError.invalidArgument("order by: '\(text)' has an empty key (a comma too many?)")
+            }
             guard let name = words.first, words.count <= 2 else {
                 throw FeatureCacheError.invalidArgument("order by: '\(item.trimmingCharacters(in: " "))' is not 'field [ASC|DESC]'")
             }
@@ -43,22 +47,27 @@ package struct OrderBy: Sendable {
     /// whole order) only. RowSorter says how.
     package func sorted(_ selected: [[Int]], batches: [FeatureBatch], window: Range<Int>) -> [RowAddress] {
         var sorter = RowSorter(selected, batches: batches)
-        let decisive = decidingKeys(selected, batches)
-        if decisive.count == keys.count { sorter.sortByObjectId() }
+        let (decisive, tiesLeft) = decidingKeys(selected, batches)
+        if tiesLeft { sorter.sortByObjectId() }
         for key in decisive.reversed() { sorter.sort(by: key.field, descending: key.descending) }
         return sorter.addresses(window)
     }
 
     /// The keys up to the first that is the object id of every batch with
-    /// selected rows, which ties no two rows: what follows it decides nothing,
-    /// and neither do the object ids. All the keys when none is.
-    private func decidingKeys(_ selected: [[Int]], _ batches: [FeatureBatch]) -> ArraySlice<Key> {
+    /// selected rows (the store keeps one row per object id), which ties no two rows: what follows it decides nothing,
+    /// and neither do the object ids. All the keys when none is: ties are
+    /// then left for the object ids to break.
+    private func decidingKeys(_ selected: [[Int]], _ batches: [FeatureBatch]) -> (keys: ArraySlice<Key>, tiesLeft: Bool) {
         for (index, key) in keys.enumerated() {
             let isObjectId = zip(selected, batches).allSatisfy { rows, batch in
-                rows.isEmpty || (batch.objectIdColumn != nil && batch.objectIdColumn == batch.columnIndex(named: key.field))
+                guard !rows.isEmpty else { return true }
+                guard let column = batch.columnIndex(named: key.field) else { return false }
+                // The object id column, or one the service declares its OID field
+                // (a PBF page keeps the ids beside the columns).
+                return column == batch.objectIdColumn || batch.columns[column].field.type == .oid
             }
-            if isObjectId { return keys[...index] }
+            if isObjectId { return (keys[...index], false) }
         }
-        return keys[...]
+        return (keys[...], true)
     }
 }

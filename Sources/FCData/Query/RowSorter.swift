@@ -65,22 +65,32 @@ struct RowSorter {
         let values = KeyValues(field, selected, batches)
         // NULLs, numbers, text: ascending in that order, descending reversed,
         // each class keeping the order the rows came in.
-        var starts = [0, 0, 0, 0]
-        for item in 0..<count { starts[Int(values.kinds[item]) + 1] += 1 }
-        let sequence: [Int] = descending ? [2, 1, 0] : [0, 1, 2]
-        var at = [0, 0, 0]
-        var next = 0
-        for kind in sequence {
-            at[kind] = next
-            next += starts[kind + 1]
+        var counts = (0, 0, 0)
+        for kind in values.kinds {
+            switch kind {
+            case 0: counts.0 += 1
+            case 1: counts.1 += 1
+            default: counts.2 += 1
+            }
         }
-        let numbers = at[1]..<(at[1] + starts[2]), text = at[2]..<(at[2] + starts[3])
-        for item in order {
-            let kind = Int(values.kinds[Int(item)])
-            scratchItems[at[kind]] = item
-            at[kind] += 1
+        let first = descending ? (counts.2 + counts.1, counts.2, 0) : (0, counts.0, counts.0 + counts.1)
+        let numbers = first.1..<(first.1 + counts.1), text = first.2..<(first.2 + counts.2)
+        if counts.0 != count, counts.1 != count, counts.2 != count {
+            // More than one class: a stable partition (one class alone needs none).
+            var at = [first.0, first.1, first.2]
+            values.kinds.withUnsafeBufferPointer { kinds in
+                scratchItems.withUnsafeMutableBufferPointer { target in
+                    at.withUnsafeMutableBufferPointer { at in
+                        for item in order {
+                            let kind = Int(kinds[Int(item)])
+                            target[at[kind]] = item
+                            at[kind] += 1
+                        }
+                    }
+                }
+            }
+            swap(&order, &scratchItems)
         }
-        swap(&order, &scratchItems)
         let flip: UInt64 = descending ? ~0 : 0
         if !numbers.isEmpty {
             for place in numbers { keys[place] = values.numbers[Int(order[place])] ^ flip }

@@ -20,7 +20,14 @@ public final class FeatureResult: Sendable {
         package let columnMap: [Int32]
         package let count: Int
     }
-    package let parts: [Part]
+    /// The result's rows, part after part, in order. An ordered result keeps
+    /// its order instead (`order`), and makes these only when something walks
+    /// parts (Arrow's record batches, a projection): see `parts`.
+    private let storedParts: [Part]
+    /// An ordered result's rows: `storedParts` index << 32 | batch row, per
+    /// result row. nil: the rows are `storedParts` in turn.
+    private let order: [UInt64]?
+    private let gatheredParts = Locked<[Part]?>(nil)
     /// First result row of each part.
     private let starts: [Int]
     /// For every block of 1,024 result rows, the part holding its first row: a
@@ -42,9 +49,42 @@ public final class FeatureResult: Sendable {
     ///   - includesGeometry: false hides the geometry of every row.
     ///   - schema: the table's declared fields, the result's fields when no
     ///     batch gives any (nothing matched: the columns are still known).
-    public init(
+    public convenience init(
         _ pieces: [(batch: FeatureBatch, rows: [UInt32]?)], limitExceeded: Bool, spatialReference: SpatialReference?,
         outFields: [String]? = nil, includesGeometry: Bool = true, schema: [FieldInfo] = []
+    ) {
+        self.init(
+            pieces, order: nil, limitExceeded: limitExceeded, spatialReference: spatialReference, outFields: outFields,
+            includesGeometry: includesGeometry, schema: schema)
+    }
+
+    /// The rows `ordered` (addresses into `batches`) in that order. Nothing is
+    /// copied: the accessors read each row where its batch keeps it, and the
+    /// rows are gathered into parts only when something asks for `parts`.
+    package convenience init(
+        ordered rows: [RowAddress], of batches: [FeatureBatch], limitExceeded: Bool, spatialReference: SpatialReference?,
+        outFields: [String]? = nil, includesGeometry: Bool = true, schema: [FieldInfo] = []
+    ) {
+        // The batches the rows come from, in first-seen order, and the rows re-pointed at them.
+        var place = [Int](repeating: -1, count: batches.count)
+        var used: [(batch: FeatureBatch, rows: [UInt32]?)] = []
+        var order: [UInt64] = []
+        order.reserveCapacity(rows.count)
+        for address in rows {
+            if place[address.part] < 0 {
+                place[address.part] = used.count
+                used.append((batches[address.part], nil))
+            }
+            order.append(UInt64(place[address.part]) << 32 | UInt64(address.row))
+        }
+        self.init(
+            used, order: order, limitExceeded: limitExceeded, spatialReference: spatialReference, outFields: outFields,
+            includesGeometry: includesGeometry, schema: schema)
+    }
+
+    private init(
+        _ pieces: [(batch: FeatureBatch, rows: [UInt32]?)], order: [UInt64]?, limitExceeded: Bool,
+        spatialReference: SpatialReference?, outFields: [String]?, includesGeometry: Bool, schema: [FieldInfo]
     ) {
         var fields: [FieldInfo] = []
         var index: [String: Int] = [:]
@@ -65,29 +105,22 @@ public final class FeatureResult: Sendable {
                 fields.append(field)
             }
         }
-        var parts: [Part] = []
+        let parts = Self.parts(pieces, fields)
         var starts: [Int] = []
         var total = 0
-        var maps: [String: [Int32]] = [:]
-        for piece in pieces {
-            let count = piece.rows?.count ?? piece.batch.count
-            guard count > 0 else { continue }
-            // Batches of one reader share a schema: map their columns once.
-            let map: [Int32]
-            if let known = maps[piece.batch.schemaKey] {
-                map = known
-            } else {
-                map = fields.map { Int32(piece.batch.columnIndex(named: $0.name) ?? -1) }
-                maps[piece.batch.schemaKey] = map
-            }
+        for part in parts {
             starts.append(total)
-            parts.append(Part(batch: piece.batch, rows: piece.rows, columnMap: map, count: count))
-            total += count
+            total += part.count
+        }
+        if let order {
+            // Rows are found through the order, not by part.
+            total = order.count
+            starts = []
         }
         var blockParts: [Int32] = []
         blockParts.reserveCapacity((total >> Self.blockShift) + 1)
         var part = 0
-        for block in 0..<((total + (1 << Self.blockShift) - 1) >> Self.blockShift) {
+        for block in 0..<(order == nil ? (total + (1 << Self.blockShift) - 1) >> Self.blockShift : 0) {
             let first = block << Self.blockShift
             while part + 1 < starts.count, starts[part + 1] <= first { part += 1 }
             blockParts.append(Int32(part))
@@ -97,7 +130,8 @@ public final class FeatureResult: Sendable {
         }
         rowViews = parts.map { RowView($0.batch) }
         self.fields = fields
-        self.parts = parts
+        storedParts = parts
+        self.order = order
         self.starts = starts
         self.blockParts = blockParts
         self.count = total
@@ -109,16 +143,51 @@ public final class FeatureResult: Sendable {
 
     public func fieldIndex(named name: String) -> Int? { fieldIndex[name.lowercased()] }
 
+    /// Pieces as parts: each with the map from result fields to its columns
+    /// (batches of one reader share a schema: mapped once); empty pieces dropped.
+    private static func parts(_ pieces: [(batch: FeatureBatch, rows: [UInt32]?)], _ fields: [FieldInfo]) -> [Part] {
+        var parts: [Part] = []
+        var maps: [String: [Int32]] = [:]
+        for piece in pieces {
+            let count = piece.rows?.count ?? piece.batch.count
+            guard count > 0 else { continue }
+            let map: [Int32]
+            if let known = maps[piece.batch.schemaKey] {
+                map = known
+            } else {
+                map = fields.map { Int32(piece.batch.columnIndex(named: $0.name) ?? -1) }
+                maps[piece.batch.schemaKey] = map
+            }
+            parts.append(Part(batch: piece.batch, rows: piece.rows, columnMap: map, count: count))
+        }
+        return parts
+    }
+
+    /// The rows, part after part, in result order. An ordered result's rows are
+    /// gathered on first use (OrderedWindow: runs of one batch kept, scattered
+    /// rows copied into a few batches), once.
+    package var parts: [Part] {
+        guard let order else { return storedParts }
+        return gatheredParts.withLock { gathered in
+            if let gathered { return gathered }
+            let rows = order.map { RowAddress(part: Int($0 >> 32), row: Int($0 & 0xFFFF_FFFF)) }
+            let made = Self.parts(OrderedWindow.pieces(rows, of: storedParts.map(\.batch)), fields)
+            gathered = made
+            return made
+        }
+    }
+
     /// The batch and batch row of a result row.
     @inline(__always)
     package func locate(_ row: Int) -> (part: Part, row: Int) {
         let (index, local) = locateIndex(row)
-        return (parts[index], local)
+        return (storedParts[index], local)
     }
 
     /// The part index and batch row of a result row (no copy of the part).
     @inline(__always)
     package func locateIndex(_ row: Int) -> (part: Int, row: Int) {
+        if let order { return (Int(order[row] >> 32), Int(order[row] & 0xFFFF_FFFF)) }
         // Between the part of this row's block and that of the next block.
         let block = row >> Self.blockShift
         var low = Int(blockParts[block])
@@ -128,7 +197,7 @@ public final class FeatureResult: Sendable {
             if starts[mid] <= row { low = mid } else { high = mid - 1 }
         }
         let local = row - starts[low]
-        if let rows = parts[low].rows { return (low, Int(rows[local])) }
+        if let rows = storedParts[low].rows { return (low, Int(rows[local])) }
         return (low, local)
     }
 
@@ -218,7 +287,14 @@ public final class FeatureResult: Sendable {
 
     /// Calls `body` with every (batch, batch row) in result order.
     package func forEachRow(_ body: (FeatureBatch, [Int32], Int) -> Void) {
-        for part in parts {
+        if let order {
+            for entry in order {
+                let part = storedParts[Int(entry >> 32)]
+                body(part.batch, part.columnMap, Int(entry & 0xFFFF_FFFF))
+            }
+            return
+        }
+        for part in storedParts {
             if let rows = part.rows {
                 for row in rows { body(part.batch, part.columnMap, Int(row)) }
             } else {

@@ -80,9 +80,24 @@ extension RadixSort {
             high = Swift.max(high, key)
         }
         guard low != high else { return }
+        let rangeBits = 64 - (high - low).leadingZeroBitCount, placeBits = 64 - UInt64(n - 1).leadingZeroBitCount
+        if rangeBits + placeBits <= 64 {
+            // Key and place in one word: one stream of 8 bytes to scatter per
+            // pass instead of two, then the items follow their places once.
+            for i in 0..<n { scratchKeys[i] = (keys[i] &- low) << UInt64(placeBits) | UInt64(i) }
+            let sorted = sortPacked(scratchKeys, spare: keys, from: placeBits, bits: rangeBits)
+            let placeMask = UInt64(1) << UInt64(placeBits) - 1
+            for j in 0..<n {
+                let word = sorted[j]
+                scratchItems[j] = items[Int(word & placeMask)]
+                keys[j] = (word >> UInt64(placeBits)) &+ low
+            }
+            _ = items.update(fromContentsOf: scratchItems)
+            return
+        }
         let bits = n <= 4096 ? 8 : 11
         let buckets = 1 << bits, mask = UInt64(buckets - 1)
-        let passes = (64 - (high - low).leadingZeroBitCount + bits - 1) / bits
+        let passes = (rangeBits + bits - 1) / bits
         // On the heap: up to 96 KB, too much for the stack of a task's thread.
         var table = [Int](repeating: 0, count: passes * buckets)
         table.withUnsafeMutableBufferPointer { counts in
@@ -111,6 +126,39 @@ extension RadixSort {
                 _ = keys.update(fromContentsOf: from.0)
                 _ = items.update(fromContentsOf: from.1)
             }
+        }
+    }
+
+    /// Sorts `words` by their bits `from ..< from + bits` (the lower ones ride
+    /// along), passing between `words` and `spare`; returns the one holding
+    /// the sorted words.
+    private static func sortPacked(
+        _ words: UnsafeMutableBufferPointer<UInt64>, spare: UnsafeMutableBufferPointer<UInt64>, from low: Int, bits keyBits: Int
+    ) -> UnsafeMutableBufferPointer<UInt64> {
+        let n = words.count
+        let bits = n <= 4096 ? 8 : 11
+        let buckets = 1 << bits, mask = UInt64(buckets - 1)
+        let passes = (keyBits + bits - 1) / bits
+        var table = [Int](repeating: 0, count: passes * buckets)
+        return table.withUnsafeMutableBufferPointer { counts in
+            for word in words {
+                for pass in 0..<passes { counts[pass * buckets + Int((word >> UInt64(low + pass * bits)) & mask)] += 1 }
+            }
+            var from = words, to = spare
+            for pass in 0..<passes {
+                let count = UnsafeMutableBufferPointer(rebasing: counts[(pass * buckets)..<((pass + 1) * buckets)])
+                if count.contains(n) { continue }
+                var total = 0
+                for i in 0..<buckets { (count[i], total) = (total, total + count[i]) }
+                let shift = UInt64(low + pass * bits)
+                for word in from {
+                    let digit = Int((word >> shift) & mask)
+                    to[count[digit]] = word
+                    count[digit] += 1
+                }
+                swap(&from, &to)
+            }
+            return from
         }
     }
 
