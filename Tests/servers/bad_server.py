@@ -426,6 +426,38 @@ case("next_bad_port", [PROTOCOL], next_link("http://127.0.0.1:99999/x"), ("ogc",
 case("returned_mismatch", [PARSE], data(None, returned=7), ("ogc", "wfsgml", "wfsjson"))
 case("matched_more", [SERVICE], data(None, matched=50), ("ogc", "wfsgml", "wfsjson"))
 
+# Pages that disagree on a property, for ORDER BY (Tests/c/test_order_by.c):
+# "score" is an integer on the first page, a double on the second and missing
+# on the third (and on the good page of five): three layouts in the cache. Names
+# cross byte order: upper before lower case, an empty one, non-ASCII last.
+MIXED_PAGES = [
+    [(101, 3, "apple"), (102, -1, "Apple"), (103, None, "\u00c4pfel"), (104, 3, None)],
+    [(201, 2.5, "Apple pie"), (202, 3.0, ""), (203, -1.5, "Zebra")],
+    [(301, "-", "apple"), (302, "-", "n1")],
+]
+
+
+def mixed_pages(h, protocol, request):
+    page = int(request["query"].get("page", "0"))
+    rows = []
+    for i, (oid, score, name) in enumerate(MIXED_PAGES[page]):
+        properties = {"Name": name}
+        if score != "-":
+            properties["score"] = score
+        coordinates = [10.2 + 0.1 * i, 10.2 + 0.1 * page]
+        rows.append({"type": "Feature", "id": oid, "properties": properties,
+                     "geometry": {"type": "Point", "coordinates": coordinates}})
+    document = {"type": "FeatureCollection", "features": rows, "numberMatched": sum(len(p) for p in MIXED_PAGES),
+                "numberReturned": len(rows)}
+    if page + 1 < len(MIXED_PAGES):
+        href = h.absolute("%s?bbox=%s&page=%d" % (request["path"], request["query"].get("bbox", ""), page + 1))
+        document["links"] = [{"rel": "next", "type": "application/geo+json", "href": href}]
+    text = json.dumps(document).encode()  # 3.0 stays 3.0: a double
+    h.respond(200, text, "application/geo+json")
+
+
+case("mixed_kinds", [OK], mixed_pages, ("ogc",), features=9)
+
 # ---- the server ------------------------------------------------------------------------
 
 
@@ -533,6 +565,12 @@ class Handler(socketserver.BaseRequestHandler):
                           "extent": {"spatial": {"bbox": [[0, 0, 20, 20]]}}, "itemType": "feature"}
             if rest == ["collections"]:
                 return self.respond(200, json.dumps({"collections": [collection], "links": []}).encode(), "application/json")
+            if name == "mixed_kinds":  # its properties declared, as queryables
+                collection["links"] = [{"rel": "http://www.opengis.net/def/rel/ogc/1.0/queryables",
+                                        "type": "application/schema+json", "href": self.absolute(base + "/collections/c/queryables")}]
+                if rest == ["collections", "c", "queryables"]:
+                    schema = {"type": "object", "properties": {"Name": {"type": "string"}, "score": {"type": "number"}}}
+                    return self.respond(200, json.dumps(schema).encode(), "application/schema+json")
             if rest == ["collections", "c"]:
                 return self.respond(200, json.dumps(collection).encode(), "application/json")
             if rest != ["collections", "c", "items"]:
