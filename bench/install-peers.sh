@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: Apache-2.0
 # Installs the benchmark peers, idempotently: GDAL's command-line tools (ogr2ogr),
 # GDAL's Python bindings (python3-gdal), pyproj over the system PROJ
-# (python3-pyproj, for bench/projection.sh) and GNU time (/usr/bin/time) from Debian;
+# (python3-pyproj, for bench/projection.sh), GNU time (/usr/bin/time) and SQLite's C
+# library (libsqlite3-dev, for bench/order.sh) from Debian;
 # pyogrio (with its own GDAL) and the Arrow stack from PyPI for bench/arrow.py.
 set -euo pipefail
 missing=()
 command -v ogr2ogr >/dev/null || missing+=(gdal-bin)
 [ -x /usr/bin/time ] || missing+=(time)
+dpkg -s libsqlite3-dev >/dev/null 2>&1 || missing+=(libsqlite3-dev)
 /usr/bin/python3 -c "import osgeo.ogr" 2>/dev/null || missing+=(python3-gdal)
 /usr/bin/python3 -c "import pyproj, numpy" 2>/dev/null || missing+=(python3-pyproj python3-numpy)
 if [ ${#missing[@]} -gt 0 ]; then

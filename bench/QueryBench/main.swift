@@ -3,7 +3,8 @@
 // writes): the points go through the Esri JSON reader in pages of 2,000 into a
 // FeatureStore, as a populate would put them there; then each of 200 windows of
 // ~2,000 points is queried (result built and every object id read), without and
-// with a where clause, and a where clause alone runs over all 1,000,000 rows.
+// with a where clause, and a where clause alone runs over all 1,000,000 rows;
+// then ORDER BY over all of them (FC_BENCH_ONLY=order).
 //
 //   swift run -c release fc-bench-query [bench/data] [rounds]
 //
@@ -110,7 +111,26 @@ func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
     return left ? padding + text : text + padding
 }
 
-// FC_BENCH_ONLY=bbox|where|scan runs one kind only (for profiling).
+/// ORDER BY over all 1,000,000 rows: the result built and every object id read in order.
+func runOrder(_ label: String, _ orderBy: String) throws {
+    var latencies: [Double] = []
+    var query = QueryParameters()
+    query.orderBy = orderBy
+    for _ in 0..<(3 * rounds) {
+        let start = now()
+        let result = try LocalQuery(query, definitionExpression: "", fields: fields, tableWkid: 4326)
+            .run(live, spatialReference: .wgs84)
+        var checksum: Int64 = 0
+        for row in 0..<result.count { checksum = checksum &* 31 &+ (try result.objectId(row)) }
+        latencies.append((now() - start) * 1e3)
+        if checksum == -1 { print("") }
+    }
+    print(
+        pad(label, 36) + "p50 " + pad(fixed(percentile(latencies, 0.5), 1), 9, left: true) + " ms   best "
+            + pad(fixed(latencies.min()!, 1), 9, left: true) + " ms")
+}
+
+// FC_BENCH_ONLY=bbox|where|scan|order runs one kind only (for profiling).
 let only = getenv("FC_BENCH_ONLY").map { String(cString: $0) }
 if only == nil || only == "bbox" { try run("bbox (~2,000 of 1M)", where: "", spatial: true) }
 if only == nil || only == "where" { try run("bbox + where", where: "Condition < '4' AND DBH > 20", spatial: true) }
@@ -130,4 +150,10 @@ if only == nil || only == "scan" {
     print(
         pad("where alone over 1M rows, count", 36) + "p50 " + pad(fixed(percentile(latencies, 0.5), 1), 9, left: true)
             + " µs   p99 " + pad(fixed(percentile(latencies, 0.99), 1), 9, left: true) + " µs")
+}
+if only == nil || only == "order" {
+    try runOrder("order by OBJECTID over 1M rows", "OBJECTID")
+    try runOrder("order by Condition (ties by id)", "Condition")
+    try runOrder("order by DBH DESC", "DBH DESC")
+    try runOrder("order by Condition, DBH DESC", "Condition, DBH DESC")
 }

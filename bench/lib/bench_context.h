@@ -37,6 +37,22 @@ static inline void bench_query_format(fc_table *table) {
     }
 }
 
+/* Populates every feature of `table` (an empty query); exits on failure. */
+static inline void bench_populate_all(fc_table *table) {
+    fc_populate_options options;
+    fc_populate_options_init(&options, sizeof options);
+    fc_query *query = NULL;
+    fc_query_create(&query);
+    options.query = query;
+    fc_result *result = NULL;
+    if (fc_table_populate(table, &options, &result) != FC_OK) {
+        fprintf(stderr, "populate failed: %s\n", fc_error_message(fc_last_error()));
+        exit(1);
+    }
+    fc_result_free(result);
+    fc_query_free(query);
+}
+
 static inline void bench_spatial_reference(fc_table *table) {
     const char *wkid = getenv("FC_BENCH_WKID");
     if (!wkid) return;

@@ -14,6 +14,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "../lib/bench_context.h"
 #include "featurecache.h"
 
 static const fc_envelope VIEWPORT = {-122.6305, 45.5110, -122.6195, 45.5187, 4326};
@@ -57,18 +58,6 @@ static int64_t viewport(fc_table *table) {
     return n;
 }
 
-static void populate_all(fc_table *table) {
-    fc_populate_options options;
-    fc_populate_options_init(&options, sizeof options);
-    fc_query *query = NULL;
-    fc_query_create(&query);
-    options.query = query;
-    fc_result *result = NULL;
-    if (fc_table_populate(table, &options, &result) != FC_OK) fail("populate");
-    fc_result_free(result);
-    fc_query_free(query);
-}
-
 int main(int argc, char **argv) {
     if (argc < 3) {
         fprintf(stderr, "usage: %s populate|reopen|fresh LAYER_URL [FOLDER]\n", argv[0]);
@@ -79,7 +68,7 @@ int main(int argc, char **argv) {
     fc_table *table = open_table(url, strcmp(mode, "fresh") == 0 ? NULL : folder);
     double loaded = now();
     int64_t cached = 0;
-    if (strcmp(mode, "populate") == 0 || strcmp(mode, "fresh") == 0) populate_all(table);
+    if (strcmp(mode, "populate") == 0 || strcmp(mode, "fresh") == 0) bench_populate_all(table);
     double ready = now();
     int64_t found = viewport(table);
     double answered = now();
