@@ -285,20 +285,25 @@ public final class FeatureResult: Sendable {
         return rowViews[part].wkb(local)
     }
 
-    /// Calls `body` with every (batch, batch row) in result order.
-    package func forEachRow(_ body: (FeatureBatch, [Int32], Int) -> Void) {
-        if let order {
-            for entry in order {
-                let part = storedParts[Int(entry >> 32)]
-                body(part.batch, part.columnMap, Int(entry & 0xFFFF_FFFF))
+    /// Calls `body` with every row in result order: its batch's column of each
+    /// result field (a view of none: NULL), its batch's object ids and geometry,
+    /// and its batch row. Views, not columns: nothing is counted per row.
+    package func forEachRow(_ body: (UnsafeBufferPointer<ColumnView>, RowView, Int) -> Void) {
+        let width = fields.count
+        columnViews.withUnsafeBufferPointer { views in
+            func visit(_ part: Int, _ row: Int) {
+                body(UnsafeBufferPointer(rebasing: views[(part * width)..<(part * width + width)]), rowViews[part], row)
             }
-            return
-        }
-        for part in storedParts {
-            if let rows = part.rows {
-                for row in rows { body(part.batch, part.columnMap, Int(row)) }
-            } else {
-                for row in 0..<part.count { body(part.batch, part.columnMap, row) }
+            if let order {
+                for entry in order { visit(Int(entry >> 32), Int(entry & 0xFFFF_FFFF)) }
+                return
+            }
+            for (index, part) in storedParts.enumerated() {
+                if let rows = part.rows {
+                    for row in rows { visit(index, Int(row)) }
+                } else {
+                    for row in 0..<part.count { visit(index, row) }
+                }
             }
         }
     }

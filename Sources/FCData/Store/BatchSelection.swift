@@ -118,20 +118,25 @@ extension Column {
         let first = parts[0]
         var validity: Bitmap? = nil
         if parts.contains(where: { $0.validity != nil }) {
+            let bits = parts.map(\.validity)
             var kept = Bitmap()
             kept.reserveCapacity(rows.count)
-            for address in rows { kept.append(parts[address.part].validity?[address.row] ?? true) }
+            for address in rows { kept.append(bits[address.part]?[address.row] ?? true) }
             validity = kept
+        }
+        // Each part's values by address, read with no Column copied per value
+        // (a copy retains and releases each of its buffers). The parts outlive the loop.
+        func gathered<T: BitwiseCopyable>(_ buffers: [ColumnBuffer<T>]) -> ColumnBuffer<T> {
+            let bases = buffers.map { buffer in buffer.withUnsafeBufferPointer { $0 } }
+            return withExtendedLifetime(buffers) {
+                ColumnBuffer(gathering: rows) { bases[$0.part][$0.row] }
+            }
         }
         switch first.kind {
         case .int64, .boolean:
-            return Column(
-                field: first.field, kind: first.kind, integers: ColumnBuffer(gathering: rows) { parts[$0.part].integers[$0.row] },
-                validity: validity)
+            return Column(field: first.field, kind: first.kind, integers: gathered(parts.map(\.integers)), validity: validity)
         case .double:
-            return Column(
-                field: first.field, kind: first.kind, doubles: ColumnBuffer(gathering: rows) { parts[$0.part].doubles[$0.row] },
-                validity: validity)
+            return Column(field: first.field, kind: first.kind, doubles: gathered(parts.map(\.doubles)), validity: validity)
         case .string:
             let gathered = FrozenBytes.gatheringSlices(rows, from: parts.map { ($0.bytes, $0.offsets) })
             return Column(field: first.field, kind: first.kind, offsets: gathered.offsets, bytes: gathered.bytes, validity: validity)

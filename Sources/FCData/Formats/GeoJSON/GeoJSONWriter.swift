@@ -19,10 +19,10 @@ package struct GeoJSONWriter {
             name.string(field.name)
             return name.bytes
         }
-        result.forEachRow { batch, columnMap, row in
+        result.forEachRow { columns, rowView, row in
             if !first { writer.bytes.append(UInt8(ascii: ",")) }
             first = false
-            writer.feature(batch, columnMap, row, names, geometry: result.includesGeometry)
+            writer.feature(columns, rowView, row, names, geometry: result.includesGeometry)
         }
         writer.text("]}")
         return writer.bytes
@@ -35,13 +35,17 @@ package struct GeoJSONWriter {
         return writer.geometry(&cursor) ? String(decoding: writer.bytes, as: UTF8.self) : nil
     }
 
+    /// One feature: row `row` of a batch whose object ids and geometry `rowView`
+    /// reads, `columns` its column of each result field (a view of none: NULL),
+    /// `names` their quoted names.
     package mutating func feature(
-        _ batch: FeatureBatch, _ columnMap: [Int32], _ row: Int, _ names: [[UInt8]], geometry includeGeometry: Bool
+        _ columns: UnsafeBufferPointer<ColumnView>, _ rowView: RowView, _ row: Int, _ names: [[UInt8]],
+        geometry includeGeometry: Bool
     ) {
         text("{\"type\":\"Feature\",\"id\":")
-        text(String(batch.objectId(row)))
+        text(String(rowView.objectId(row)))
         text(",\"geometry\":")
-        let wkb = includeGeometry ? batch.geometry.wkb(row) : UnsafeRawBufferPointer(start: nil, count: 0)
+        let wkb = includeGeometry ? rowView.wkb(row) : UnsafeRawBufferPointer(start: nil, count: 0)
         if wkb.isEmpty {
             text("null")
         } else {
@@ -50,13 +54,11 @@ package struct GeoJSONWriter {
         }
         text(",\"properties\":{")
         var firstProperty = true
-        for (field, mapped) in columnMap.enumerated() {
+        for (field, column) in columns.enumerated() {
             if !firstProperty { bytes.append(UInt8(ascii: ",")) }
             firstProperty = false
             bytes += names[field]
             bytes.append(UInt8(ascii: ":"))
-            guard mapped >= 0 else { text("null"); continue }
-            let column = batch.columns[Int(mapped)]
             if column.isNull(row) { text("null"); continue }
             switch column.kind {
             case .int64: text(String(column.int64(row)))
