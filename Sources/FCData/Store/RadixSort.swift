@@ -25,34 +25,14 @@ package enum RadixSort {
             }
             return
         }
-        let bits = keys.count <= 4096 ? 8 : 11
-        let buckets = 1 << bits
-        let largest = keys.max()!
-        let passes = max(1, (64 - largest.leadingZeroBitCount - low + bits - 1) / bits)
+        let keyBits = max(0, 64 - keys.max()!.leadingZeroBitCount - low)
         var target = [UInt64](repeating: 0, count: keys.count)
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: buckets) { count in
-            keys.withUnsafeMutableBufferPointer { a in
-                target.withUnsafeMutableBufferPointer { b in
-                    var from = a, to = b
-                    for pass in 0..<passes {
-                        let shift = UInt64(low + pass * bits), mask = UInt64(buckets - 1)
-                        for i in 0..<buckets { count[i] = 0 }
-                        for key in from { count[Int((key >> shift) & mask)] += 1 }
-                        var total = 0
-                        for i in 0..<buckets { (count[i], total) = (total, total + count[i]) }
-                        for key in from {
-                            let digit = Int((key >> shift) & mask)
-                            to[count[digit]] = key
-                            count[digit] += 1
-                        }
-                        swap(&from, &to)
-                    }
-                }
+        keys.withUnsafeMutableBufferPointer { keys in
+            target.withUnsafeMutableBufferPointer { target in
+                let sorted = sortPacked(keys, spare: target, from: low, bits: keyBits)
+                if sorted.baseAddress != keys.baseAddress { _ = keys.update(fromContentsOf: sorted) }
             }
         }
-        // Each pass moves the keys to the other buffer: after an odd number
-        // they are in `target`.
-        if passes % 2 == 1 { keys = target }
     }
 }
 
