@@ -1623,10 +1623,17 @@ FC_API fc_status fc_table_get_cache_info(const fc_table *table, fc_cache_info *o
  * defaults and server-computed fields - or pending, unchanged, with the
  * service's refusal. An edit whose answer never came back (a timeout, a reset,
  * a cancel mid-request) stays pending "in doubt": the next apply asks the
- * service whether it has it (an add by the GlobalID made here when the layer
- * takes client GlobalIDs, else by its values; a delete by whether the feature
- * is gone) and only sends it again when it does not, so nothing is lost or
- * applied twice. Edits need a cached request mode (FC_E_INVALID_STATE in
+ * service whether it has it and only sends it again when a query the service
+ * cannot get wrong says it does not, so nothing is lost or applied twice: an
+ * add by the GlobalID made here when the layer takes client GlobalIDs, else by
+ * its geometry alone (the features in a box around it, no attribute filter,
+ * each then matched here value by value: services compare filter values as
+ * they please, and an empty answer to a filter proves nothing); a delete by
+ * whether the feature's id is gone. An add that no such query can settle (it
+ * has no geometry, or a feature lies at its place with other values) stays
+ * in doubt, FC_EDIT_STATE_IN_DOUBT with FC_E_PROTOCOL and a message, and is
+ * never sent again blindly: check the service, then undo it (it is there) or
+ * undo it and add it again (it is not). Edits need a cached request mode (FC_E_INVALID_STATE in
  * ON_INTERACTION_NO_CACHE, and switching to it with pending edits fails), and
  * live in memory - they end with the table handle - unless the table has a
  * cache folder (see "Persistent cache"): then they are journaled as they are
@@ -1636,6 +1643,14 @@ FC_API fc_status fc_table_get_cache_info(const fc_table *table, fc_cache_info *o
 #define FC_EDIT_ADD     1
 #define FC_EDIT_UPDATE  2
 #define FC_EDIT_DELETE  3
+
+/* Where an edit stands (fc_edit_info.state). @since 1.3 */
+#define FC_EDIT_STATE_APPLIED   0 /* the service has it */
+#define FC_EDIT_STATE_PENDING   1 /* not sent yet (or its request failed before the service read it) */
+#define FC_EDIT_STATE_IN_DOUBT  2 /* sent and its answer lost: the next apply looks it up first;
+                                     status says why when no lookup could settle it */
+#define FC_EDIT_STATE_REFUSED   3 /* the service refused it (status, service_code, message);
+                                     pending, unchanged, for a retry or an undo */
 
 /* A new, empty edit: the caller owns it (fc_feature_edit_free) and may reuse
  * it for several calls. @since 1.3 */
@@ -1745,11 +1760,15 @@ FC_API fc_status fc_table_apply_edits_start(fc_table *table, const fc_apply_opti
                                             fc_operation_callback callback, void *user_data, fc_operation **out);
 
 /* fc_table_apply_edits_start run to its end on the calling thread: returns its
- * status; *out (may be NULL) = the outcomes, owned by the caller. @since 1.3 */
+ * status; *out (may be NULL) = the outcomes, owned by the caller - also when
+ * the apply failed part-way: then too one entry per pending edit it was given
+ * (applied, refused, in doubt with the failure, or pending: not sent). @since 1.3 */
 FC_API fc_status fc_table_apply_edits(fc_table *table, const fc_apply_options *options, fc_edit_list **out);
 
 /* Hands over the outcomes of a fc_table_apply_edits_start operation: owned by
- * the caller (fc_edit_list_free); as fc_operation_take_result otherwise.
+ * the caller (fc_edit_list_free); as fc_operation_take_result otherwise, except
+ * that an apply that failed part-way hands over its outcomes too (FC_OK here,
+ * one entry per edit; the operation's own status says it failed).
  * @since 1.3 */
 FC_API fc_status fc_operation_take_edit_list(fc_operation *operation, fc_edit_list **out);
 
@@ -1764,6 +1783,14 @@ typedef struct fc_edit_info {
     int32_t service_code;     /* the service's own error code, 0 if none */
     const char *message;      /* the refusal's message, "" when none; borrowed from the list */
     const char *global_id;    /* the GlobalID sent with an add, "" when none; borrowed */
+    int32_t state;            /* FC_EDIT_STATE_* */
+    const char *server_id;    /* the service's own id of the feature as it writes it: an
+                                 OGC API item id or a WFS feature id (gml:id) as sent, an
+                                 ArcGIS object id in decimal; "" for an add not applied.
+                                 server_object_id is the number the cache keeps it under: the
+                                 id itself where it is an integer below 2^52 (ArcGIS, "17",
+                                 WFS "trees.17"), else a number made from the text (>= 2^62,
+                                 the same in every run); borrowed */
 } fc_edit_info;
 
 /* *out = the number of entries. @since 1.3 */
@@ -1776,6 +1803,14 @@ FC_API fc_status fc_edit_list_get(const fc_edit_list *list, int64_t index, fc_ed
 
 /* NULL is a no-op. @since 1.3 */
 FC_API void fc_edit_list_free(fc_edit_list *list);
+
+/* *out = the service's own id of a cached feature, as the service writes it
+ * (see fc_edit_info.server_id), a copy the caller owns (fc_string_free).
+ * FC_E_NOT_FOUND for a local add (object_id < 0) and for a string id this
+ * table never read (a number made from text in an earlier run, before the
+ * feature is fetched again). Errors: FC_E_INVALID_ARGUMENT for a NULL table or
+ * out. Threading: any thread. @since 1.3 */
+FC_API fc_status fc_table_get_server_id(const fc_table *table, int64_t object_id, char **out);
 
 /* ==== Protocol views: what only one kind of table has ======================= */
 

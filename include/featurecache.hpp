@@ -498,6 +498,20 @@ struct EditResult {
     int32_t service_code = 0;
     std::string message;
     std::string global_id;
+    int32_t state = FC_EDIT_STATE_PENDING;  ///< FC_EDIT_STATE_*
+    std::string server_id;                  ///< the service's own id as it writes it; "" for an add not applied
+};
+
+/// An apply that stopped part-way (no answer to a request, a cancel): results()
+/// holds one EditResult per edit it was given - applied, refused, in doubt or
+/// pending.
+class ApplyError : public Error {
+public:
+    ApplyError(Error error, std::vector<EditResult> results) : Error(std::move(error)), results_(std::move(results)) {}
+    const std::vector<EditResult> &results() const noexcept { return results_; }
+
+private:
+    std::vector<EditResult> results_;
 };
 
 namespace detail {
@@ -513,7 +527,8 @@ inline std::vector<EditResult> edit_list(fc_edit_list *list) {
         info.struct_size = sizeof info;
         check(fc_edit_list_get(list, index, &info));
         entries.push_back({info.object_id, info.server_object_id, info.kind, info.status, info.service_code,
-                           info.message ? info.message : "", info.global_id ? info.global_id : ""});
+                           info.message ? info.message : "", info.global_id ? info.global_id : "", info.state,
+                           info.server_id ? info.server_id : ""});
     }
     return entries;
 }
@@ -650,15 +665,29 @@ public:
         check(fc_table_get_local_edits(get(), &out));
         return detail::edit_list(out);
     }
-    /// Applies the pending edits: one result per edit the service answered for
-    /// (refused ones stay pending). Throws when a request got no answer.
+    /// Applies the pending edits: one result per pending edit (refused ones
+    /// stay pending). Throws ApplyError, carrying every edit's outcome, when a
+    /// request got no answer.
     std::vector<EditResult> apply_edits(bool rollback_on_failure = true) {
         fc_apply_options options;
         check(fc_apply_options_init(&options, sizeof options));
         options.rollback_on_failure = rollback_on_failure;
         fc_edit_list *out = nullptr;
-        check(fc_table_apply_edits(get(), &options, &out));
+        fc_status status = fc_table_apply_edits(get(), &options, &out);
+        if (status != FC_OK) {
+            const fc_error *error = fc_last_error();
+            Error failure = error && fc_error_code(error) == status ? Error::from(error) : Error(status, fc_status_name(status));
+            throw ApplyError(std::move(failure), out ? detail::edit_list(out) : std::vector<EditResult>{});
+        }
         return detail::edit_list(out);
+    }
+    /// The service's own id of a cached feature, as the service writes it.
+    std::string server_id(int64_t object_id) const {
+        char *out = nullptr;
+        check(fc_table_get_server_id(get(), object_id, &out));
+        std::string text(out ? out : "");
+        fc_string_free(out);
+        return text;
     }
 
     fc_table *get() const noexcept { return handle_.get(); }

@@ -43,6 +43,7 @@ FAMILIES = {
     "FC_SPATIAL_REL_": ("SpatialRelationship", "SpatialRelationship"),
     "FC_CRS_FORMAT_": ("CRSFormat", "CRSFormat"),
     "FC_EDIT_": ("EditKind", "EditKind"),
+    "FC_EDIT_STATE_": ("EditState", "EditState"),
     "FC_CACHE_": ("CacheRevalidation", "Revalidation"),
 }
 STATUS = "FC_E_"

@@ -189,6 +189,7 @@ private func headerConformance() {
     conforms(CFeatureCacheABI.fc_table_get_cache_info, fcTableGetCacheInfo)
     conforms(CFeatureCacheABI.fc_table_get_local_edits, fcTableGetLocalEdits)
     conforms(CFeatureCacheABI.fc_table_get_option, fcTableGetOption)
+    conforms(CFeatureCacheABI.fc_table_get_server_id, fcTableGetServerId)
     conforms(CFeatureCacheABI.fc_table_get_statistics, fcTableGetStatistics)
     conforms(CFeatureCacheABI.fc_table_has_local_edits, fcTableHasLocalEdits)
     conforms(CFeatureCacheABI.fc_table_has_m, fcTableHasM)

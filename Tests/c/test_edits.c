@@ -507,6 +507,79 @@ static void test_mains_zm_and_partial(void) {
     fc_table_free(table);
 }
 
+/* A lost add on a layer without GlobalIDs, on a server whose attribute filter
+ * finds nothing (it compares values wrongly): the lookup asks by geometry
+ * alone and matches values here, so the add is found, not posted twice. An
+ * add a feature with other values sits exactly on is in doubt, not resent.
+ * Under the old rule (a query on its values) this doubles the first add. */
+static void test_lost_add_lying_filter(void) {
+    const char *ns = emulator_namespace("edit-lying-filter");
+    fc_table *table = open_layer(NULL, ns, "Editable", MAINS, FC_REQUEST_MODE_MANUAL_CACHE);
+    CHECK(populate_count(table, NULL, NULL, 0) == SEEDED_MAINS);
+    fc_feature_edit *edit = NULL;
+    uint8_t wkb[256];
+    CHECK_STATUS(fc_feature_edit_create(&edit), FC_OK);
+    CHECK_STATUS(fc_feature_edit_set_string(edit, "Material", "lead"), FC_OK);
+    CHECK_STATUS(fc_feature_edit_set_int64(edit, "Diameter", 150), FC_OK);
+    CHECK_STATUS(fc_feature_edit_set_geometry_wkb(edit, wkb, line_zm_wkb(wkb, -122.61, 45.51, 3, true), 0), FC_OK);
+    int64_t first = 0;
+    CHECK_STATUS(fc_table_add_feature(table, edit, &first), FC_OK);
+    fc_feature_edit_free(edit);
+
+    emulator_control(ns, "fail", "count=1&match=applyEdits&mode=commit_reset");
+    fc_edit_list *results = NULL;
+    CHECK(apply(table, true, &results) != FC_OK);
+    /* The failed apply still says where each edit stands. */
+    int64_t n = -1;
+    CHECK_STATUS(fc_edit_list_count(results, &n), FC_OK);
+    CHECK(n == 1);
+    fc_edit_info info = edit_entry(results, 0);
+    CHECK(info.object_id == first && info.state == FC_EDIT_STATE_IN_DOUBT && info.status != FC_OK);
+    fc_edit_list_free(results);
+    fc_edit_list *pending = NULL;
+    CHECK_STATUS(fc_table_get_local_edits(table, &pending), FC_OK);
+    CHECK(edit_entry(pending, 0).state == FC_EDIT_STATE_IN_DOUBT);
+    fc_edit_list_free(pending);
+
+    emulator_control(ns, "fail", "count=-1&match=query&mode=where_lies");
+    CHECK_STATUS(apply(table, true, &results), FC_OK);
+    info = edit_entry(results, 0);
+    CHECK(info.status == FC_OK && info.state == FC_EDIT_STATE_APPLIED && info.server_object_id == SEEDED_MAINS + 1);
+    char expected[32];
+    snprintf(expected, sizeof expected, "%d", SEEDED_MAINS + 1);
+    CHECK(strcmp(info.server_id, expected) == 0);
+    fc_edit_list_free(results);
+    emulator_control(ns, "clear", NULL);
+    fc_table *check = fresh(ns, MAINS);
+    CHECK(count_where(check, "Material = 'lead'") == 1);  /* never doubled */
+    fc_table_free(check);
+
+    /* Another client's main on the very place, with other values, then a lost add there. */
+    fc_table *other = fresh(ns, MAINS);
+    CHECK_STATUS(fc_feature_edit_create(&edit), FC_OK);
+    CHECK_STATUS(fc_feature_edit_set_string(edit, "Material", "steel"), FC_OK);
+    CHECK_STATUS(fc_feature_edit_set_geometry_wkb(edit, wkb, line_zm_wkb(wkb, -122.62, 45.52, 3, true), 0), FC_OK);
+    CHECK_STATUS(fc_table_add_feature(other, edit, NULL), FC_OK);
+    CHECK_STATUS(apply(other, true, NULL), FC_OK);
+    fc_table_free(other);
+    CHECK_STATUS(fc_feature_edit_set_string(edit, "Material", "iron"), FC_OK);
+    int64_t second = 0;
+    CHECK_STATUS(fc_table_add_feature(table, edit, &second), FC_OK);
+    fc_feature_edit_free(edit);
+    emulator_control(ns, "fail", "count=1&match=applyEdits&mode=reset");  /* lost before the commit */
+    CHECK(apply(table, true, NULL) != FC_OK);
+    CHECK_STATUS(apply(table, true, &results), FC_OK);
+    info = edit_entry(results, 0);
+    CHECK(info.object_id == second && info.state == FC_EDIT_STATE_IN_DOUBT && info.status == FC_E_PROTOCOL);
+    CHECK_CONTAINS(info.message, "'Material'");
+    fc_edit_list_free(results);
+    CHECK(local_edit_count(table) == 1);  /* kept, not sent again */
+    check = fresh(ns, MAINS);
+    CHECK(count_where(check, "Material = 'iron'") == 0);
+    fc_table_free(check);
+    fc_table_free(table);
+}
+
 /* A feature edited on the service since it was cached (editor tracking): a conflict, not overwritten. */
 static void test_conflict(void) {
     const char *ns = emulator_namespace("edit-conflict");
@@ -550,10 +623,24 @@ static void test_cancel_mid_apply(void) {
     sleep_ms(1500);
     CHECK_STATUS(fc_operation_cancel(op), FC_OK);
     CHECK_STATUS(fc_operation_wait(op, 30), FC_OK);
+    const fc_error *error = NULL;
+    CHECK_STATUS(fc_operation_get_error(op, &error), FC_OK);
+    CHECK(error != NULL && fc_error_code(error) == FC_E_CANCELLED);
+    /* The cancelled apply still hands over one outcome per edit: applied or pending. */
     fc_edit_list *results = NULL;
-    CHECK_STATUS(fc_operation_take_edit_list(op, &results), FC_E_CANCELLED);
+    CHECK_STATUS(fc_operation_take_edit_list(op, &results), FC_OK);
+    int64_t n = -1, applied = 0;
+    CHECK_STATUS(fc_edit_list_count(results, &n), FC_OK);
+    CHECK(n == ADDS);
+    for (int64_t i = 0; i < n; i++) {
+        fc_edit_info info = edit_entry(results, i);
+        applied += info.state == FC_EDIT_STATE_APPLIED;
+        CHECK(info.state == FC_EDIT_STATE_APPLIED || info.state == FC_EDIT_STATE_PENDING || info.state == FC_EDIT_STATE_IN_DOUBT);
+    }
+    fc_edit_list_free(results);
     fc_operation_free(op);
     int64_t left = local_edit_count(table);
+    CHECK(applied == ADDS - left);
     CHECK(left > 0 && left <= ADDS);
     CHECK(cached_count(table) == ADDS);  /* each feature once: the user's or the service's version */
 
@@ -623,6 +710,7 @@ int main(void) {
     RUN(test_rollback_arrays_and_unbraced);
     RUN(test_lost_answers);
     RUN(test_mains_zm_and_partial);
+    RUN(test_lost_add_lying_filter);
     RUN(test_conflict);
     RUN(test_cancel_mid_apply);
     RUN(test_request_modes);

@@ -211,8 +211,17 @@ int main() {
         CHECK(inspections.has_local_edits() && inspections.local_edits().size() == 2);
         std::vector<fc::EditResult> results = inspections.apply_edits();
         CHECK(results.size() == 2);
-        for (const fc::EditResult &result : results) CHECK(result.status == FC_OK && result.server_object_id > 0);
+        for (const fc::EditResult &result : results) {
+            CHECK(result.status == FC_OK && result.server_object_id > 0 && result.state == FC_EDIT_STATE_APPLIED);
+            CHECK(result.server_id == std::to_string(result.server_object_id));
+            CHECK(inspections.server_id(result.server_object_id) == result.server_id);
+        }
         CHECK(!inspections.has_local_edits() && inspections.undo_edits() == 0);
+        try {
+            (void)inspections.server_id(local);
+            CHECK(false);
+        } catch (const fc::NotFoundError &) {
+        }
     }
 
     // The persisted cache: a second table of the same layer reads the first one's features back.

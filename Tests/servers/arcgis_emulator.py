@@ -27,6 +27,7 @@ has its own counters and faults ("default" without the prefix).
 
 Test controls, GET or POST, per namespace:
   /_control/<ns>/reset                         counters and faults cleared
+  /_control/<ns>/clear                         faults and delays cleared (edits kept)
   /_control/<ns>/fail?count=N&mode=M[&match=S][&param=P=V][&skip=K] the next N requests
         (whose path contains S and, with param, whose parameter P is V, after letting K
         of them through)
@@ -36,6 +37,10 @@ Test controls, GET or POST, per namespace:
               cut (valid HTTP, JSON cut in half) | reset (TCP RST) | empty |
               stuck (a query answered as if resultOffset were 0) |
               no_projection (a query answered as if it had no outSR: in WGS84, saying so) |
+              where_lies (a query with a where clause other than 1=1 finds nothing: a server
+              that compares filter values wrongly; count=-1 for every such query) |
+              refuse_out_sr (a query with outSR answered "Unable to complete operation.", 400:
+              how a server answers an output system it cannot produce) |
               stall (no answer for 30 s) |
               commit_<mode> (the request is carried out - an edit lands - then answered as <mode>:
               commit_reset, commit_stall, commit_html, commit_truncated: an answer lost after the commit)
@@ -255,6 +260,10 @@ class Handler(BaseHTTPRequestHandler):
         if fault == "stuck":  # a server that ignores resultOffset and serves page one forever
             params["resultOffset"] = "0"
             fault = None
+        if fault == "where_lies":  # a filter that mis-compares values: finds nothing
+            if params.get("where", "1=1").replace(" ", "") not in ("", "1=1"):
+                params["where"] = "1=0"
+            fault = None
         if fault == "no_projection":  # a server that cannot project: answers in its own system, and says so
             params.pop("outSR", None)
             fault = None
@@ -419,6 +428,9 @@ class Handler(BaseHTTPRequestHandler):
                                                                  ["Injected failure"]))
         if mode == "token":
             return self.send(200, "application/json", error_body(498, "Invalid Token"))
+        if mode == "refuse_out_sr":  # the vendor's answer to an output system it cannot produce
+            return self.send(200, "application/json", error_body(400, "Unable to complete operation.",
+                                                                 ["Invalid or missing input parameters."]))
         if mode == "html":
             return self.send(200, "text/html", b"<!DOCTYPE html><html><head><title>Sign in</title></head>"
                                                b"<body>Please sign in</body></html>")
@@ -454,6 +466,9 @@ class Handler(BaseHTTPRequestHandler):
         with namespace.lock:
             if action == "reset":
                 namespace.reset()
+                result = {"ok": True}
+            elif action == "clear":  # faults and delays only: the layers' edits stay
+                namespace.faults, namespace.delays = [], []
                 result = {"ok": True}
             elif action == "fail":
                 namespace.faults.append({"mode": params.get("mode", "http500"), "count": int(params.get("count", 1)),

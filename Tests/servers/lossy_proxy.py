@@ -8,7 +8,7 @@ Every request is forwarded to the upstream (method, path, query, body, Accept,
 Content-Type, If-Match) and its answer relayed, except that the next N requests
 whose method and path+query contain a text, after `/_lose?count=N&match=TEXT&mode=M`,
 are forwarded - the server carries them out - and then answered as M: reset (TCP
-reset), html (a sign-in page, status 200) or truncated (half the body, then the
+reset), html (a sign-in page, status 200), http500 (a bare 500) or truncated (half the body, then the
 connection closed). GET /_stats gives {"forwarded": n, "lost": n}. The upstream's own
 URL in answers (OGC API links, Location) is rewritten to the proxy's, so that a
 client that follows links stays behind the proxy.
@@ -93,6 +93,8 @@ class Handler(BaseHTTPRequestHandler):
         self.answer(status, content_type, data, extra)
 
     def lose(self, mode, data):
+        if mode == "http500":  # a gateway's failure after the server carried the request out
+            return self.answer(500, "text/plain", b"Internal Server Error")
         if mode == "html":
             return self.answer(200, "text/html", b"<!DOCTYPE html><html><body>Please sign in</body></html>")
         if mode == "truncated":

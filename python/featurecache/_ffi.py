@@ -89,7 +89,7 @@ class CacheInfo(ctypes.Structure):
 class EditInfo(ctypes.Structure):
     _fields_ = [("struct_size", ctypes.c_uint32), ("object_id", c_int64), ("server_object_id", c_int64),
                 ("kind", ctypes.c_int32), ("status", ctypes.c_int32), ("service_code", ctypes.c_int32),
-                ("message", c_char_p), ("global_id", c_char_p)]
+                ("message", c_char_p), ("global_id", c_char_p), ("state", ctypes.c_int32), ("server_id", c_char_p)]
 
 
 LOAD_CALLBACK = CFUNCTYPE(None, c_void_p, c_void_p, c_void_p)
@@ -266,6 +266,7 @@ _SIGNATURES = {
     "fc_edit_list_count": (_status, [_handle, POINTER(c_int64)]),
     "fc_edit_list_get": (_status, [_handle, c_int64, POINTER(EditInfo)]),
     "fc_edit_list_free": (None, [_handle]),
+    "fc_table_get_server_id": (_status, [_handle, c_int64, POINTER(c_void_p)]),
     "fc_table_clear_cache": (_status, [_handle]),
     "fc_table_query_start": (_status, [_handle, _handle, OPERATION_CALLBACK, c_void_p, _out_handle]),
     "fc_table_query_count_start": (_status, [_handle, _handle, OPERATION_CALLBACK, c_void_p, _out_handle]),

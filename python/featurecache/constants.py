@@ -58,6 +58,14 @@ class EditKind(IntEnum):
     DELETE = 3
 
 
+class EditState(IntEnum):
+    """Where an edit stands (1.3; EditResult.state)."""
+    APPLIED = 0
+    PENDING = 1
+    IN_DOUBT = 2
+    REFUSED = 3
+
+
 class CacheRevalidation(IntEnum):
     """How a table's load treated its persisted coverage (1.3; Table.cache_info)."""
     NONE = 0

@@ -10,16 +10,19 @@ import datetime
 from collections import namedtuple
 
 from . import _ffi
-from .constants import EditKind
+from .constants import EditKind, EditState
 from .crs import wkid_of
-from .errors import check, error_for
+from .errors import check, error_for, from_error
 from .operation import Operation
 
-EditResult = namedtuple("EditResult", "object_id server_object_id kind error global_id")
-EditResult.__doc__ = """One edit: pending (error = the last apply's refusal, or None) or an
-apply's outcome (error None = applied). object_id is the id the caller knows (negative
-for a local add), server_object_id the service's once applied. error is the
-FeatureCacheError (ServiceError, ConflictError, ...) the edit was refused with."""
+EditResult = namedtuple("EditResult", "object_id server_object_id kind error global_id state server_id")
+EditResult.__doc__ = """One edit: pending or an apply's outcome, in state (EditState: APPLIED,
+PENDING, IN_DOUBT - sent, its answer lost - or REFUSED). object_id is the id the caller
+knows (negative for a local add), server_object_id the number the cache keeps the
+service's feature under once applied, server_id the service's own id as it writes it
+(an OGC API item id, a WFS gml:id, an ArcGIS object id as text; None for an add not
+applied). error is the FeatureCacheError (ServiceError, ConflictError, ...) the edit was
+refused with, or why it is in doubt; None when applied or simply pending."""
 
 _EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
 
@@ -95,16 +98,27 @@ def _edit_list(pointer):
             message = _ffi.decode(info.message) or ""
             global_id = _ffi.decode(info.global_id) or ""
             error = error_for(info.status, message, service_code=info.service_code) if info.status else None
-            entries.append(EditResult(info.object_id, info.server_object_id, EditKind(info.kind), error, global_id or None))
+            server_id = _ffi.decode(info.server_id) or ""
+            entries.append(EditResult(info.object_id, info.server_object_id, EditKind(info.kind), error, global_id or None,
+                                      EditState(info.state), server_id or None))
         return entries
     finally:
         _ffi.lib.fc_edit_list_free(pointer)
 
 
 def _take_edits(operation_ptr):
+    """The outcomes; an apply that failed part-way raises its error carrying
+    them (error.results: one EditResult per edit it was given)."""
     out = ctypes.c_void_p()
     check(_ffi.lib.fc_operation_take_edit_list(operation_ptr, ctypes.byref(out)))
-    return _edit_list(out.value)
+    results = _edit_list(out.value)
+    failure = ctypes.c_void_p()
+    check(_ffi.lib.fc_operation_get_error(operation_ptr, ctypes.byref(failure)))
+    if failure.value:
+        error = from_error(failure.value)
+        error.results = results
+        raise error
+    return results
 
 
 class Editing:
@@ -173,11 +187,19 @@ class Editing:
             return _ffi.lib.fc_table_apply_edits_start(table, ctypes.byref(options), done, key, out)
         return Operation(progress, callback, take=_take_edits)._start(start)
 
+    def server_id(self, object_id):
+        """The service's own id of a cached feature as the service writes it (an
+        OGC API item id, a WFS gml:id, an ArcGIS object id as text). NotFoundError
+        for a local add, or a text id this table never read."""
+        return _ffi.owned_string(_ffi.lib.fc_table_get_server_id, self._ptr, int(object_id))
+
     def apply_edits(self, rollback_on_failure=True, progress=None, timeout=None):
-        """Applies the pending edits and returns a list of EditResult: applied
-        (error None, server_object_id the service's id) or refused (error set;
-        the edit stays pending). Raises when a request got no answer (its edits
-        stay pending, in doubt: the next apply asks the service before sending
-        them again)."""
+        """Applies the pending edits and returns a list of EditResult, one per
+        pending edit: applied (error None, server_id the service's id) or refused
+        (error set; the edit stays pending), or in doubt (its earlier answer lost,
+        and no lookup could tell whether the service has it). Raises when a
+        request got no answer (its edits stay pending, in doubt: the next apply
+        asks the service before sending them again); the exception's results
+        attribute then holds one EditResult per edit, the applied among them."""
         with self.apply_edits_async(rollback_on_failure, progress) as operation:
             return operation.result(timeout)

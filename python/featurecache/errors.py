@@ -30,6 +30,8 @@ class FeatureCacheError(Exception):
         self.message = message
         self.http_status = http_status
         self.service_code = service_code
+        # An apply that failed part-way: one EditResult per edit it was given.
+        self.results = None
 
     def __repr__(self):
         return "%s(%r, http_status=%d, service_code=%d)" % (type(self).__name__, self.message, self.http_status,

@@ -93,3 +93,33 @@ def test_ogc_part4(geoservers):
     fresh.request_mode = fc.RequestMode.MANUAL_CACHE
     assert len(fresh.populate(where="Inspector = 'Python'", timeout=60)) == 1
     subprocess.check_call(["bash", os.path.join(ROOT, "Tests", "servers", "geoservers", "reset-edits.sh")])
+
+
+def test_failed_apply_carries_every_outcome(inspections, ns):
+    """An apply whose answer is lost raises an exception carrying one result per
+    edit (here both in doubt: they went in one request), and the pending list
+    says so; the next apply finds them and says applied, with the service's ids."""
+    inspections.update(5, {"Notes": "first"})
+    inspections.add({"Status": 1, "Inspector": "Lost"}, geometry=point(-122.61, 45.51))
+    ns.control("fail", mode="commit_reset", count=1, match="applyEdits")
+    with pytest.raises(fc.FeatureCacheError) as caught:
+        inspections.apply_edits()
+    results = caught.value.results
+    assert results is not None and len(results) == 2
+    assert {r.state for r in results} == {fc.EditState.IN_DOUBT}
+    assert all(r.error is not None for r in results)
+    assert [e.state for e in inspections.local_edits] == [fc.EditState.IN_DOUBT] * 2
+    results = inspections.apply_edits()
+    assert [r.state for r in results] == [fc.EditState.APPLIED] * 2
+    added = next(r for r in results if r.kind == fc.EditKind.ADD)
+    assert added.server_id == str(added.server_object_id)
+    assert inspections.server_id(added.server_object_id) == added.server_id
+    assert not inspections.has_local_edits
+
+
+def test_server_id_of_a_local_add_is_not_found(inspections):
+    local = inspections.add({"Status": 1}, geometry=point(-122.6, 45.5))
+    with pytest.raises(fc.NotFoundError):
+        inspections.server_id(local)
+    assert inspections.server_id(5) == "5"
+    assert inspections.local_edits[0].state == fc.EditState.PENDING and inspections.local_edits[0].server_id is None

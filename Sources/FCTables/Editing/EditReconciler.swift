@@ -3,21 +3,35 @@ import FCSupport
 import FCData
 import FCTransport
 
+/// What the service says of an edit whose answer was lost.
+package enum Reconciled: Sendable {
+    /// It landed: the service has it (an add under this id).
+    case landed(EditOutcome)
+    /// It did not land, by a query the service cannot get wrong: send it again.
+    case absent
+    /// No such query could tell: it stays in doubt, never sent again blindly.
+    case unknown(FeatureCacheError)
+}
+
 /// Finding on the service what a lost answer left in doubt, through the
-/// source's own queries (any protocol): a delete landed when the feature is
-/// gone; an add landed when a feature with every value it carries lies where
-/// its geometry is (the newest such feature: without an id the client made,
-/// nothing better tells one added feature from another with the same values).
+/// source's own queries (any protocol). A negative answer is trusted only from
+/// a query the service cannot get wrong: a delete by the feature's own id, an
+/// add by geometry alone — a box around it, no attribute filter (servers
+/// compare query values as they please: pygeoapi's TinyDB provider finds no
+/// `Status=2` where Status is the number 2) — whose features are then matched
+/// here, value by value. An add without a geometry has no such query and stays
+/// in doubt.
 extension FeatureEditor {
-    package func reconcileByQuery(_ edits: [LocalEdit], metadata: TableMetadata) async throws(FeatureCacheError) -> [EditOutcome?] {
-        var found: [Int64: EditOutcome] = [:]
+    package func reconcileByQuery(
+        _ edits: [LocalEdit], metadata: TableMetadata, isCached: @Sendable (Int64) -> Bool
+    ) async throws(FeatureCacheError) -> [Reconciled] {
+        var found: [Int64: Reconciled] = [:]
         var claimed = Set<Int64>()
         for edit in edits where edit.kind == .add {
             guard let row = edit.current else { continue }
-            if let id = try await newestMatch(of: row, metadata: metadata, excluding: claimed) {
-                claimed.insert(id)
-                found[edit.objectId] = EditOutcome(objectId: edit.objectId, serverObjectId: id)
-            }
+            let answer = try await presence(of: row, metadata: metadata) { !claimed.contains($0) && !isCached($0) }
+            if case let .landed(outcome) = answer, let id = outcome.serverObjectId { claimed.insert(id) }
+            found[edit.objectId] = answer
         }
         let deletes = edits.filter { $0.kind == .delete }.map(\.objectId)
         if !deletes.isEmpty {
@@ -25,38 +39,78 @@ extension FeatureEditor {
             query.objectIds = deletes
             query.returnGeometry = false
             let present = Set(try await fetch(query, outFields: nil, metadata: metadata, progress: nil, maxPages: nil).objectIds)
-            for id in deletes where !present.contains(id) { found[id] = EditOutcome(objectId: id) }
+            for id in deletes { found[id] = present.contains(id) ? .absent : .landed(EditOutcome(objectId: id)) }
         }
-        return edits.map { found[$0.objectId] }
+        return edits.map { found[$0.objectId] ?? .absent }
     }
 
-    /// The newest feature on the service with the row's integer and text
-    /// values (NULLs too) inside the row's geometry box.
-    private func newestMatch(
-        of row: FeatureBatch, metadata: TableMetadata, excluding claimed: Set<Int64>
-    ) async throws(FeatureCacheError) -> Int64? {
-        let values = EditedRow.values(of: row, row: 0, fields: metadata.fields)
-        var clauses: [String] = []
-        for (index, field) in metadata.fields.enumerated() where field.editable {
-            let name = "\"\(field.name.replacingAll("\"", with: "\"\""))\""
-            switch values[index] {
-            case .null: clauses.append("\(name) IS NULL")
-            case let .integer(v): clauses.append("\(name) = \(v)")
-            case let .text(v): clauses.append("\(name) = '\(v.replacingAll("'", with: "''"))'")
-            case .double, .boolean: continue  // not compared exactly by every service
+    /// Whether the service holds a feature with the row's geometry and every
+    /// value it carries: the features in a box around its geometry (nothing
+    /// else asked of the server) matched here. Several matches: the newest
+    /// (without an id the client made, nothing better tells one added feature
+    /// from another with the same values). A feature there that matches the
+    /// geometry but not every value may be the add as the service stored it
+    /// (rounded, normalised): in doubt, not absent.
+    private func presence(
+        of row: FeatureBatch, metadata: TableMetadata, candidate: (Int64) -> Bool
+    ) async throws(FeatureCacheError) -> Reconciled {
+        let objectId = row.objectId(0)
+        let (xmin, ymin, xmax, ymax) = row.geometry.box(0)
+        guard !row.geometry.wkb(0).isEmpty, xmin.isFinite, ymin.isFinite, xmax.isFinite, ymax.isFinite else {
+            return .unknown(
+                FeatureCacheError(
+                    .protocol,
+                    "whether add \(objectId) reached the service is unknown: its answer was lost, and a feature without a geometry can only be looked up by its values, which a service may compare wrongly; check the service, then undo the add (the service has it) or undo it and add it again (it does not)"
+                ))
+        }
+        // Servers round coordinates (a float column, a GML precision): the box is that much larger.
+        let magnitude = Swift.max(abs(xmin), abs(ymin), abs(xmax), abs(ymax))
+        let pad = Swift.max(1e-9, magnitude * 1e-7, Swift.max(xmax - xmin, ymax - ymin) * 1e-6)
+        var query = QueryParameters()
+        query.returnGeometry = true
+        query.geometry = .envelope(
+            Envelope(xmin: xmin - pad, ymin: ymin - pad, xmax: xmax + pad, ymax: ymax + pad, spatialReference: metadata.spatialReference))
+        let fetched = try await fetch(query, outFields: nil, metadata: metadata, progress: nil, maxPages: nil)
+        let wanted = EditedRow.values(of: row, row: 0, fields: metadata.fields)
+        let compared = metadata.fields.indices.filter { metadata.fields[$0].editable }
+        var newest: Int64? = nil
+        var nearMiss: String? = nil
+        for batch in fetched.batches {
+            for index in 0..<batch.count {
+                let id = batch.objectId(index)
+                guard id > 0, candidate(id) else { continue }
+                let (bxmin, bymin, bxmax, bymax) = batch.geometry.box(index)
+                guard abs(bxmin - xmin) <= pad, abs(bymin - ymin) <= pad, abs(bxmax - xmax) <= pad, abs(bymax - ymax) <= pad else {
+                    continue  // another feature near it, not at its place
+                }
+                let values = EditedRow.values(of: batch, row: index, fields: metadata.fields)
+                if let differs = compared.first(where: { !Self.sameValue(wanted[$0], values[$0]) }) {
+                    nearMiss = nearMiss ?? "feature \(id) lies at its place but its '\(metadata.fields[differs].name)' is \(values[differs]), not \(wanted[differs])"
+                } else if newest.map({ id > $0 }) ?? true {
+                    newest = id
+                }
             }
         }
-        var query = QueryParameters()
-        query.whereClause = clauses.joined(separator: " AND ")
-        query.returnGeometry = false
-        let (xmin, ymin, xmax, ymax) = row.geometry.box(0)
-        if !row.geometry.wkb(0).isEmpty, xmin.isFinite, ymin.isFinite {
-            let pad = Swift.max(1e-9, Swift.max(xmax - xmin, ymax - ymin) * 1e-6)
-            query.geometry = .envelope(
-                Envelope(
-                    xmin: xmin - pad, ymin: ymin - pad, xmax: xmax + pad, ymax: ymax + pad, spatialReference: metadata.spatialReference))
+        if let newest { return .landed(EditOutcome(objectId: objectId, serverObjectId: newest)) }
+        if let nearMiss {
+            return .unknown(
+                FeatureCacheError(
+                    .protocol,
+                    "whether add \(objectId) reached the service is unknown: its answer was lost, and \(nearMiss); check the service, then undo the add (the service has it) or undo it and add it again (it does not)"
+                ))
         }
-        let fetched = try await fetch(query, outFields: nil, metadata: metadata, progress: nil, maxPages: nil)
-        return fetched.objectIds.filter { !claimed.contains($0) && $0 > 0 }.max()
+        return .absent
+    }
+
+    /// Whether a value the service holds is the one sent: numbers by value
+    /// (an integer column may come back as a double), text exactly.
+    package static func sameValue(_ sent: AttributeValue, _ held: AttributeValue) -> Bool {
+        switch (sent, held) {
+        case (.null, .null): return true
+        case let (.text(a), .text(b)): return a == b
+        default:
+            guard let a = sent.number, let b = held.number else { return false }
+            return a == b || abs(a - b) <= 1e-9 * Swift.max(abs(a), abs(b))
+        }
     }
 }

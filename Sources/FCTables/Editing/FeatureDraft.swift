@@ -40,6 +40,30 @@ public enum EditKind: Int32, Sendable {
     }
 }
 
+/// Where an edit stands. Raw values are the C ABI's `FC_EDIT_STATE_*`.
+public enum EditState: Int32, Sendable {
+    /// The service has it.
+    case applied = 0
+    /// Not sent yet, or sent and answered by no word on it (a request that
+    /// failed before the service read it).
+    case pending = 1
+    /// Sent, and its answer lost: the service may have it. The next apply
+    /// looks it up before sending it again, and keeps it in doubt when no query
+    /// the service cannot get wrong can tell (its error says why).
+    case inDoubt = 2
+    /// The service refused it (its error): pending, unchanged, for a retry or an undo.
+    case refused = 3
+
+    public var name: String {
+        switch self {
+        case .applied: return "applied"
+        case .pending: return "pending"
+        case .inDoubt: return "in doubt"
+        case .refused: return "refused"
+        }
+    }
+}
+
 /// One edit as the caller sees it: pending (error = the last apply's refusal,
 /// if any), or an apply's outcome for it.
 public struct EditResult: Sendable {
@@ -52,13 +76,23 @@ public struct EditResult: Sendable {
     public var globalId: String?
     /// nil: applied (or, in a pending list, not refused yet).
     public var error: FeatureCacheError?
+    public var state: EditState
+    /// The service's own id of the feature, as the service writes it (an
+    /// OGC API item id, a WFS `gml:id`, an ArcGIS object id as text); nil for
+    /// an add not applied yet.
+    public var serverId: String?
 
-    public init(objectId: Int64, serverObjectId: Int64, kind: EditKind, globalId: String? = nil, error: FeatureCacheError? = nil) {
+    public init(
+        objectId: Int64, serverObjectId: Int64, kind: EditKind, globalId: String? = nil, error: FeatureCacheError? = nil,
+        state: EditState? = nil, serverId: String? = nil
+    ) {
         self.objectId = objectId
         self.serverObjectId = serverObjectId
         self.kind = kind
         self.globalId = globalId
         self.error = error
+        self.state = state ?? (error == nil ? .applied : .refused)
+        self.serverId = serverId
     }
 }
 

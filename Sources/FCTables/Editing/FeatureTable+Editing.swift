@@ -140,14 +140,20 @@ extension FeatureTable {
     /// Whether the table has edits not yet applied.
     public var hasLocalEdits: Bool { !edits.isEmpty }
 
-    /// The pending edits, in the order they were made, each with the last
-    /// apply's refusal of it, if any.
+    /// The pending edits, in the order they were made, each with its state
+    /// (pending, in doubt, refused) and the last apply's refusal of it, if any.
     public var localEdits: [EditResult] {
-        edits.snapshot().map { edit in
-            EditResult(
-                objectId: edit.objectId, serverObjectId: edit.kind == .add ? 0 : edit.objectId, kind: edit.kind, globalId: edit.globalId,
-                error: edit.lastError)
+        let editor = try? editor
+        return edits.snapshot().map { edit in
+            EditResult(edit, state: edit.state, error: edit.lastError, serverId: edit.serviceId ?? editor?.serviceId(of: edit.objectId))
         }
+    }
+
+    /// The service's own id of a feature, as the service writes it (an OGC API
+    /// item id, a WFS `gml:id`, an ArcGIS object id as text); nil for a local
+    /// add and for an id the table never saw.
+    public func serverId(of objectId: Int64) -> String? {
+        objectId > 0 ? source.serviceId(of: objectId) : nil
     }
 
     // MARK: - Apply
@@ -159,35 +165,84 @@ extension FeatureTable {
     /// their error. Edits a lost answer left in doubt are looked up on the
     /// service first and sent again only when it does not have them. Throws
     /// when a request got no answer (those edits stay pending, in doubt) or was
-    /// cancelled; edits of requests answered before stay applied.
+    /// cancelled; edits of requests answered before stay applied
+    /// (`applyEditsReporting` gives the outcomes then too).
     public func applyEdits(
         options: ApplyOptions = ApplyOptions(), progress: PopulateProgress? = nil
     ) async throws(FeatureCacheError) -> [EditResult] {
+        let report = await applyEditsReporting(options: options, progress: progress)
+        if let error = report.error { throw error }
+        return report.results
+    }
+
+    /// An apply's outcome: one result per edit it was given, always — the
+    /// applied, the refused, and, when the apply stopped (`error`), those in
+    /// doubt and those not sent.
+    public struct ApplyReport: Sendable {
+        public var results: [EditResult]
+        /// Why the apply stopped before its end; nil when it ran through.
+        public var error: FeatureCacheError?
+    }
+
+    /// `applyEdits`, never throwing: the outcome of every edit, and the error
+    /// that stopped the apply, if one did.
+    public func applyEditsReporting(options: ApplyOptions = ApplyOptions(), progress: PopulateProgress? = nil) async -> ApplyReport {
+        var results: [EditResult] = []
+        var given: [LocalEdit] = []
+        do {
+            try await apply(options: options, progress: progress, given: &given, results: &results)
+            return ApplyReport(results: results, error: nil)
+        } catch {
+            let answered = Set(results.map(\.objectId))
+            let editor = try? self.editor
+            for edit in given where !answered.contains(edit.objectId) {
+                let now = edits.edit(edit.objectId)
+                let inDoubt = now?.inDoubt ?? false
+                results.append(
+                    EditResult(
+                        edit, state: inDoubt ? .inDoubt : .pending, error: inDoubt ? error : nil,
+                        serverId: edit.serviceId ?? editor?.serviceId(of: edit.objectId)))
+            }
+            return ApplyReport(results: results, error: error)
+        }
+    }
+
+    private func apply(
+        options: ApplyOptions, progress: PopulateProgress?, given: inout [LocalEdit], results: inout [EditResult]
+    ) async throws(FeatureCacheError) {
         try await load()
         let editor = try editor
         let metadata = try metadata()
-        var results: [EditResult] = []
         var landed = LandedEdits()
         let gate = context.gate(for: url)
         try await gate.acquire()
         defer { gate.release() }
 
         var pending = edits.snapshot()
-        guard !pending.isEmpty else { return [] }
+        given = pending
+        guard !pending.isEmpty else { return }
         // 1. What a lost answer left in doubt: ask the service before sending again.
         let doubtful = pending.filter(\.inDoubt)
         if !doubtful.isEmpty {
-            let found = try await editor.reconcile(doubtful, metadata: metadata)
-            for (edit, outcome) in zip(doubtful, found) {
-                if let outcome {
+            let store = self.store
+            let found = try await editor.reconcile(doubtful, metadata: metadata) { store.locate($0) != nil }
+            var settled = Set<Int64>()
+            for (edit, answer) in zip(doubtful, found) {
+                switch answer {
+                case let .landed(outcome):
                     results.append(land(edit, outcome, metadata: metadata, into: &landed))
-                } else {
+                    settled.insert(edit.objectId)
+                case .absent:
                     edits.update(edit.objectId) { $0.inDoubt = false }
+                case let .unknown(error):
+                    // Not sent again blindly: it stays in doubt, reported.
+                    edits.update(edit.objectId) { $0.lastError = error }
+                    results.append(EditResult(edit, state: .inDoubt, error: error, serverId: nil))
+                    settled.insert(edit.objectId)
                 }
             }
             commit(&landed)
-            let reconciled = Set(zip(doubtful, found).compactMap { $1 == nil ? nil : $0.objectId })
-            pending = pending.filter { !reconciled.contains($0.objectId) }.map { edit in
+            pending = pending.filter { !settled.contains($0.objectId) }.map { edit in
                 var edit = edit
                 edit.inDoubt = false
                 return edit
@@ -200,7 +255,7 @@ extension FeatureTable {
         for edit in pending {
             guard let conflict = conflicts[edit.objectId] else { continue }
             edits.update(edit.objectId) { $0.lastError = conflict }
-            results.append(EditResult(objectId: edit.objectId, serverObjectId: edit.objectId, kind: edit.kind, error: conflict))
+            results.append(EditResult(edit, state: .refused, error: conflict, serverId: edit.serviceId ?? editor.serviceId(of: edit.objectId)))
         }
         pending = pending.filter { conflicts[$0.objectId] == nil }
         // 3. Send, in requests of the service's size, in the order edits were made.
@@ -232,7 +287,6 @@ extension FeatureTable {
         }
         await rereadApplied(landed.reread, metadata: metadata)
         await flushCache()
-        return results
     }
 
     /// What landing a request's edits changes in the cache, written in one step
@@ -259,15 +313,17 @@ extension FeatureTable {
     /// Records what the service said of one edit: applied → out of the log and
     /// into the cache under the service's id; refused → pending with its error.
     private func land(_ edit: LocalEdit, _ outcome: EditOutcome, metadata: TableMetadata, into cache: inout LandedEdits) -> EditResult {
+        let editor = try? self.editor
         if let error = outcome.error {
             // A protocol error is no word on the edit: it may have landed, so it is in doubt.
+            let inDoubt = error.code == .protocol
             edits.update(edit.objectId) {
                 $0.lastError = error
-                $0.inDoubt = error.code == .protocol
+                $0.inDoubt = inDoubt
             }
             return EditResult(
-                objectId: edit.objectId, serverObjectId: edit.kind == .add ? 0 : edit.objectId, kind: edit.kind, globalId: edit.globalId,
-                error: error)
+                edit, state: inDoubt ? .inDoubt : .refused, error: error,
+                serverId: edit.kind == .add ? nil : edit.serviceId ?? editor?.serviceId(of: edit.objectId))
         }
         let serverId = edit.kind == .add ? outcome.serverObjectId ?? 0 : edit.objectId
         let current = edits.edit(edit.objectId)
@@ -285,6 +341,7 @@ extension FeatureTable {
                     var update = LocalEdit(objectId: serverId, kind: .update, current: renumbered)
                     update.changedFields = metadata.fields.filter(\.editable).map(\.name)
                     update.geometryChanged = true
+                    update.serviceId = outcome.serverId
                     try? edits.put(update, keepingUnrecorded: true)
                 } else {
                     cache.reread.append(serverId)
@@ -298,7 +355,11 @@ extension FeatureTable {
         case .delete:
             if !edits.remove(edit.objectId, ifRevision: edit.revision) { edits.update(edit.objectId) { $0.inDoubt = false } }
         }
-        return EditResult(objectId: edit.objectId, serverObjectId: serverId, kind: edit.kind, globalId: outcome.globalId ?? edit.globalId)
+        let text =
+            outcome.serverId ?? (edit.kind == .add ? nil : edit.serviceId) ?? (serverId > 0 ? source.serviceId(of: serverId) : nil)
+        return EditResult(
+            objectId: edit.objectId, serverObjectId: serverId, kind: edit.kind, globalId: outcome.globalId ?? edit.globalId,
+            state: .applied, serverId: text)
     }
 
     /// The service's version of applied adds and updates (new ids, defaults,

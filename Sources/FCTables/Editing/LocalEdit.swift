@@ -44,6 +44,20 @@ package struct LocalEdit: Sendable {
     }
 }
 
+extension LocalEdit {
+    /// Where the edit stands for the caller.
+    package var state: EditState { inDoubt ? .inDoubt : lastError != nil ? .refused : .pending }
+}
+
+extension EditResult {
+    /// An edit as the caller sees it, in `state`.
+    package init(_ edit: LocalEdit, state: EditState, error: FeatureCacheError?, serverId: String?) {
+        self.init(
+            objectId: edit.objectId, serverObjectId: edit.kind == .add ? 0 : edit.objectId, kind: edit.kind, globalId: edit.globalId,
+            error: error, state: state, serverId: serverId)
+    }
+}
+
 /// A table's pending edits, by object id. Thread-safe.
 package final class LocalEditLog: Sendable {
     fileprivate struct State {

@@ -33,6 +33,11 @@ package protocol FeatureSource: Sendable {
     /// The envelope of the matching features, asked of the service (in the
     /// table's spatial reference); nil when nothing matches.
     func extent(_ query: QueryParameters, metadata: TableMetadata) async throws(FeatureCacheError) -> Envelope?
+    /// The service's own id of a feature the source read, as the service
+    /// writes it: the object id as text by default; sources whose services
+    /// name features by text (OGC API, documents, WFS) give that text, nil
+    /// for an id they never read.
+    func serviceId(of objectId: Int64) -> String?
 }
 
 extension FeatureSource {
@@ -42,6 +47,8 @@ extension FeatureSource {
     package var options: [SourceOption] { [] }
 
     package var cacheIdentity: String { urlString }
+
+    package func serviceId(of objectId: Int64) -> String? { objectId > 0 ? String(objectId) : nil }
 
     package func fetch(nativeRequest: String, metadata: TableMetadata) async throws(FeatureCacheError) -> FetchedFeatures {
         throw FeatureCacheError(.unsupported, "\(kindName) tables take no request in the service's own language")

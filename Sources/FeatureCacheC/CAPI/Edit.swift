@@ -201,7 +201,10 @@ private func applyWork(
     let given = try CApplyOptions(options)
     let (settings, callback, userData) = (given.options, given.progress, given.progressUserData)
     return { (operation) async throws(FeatureCacheError) -> OperationValue in
-        .edits(try await table.applyEdits(options: settings, progress: operation.progressReporter(callback, userData)))
+        let report = await table.applyEditsReporting(options: settings, progress: operation.progressReporter(callback, userData))
+        guard let error = report.error else { return .edits(report.results) }
+        operation.keepPartial(.edits(report.results))  // handed over although the apply failed
+        throw error
     }
 }
 
@@ -220,7 +223,9 @@ public func fcTableApplyEdits(
 ) -> Int32 {
     out?.pointee = nil
     return status { () throws(FeatureCacheError) in
-        let edits = try runOperation("fc_table_apply_edits", \.edits) { () throws(FeatureCacheError) in try applyWork(table, options) }
+        let edits = try runOperation("fc_table_apply_edits", \.edits, partial: { out?.pointee = Handles.export(Handle(.editList, EditList($0))) }) {
+            () throws(FeatureCacheError) in try applyWork(table, options)
+        }
         out?.pointee = Handles.export(Handle(.editList, EditList(edits)))
     }
 }
@@ -230,7 +235,8 @@ public func fcOperationTakeEditList(_ pointer: OpaquePointer?, _ out: UnsafeMuta
     out?.pointee = nil
     return status { () throws(FeatureCacheError) in
         let out = try CArguments.output(out)
-        let edits = try operation(pointer).take(\.edits, wrongKind: "the operation is not an apply (fc_table_apply_edits_start)")
+        let edits = try operation(pointer).take(
+            \.edits, wrongKind: "the operation is not an apply (fc_table_apply_edits_start)", partialToo: true)
         out.pointee = Handles.export(Handle(.editList, EditList(edits)))
     }
 }
@@ -260,8 +266,26 @@ public func fcEditListGet(_ pointer: OpaquePointer?, _ index: Int64, _ out: Unsa
         var info = fc_edit_info(
             struct_size: UInt32(size), object_id: entry.objectId, server_object_id: entry.serverObjectId, kind: entry.kind.rawValue,
             status: entry.error?.code.rawValue ?? 0, service_code: entry.error?.serviceCode ?? 0,
-            message: handle.borrowedCString(entry.error?.message ?? ""), global_id: handle.borrowedCString(entry.globalId ?? ""))
+            message: handle.borrowedCString(entry.error?.message ?? ""), global_id: handle.borrowedCString(entry.globalId ?? ""),
+            state: entry.state.rawValue, server_id: handle.borrowedCString(entry.serverId ?? ""))
         CArguments.copyVersioned(&info, to: out, size: size)
+    }
+}
+
+@_cdecl("fc_table_get_server_id")
+public func fcTableGetServerId(
+    _ pointer: OpaquePointer?, _ objectId: Int64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 {
+    out?.pointee = nil
+    return output(out) { () throws(FeatureCacheError) in
+        guard let text = try table(pointer).1.serverId(of: objectId) else {
+            throw FeatureCacheError(
+                .notFound,
+                objectId < 0
+                    ? "feature \(objectId) is a local add: the service gives it an id when the add is applied"
+                    : "the table never read the service's id of feature \(objectId) (a text id read in an earlier run): fetch it again")
+        }
+        return try CArguments.ownedString(text)
     }
 }
 

@@ -21,6 +21,8 @@ final class COperation: @unchecked Sendable {
         var work: FeatureOperation?
         var progress = FetchProgress(pages: 0, features: 0)
         var outcome: Result<OperationValue, FeatureCacheError>?
+        /// What a failed operation still hands over (an apply's outcomes).
+        var partial: OperationValue?
         var error: ErrorBox?
         var resultTaken = false
         var callerReleased = false
@@ -98,6 +100,11 @@ final class COperation: @unchecked Sendable {
     var isFinished: Bool { state.withLock { $0.callbackReturned } }
     var progress: FetchProgress { state.withLock { $0.progress } }
 
+    /// Keeps what the operation hands over although it is about to fail.
+    func keepPartial(_ value: OperationValue) {
+        state.withLock { $0.partial = value }
+    }
+
     /// The error the operation finished with (nil: succeeded); throws while it runs.
     func error() throws(FeatureCacheError) -> ErrorBox? {
         try state.withLock { (state) throws(FeatureCacheError) -> ErrorBox? in
@@ -110,10 +117,16 @@ final class COperation: @unchecked Sendable {
     /// error when it failed, `.invalidState` while it runs, `.invalidArgument`
     /// (`wrongKind`) when it produced another kind of value. Values that become a
     /// handle of the caller's (features, a table) are handed over once.
-    func take<T>(_ extract: (OperationValue) -> T?, wrongKind: String) throws(FeatureCacheError) -> T {
+    func take<T>(_ extract: (OperationValue) -> T?, wrongKind: String, partialToo: Bool = false) throws(FeatureCacheError) -> T {
         try state.withLock { (state) throws(FeatureCacheError) -> T in
             guard let outcome = state.outcome else { throw Self.running }
-            let value = try outcome.get()
+            let value: OperationValue
+            switch outcome {
+            case let .success(success): value = success
+            case let .failure(error):
+                guard partialToo, let partial = state.partial else { throw error }
+                value = partial
+            }
             guard let extracted = extract(value) else { throw FeatureCacheError(.invalidArgument, wrongKind) }
             if value.isHandedOver {
                 guard !state.resultTaken else {
@@ -181,7 +194,7 @@ func startOperation(
 /// Runs an operation to its end on the calling thread (the blocking conveniences
 /// named `name`) and returns what `extract` reads of its value; its error is thrown.
 func runOperation<T>(
-    _ name: String, _ extract: (OperationValue) -> T?,
+    _ name: String, _ extract: (OperationValue) -> T?, partial: ((T) -> Void)? = nil,
     _ prepare: () throws(FeatureCacheError) -> @Sendable (COperation) async throws(FeatureCacheError) -> OperationValue
 ) throws(FeatureCacheError) -> T {
     try CallbackScope.checkMayBlock(name)
@@ -189,7 +202,13 @@ func runOperation<T>(
     let operation = COperation.start(callback: nil, userData: nil, work)
     defer { COperation.release(operation.pointer) }
     _ = try operation.work?.wait()
-    return try operation.take(extract, wrongKind: "\(name) produced another kind of value")
+    do {
+        return try operation.take(extract, wrongKind: "\(name) produced another kind of value")
+    } catch {
+        // A failed operation may still hand something over (an apply's outcomes).
+        if let partial, let value = try? operation.take(extract, wrongKind: "", partialToo: true) { partial(value) }
+        throw error
+    }
 }
 
 @_cdecl("fc_operation_cancel")

@@ -13,13 +13,19 @@ package struct GeoJSONPage {
     package var nextLink: String?
 }
 
-/// Maps GeoJSON feature ids to object ids: integers as they are, strings through
-/// a table-wide map so the same string always gets the same object id.
+/// Maps GeoJSON feature ids to object ids: integers as they are, strings to a
+/// number made from the string itself (a 64-bit FNV-1a hash in [2^62, 2^63),
+/// far above the integer ids services send), so the same string gets the same
+/// object id in every run — a persisted cache refetched later keeps one row
+/// per feature. Two strings that hash alike (about one pair in 10^7 among a
+/// million ids) are told apart by the map: the later one takes the next free
+/// number, in this run.
 public final class FeatureIdentity: Sendable {
     private struct State {
         var ids: [String: Int64] = [:]
         var texts: [Int64: String] = [:]
-        var next: Int64 = 1 << 52  // far above the integer ids services send
+        /// Features without an id: numbers of their own, in [2^52, 2^62).
+        var next: Int64 = 1 << 52
     }
     private let state = Locked(State())
     /// Ids of the WFS form `typename.N` are N (as `gml:id`s are in GML).
@@ -43,11 +49,22 @@ public final class FeatureIdentity: Sendable {
         }
         return state.withLock { state in
             if let existing = state.ids[text] { return existing }
-            state.next += 1
-            state.ids[text] = state.next
-            state.texts[state.next] = text
-            return state.next
+            var id = Self.hashedId(text)
+            while let taken = state.texts[id], taken != text { id = id == Int64.max ? 1 << 62 : id + 1 }
+            state.ids[text] = id
+            state.texts[id] = text
+            return id
         }
+    }
+
+    /// The object id a string id starts from: its FNV-1a hash, in [2^62, 2^63).
+    package static func hashedId(_ text: String) -> Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        return Int64(bitPattern: (1 << 62) | (hash & ((1 << 62) - 1)))
     }
 
     /// The id as the service wrote it, for asking the service for that feature.

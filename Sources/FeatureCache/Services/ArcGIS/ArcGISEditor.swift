@@ -112,8 +112,10 @@ extension ArcGISLayerSource: FeatureEditor {
     /// Adds are looked for by their GlobalID, or else by every value they
     /// carry (`reconcileByQuery`); deletes by whether the feature is gone.
     /// Updates are sent again (the same values twice are one update).
-    func reconcile(_ edits: [LocalEdit], metadata: TableMetadata) async throws(FeatureCacheError) -> [EditOutcome?] {
-        var found: [Int64: EditOutcome] = [:]
+    func reconcile(
+        _ edits: [LocalEdit], metadata: TableMetadata, isCached: @Sendable (Int64) -> Bool
+    ) async throws(FeatureCacheError) -> [Reconciled] {
+        var found: [Int64: Reconciled] = [:]
         let oidField = metadata.objectIdField ?? "OBJECTID"
         let adds = edits.filter { $0.kind == .add }
         if let field = metadata.globalIdField {
@@ -127,16 +129,17 @@ extension ArcGISLayerSource: FeatureEditor {
                         let edit = adds.first(where: { $0.globalId.map(ArcGISEditAnswer.normalized) == ArcGISEditAnswer.normalized(global) }
                         )
                     else { continue }
-                    found[edit.objectId] = EditOutcome(objectId: edit.objectId, serverObjectId: id, globalId: global)
+                    found[edit.objectId] = .landed(EditOutcome(objectId: edit.objectId, serverObjectId: id, globalId: global))
                 }
             }
         }
         // Adds without a GlobalID, and deletes: found by the source's own queries.
         let rest = edits.filter { $0.kind == .delete || ($0.kind == .add && $0.globalId == nil) }
-        for (edit, outcome) in zip(rest, try await reconcileByQuery(rest, metadata: metadata)) {
-            if let outcome { found[edit.objectId] = outcome }
+        for (edit, answer) in zip(rest, try await reconcileByQuery(rest, metadata: metadata, isCached: isCached)) {
+            found[edit.objectId] = answer
         }
-        return edits.map { found[$0.objectId] }
+        // An add with a GlobalID not found by it did not land (the query is by the id the client chose).
+        return edits.map { found[$0.objectId] ?? .absent }
     }
 
     /// With editor tracking, an update or delete of a feature whose edit date on

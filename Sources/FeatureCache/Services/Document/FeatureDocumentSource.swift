@@ -19,6 +19,8 @@ final class FeatureDocumentSource: FeatureSource {
     /// String ids → stable object ids; features without an id get their own.
     private let identity = FeatureIdentity()
 
+    func serviceId(of objectId: Int64) -> String? { identity.serviceId(for: objectId) }
+
     /// The document as read, queried by every fetch.
     private let loaded = Locked<FeatureStore?>(nil)
     /// The answer the opening probe downloaded already: the first load reads it

@@ -104,7 +104,7 @@ extension OGCCollectionSource: FeatureEditor {
             return EditOutcome(
                 objectId: edit.objectId, error: .protocol("the service created the item but says neither its Location nor its id"))
         }
-        return EditOutcome(objectId: edit.objectId, serverObjectId: identity.objectId(for: id))
+        return EditOutcome(objectId: edit.objectId, serverObjectId: identity.objectId(for: id), serverId: id)
     }
 
     private func editRequest(
@@ -197,7 +197,9 @@ extension OGCCollectionSource: FeatureEditor {
         }
     }
 
-    func reconcile(_ edits: [LocalEdit], metadata: TableMetadata) async throws(FeatureCacheError) -> [EditOutcome?] {
-        try await reconcileByQuery(edits, metadata: metadata)
+    func reconcile(
+        _ edits: [LocalEdit], metadata: TableMetadata, isCached: @Sendable (Int64) -> Bool
+    ) async throws(FeatureCacheError) -> [Reconciled] {
+        try await reconcileByQuery(edits, metadata: metadata, isCached: isCached)
     }
 }

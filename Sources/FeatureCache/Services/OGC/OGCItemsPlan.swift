@@ -79,11 +79,12 @@ struct OGCItemsPlan {
             pushed = (text, json, WhereEvaluator(server))
         } else {
             pushed = nil
-            // No CQL: equalities on properties the server filters by parameter go as
-            // `name=value` (unless the caller asked for local evaluation).
+            // No CQL: equalities on text properties the server filters by parameter
+            // go as `name=value` (unless the caller asked for local evaluation).
             if let expression, source.queryLanguage == .auto {
+                let text = Set(metadata.fields.filter { ColumnKind($0.type) == .string }.map(\.name))
                 for (name, value) in Self.propertyEqualities(
-                    expression, offered: source.service.propertyParameters(for: source.collectionId))
+                    expression, offered: source.service.propertyParameters(for: source.collectionId).intersection(text))
                 {
                     url.set(name, value)
                 }
@@ -96,11 +97,13 @@ struct OGCItemsPlan {
         dropsRowsLocally = !whereFullyPushed || !exactOnServer
     }
 
-    /// The AND-terms `property = literal` whose property the server lists as a
-    /// query parameter, as `name=value` pairs. Only integers and text: their
-    /// text is the value itself, where a double or a date could be written
-    /// another way than the server compares and lose features (the whole
-    /// clause is checked here on every page either way).
+    /// The AND-terms `property = 'text'` whose property the server lists as a
+    /// query parameter, as `name=value` pairs. Only text, and only of text
+    /// properties (the caller's `offered`): a query parameter is text, and
+    /// servers compare it with numbers as they please — pygeoapi's TinyDB
+    /// provider finds no `Status=2` where Status is the number 2, so an
+    /// integer sent this way would silently empty the answer (the whole clause
+    /// is checked here on every page either way).
     static func propertyEqualities(_ expression: WhereExpression, offered: Set<String>) -> [(String, String)] {
         guard !offered.isEmpty else { return [] }
         let terms: [WhereExpression]
@@ -115,7 +118,6 @@ struct OGCItemsPlan {
             }
             guard let (name, value) = sides, offered.contains(name), !pairs.contains(where: { $0.0 == name }) else { continue }
             switch value {
-            case let .integer(number): pairs.append((name, String(number)))
             case let .text(text) where !text.isEmpty: pairs.append((name, text))
             default: continue
             }

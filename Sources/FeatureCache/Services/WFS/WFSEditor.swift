@@ -52,7 +52,9 @@ extension WFSFeatureTypeSource: FeatureEditor {
         return try transaction.outcomes(of: edits, answer: response.body, status: response.status, identity: identity)
     }
 
-    func reconcile(_ edits: [LocalEdit], metadata: TableMetadata) async throws(FeatureCacheError) -> [EditOutcome?] {
-        try await reconcileByQuery(edits, metadata: metadata)
+    func reconcile(
+        _ edits: [LocalEdit], metadata: TableMetadata, isCached: @Sendable (Int64) -> Bool
+    ) async throws(FeatureCacheError) -> [Reconciled] {
+        try await reconcileByQuery(edits, metadata: metadata, isCached: isCached)
     }
 }

@@ -206,6 +206,20 @@ package struct WFSTransaction {
                 return edits.map { EditOutcome(objectId: $0.objectId, error: error) }  // in doubt: reconciled before a retry
             }
         }
+        // The summary's counts (1.1, 2.0) against what was sent: an Update or
+        // Delete whose filter matched nothing (a feature another client deleted)
+        // is no error in WFS, only a smaller count. Which edit it was is not
+        // said: every edit of that kind is refused (sending an update or a
+        // delete again is harmless).
+        var shortKinds: [EditKind: String] = [:]
+        if let summary = root.child("TransactionSummary") {
+            for (kind, name) in [(EditKind.update, "totalUpdated"), (.delete, "totalDeleted"), (.add, "totalInserted")] {
+                let sent = edits.count { $0.kind == kind }
+                guard sent > 0, let text = summary.child(name)?.text, let done = Int(text), done < sent
+                else { continue }
+                shortKinds[kind] = "the WFS reports \(done) of the \(sent) \(kind.name)s of this transaction done (\(name))"
+            }
+        }
         // Insert results: (handle, feature id) pairs, in the answer's order.
         var inserted: [(handle: String?, id: String)] = []
         for result in root.children("InsertResult") {  // 1.0
@@ -219,13 +233,20 @@ package struct WFSTransaction {
         let byHandle = Dictionary(inserted.compactMap { entry in entry.handle.map { ($0, entry.id) } }, uniquingKeysWith: { a, _ in a })
         let byPlace = inserted.count == adds.count && byHandle.isEmpty
         return edits.map { edit in
+            if let short = shortKinds[edit.kind] {
+                return EditOutcome(
+                    objectId: edit.objectId,
+                    error: edit.kind == .add
+                        ? .protocol(short)  // in doubt: looked up before a retry
+                        : FeatureCacheError(.conflict, "\(short): feature \(edit.objectId) may have been deleted or changed on the service; refresh it"))
+            }
             guard edit.kind == .add else { return EditOutcome(objectId: edit.objectId) }
             let id =
                 byHandle[Self.handle(edit)] ?? (byPlace ? adds.firstIndex { $0.objectId == edit.objectId }.map { inserted[$0].id } : nil)
             guard let id, !id.isEmpty else {
                 return EditOutcome(objectId: edit.objectId, error: .protocol("the Transaction answer gives no feature id for this insert"))
             }
-            return EditOutcome(objectId: edit.objectId, serverObjectId: identity.objectId(for: id))
+            return EditOutcome(objectId: edit.objectId, serverObjectId: identity.objectId(for: id), serverId: id)
         }
     }
 }
