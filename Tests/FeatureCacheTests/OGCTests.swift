@@ -170,6 +170,28 @@ private func box(_ xmin: Double, _ xmax: Double) -> QueryParameters {
         #expect(items.propertyParameters == ["a": ["Condition", "Species"]])
     }
 
+    /// A POST on items is create only when a GeoJSON feature goes in or 201
+    /// comes out: a CQL2 search by POST (a JSON body, answering 200) is not.
+    @Test func openAPIItemsPostIsCreateOnlyWhenItSaysSo() throws {
+        let document = try JSONValue.parse(
+            Array(
+                #"""
+                {"components":{"requestBodies":{"feature":{"content":{"application/geo+json":{"schema":{}}}}}},
+                 "paths":{"/collections/search/items":{"post":{"requestBody":{"content":{"application/json":{"schema":{}}}},
+                                                               "responses":{"200":{"description":"features"}}}},
+                          "/collections/geojson/items":{"post":{"requestBody":{"content":{"application/geo+json":{"schema":{}}}},
+                                                                "responses":{"200":{"description":"?"}}}},
+                          "/collections/created/items":{"post":{"responses":{"201":{"description":"created"}}}},
+                          "/collections/byref/items":{"post":{"requestBody":{"$ref":"#/components/requestBodies/feature"},
+                                                              "responses":{"200":{"description":"?"}}}}}}
+                """#.utf8))
+        let items = OpenAPIItems(document)
+        #expect(items.editMethods["search"] == nil)
+        #expect(items.editMethods["geojson"] == ["post"])
+        #expect(items.editMethods["created"] == ["post"])
+        #expect(items.editMethods["byref"] == ["post"])
+    }
+
     @Test func linksChooseTheMediaTypeAsked() throws {
         let base = try RequestURL(parsing: "http://h/c/trees")
         let links = OGCLinks(

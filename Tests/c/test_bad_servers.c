@@ -226,8 +226,37 @@ static void gml_larger_than_the_buffer_limit_streams(const char *base) {
     fc_context_free(ctx);
 }
 
+/* A POST on items is Part 4's create only when its definition says so (a
+ * GeoJSON body or a 201): a CQL2 search by POST on a service that declares
+ * Part 4 leaves the collection read-only, and an add is refused locally. */
+static void post_search_is_not_create(const char *base) {
+    const char *names[2] = {"search_post", "create_post"};
+    for (int i = 0; i < 2; i++) {
+        char url[600];
+        snprintf(url, sizeof url, "%s/ogc/%s", base, names[i]);
+        fc_table *table = NULL;
+        CHECK_STATUS(fc_table_create_ogc(NULL, url, "c", &table), FC_OK);
+        CHECK_STATUS(fc_table_set_request_mode(table, FC_REQUEST_MODE_MANUAL_CACHE), FC_OK);
+        CHECK_STATUS(fc_loadable_wait(fc_table_as_loadable(table), 60), FC_OK);
+        bool can = false;
+        CHECK_STATUS(fc_table_can_edit(table, FC_EDIT_ADD, &can), FC_OK);
+        CHECK(can == (i == 1));
+        fc_feature_edit *edit = NULL;
+        CHECK_STATUS(fc_feature_edit_create(&edit), FC_OK);
+        uint8_t wkb[21] = {1, 1, 0, 0, 0};
+        double xy[2] = {10.5, 10.5};
+        memcpy(wkb + 5, xy, 16);
+        CHECK_STATUS(fc_feature_edit_set_geometry_wkb(edit, wkb, sizeof wkb, 0), FC_OK);
+        int64_t oid = 0;
+        CHECK_STATUS(fc_table_add_feature(table, edit, &oid), i == 1 ? FC_OK : FC_E_UNSUPPORTED);
+        fc_feature_edit_free(edit);
+        fc_table_free(table);
+    }
+}
+
 int main(void) {
     const char *base = url_from_file_env("FC_BAD_SERVER_URL_FILE");
+    post_search_is_not_create(base);
     gml_larger_than_the_buffer_limit_streams(base);
     static bad_case cases[MAX_CASES];
     int count = load_cases(base, cases);

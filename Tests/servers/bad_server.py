@@ -458,6 +458,50 @@ def mixed_pages(h, protocol, request):
 
 case("mixed_kinds", [OK], mixed_pages, ("ogc",), features=9)
 
+
+SHUFFLED = [{"type": "Feature", "id": i, "properties": {"n": i},
+             "geometry": {"type": "Point", "coordinates": [10.1 + 0.8 * (i % 37) / 37, 10.1 + 0.8 * (i // 37) / 34]}}
+            for i in range(1, 1222)]
+
+
+def shuffled_pages(cap):
+    """An items query with no stable order behind limit/offset (an SQL LIMIT
+    without ORDER BY): every request sees the 1,221 features in a new order, so
+    pages repeat some and skip others; numberMatched tells the truth. The page
+    is cut at `cap` features silently."""
+    def fault(h, protocol, request):
+        import random
+        query = request["query"]
+        offset, limit = int(query.get("offset", "0")), min(int(query.get("limit", "10")), cap)
+        order = list(SHUFFLED)
+        random.shuffle(order)
+        rows = order[offset:offset + limit]
+        document = {"type": "FeatureCollection", "features": rows, "numberMatched": len(SHUFFLED),
+                    "numberReturned": len(rows)}
+        if offset + len(rows) < len(SHUFFLED):
+            href = h.absolute("%s?bbox=%s&limit=%d&offset=%d" % (request["path"], query.get("bbox", ""), limit,
+                                                                  offset + len(rows)))
+            document["links"] = [{"rel": "next", "type": "application/geo+json", "href": href}]
+        h.respond(200, json.dumps(document).encode(), "application/geo+json")
+    return fault
+
+
+# Paged 1,000 at a time the pages repeat and skip features: one page of all
+# 1,221 (the server allows 10,000) is whole; a server that cuts every page at
+# 500 can give no whole answer: FC_E_PROTOCOL naming the counts, never 1,1xx rows.
+case("shuffled", [OK], shuffled_pages(10000), ("ogc",), features=1221)
+
+# Part 4 declared service-wide; the API definition's POST on items is a CQL2
+# search (a JSON body, 200) on one, a GeoJSON create (201) on the other.
+CREATE_REQUEST = {"requestBody": {"content": {"application/geo+json": {"schema": {}}}},
+                  "responses": {"201": {"description": "created"}}}
+SEARCH_REQUEST = {"requestBody": {"content": {"application/json": {"schema": {}}}},
+                  "responses": {"200": {"description": "the features the CQL2 filter selects"}}}
+API_POSTS = {"search_post": SEARCH_REQUEST, "create_post": CREATE_REQUEST}
+case("search_post", [OK], mixed_pages, ("ogc",), features=9)
+case("create_post", [OK], mixed_pages, ("ogc",), features=9)
+case("shuffled_capped", [PROTOCOL], shuffled_pages(500), ("ogc",))
+
 # ---- the server ------------------------------------------------------------------------
 
 
@@ -556,11 +600,21 @@ class Handler(socketserver.BaseRequestHandler):
             if not rest:
                 links = [{"rel": "conformance", "type": "application/json", "href": self.absolute(base + "/conformance")},
                          {"rel": "data", "type": "application/json", "href": self.absolute(base + "/collections")}]
+                if name in API_POSTS:
+                    links.append({"rel": "service-desc", "type": "application/vnd.oai.openapi+json;version=3.0",
+                                  "href": self.absolute(base + "/api")})
                 return self.respond(200, json.dumps({"title": "bad", "links": links}).encode(), "application/json")
             if rest == ["conformance"]:
                 classes = ["http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core",
                            "http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/geojson"]
+                if name in API_POSTS:
+                    classes.append("http://www.opengis.net/spec/ogcapi-features-4/1.0/conf/create-replace-delete")
                 return self.respond(200, json.dumps({"conformsTo": classes}).encode(), "application/json")
+            if rest == ["api"] and name in API_POSTS:
+                paths = {"/collections/c/items": {"get": {"parameters": []}, "post": API_POSTS[name]},
+                         "/collections/c/items/{featureId}": {"get": {}, "put": CREATE_REQUEST, "delete": {}}}
+                return self.respond(200, json.dumps({"openapi": "3.0.2", "paths": paths}).encode(),
+                                    "application/vnd.oai.openapi+json;version=3.0")
             collection = {"id": "c", "title": "c", "links": [],
                           "extent": {"spatial": {"bbox": [[0, 0, 20, 20]]}}, "itemType": "feature"}
             if rest == ["collections"]:

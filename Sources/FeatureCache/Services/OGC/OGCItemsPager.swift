@@ -90,11 +90,40 @@ struct OGCItemsPager {
         return (try await read(request(url, dialect: nil)), nil)
     }
 
+    /// What a paging found: the features, or pages that repeated features
+    /// and so skipped others (no stable order behind `limit`/`offset`).
+    private enum Paged {
+        case complete(FetchedFeatures)
+        case repeated(distinct: Int, received: Int, matched: Int64)
+    }
+
+    /// The largest single page asked for when pages repeat features.
+    static let largestSinglePage = 100_000
+
     func run() async throws(FeatureCacheError) -> FetchedFeatures {
+        switch try await runOnce(limit: nil) {
+        case let .complete(fetched): return fetched
+        case let .repeated(distinct, received, matched):
+            // The server keeps no order across pages (an items query without an
+            // ORDER BY behind its offset): every feature in one page, where it
+            // allows one that large; else no complete answer can be had.
+            if matched <= Int64(Self.largestSinglePage), case let .complete(fetched) = try await runOnce(limit: Int(matched)) {
+                return fetched
+            }
+            throw FeatureCacheError(
+                .protocol,
+                "\(RequestURL.redacted(plan.itemsURL.base)): the service said \(matched) features match and sent \(received), but only \(distinct) distinct ones: its pages repeat some features and skip others (no stable order behind limit/offset), and asking for them all in one page did not help"
+            )
+        }
+    }
+
+    private func runOnce(limit single: Int?) async throws(FeatureCacheError) -> Paged {
         var fetched = FetchedFeatures()
         var url = plan.itemsURL
-        let limit = plan.dropsRowsLocally || query.maxFeatures == 0 ? plan.pageSize : min(plan.pageSize, query.rowsEnd)
+        let limit = single ?? (plan.dropsRowsLocally || query.maxFeatures == 0 ? plan.pageSize : min(plan.pageSize, query.rowsEnd))
         url.set("limit", String(limit))
+        /// Every id the server sent, to tell a repeated feature (and a skipped one).
+        var receivedIds: [UInt64] = []
         var (current, dialect) = try await first(url)
         let ownURL = url
         var sentParameters = url.parameters.filter { !["limit", "offset", "f"].contains($0.name.lowercased()) }
@@ -117,6 +146,7 @@ struct OGCItemsPager {
         while true {
             pages += 1
             serverRows += current.page.batch.count
+            for row in 0..<current.page.batch.count { receivedIds.append(UInt64(bitPattern: current.page.batch.objectId(row))) }
             let batch = try toTableCRS(current.page.batch, contentCRS: current.contentCRS)
             if dialect != nil, !checkedFilter, batch.count > 0 {
                 checkedFilter = true
@@ -130,7 +160,7 @@ struct OGCItemsPager {
             let next = try current.page.nextLink.map { (href) throws(FeatureCacheError) in try Self.followable(href, from: url) }
             if keeper.isFull {
                 fetched.limitExceeded = fetched.limitExceeded || next != nil
-                return fetched
+                return .complete(fetched)
             }
             guard var next else { break }
             if let matched = numberMatched, Int64(serverRows) >= matched { break }
@@ -153,7 +183,7 @@ struct OGCItemsPager {
             }
             if let maxPages, pages >= maxPages {
                 fetched.complete = false
-                return fetched
+                return .complete(fetched)
             }
             try Task.checkCancellationTyped()
             let paging = Self.pagingParameter(in: next, after: url, rows: serverRows)
@@ -185,7 +215,23 @@ struct OGCItemsPager {
                 "\(RequestURL.redacted(plan.itemsURL.base)): the service said \(matched) features match but its pages ended after \(serverRows)"
             )
         }
-        return fetched
+        // Pages that repeat features skip others: short of what the server said matched, no answer.
+        if let matched = numberMatched, pages > 1 {
+            let distinct = Self.distinctCount(&receivedIds)
+            if distinct < serverRows, Int64(distinct) < matched {
+                return .repeated(distinct: distinct, received: serverRows, matched: matched)
+            }
+        }
+        return .complete(fetched)
+    }
+
+    /// How many different values `ids` holds (sorted in place).
+    static func distinctCount(_ ids: inout [UInt64]) -> Int {
+        guard !ids.isEmpty else { return 0 }
+        RadixSort.sort(&ids)
+        var distinct = 1
+        for index in 1..<ids.count where ids[index] != ids[index - 1] { distinct += 1 }
+        return distinct
     }
 
     /// Tells `ahead` the pages that follow when the server pages by position:

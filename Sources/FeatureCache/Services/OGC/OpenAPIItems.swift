@@ -43,7 +43,7 @@ package struct OpenAPIItems: Sendable {
             guard parts.count >= 3, parts[parts.count - 1] == "items", parts[parts.count - 3] == "collections" else { continue }
             let id = String(parts[parts.count - 2])
             let key = id.hasPrefix("{") ? "" : RequestURL.percentDecode(id)
-            if item["post"] != nil { editMethods[key, default: []].insert("post") }
+            if let post = item["post"], Self.createsFeatures(post, document: document) { editMethods[key, default: []].insert("post") }
             var properties: Set<String> = []
             for parameter in item["get"]?["parameters"]?.array ?? [] {
                 guard let resolved = Self.resolve(parameter, shared: shared), let name = resolved["name"]?.string else { continue }
@@ -54,6 +54,21 @@ package struct OpenAPIItems: Sendable {
             }
             if !properties.isEmpty { propertyParameters[key] = properties }
         }
+    }
+
+    /// Whether a `POST …/items` is Part 4's create: its request body is a
+    /// GeoJSON feature (`application/geo+json`) or it answers 201 Created. A
+    /// POST on items may be something else — a CQL2 search with a JSON body
+    /// answering 200 — and taking it for create queues adds the server then
+    /// refuses.
+    static func createsFeatures(_ post: JSONValue, document: JSONValue) -> Bool {
+        var body = post["requestBody"]
+        if let ref = body?["$ref"]?.string, ref.hasPrefix("#/components/requestBodies/") {
+            body = document["components"]?["requestBodies"]?[String(ref.dropFirst("#/components/requestBodies/".count))]
+        }
+        let types = (body?["content"]?.members ?? []).map { $0.0.lowercased() }
+        if types.contains(where: { $0.hasPrefix("application/geo+json") }) { return true }
+        return post["responses"]?["201"] != nil
     }
 
     private static func resolve(_ parameter: JSONValue, shared: JSONValue?) -> JSONValue? {
