@@ -308,9 +308,64 @@ static void test_arcgis_state_plane(void) {
     fc_table_free(degrees);
 }
 
+/* A service that refuses the table's system as outSR (the vendor's 400
+ * "Unable to complete operation.", as a server without that system in its
+ * projection engine answers): the table asks in the layer's own system and
+ * projects here - the same trees at the same places as a service that
+ * projects - and asks that way from then on (one refused request per table).
+ * A query box in the refused system goes as its box in the service's system,
+ * the rows checked here. Before, the populate failed. */
+static void test_arcgis_refused_output_system(void) {
+    char url[512];
+    char ns[128];
+    snprintf(ns, sizeof ns, "%s", emulator_namespace("crs-refused"));
+    emulator_layer_url(url, sizeof url, ns, "Portland", 0);
+    fc_table *served = NULL, *refused = NULL;
+    CHECK_STATUS(fc_table_create_arcgis(NULL, url, &served), FC_OK);
+    CHECK_STATUS(fc_table_create_arcgis(NULL, url, &refused), FC_OK);
+    open_in(served, 2913);
+    open_in(refused, 2913);
+    int64_t expected = populate_count(served, NULL, &BBOX, 0);
+    CHECK(expected > 1000);
+    long before = emulator_stat(ns, "requests");
+    CHECK(populate_count(served, NULL, &BBOX, 0) == expected);
+    long per_populate = emulator_stat(ns, "requests") - before;
+    /* A box in feet well inside the lon/lat box (the grid is turned only 1.5
+     * degrees here): its trees, counted in the cache (the emulator filters a
+     * box in feet only roughly, by its corners in lon/lat). */
+    fc_envelope feet = cached_extent(served);
+    double width = feet.xmax - feet.xmin, height = feet.ymax - feet.ymin;
+    feet.xmin += width / 4, feet.xmax -= width / 4, feet.ymin += height / 4, feet.ymax -= height / 4;
+    int64_t inside = count_in(served, &feet);
+    CHECK(inside > 100 && inside < expected);
+
+    emulator_control(ns, "fail", "mode=refuse_out_sr&count=-1&match=query&param=outSR=2913");
+    CHECK(populate_count(refused, NULL, &BBOX, 0) == expected);
+    fc_envelope by_server = cached_extent(served), by_library = cached_extent(refused);
+    CHECK(by_library.wkid == 2913 && same_place(&by_server, &by_library, 0.01));
+    before = emulator_stat(ns, "requests");
+    CHECK(populate_count(refused, NULL, &BBOX, 0) == expected);
+    CHECK(emulator_stat(ns, "requests") - before == per_populate);  /* the refusal remembered */
+
+    /* A box in the table's (refused) system: the rows inside it, none more. */
+    CHECK(populate_count(refused, NULL, &feet, 0) == inside);
+    fc_query *query = NULL;
+    CHECK_STATUS(fc_query_create(&query), FC_OK);
+    CHECK_STATUS(fc_query_set_envelope(query, &feet), FC_OK);
+    int64_t counted = -1;
+    CHECK_STATUS(fc_table_set_request_mode(refused, FC_REQUEST_MODE_ON_INTERACTION_NO_CACHE), FC_OK);
+    CHECK_STATUS(fc_table_query_count(refused, query, &counted), FC_OK);  /* asked of the service */
+    CHECK(counted == inside);
+    fc_query_free(query);
+    emulator_control(ns, "reset", "");
+    fc_table_free(served);
+    fc_table_free(refused);
+}
+
 int main(void) {
     RUN(test_utm_served_and_projected_here);
     RUN(test_arcgis_state_plane);
+    RUN(test_arcgis_refused_output_system);
     RUN(test_map_in_mercator_over_a_utm_table);
     RUN(test_national_grid_only);
     RUN(test_latitude_first_system);

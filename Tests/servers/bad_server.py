@@ -145,7 +145,7 @@ def layer_json(protocol):
             b'"supportedQueryFormats":"' + formats + b'"}')
 
 
-def wfs_capabilities(json_output):
+def wfs_capabilities(json_output, other_crs=""):
     formats = "<ows:Value>application/gml+xml; version=3.2</ows:Value>"
     if json_output:
         formats = "<ows:Value>application/json</ows:Value>" + formats
@@ -155,8 +155,15 @@ def wfs_capabilities(json_output):
             + formats + '</ows:AllowedValues></ows:Parameter></ows:Operation>'
             '<ows:Constraint name="ImplementsResultPaging"><ows:DefaultValue>TRUE</ows:DefaultValue></ows:Constraint>'
             '</ows:OperationsMetadata><wfs:FeatureTypeList><wfs:FeatureType><wfs:Name>bad:t</wfs:Name><wfs:Title>t</wfs:Title>'
-            '<wfs:DefaultCRS>urn:ogc:def:crs:EPSG::3857</wfs:DefaultCRS></wfs:FeatureType></wfs:FeatureTypeList>'
-            '</wfs:WFS_Capabilities>').encode()
+            '<wfs:DefaultCRS>urn:ogc:def:crs:EPSG::3857</wfs:DefaultCRS>'
+            + ("<wfs:OtherCRS>%s</wfs:OtherCRS>" % other_crs if other_crs else "")
+            + '</wfs:FeatureType></wfs:FeatureTypeList></wfs:WFS_Capabilities>').encode()
+
+
+WFS_REFUSED_SRS = ('<?xml version="1.0" encoding="UTF-8"?><ows:ExceptionReport xmlns:ows="http://www.opengis.net/ows/1.1" '
+                   'version="2.0.0"><ows:Exception exceptionCode="InvalidParameterValue" locator="srsName">'
+                   '<ows:ExceptionText>Unable to transform to the requested SRS</ows:ExceptionText></ows:Exception>'
+                   '</ows:ExceptionReport>').encode()
 
 
 WFS_SCHEMA = (b'<?xml version="1.0" encoding="UTF-8"?><xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema" '
@@ -499,6 +506,10 @@ SEARCH_REQUEST = {"requestBody": {"content": {"application/json": {"schema": {}}
                   "responses": {"200": {"description": "the features the CQL2 filter selects"}}}
 API_POSTS = {"search_post": SEARCH_REQUEST, "create_post": CREATE_REQUEST}
 case("search_post", [OK], mixed_pages, ("ogc",), features=9)
+# Lists EPSG:3857 among its systems and answers crs=... with 400: the table asks
+# in CRS84 and projects here.
+case("refuses_crs", [OK], mixed_pages, ("ogc",), features=9)
+case("refuses_srs", [OK], data(lambda p: page(p, BAD_DATA, matched=len(BAD_DATA))[0]), ("wfsgml",), features=len(BAD_DATA))
 case("create_post", [OK], mixed_pages, ("ogc",), features=9)
 case("shuffled_capped", [PROTOCOL], shuffled_pages(500), ("ogc",))
 
@@ -617,6 +628,12 @@ class Handler(socketserver.BaseRequestHandler):
                                     "application/vnd.oai.openapi+json;version=3.0")
             collection = {"id": "c", "title": "c", "links": [],
                           "extent": {"spatial": {"bbox": [[0, 0, 20, 20]]}}, "itemType": "feature"}
+            if name == "refuses_crs":
+                collection["crs"] = ["http://www.opengis.net/def/crs/OGC/1.3/CRS84",
+                                     "http://www.opengis.net/def/crs/EPSG/0/3857"]
+                if rest == ["collections", "c", "items"] and "crs" in request["query"]:
+                    return self.respond(400, b'{"code":"InvalidParameterValue","description":"Unable to project"}',
+                                        "application/json")
             if rest == ["collections"]:
                 return self.respond(200, json.dumps({"collections": [collection], "links": []}).encode(), "application/json")
             if name == "mixed_kinds":  # its properties declared, as queryables
@@ -634,7 +651,10 @@ class Handler(socketserver.BaseRequestHandler):
             query = {k.upper(): v for k, v in request["query"].items()}
             operation = query.get("REQUEST", "").lower()
             if operation == "getcapabilities":
-                return self.respond(200, wfs_capabilities(protocol == "wfsjson"), "application/xml")
+                other = "urn:ogc:def:crs:EPSG::4326" if name == "refuses_srs" else ""
+                return self.respond(200, wfs_capabilities(protocol == "wfsjson", other), "application/xml")
+            if name == "refuses_srs" and "SRSNAME" in query:  # lists EPSG:4326, cannot produce it
+                return self.respond(400, WFS_REFUSED_SRS, "application/xml")
             if operation == "describefeaturetype":
                 return self.respond(200, WFS_SCHEMA, "application/xml")
             if query.get("RESULTTYPE", "").lower() == "hits":

@@ -18,6 +18,16 @@ struct ArcGISLayerSource: FeatureSource {
     /// The layer lists PBF but answered a PBF query with an error: `auto`
     /// means JSON for this table from then on.
     let refusedPBF = Locked(false)
+    /// The layer's own spatial reference (as its document gives it), and the
+    /// output systems the service refused: queries then ask in the layer's
+    /// own (or WGS84) and project here — one failed request per table, not one
+    /// per page.
+    private let outputSystems = Locked(OutputSystems())
+
+    private struct OutputSystems {
+        var native: Int32 = 0
+        var refused: Set<Int32> = []
+    }
 
     var requester: ArcGISRequester { ArcGISRequester(context: context, statistics: statistics, serviceURL: layerURL.string) }
 
@@ -38,7 +48,9 @@ struct ArcGISLayerSource: FeatureSource {
         } catch {
             throw await Self.unlistedOr(error, layerURL: layerURL, requester: requester)
         }
-        return try ArcGISLayerInfo.parse(json, url: RequestURL.redacted(layerURL.string))
+        let metadata = try ArcGISLayerInfo.parse(json, url: RequestURL.redacted(layerURL.string))
+        outputSystems.withLock { $0.native = metadata.spatialReference?.effectiveWkid ?? 0 }
+        return metadata
     }
 
     /// Whether a failed layer answer may mean the layer is not there: the
@@ -79,31 +91,113 @@ struct ArcGISLayerSource: FeatureSource {
         _ query: QueryParameters, outFields: [String]?, metadata: TableMetadata,
         progress: PopulateProgress?, maxPages: Int?
     ) async throws(FeatureCacheError) -> FetchedFeatures {
-        let fetched = try await withFormat(metadata) { (format) async throws(FeatureCacheError) in
-            try await ArcGISQueryRunner(
-                layerURL: layerURL, requester: requester, metadata: metadata, format: format,
-                query: query, outFields: outFields, progress: progress, maxPages: maxPages
-            ).run()
+        let fetched = try await withOutputSystem(query, metadata) { (query, output, keeper) async throws(FeatureCacheError) in
+            let fetched = try await withFormat(metadata) { (format) async throws(FeatureCacheError) in
+                var runner = ArcGISQueryRunner(
+                    layerURL: layerURL, requester: requester, metadata: metadata, format: format,
+                    query: query, outFields: outFields, progress: progress, maxPages: maxPages)
+                runner.outputWkid = output
+                return try await runner.run()
+            }
+            guard var keeper else { return fetched }
+            // The box was widened into the service's system: the rows are checked here.
+            var kept = FetchedFeatures()
+            kept.complete = fetched.complete
+            kept.spatialReference = fetched.spatialReference
+            for batch in fetched.batches { try keeper.keep(batch, into: &kept) }
+            return kept
         }
         statistics.update { $0.featuresReceived += fetched.featureCount }
         return fetched
     }
 
     func count(_ query: QueryParameters, metadata: TableMetadata) async throws(FeatureCacheError) -> Int {
-        try await withFormat(metadata) { (format) async throws(FeatureCacheError) in
-            try await ArcGISQueryRunner(
-                layerURL: layerURL, requester: requester, metadata: metadata, format: format,
-                query: query, outFields: nil, progress: nil
-            ).count()
+        try await withOutputSystem(query, metadata) { (sent, output, keeper) async throws(FeatureCacheError) in
+            // A widened box counts too many: the features are fetched and counted.
+            if keeper != nil { return try await fetch(query, outFields: nil, metadata: metadata, progress: nil, maxPages: nil).featureCount }
+            return try await withFormat(metadata) { (format) async throws(FeatureCacheError) in
+                var runner = ArcGISQueryRunner(
+                    layerURL: layerURL, requester: requester, metadata: metadata, format: format, query: sent, outFields: nil,
+                    progress: nil)
+                runner.outputWkid = output
+                return try await runner.count()
+            }
         }
     }
 
     func extent(_ query: QueryParameters, metadata: TableMetadata) async throws(FeatureCacheError) -> Envelope? {
-        try await withFormat(metadata) { (format) async throws(FeatureCacheError) in
-            try await ArcGISQueryRunner(
-                layerURL: layerURL, requester: requester, metadata: metadata, format: format,
-                query: query, outFields: nil, progress: nil
-            ).extent()
+        try await withOutputSystem(query, metadata) { (sent, output, keeper) async throws(FeatureCacheError) in
+            if keeper != nil { return try await extentOfFetched(query, metadata: metadata) }
+            return try await withFormat(metadata) { (format) async throws(FeatureCacheError) in
+                var runner = ArcGISQueryRunner(
+                    layerURL: layerURL, requester: requester, metadata: metadata, format: format, query: sent, outFields: nil,
+                    progress: nil)
+                runner.outputWkid = output
+                return try await runner.extent()
+            }
+        }
+    }
+
+    /// Runs `operation` in an output system the service produces. The
+    /// table's own goes as `outSR`; when the service refuses it (its error
+    /// 400 or 500, as "Unable to complete operation.", while the layer's own
+    /// system answers) the operation runs again asking the layer's own
+    /// system (WGS84 when the layer gives none) and the pages are projected
+    /// here — and so does every later one of this table. A query geometry in
+    /// the refused system goes as its box projected into the service's
+    /// (`keeper` then checks the rows against the query as asked); the
+    /// operation gets the query to send, the `outSR` (nil: the table's) and
+    /// that keeper.
+    private func withOutputSystem<T>(
+        _ query: QueryParameters, _ metadata: TableMetadata,
+        _ operation: (QueryParameters, Int32?, PageKeeper?) async throws(FeatureCacheError) -> T
+    ) async throws(FeatureCacheError) -> T {
+        let asked = metadata.spatialReference?.effectiveWkid ?? 0
+        let (native, refused) = outputSystems.withLock { ($0.native, $0.refused.contains(asked)) }
+        let fallback = native != 0 && native != asked ? native : asked == 4326 ? 0 : 4326
+        if refused { return try await runInService(fallback, query, metadata, operation) }
+        do {
+            return try await operation(query, nil, nil)
+        } catch  where asked != 0 && fallback != 0 && Self.mayRefuseOutputSystem(error) {
+            let answer: T
+            do {
+                answer = try await runInService(fallback, query, metadata, operation)
+            } catch {
+                throw error  // not the output system's doing: the first failure stands
+            }
+            outputSystems.withLock { _ = $0.refused.insert(asked) }
+            return answer
+        }
+    }
+
+    private func runInService<T>(
+        _ output: Int32, _ query: QueryParameters, _ metadata: TableMetadata,
+        _ operation: (QueryParameters, Int32?, PageKeeper?) async throws(FeatureCacheError) -> T
+    ) async throws(FeatureCacheError) -> T {
+        let asked = metadata.spatialReference?.effectiveWkid ?? 0
+        guard let geometry = query.geometry, geometry.wkid == asked || geometry.wkid == 0 else {
+            return try await operation(query, output, nil)
+        }
+        let filter = try SpatialFilter(query, tableWkid: asked)
+        let box = try filter.box.projected(from: asked, to: output)
+        var sent = query
+        sent.geometry = .envelope(
+            Envelope(xmin: box.xmin, ymin: box.ymin, xmax: box.xmax, ymax: box.ymax, spatialReference: SpatialReference(wkid: output)))
+        sent.spatialRelationship = .envelopeIntersects
+        sent.maxFeatures = 0
+        sent.resultOffset = 0
+        let keeper = try PageKeeper(query, fields: metadata.fields, tableWkid: asked)
+        return try await operation(sent, output, keeper)
+    }
+
+    /// Whether a failure may be the service refusing an output system: its
+    /// own error 400 or 500, or HTTP 400/500 (the vendor's answer to an
+    /// `outSR` it cannot produce is 400 "Unable to complete operation.").
+    static func mayRefuseOutputSystem(_ error: FeatureCacheError) -> Bool {
+        switch error.code {
+        case .service: return [400, 500].contains(error.serviceCode)
+        case .http: return [400, 500].contains(error.httpStatus)
+        default: return false
         }
     }
 

@@ -26,6 +26,9 @@ struct ArcGISQueryRunner {
     let progress: PopulateProgress?
     /// Stop after this many feature pages (nil = all); `complete` then tells.
     let maxPages: Int?
+    /// The system asked of the service as `outSR` when it is not the table's
+    /// (the service refused the table's): pages are projected here.
+    var outputWkid: Int32? = nil
     /// `outFields` as sent: "*", or the names asked for with the object-id field
     /// (merging needs it) first when missing.
     private let outFieldsParameter: String
@@ -264,11 +267,15 @@ struct ArcGISQueryRunner {
         var url = try baseQuery()
         url.set("returnExtentOnly", "true")
         for name in ArcGISQueryRunner.featureOnlyParameters where name != "outSR" { url.remove(name) }
-        if let wkid = metadata.spatialReference?.effectiveWkid, wkid != 0 { url.set("outSR", String(wkid)) }
+        let asked = metadata.spatialReference?.effectiveWkid ?? 0
+        let output = outputWkid ?? asked
+        if output != 0 { url.set("outSR", String(output)) }
+        let answered = output != 0 && output != asked ? SpatialReference(wkid: output) : metadata.spatialReference
         if format == .pbf {
             let extent = try await requester.fetchPBF(url, read: EsriPBFReader.readExtent)
-            return extent.map {
-                Envelope(xmin: $0.xmin, ymin: $0.ymin, xmax: $0.xmax, ymax: $0.ymax, spatialReference: metadata.spatialReference)
+            return try extent.map { (box) throws(FeatureCacheError) in
+                try Envelope(xmin: box.xmin, ymin: box.ymin, xmax: box.xmax, ymax: box.ymax, spatialReference: answered)
+                    .projected(to: metadata.spatialReference ?? answered ?? .wgs84)
             }
         }
         let json = try await requester.getJSON(url)
@@ -277,7 +284,8 @@ struct ArcGISQueryRunner {
             let xmax = extent["xmax"]?.double, let ymax = extent["ymax"]?.double,
             xmin <= xmax, ymin <= ymax
         else { return nil }  // empty: NaN or null corners
-        return Envelope(xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax, spatialReference: metadata.spatialReference)
+        return try Envelope(xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax, spatialReference: answered)
+            .projected(to: metadata.spatialReference ?? answered ?? .wgs84)
     }
 
     // MARK: - Requests
@@ -310,7 +318,7 @@ struct ArcGISQueryRunner {
         }
         url.set("outFields", outFieldsParameter)
         url.set("returnGeometry", query.returnGeometry ? "true" : "false")
-        if query.returnGeometry, let wkid = metadata.spatialReference?.effectiveWkid, wkid != 0 {
+        if query.returnGeometry, let wkid = outputWkid ?? metadata.spatialReference?.effectiveWkid, wkid != 0 {
             url.set("outSR", String(wkid))
         }
         let order = query.orderBy.isEmpty ? objectIdField.map { "\($0) ASC" } : query.orderBy

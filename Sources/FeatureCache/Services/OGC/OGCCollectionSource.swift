@@ -23,6 +23,9 @@ struct OGCCollectionSource: FeatureSource {
         var filterIgnored = false
         /// Item ETags read before an update or delete, by item id: sent as `If-Match`.
         var etags: [String: String] = [:]
+        /// The server refused the `crs` it lists for the table's system (a 4xx):
+        /// items come in CRS84 and are projected here from then on.
+        var refusedCRS = false
     }
     let state = Locked(State())
 
@@ -144,8 +147,28 @@ struct OGCCollectionSource: FeatureSource {
         progress: PopulateProgress?, maxPages: Int?
     ) async throws(FeatureCacheError) -> FetchedFeatures {
         let plan = try OGCItemsPlan(query, source: self, metadata: metadata)
-        if !query.objectIds.isEmpty {
-            return try await OGCItemsPager(plan: plan, source: self, progress: progress, maxPages: nil).fetchByIds(query.objectIds)
+        do {
+            return try await fetch(plan, progress: progress, maxPages: maxPages)
+        } catch  where plan.askedCRS != nil && (400..<500).contains(error.httpStatus) && ![401, 403, 404].contains(error.httpStatus) {
+            // A listed crs the server cannot produce after all: CRS84, projected
+            // here; a failure then is not the crs's doing and the first stands.
+            let refusal = error
+            state.withLock { $0.refusedCRS = true }
+            let inCRS84 = try OGCItemsPlan(query, source: self, metadata: metadata)
+            do {
+                return try await fetch(inCRS84, progress: progress, maxPages: maxPages)
+            } catch {
+                state.withLock { $0.refusedCRS = false }
+                throw refusal
+            }
+        }
+    }
+
+    private func fetch(_ plan: OGCItemsPlan, progress: PopulateProgress?, maxPages: Int?) async throws(FeatureCacheError)
+        -> FetchedFeatures
+    {
+        if !plan.query.objectIds.isEmpty {
+            return try await OGCItemsPager(plan: plan, source: self, progress: progress, maxPages: nil).fetchByIds(plan.query.objectIds)
         }
         return try await OGCItemsPager(plan: plan, source: self, progress: progress, maxPages: maxPages).run()
     }

@@ -35,11 +35,12 @@ struct OGCItemsPlan {
         var url = info.itemsURL
         pageSize = max(1, metadata.maxRecordCount)
 
-        // Output CRS: asked of the server when it lists it, else projected here.
+        // Output CRS: asked of the server when it lists it (and has not refused
+        // it), else projected here.
         var askedCRS: String? = nil
         var projection: CoordinateTransform? = nil
         if wkid != 4326 {
-            if let listed = info.crs.first(where: { CRSURI.wkid(of: $0) == wkid }) {
+            if !source.state.withLock({ $0.refusedCRS }), let listed = info.crs.first(where: { CRSURI.wkid(of: $0) == wkid }) {
                 askedCRS = listed
                 url.set("crs", listed)
             } else if let transform = try Projection.transform(from: 4326, to: wkid) {

@@ -28,6 +28,10 @@ struct WFSFeatureTypeSource: FeatureSource {
         var filterAxisOrder: AxisOrder = .auto
         /// `auto` filter order as the server showed it at load (nil = no evidence).
         var learnedFilterSwap: Bool?
+        /// The server refused the srsName it lists for the table's system (an
+        /// exception or a 4xx): features come in the type's default system and
+        /// are projected here from then on.
+        var refusedSRS = false
         /// `auto` data order as decided from the first features, per srsName.
         var learnedSwap: [String: Bool] = [:]
         /// The server refused a filter once: where clauses stay local.
@@ -163,7 +167,23 @@ struct WFSFeatureTypeSource: FeatureSource {
     ) async throws(FeatureCacheError) -> FetchedFeatures {
         let plan = try WFSGetFeaturePlan(query, source: self, metadata: metadata)
         var pager = WFSPager(plan: plan, source: self, progress: progress, maxPages: maxPages, metadata: metadata)
-        return try await pager.run()
+        do {
+            return try await pager.run()
+        } catch  where plan.askedWkid != nil && (error.code == .service || (400..<500).contains(error.httpStatus)) {
+            // A listed srsName the server cannot produce after all: its default
+            // system, projected here; a failure then is not the srsName's doing
+            // and the first stands.
+            let refusal = error
+            state.withLock { $0.refusedSRS = true }
+            do {
+                let inDefault = try WFSGetFeaturePlan(query, source: self, metadata: metadata)
+                var again = WFSPager(plan: inDefault, source: self, progress: progress, maxPages: maxPages, metadata: metadata)
+                return try await again.run()
+            } catch {
+                state.withLock { $0.refusedSRS = false }
+                throw refusal
+            }
+        }
     }
 
     func count(_ query: QueryParameters, metadata: TableMetadata) async throws(FeatureCacheError) -> Int {

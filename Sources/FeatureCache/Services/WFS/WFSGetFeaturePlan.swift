@@ -52,11 +52,12 @@ struct WFSGetFeaturePlan {
         let pageSize = max(1, metadata.maxRecordCount)
         self.pageSize = pageSize
 
-        // Output CRS: SRSNAME when the type lists it, else projected here.
+        // Output CRS: SRSNAME when the type lists it (and the server has not
+        // refused it), else projected here.
         var askedWkid: Int32? = nil
         var projection: CoordinateTransform? = nil
         if wkid != defaultWkid {
-            if type.otherCRS.contains(where: { WFSCRS.wkid(of: $0) == wkid }) {
+            if !state.refusedSRS, type.otherCRS.contains(where: { WFSCRS.wkid(of: $0) == wkid }) {
                 askedWkid = wkid
                 url.set("SRSNAME", WFSCRS.name(for: wkid, listed: type.otherCRS, version: version))
             } else if let transform = try Projection.transform(from: defaultWkid, to: wkid) {
