@@ -1119,6 +1119,14 @@ FC_API fc_status fc_result_count(const fc_result *result, int64_t *out);
  * returned). @since 1.0 */
 FC_API fc_status fc_result_limit_exceeded(const fc_result *result, bool *out);
 
+/* *out = whether the result is the whole answer to its query. false: the
+ * table was loaded offline (fc_cache_info.offline: its service unreachable)
+ * and its ON_INTERACTION_CACHE mode would have asked the service for this
+ * query - the cache does not cover it - so the rows are only what the cache
+ * holds, and the service may have more. true for every other result.
+ * @since 1.3 */
+FC_API fc_status fc_result_is_complete(const fc_result *result, bool *out);
+
 /* *out = the spatial reference (wkid) of the result's geometries, 0 if
  * unknown. @since 1.0 */
 FC_API fc_status fc_result_wkid(const fc_result *result, int32_t *out);
@@ -1534,18 +1542,25 @@ FC_API fc_status fc_table_reset_statistics(fc_table *table);
  *    views, apply) fails with FC_E_NETWORK and changes nothing; pending edits wait.
  * Every edit is journaled the moment it is made (a kill -9 right after
  * fc_table_add_feature returns keeps it); an edit being applied is recorded "in
- * doubt" and flushed to disk before its request goes. Features are saved at most
- * a second after they change, and at once when a populate or an apply ends and
- * when the table is released. Files are replaced atomically: a crash or a full
+ * doubt" and flushed to disk before its request goes. Features are saved in the
+ * background at most a second after they change (what a view or a query brought
+ * in may be lost by a crash within that second: it is fetched again), and before
+ * fc_table_populate, fc_table_apply_edits (and their _start operations) finish,
+ * and when the table is released; fc_table_flush_cache writes and syncs them at
+ * once for a caller that must know. Files are replaced atomically: a crash or a full
  * disk at any moment leaves the previous state readable. A file that is corrupt,
  * truncated, of another table or of a newer format is set aside (renamed
  * *.corrupt-<time>, see fc_cache_info.set_aside) and the table starts empty.
  * A folder is used by one table at a time (a lock, released when the table is or
- * its process ends): a second table of the same identity opens it read-only.
+ * its process ends): a second table of the same identity waits for it up to the
+ * context's lock wait (fc_context_set_cache_lock_wait, 2 s by default) while it
+ * loads, then opens it read-only (fc_cache_info.read_only, known once loaded).
+ * A folder or lock that cannot be used at all (no permission, a lock path that
+ * is a folder) fails the table's load with FC_E_STORAGE and the reason.
  * The file format is described in FILE-FORMAT.md. */
 
 /* How a table's load treated its saved coverage (fc_cache_info.revalidation). */
-#define FC_CACHE_NONE               0 /* not persisted, or nothing was saved */
+#define FC_CACHE_NONE               0 /* not persisted (or not loaded yet) */
 #define FC_CACHE_UNCHANGED          1 /* the service's evidence is unchanged: all kept */
 #define FC_CACHE_STALE              2 /* the evidence changed: coverage dropped */
 #define FC_CACHE_EXPIRED            3 /* no evidence of change; every tile past its server's
@@ -1560,6 +1575,9 @@ FC_API fc_status fc_table_reset_statistics(fc_table *table);
                                          all kept */
 #define FC_CACHE_PARTLY_EXPIRED     8 /* no evidence of change; the tiles past their freshness
                                          and the time-to-live dropped, the rest kept */
+#define FC_CACHE_CREATED            9 /* persisted, and no saved cache was read (none yet, or
+                                         one set aside: see set_aside): this table's saves
+                                         start it. @since 1.3 */
 
 /* Where a table's persisted cache stands. Versioned like fc_table_statistics:
  * set struct_size to sizeof(fc_cache_info) before the call. */
@@ -1606,6 +1624,22 @@ FC_API fc_status fc_context_set_cache_disk_budget(fc_context *ctx, int64_t bytes
  * FC_E_INVALID_ARGUMENT for a NULL table or an empty folder, FC_E_INVALID_STATE
  * once the table is loading or loaded. @since 1.3 */
 FC_API fc_status fc_table_set_cache_folder(fc_table *table, const char *folder, double time_to_live_seconds);
+
+/* Seconds a table of the context waits, while it loads, for a cache folder
+ * another table holds before it opens the folder read-only (default 2; 0 =
+ * read-only at once). ctx NULL: the default context. Errors:
+ * FC_E_INVALID_ARGUMENT for a negative, NaN or infinite wait. Threading: any
+ * thread. @since 1.3 */
+FC_API fc_status fc_context_set_cache_lock_wait(fc_context *ctx, double seconds);
+
+/* Writes the table's cache (features, coverage, metadata) to its folder now,
+ * synced, and returns once it is on disk. Blocks the calling thread (not from
+ * a callback). Errors: FC_E_INVALID_ARGUMENT for a NULL table; FC_E_INVALID_STATE
+ * for a table without a cache folder or with a read-only one; FC_E_STORAGE
+ * when the write fails (the previous state stays readable); the load's error
+ * when the table is not loaded and cannot load. Threading: any thread.
+ * @since 1.3 */
+FC_API fc_status fc_table_flush_cache(fc_table *table);
 
 /* Copies where the table's persisted cache stands into *out (set
  * out->struct_size first). Errors: FC_E_INVALID_ARGUMENT for a NULL table or out,

@@ -280,6 +280,7 @@ public:
     /// The bytes the folders under the cache folder may take together (0: no
     /// bound); see fc_context_set_cache_disk_budget.
     void set_cache_disk_budget(int64_t bytes) { check(fc_context_set_cache_disk_budget(get(), bytes)); }
+    void set_cache_lock_wait(double seconds) { check(fc_context_set_cache_lock_wait(get(), seconds)); }
     fc_context *get() const noexcept { return handle_.get(); }
 
 private:
@@ -330,6 +331,8 @@ public:
 
     int64_t size() const { return get_value<int64_t>(fc_result_count); }
     bool limit_exceeded() const { return get_value<bool>(fc_result_limit_exceeded); }
+    /// False when an offline table answered a query its cache does not cover.
+    bool is_complete() const { return get_value<bool>(fc_result_is_complete); }
     int32_t field_count() const { return get_value<int32_t>(fc_result_field_count); }
     std::string_view field_name(int32_t col) const { return get_value<const char *>(fc_result_field_name, col); }
     int32_t field_type(int32_t col) const { return get_value<int32_t>(fc_result_field_type, col); }
@@ -659,6 +662,8 @@ public:
         check(fc_table_get_cache_info(get(), &info));
         return info;
     }
+    /// Writes the cache to its folder now, synced (fc_table_flush_cache).
+    void flush_cache() { check(fc_table_flush_cache(get())); }
     bool has_local_edits() const { return value<bool>(fc_table_has_local_edits); }
     std::vector<EditResult> local_edits() const {
         fc_edit_list *out = nullptr;

@@ -123,7 +123,7 @@ static void step_seed(const char *folder, const char *url) {
     fc_table *table = open_cached(NULL, folder, url, FC_REQUEST_MODE_ON_INTERACTION_CACHE, -1);
     fc_cache_info info = cache_info(table);
     CHECK(info.folder != NULL && strncmp(info.folder, folder, strlen(folder)) == 0);
-    CHECK(info.revalidation == FC_CACHE_NONE && !info.offline && !info.read_only);
+    CHECK(info.revalidation == FC_CACHE_CREATED && !info.offline && !info.read_only);
     int64_t requests = 0;
     CHECK(view_count(table, &requests) == SEEDED);
     CHECK(requests >= 1);
@@ -164,6 +164,18 @@ static void step_offline(const char *folder, const char *url) {
     CHECK_STATUS(fc_query_set_envelope(query, &away), FC_OK);
     fc_result *result = NULL;
     CHECK_STATUS(populate(table, query, false, &result), FC_E_NETWORK);
+    /* A query there is answered from the cache, and says it may be short. */
+    bool complete = true;
+    CHECK_STATUS(fc_table_query(table, query, &result), FC_OK);
+    CHECK_STATUS(fc_result_is_complete(result, &complete), FC_OK);
+    CHECK(!complete && result_count(result) == 0);
+    fc_result_free(result);
+    /* A query the cache covers is whole. */
+    CHECK_STATUS(fc_query_set_envelope(query, &PORTLAND), FC_OK);
+    CHECK_STATUS(fc_table_query(table, query, &result), FC_OK);
+    CHECK_STATUS(fc_result_is_complete(result, &complete), FC_OK);
+    CHECK(complete && result_count(result) == SEEDED);
+    fc_result_free(result);
     fc_query_free(query);
     CHECK(cached_count(table) == SEEDED);
     /* An edit made offline waits. */
@@ -433,7 +445,7 @@ static void test_lock_and_corruption(void) {
     fc_table *table = open_cached(NULL, folder, url, FC_REQUEST_MODE_ON_INTERACTION_CACHE, -1);
     fc_cache_info info = cache_info(table);
     CHECK(info.set_aside != NULL && strstr(info.set_aside, "checksum") != NULL);
-    CHECK(info.revalidation == FC_CACHE_NONE && info.restored_features == 0 && cached_count(table) == 0);
+    CHECK(info.revalidation == FC_CACHE_CREATED && info.restored_features == 0 && cached_count(table) == 0);
     CHECK(view_count(table, NULL) == SEEDED);
     fc_table_free(table);
 
@@ -504,7 +516,7 @@ static void test_disk_budget(void) {
     CHECK(cache_info(table).restored_features > 0);
     fc_table_free(table);
     table = open_cached(ctx, folder, url_b, FC_REQUEST_MODE_ON_INTERACTION_CACHE, -1);
-    CHECK_MSG(cache_info(table).restored_features == 0 && cache_info(table).revalidation == FC_CACHE_NONE,
+    CHECK_MSG(cache_info(table).restored_features == 0 && cache_info(table).revalidation == FC_CACHE_CREATED,
               "the least recently used folder was kept");
     fc_table_free(table);
     CHECK_STATUS(fc_context_set_cache_disk_budget(ctx, 0), FC_OK);
@@ -583,13 +595,62 @@ static void test_bad_arguments(void) {
     CHECK_STATUS(fc_table_get_cache_info(table, NULL), FC_E_INVALID_ARGUMENT);
     info = cache_info(table);
     CHECK(info.folder == NULL && info.revalidation == FC_CACHE_NONE);
-    /* A folder that cannot be made: the table loads, in memory, and says why. */
+    /* A folder that cannot be made: the load fails and says why. */
     CHECK_STATUS(fc_table_set_cache_folder(table, "/proc/no-such/cache", 0), FC_OK);
-    CHECK_STATUS(fc_loadable_wait(fc_table_as_loadable(table), 30), FC_OK);
+    CHECK_STATUS(fc_loadable_wait(fc_table_as_loadable(table), 30), FC_E_STORAGE);
+    CHECK_CONTAINS(fc_error_message(fc_last_error()), "cache folder cannot be used");
     info = cache_info(table);
     CHECK(info.folder == NULL && info.last_save_status == FC_E_STORAGE);
-    CHECK_STATUS(fc_table_set_cache_folder(table, "/tmp/x", 0), FC_E_INVALID_STATE);
+    /* The load failed: another folder may be set before it is retried. */
+    CHECK_STATUS(fc_table_set_cache_folder(table, "/tmp/x", 0), FC_OK);
     fc_table_free(table);
+}
+
+/* The lock wait is the caller's; a lock that cannot be used at all fails the
+ * load with the reason (it used to load with nothing restored, silently); an
+ * explicit flush writes the cache at once. */
+static void test_lock_wait_and_flush(void) {
+    const char *ns = emulator_namespace("persist-lockwait");
+    char folder[256], url[512], lock[700];
+    make_folder(folder, sizeof folder, "lockwait");
+    layer_url_at(url, sizeof url, emulator_base(), ns);
+    fc_context *ctx = NULL;
+    CHECK_STATUS(fc_context_create(&ctx), FC_OK);
+    CHECK_STATUS(fc_context_set_cache_lock_wait(ctx, -1), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_context_set_cache_lock_wait(ctx, NAN), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_context_set_cache_lock_wait(ctx, INFINITY), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_context_set_cache_lock_wait(ctx, 0), FC_OK);
+
+    fc_table *first = open_cached(ctx, folder, url, FC_REQUEST_MODE_MANUAL_CACHE, -1);
+    CHECK(cache_info(first).revalidation == FC_CACHE_CREATED && !cache_info(first).read_only);
+    CHECK(populate_count(first, NULL, NULL, 0) == SEEDED);
+    CHECK_STATUS(fc_table_flush_cache(first), FC_OK);
+    fc_cache_info info = cache_info(first);
+    CHECK(info.saved_at > 0 && info.bytes_on_disk > 0 && info.last_save_status == FC_OK);
+    /* Held by the first: with no wait, the second is read-only at once and reads what was flushed. */
+    fc_table *second = open_cached(ctx, folder, url, FC_REQUEST_MODE_MANUAL_CACHE, -1);
+    CHECK(cache_info(second).read_only && cache_info(second).restored_features == SEEDED);
+    CHECK_STATUS(fc_table_flush_cache(second), FC_E_INVALID_STATE);
+    snprintf(lock, sizeof lock, "%s/lock", info.folder ? info.folder : "");
+    fc_table_free(second);
+    fc_table_free(first);
+
+    /* The lock path is a folder: the load fails with FC_E_STORAGE naming it. */
+    CHECK(unlink(lock) == 0 && mkdir(lock, 0700) == 0);
+    fc_table *table = NULL;
+    CHECK_STATUS(fc_table_create_arcgis(ctx, url, &table), FC_OK);
+    CHECK_STATUS(fc_table_set_cache_folder(table, folder, -1), FC_OK);
+    CHECK_STATUS(fc_loadable_wait(fc_table_as_loadable(table), 30), FC_E_STORAGE);
+    CHECK_CONTAINS(fc_error_message(fc_last_error()), "lock");
+    fc_table_free(table);
+    rmdir(lock);
+
+    /* A table without a cache folder has nothing to flush. */
+    CHECK_STATUS(fc_table_create_arcgis(ctx, url, &table), FC_OK);
+    CHECK_STATUS(fc_table_flush_cache(table), FC_E_INVALID_STATE);
+    CHECK_STATUS(fc_table_flush_cache(NULL), FC_E_INVALID_ARGUMENT);
+    fc_table_free(table);
+    fc_context_free(ctx);
 }
 
 int main(int argc, char **argv) {
@@ -627,6 +688,7 @@ int main(int argc, char **argv) {
     RUN(test_bad_arguments);
     RUN(test_reopen_revalidate_offline);
     RUN(test_lock_and_corruption);
+    RUN(test_lock_wait_and_flush);
     RUN(test_full_disk);
     RUN(test_disk_budget);
     RUN(test_crash_kills);

@@ -244,7 +244,7 @@ int main() {
             fc::Table first = fc::Table::arcgis(url, &context);
             first.set_request_mode(FC_REQUEST_MODE_MANUAL_CACHE);
             first.populate();
-            CHECK(first.cache_info().folder != nullptr && first.cache_info().revalidation == FC_CACHE_NONE);
+            CHECK(first.cache_info().folder != nullptr && first.cache_info().revalidation == FC_CACHE_CREATED);
         }
         fc::Table second = fc::Table::arcgis(url, &context);
         second.set_request_mode(FC_REQUEST_MODE_MANUAL_CACHE);

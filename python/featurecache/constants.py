@@ -77,6 +77,7 @@ class CacheRevalidation(IntEnum):
     SCHEMA_CHANGED = 6
     FRESH = 7
     PARTLY_EXPIRED = 8
+    CREATED = 9
 
 
 class TokenPlacement(IntEnum):

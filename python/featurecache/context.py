@@ -22,7 +22,7 @@ class Context(Handle):
 
     def __init__(self, *, connect_timeout=None, timeout=None, max_connections_per_host=None,
                  max_response_bytes=None, user_agent=None, headers=None, token=None, token_as_parameter=False,
-                 cache_dir=None, cache_ttl=0.0, cache_disk_budget=0):
+                 cache_dir=None, cache_ttl=0.0, cache_disk_budget=0, cache_lock_wait=None):
         out = ctypes.c_void_p()
         check(_ffi.lib.fc_context_create(ctypes.byref(out)))
         super().__init__(out.value)
@@ -43,6 +43,13 @@ class Context(Handle):
             self.set_cache_dir(cache_dir, cache_ttl)
         if cache_disk_budget:
             self.set_cache_disk_budget(cache_disk_budget)
+        if cache_lock_wait is not None:
+            self.set_cache_lock_wait(cache_lock_wait)
+
+    def set_cache_lock_wait(self, seconds):
+        """Seconds a loading table waits for a cache folder another table holds
+        before it opens the folder read-only (default 2; 0: read-only at once)."""
+        check(_ffi.lib.fc_context_set_cache_lock_wait(self._ptr, float(seconds)))
 
     def set_cache_dir(self, folder, time_to_live=0.0):
         """Keeps the cache of tables loaded afterwards in `folder` between runs

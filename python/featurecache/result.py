@@ -67,6 +67,13 @@ class Result(Handle):
         return self._get(_ffi.lib.fc_result_limit_exceeded, ctypes.c_bool)
 
     @property
+    def complete(self):
+        """False when a table loaded offline answered a query its cache does not
+        cover (its on-interaction mode would have asked the service): the rows
+        are what the cache holds, and the service may have more."""
+        return self._get(_ffi.lib.fc_result_is_complete, ctypes.c_bool)
+
+    @property
     def wkid(self):
         return self._get(_ffi.lib.fc_result_wkid, ctypes.c_int32)
 

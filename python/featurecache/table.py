@@ -207,6 +207,12 @@ class Table(Handle, Loadable, Editing):
         encoded = None if folder is None else _ffi.encode(os.fspath(folder), "folder")
         check(_ffi.lib.fc_table_set_cache_folder(self._ptr, encoded, -1.0 if time_to_live is None else float(time_to_live)))
 
+    def flush_cache(self):
+        """Writes the table's cache to its folder now, synced; returns once it is
+        on disk (StorageError when the write fails, InvalidStateError without a
+        writable cache folder)."""
+        check(_ffi.lib.fc_table_flush_cache(self._ptr))
+
     @property
     def cache_info(self):
         """A CacheInfo: where the table's persisted cache stands."""

@@ -23,7 +23,7 @@ def test_second_run_answers_from_disk(ns, tmp_path):
     folder = str(tmp_path / "cache")
     table = open_table(ns, folder)
     info = table.cache_info
-    assert info.folder.startswith(folder) and info.revalidation == fc.CacheRevalidation.NONE
+    assert info.folder.startswith(folder) and info.revalidation == fc.CacheRevalidation.CREATED
     assert len(table.query(fc.Query(bbox=PORTLAND))) == 200
     table.close()
 
@@ -93,3 +93,26 @@ def test_disk_budget_removes_the_least_recently_used_folder(emulator, tmp_path):
     table = open_table(first, folder)
     assert table.cache_info.restored_features == 0
     table.close()
+
+
+def test_offline_answer_says_it_may_be_short(ns, tmp_path):
+    """Loaded offline, a query the cache does not cover answers what the cache
+    holds and says so (result.complete False); a covered one is complete. An
+    explicit flush puts the cache on disk at once."""
+    folder = str(tmp_path / "cache")
+    table = open_table(ns, folder)
+    assert len(table.query(fc.Query(bbox=PORTLAND))) == 200
+    table.flush_cache()
+    assert table.cache_info.saved_at > 0
+    table.close()
+    ns.fail("reset", count=-1)  # the service unreachable: every connection reset
+    try:
+        table = open_table(ns, folder)
+        assert table.cache_info.offline
+        covered = table.query(fc.Query(bbox=PORTLAND))
+        assert covered.complete and len(covered) == 200
+        away = table.query(fc.Query(bbox=(10.0, 10.0, 11.0, 11.0)))
+        assert not away.complete and len(away) == 0
+        table.close()
+    finally:
+        ns.control("clear")

@@ -11,6 +11,14 @@ public final class FeatureResult: Sendable {
     /// True when `maxFeatures` cut the set short (more matched than returned).
     public let limitExceeded: Bool
     public let spatialReference: SpatialReference?
+    /// False when the answer came from a cache that does not cover the query
+    /// while the service could not be asked (a table loaded offline): the
+    /// service may have more features there.
+    public var isComplete: Bool { complete.withLock { $0 } }
+    private let complete = Locked(true)
+
+    /// Marks the answer as possibly short (see `isComplete`).
+    package func markIncomplete() { complete.withLock { $0 = false } }
 
     package struct Part: Sendable {
         package let batch: FeatureBatch
@@ -321,8 +329,10 @@ extension FeatureResult {
             let batch = rows.map { part.batch.gathering($0, spatial: false) } ?? part.batch
             return (includesGeometry ? batch.mappingCoordinates(transform) : batch, nil)
         }
-        return FeatureResult(
+        let projected = FeatureResult(
             pieces, limitExceeded: limitExceeded, spatialReference: SpatialReference(wkid: wkid),
             outFields: fields.map(\.name), includesGeometry: includesGeometry, schema: fields)
+        if !isComplete { projected.markIncomplete() }
+        return projected
     }
 }

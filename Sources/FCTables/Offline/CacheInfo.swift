@@ -33,6 +33,9 @@ public struct CacheInfo: Sendable, Equatable {
         /// their server's freshness and the time-to-live and were dropped
         /// (fetched again when viewed), the rest kept.
         case partlyExpired = 8
+        /// Persisted, and nothing was saved before: this table started the
+        /// folder (its saves are this process's).
+        case created = 9
     }
 
     /// The table's cache folder; nil when it is not persisted.

@@ -52,15 +52,20 @@ extension FeatureTable {
     }
 
     /// Opens the folder (once) and reads what it holds; nil when not persisted.
-    package func openPersistedCache() -> PersistedCache.Snapshot? {
+    /// Throws `.storage` when the folder or its lock cannot be used (a lock
+    /// path that is a folder, no permission): the caller asked for a
+    /// persisted cache, so the load fails rather than run without it.
+    package func openPersistedCache() throws(FeatureCacheError) -> PersistedCache.Snapshot? {
         let settings = context.settings
         guard let folder = persistence.withLock({ $0.cache == nil ? $0.folder ?? settings.cacheFolder : nil }) else { return nil }
         let cache: PersistedCache
         do {
-            cache = try PersistedCache(root: folder, identity: cacheIdentity)
+            cache = try PersistedCache(root: folder, identity: cacheIdentity, lockWait: settings.cacheLockWait)
         } catch {
             persistence.withLock { $0.info.lastSaveError = error }
-            return nil
+            var failure = error
+            failure.message = "the cache folder cannot be used: \(error.message)"
+            throw failure
         }
         let (snapshot, setAside) = cache.readSnapshot()
         let (journal, contents, journalSetAside) = cache.openJournal()
@@ -83,7 +88,7 @@ extension FeatureTable {
     /// the coverage the evidence says is current (`offline`: all of it).
     package func restorePersisted(_ snapshot: PersistedCache.Snapshot?, metadata: TableMetadata, offline: Bool) {
         let ttl = persistence.withLock { $0.timeToLive } ?? context.settings.cacheTimeToLive
-        var revalidation = CacheInfo.Revalidation.none
+        var revalidation = CacheInfo.Revalidation.created
         var restored = 0
         if let snapshot {
             let saved = snapshot.metadata
@@ -167,9 +172,25 @@ extension FeatureTable {
         persistence.withLock { $0.saver }?.changed()
     }
 
-    /// Saves now what changed (the end of a populate or an apply).
+    /// Saves now (the end of a populate or an apply): returns once the
+    /// features are written and synced.
     package func flushCache() async {
-        await persistence.withLock { $0.saver }?.flushed()
+        await persistence.withLock { $0.saver }?.flushed(force: true)
+    }
+
+    /// Writes the cache to its folder now, synced, and returns once it is on
+    /// disk (`fc_table_flush_cache`): for a caller that must know. Throws the
+    /// save's `.storage` error; `.invalidState` for a table without a
+    /// writable cache folder (not persisted, or read-only).
+    public func flushCacheNow() async throws(FeatureCacheError) {
+        try await load()
+        guard let saver = persistence.withLock({ $0.saver }) else {
+            let info = cacheInfo
+            throw FeatureCacheError.invalidState(
+                info.folder == nil ? "the table has no cache folder" : "the table's cache folder is read-only (another table holds it)")
+        }
+        await saver.flushed(force: true)
+        if let error = persistence.withLock({ $0.info.lastSaveError }) { throw error }
     }
 
     /// Writes the features, their coverage and the metadata (on the saver's queue).

@@ -36,13 +36,14 @@ package final class PersistedCache: @unchecked Sendable {
         package var editIds: [Int64]
     }
 
-    /// Opens (creating) the folder of `identity` under `root`.
-    package init(root: String, identity: String) throws(FeatureCacheError) {
+    /// Opens (creating) the folder of `identity` under `root`, waiting up to
+    /// `lockWait` seconds for a table that holds it.
+    package init(root: String, identity: String, lockWait: Double = 2) throws(FeatureCacheError) {
         let name = String(identity.utf8.withContiguousStorageIfAvailable { ContentHash.of(UnsafeRawBufferPointer($0)) } ?? 0, radix: 16)
         self.root = root
         folder = root.hasSuffix("/") ? root + name : root + "/" + name
         self.identity = identity
-        lock = try CacheFiles.Lock.folder(folder)
+        lock = try CacheFiles.Lock.folder(folder, patience: lockWait)
         isReadOnly = lock == nil
     }
 

@@ -49,7 +49,7 @@ public final class FeatureTable: Loadable {
     public var url: String { source.urlString }
 
     public func performLoad(retrying: Bool) async throws(FeatureCacheError) {
-        let saved = openPersistedCache()
+        let saved = try openPersistedCache()
         var metadata: TableMetadata
         var offline = false
         do {
@@ -422,24 +422,32 @@ public final class FeatureTable: Loadable {
     /// cached), else the service, and its answer is merged into the cache.
     package func answersLocally(_ query: QueryParameters) -> Bool {
         // Loaded offline: the cache is all there is.
-        if persistence.withLock({ $0.info.isOffline }) { return requestMode != .onInteractionNoCache }
+        if isOffline { return requestMode != .onInteractionNoCache }
         switch requestMode {
         case .manualCache: return true
         case .onInteractionNoCache: return false
-        case .onInteractionCache:
-            if !query.objectIds.isEmpty, store.containsAll(query.objectIds) { return true }
-            guard let grid = tileGrid else { return false }
-            var area = grid.root
-            if query.geometry != nil, query.spatialRelationship != .disjoint,
-                let filter = try? SpatialFilter(query, table: loadedMetadata?.spatialReference)
-            {
-                area = filter.box
-            } else if query.geometry != nil, query.spatialRelationship != .disjoint {
-                return false  // cannot project it here: the service can
-            }
-            return interaction.covers(area, grid: grid, signature: filterSignature)
-                || interaction.coversAnswered(area, signature: answerSignature(query))
+        case .onInteractionCache: return covers(query)
         }
+    }
+
+    /// Loaded from its persisted cache with the service unreachable.
+    package var isOffline: Bool { persistence.withLock { $0.info.isOffline } }
+
+    /// Whether the cache holds the whole answer to `query`: its ids, or its
+    /// area covered by tiles or by an earlier complete answer.
+    private func covers(_ query: QueryParameters) -> Bool {
+        if !query.objectIds.isEmpty, store.containsAll(query.objectIds) { return true }
+        guard let grid = tileGrid else { return false }
+        var area = grid.root
+        if query.geometry != nil, query.spatialRelationship != .disjoint,
+            let filter = try? SpatialFilter(query, table: loadedMetadata?.spatialReference)
+        {
+            area = filter.box
+        } else if query.geometry != nil, query.spatialRelationship != .disjoint {
+            return false  // cannot project it here: the service can
+        }
+        return interaction.covers(area, grid: grid, signature: filterSignature)
+            || interaction.coversAnswered(area, signature: answerSignature(query))
     }
 
     /// Under which signature a query's complete answer is recorded.
@@ -494,6 +502,9 @@ public final class FeatureTable: Loadable {
         } server: { (metadata) async throws(FeatureCacheError) in
             try await fetchAnswer(query, metadata: metadata)
         }
+        // Offline, a query this mode would have asked the service is answered
+        // from what the cache holds: it says so.
+        if isOffline, requestMode == .onInteractionCache, !covers(query) { result.markIncomplete() }
         return try result.projected(to: query.outWkid)
     }
 

@@ -51,6 +51,9 @@ public struct ClientSettings: Sendable {
     /// beyond it, the least recently used tables' folders not in use and with
     /// no pending edits are removed (`CacheDiskBudget`). 0 = no limit.
     public var cacheDiskBudget = 0
+    /// Seconds a table waits for a cache folder another table (in this
+    /// process or another) holds before it opens the folder read-only.
+    public var cacheLockWait: Double = 2
 
     public init() {}
 }

@@ -29,6 +29,30 @@ public func fcContextSetCacheDiskBudget(_ ctx: OpaquePointer?, _ bytes: Int64) -
     }
 }
 
+@_cdecl("fc_context_set_cache_lock_wait")
+public func fcContextSetCacheLockWait(_ ctx: OpaquePointer?, _ seconds: Double) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        let context = try context(ctx)
+        guard seconds >= 0, seconds.isFinite else {
+            throw FeatureCacheError(.invalidArgument, "the lock wait must be a finite number of seconds >= 0 (got \(seconds))")
+        }
+        try context.updateSettings { settings throws(FeatureCacheError) in settings.cacheLockWait = seconds }
+    }
+}
+
+@_cdecl("fc_table_flush_cache")
+public func fcTableFlushCache(_ pointer: OpaquePointer?) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        _ = try runOperation("fc_table_flush_cache", \.count) { () throws(FeatureCacheError) in
+            let table = try table(pointer).1
+            return { (_) async throws(FeatureCacheError) -> OperationValue in
+                try await table.flushCacheNow()
+                return .count(0)
+            }
+        }
+    }
+}
+
 @_cdecl("fc_table_set_cache_folder")
 public func fcTableSetCacheFolder(_ pointer: OpaquePointer?, _ folder: UnsafePointer<CChar>?, _ timeToLive: Double) -> Int32 {
     status { () throws(FeatureCacheError) in

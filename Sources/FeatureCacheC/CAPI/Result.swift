@@ -30,6 +30,11 @@ public func fcResultLimitExceeded(_ pointer: OpaquePointer?, _ out: UnsafeMutabl
     output(out) { () throws(FeatureCacheError) in try result(pointer).1.limitExceeded }
 }
 
+@_cdecl("fc_result_is_complete")
+public func fcResultIsComplete(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<Bool>?) -> Int32 {
+    output(out) { () throws(FeatureCacheError) in try result(pointer).1.isComplete }
+}
+
 @_cdecl("fc_result_wkid")
 public func fcResultWkid(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?) -> Int32 {
     output(out) { () throws(FeatureCacheError) in try result(pointer).1.spatialReference?.effectiveWkid ?? 0 }
