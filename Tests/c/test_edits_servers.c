@@ -197,6 +197,54 @@ static void test_wfs_lost_answers(void) {
     test_wfs_lost_answer("truncated");
 }
 
+/* WFS-T has no version check: another client changed feature 20 and 24 and
+ * deleted 22 after this table cached them. The update of 20, the update of
+ * 22 and the delete of 24 are conflicts (each read by id first and compared
+ * with the cached copy), not overwrites or silent successes; 21 goes through.
+ * Before, 20 was overwritten, 22 reported applied and 24 deleted. */
+static void test_wfs_conflict(void) {
+    reset_edits();
+    fc_table *table = open_wfs(NULL, qgis_edits());
+    CHECK(populate_count(table, NULL, NULL, 0) == SEEDED);
+    fc_table *other = fresh_wfs(qgis_edits());
+    fc_feature_edit *edit = NULL;
+    CHECK_STATUS(fc_feature_edit_create(&edit), FC_OK);
+    CHECK_STATUS(fc_feature_edit_set_string(edit, "Inspector", "Other"), FC_OK);
+    CHECK_STATUS(fc_table_update_feature(other, 20, edit), FC_OK);
+    CHECK_STATUS(fc_table_update_feature(other, 24, edit), FC_OK);
+    fc_feature_edit_free(edit);
+    CHECK_STATUS(fc_table_delete_feature(other, 22), FC_OK);
+    CHECK_STATUS(fc_table_apply_edits(other, NULL, NULL), FC_OK);
+    fc_table_free(other);
+
+    CHECK_STATUS(fc_feature_edit_create(&edit), FC_OK);
+    CHECK_STATUS(fc_feature_edit_set_string(edit, "Inspector", "Mine"), FC_OK);
+    CHECK_STATUS(fc_table_update_feature(table, 20, edit), FC_OK);
+    CHECK_STATUS(fc_table_update_feature(table, 21, edit), FC_OK);
+    CHECK_STATUS(fc_table_update_feature(table, 22, edit), FC_OK);
+    fc_feature_edit_free(edit);
+    CHECK_STATUS(fc_table_delete_feature(table, 24), FC_OK);
+    fc_edit_list *results = NULL;
+    CHECK_STATUS(fc_table_apply_edits(table, NULL, &results), FC_OK);
+    int64_t n = -1;
+    CHECK_STATUS(fc_edit_list_count(results, &n), FC_OK);
+    CHECK(n == 4);
+    for (int64_t i = 0; i < n; i++) {
+        fc_edit_info info = edit_entry(results, i);
+        CHECK(info.status == (info.object_id == 21 ? FC_OK : FC_E_CONFLICT));
+        CHECK(info.state == (info.object_id == 21 ? FC_EDIT_STATE_APPLIED : FC_EDIT_STATE_REFUSED));
+    }
+    fc_edit_list_free(results);
+    CHECK(local_edit_count(table) == 3);
+    fc_table *check = fresh_wfs(qgis_edits());
+    CHECK(strcmp(string_field(check, 20, "Inspector"), "Other") == 0);
+    CHECK(strcmp(string_field(check, 21, "Inspector"), "Mine") == 0);
+    CHECK(feature_by_id(check, 22) == NULL);
+    CHECK(strcmp(string_field(check, 24, "Inspector"), "Other") == 0);
+    fc_table_free(check);
+    fc_table_free(table);
+}
+
 /* A read-only feature type (QGIS's main project) cannot be edited. */
 static void test_wfs_read_only(void) {
     fc_table *table = NULL;
@@ -349,6 +397,50 @@ static void test_ogc_integer_filter(void) {
     fc_table_free(table);
 }
 
+/* pygeoapi declares PUT only: an update sends the whole item as the server
+ * served it just before, with only what the user changed replaced - a
+ * property outside the table's fields (another client's "Extra", which the
+ * queryables do not list) stays. The old rule sent the cached copy, the
+ * table's fields only, and the server dropped Extra. */
+static void test_ogc_put_keeps_what_was_served(void) {
+    reset_edits();
+    char command[1024];
+    snprintf(command, sizeof command,
+             "curl -s -o /dev/null -w '%%{http_code}' -X POST -H 'Content-Type: application/geo+json' "
+             "--data '{\"type\":\"Feature\",\"id\":\"777\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[-122.55,45.55]},"
+             "\"properties\":{\"Status\":2,\"Score\":1.5,\"Inspector\":\"Else\",\"Notes\":null,\"Extra\":\"kept\"}}' "
+             "%s/collections/inspections/items | grep -q 201", pygeoapi());
+    CHECK(system(command) == 0);
+    fc_table *table = open_ogc(NULL, pygeoapi(), "inspections");
+    CHECK(populate_count(table, NULL, NULL, 0) == SEEDED + 1);
+    int64_t extra = -1;
+    fc_result *result = NULL;
+    fc_query *query = NULL;
+    CHECK_STATUS(fc_query_create(&query), FC_OK);
+    CHECK_STATUS(fc_query_set_where(query, "Inspector = 'Else'"), FC_OK);
+    CHECK_STATUS(fc_table_query(table, query, &result), FC_OK);
+    fc_query_free(query);
+    if (result_count(result) == 1) CHECK_STATUS(fc_result_object_id(result, 0, &extra), FC_OK);
+    fc_result_free(result);
+    CHECK(extra > 0);
+    fc_feature_edit *edit = NULL;
+    CHECK_STATUS(fc_feature_edit_create(&edit), FC_OK);
+    uint8_t wkb[21];
+    CHECK_STATUS(fc_feature_edit_set_geometry_wkb(edit, wkb, point_wkb(wkb, -122.56, 45.56), 0), FC_OK);
+    CHECK_STATUS(fc_table_update_feature(table, extra, edit), FC_OK);  /* geometry only */
+    fc_feature_edit_free(edit);
+    CHECK_STATUS(fc_table_apply_edits(table, NULL, NULL), FC_OK);
+    char *id = NULL;
+    CHECK_STATUS(fc_table_get_server_id(table, extra, &id), FC_OK);
+    char url[512];
+    snprintf(url, sizeof url, "%s/collections/inspections/items/%s?f=json", pygeoapi(), id ? id : "");
+    fc_string_free(id);
+    const char *item = http_get(url);
+    CHECK_CONTAINS(item, "\"Extra\":\"kept\"");
+    CHECK_CONTAINS(item, "-122.56");
+    fc_table_free(table);
+}
+
 /* A POST whose answer is lost after pygeoapi created the item: found by its
  * geometry and values, not posted twice - also once the table has learnt the
  * server ignores filters, where the old rule asked `Status=1&Inspector=Once`
@@ -459,11 +551,13 @@ int main(void) {
     RUN(test_wfs_read_only);
     RUN(test_wfs_edit_apply_fresh_read);
     RUN(test_wfs_lost_answers);
+    RUN(test_wfs_conflict);
     RUN(test_ogc_edit_apply_fresh_read);
     RUN(test_ogc_integer_filter);
     RUN(test_ogc_lost_answers);
     RUN(test_ogc_fails_part_way);
     RUN(test_ogc_conflict);
+    RUN(test_ogc_put_keeps_what_was_served);
     reset_edits();
     return fc_test_finish("test_edits_servers");
 }

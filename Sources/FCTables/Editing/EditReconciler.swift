@@ -114,3 +114,47 @@ extension FeatureEditor {
         }
     }
 }
+
+/// Features changed on the service since they were cached, found through the
+/// source's own query by id (any protocol that reads features by id): an
+/// update or delete of a feature whose values on the service differ from the
+/// cached copy the edit was made on is a conflict; an update of a feature gone
+/// from the service is one too (a delete of it is not: gone either way).
+extension FeatureEditor {
+    package func conflictsByQuery(_ edits: [LocalEdit], metadata: TableMetadata) async throws(FeatureCacheError) -> [Int64: FeatureCacheError] {
+        let checked = edits.filter { $0.original != nil && $0.objectId > 0 }
+        guard !checked.isEmpty else { return [:] }
+        var found: [Int64: FeatureCacheError] = [:]
+        let size = max(1, min(metadata.maxRecordCount, 500))
+        let compared = metadata.fields.indices.filter { metadata.fields[$0].editable }
+        for start in stride(from: 0, to: checked.count, by: size) {
+            let part = Array(checked[start..<min(start + size, checked.count)])
+            var query = QueryParameters()
+            query.objectIds = part.map(\.objectId)
+            query.returnGeometry = false
+            let fetched = try await fetch(query, outFields: nil, metadata: metadata, progress: nil, maxPages: nil)
+            var now: [Int64: [AttributeValue]] = [:]
+            for batch in fetched.batches {
+                for row in 0..<batch.count { now[batch.objectId(row)] = EditedRow.values(of: batch, row: row, fields: metadata.fields) }
+            }
+            for edit in part {
+                guard let original = edit.original else { continue }
+                guard let values = now[edit.objectId] else {
+                    if edit.kind == .update {
+                        found[edit.objectId] = FeatureCacheError(
+                            .conflict, "feature \(edit.objectId) was deleted on the service after it was cached")
+                    }
+                    continue
+                }
+                let cached = EditedRow.values(of: original, row: 0, fields: metadata.fields)
+                if let field = compared.first(where: { !Self.sameValue(cached[$0], values[$0]) }) {
+                    found[edit.objectId] = FeatureCacheError(
+                        .conflict,
+                        "feature \(edit.objectId) changed on the service after it was cached (its '\(metadata.fields[field].name)' differs): refresh it, then edit again"
+                    )
+                }
+            }
+        }
+        return found
+    }
+}

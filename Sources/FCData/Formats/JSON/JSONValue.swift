@@ -26,6 +26,20 @@ package enum JSONValue: Sendable, Equatable {
         }
     }
 
+    /// The value as JSON text (what was read, written back: numbers as
+    /// integers where they were, members in their order).
+    package var jsonText: String {
+        switch self {
+        case .null: return "null"
+        case let .bool(flag): return flag ? "true" : "false"
+        case let .number(number): return number.integer.map(String.init) ?? JSONNumberText.shortest(number.double)
+        case let .string(text): return JSONStringText.quoted(text)
+        case let .array(items): return "[" + items.map(\.jsonText).joined(separator: ",") + "]"
+        case let .object(members):
+            return "{" + members.map { JSONStringText.quoted($0.0) + ":" + $0.1.jsonText }.joined(separator: ",") + "}"
+        }
+    }
+
     /// Parses a whole document.
     package static func parse(_ bytes: [UInt8], maxDepth: Int = 128) throws(FeatureCacheError) -> JSONValue {
         do {

@@ -23,6 +23,9 @@ struct OGCCollectionSource: FeatureSource {
         var filterIgnored = false
         /// Item ETags read before an update or delete, by item id: sent as `If-Match`.
         var etags: [String: String] = [:]
+        /// Items as read before an update, by item id: a PUT sends the whole
+        /// item as served, with only what the user changed replaced.
+        var served: [String: JSONValue] = [:]
         /// The server refused the `crs` it lists for the table's system (a 4xx):
         /// items come in CRS84 and are projected here from then on.
         var refusedCRS = false

@@ -50,10 +50,14 @@ extension OGCCollectionSource: FeatureEditor {
                 throw FeatureCacheError(.invalidState, "feature \(edit.objectId) has no item id to update")
             }
             let url = base.appendingPath(RequestURL.percentEncode(id))
+            let served = state.withLock { $0.served.removeValue(forKey: id) }
+            // What changed where the API declares PATCH; else the whole item as
+            // just read, only the user's changes replaced (a PUT replaces every
+            // property: one left out is lost on the server).
             request =
-                methods.contains("put") || !methods.contains("patch")
-                ? try editRequest(.put, url, body: feature(edit, metadata: metadata, id: id))
-                : try editRequest(.patch, url, body: patch(edit, metadata: metadata), contentType: "application/merge-patch+json")
+                methods.contains("patch")
+                ? try editRequest(.patch, url, body: patch(edit, metadata: metadata), contentType: "application/merge-patch+json")
+                : try editRequest(.put, url, body: replacement(edit, metadata: metadata, id: id, served: served))
         case .delete:
             guard let id = edit.serviceId ?? serviceId(of: edit.objectId) else {
                 throw FeatureCacheError(.invalidState, "feature \(edit.objectId) has no item id to delete")
@@ -128,6 +132,29 @@ extension OGCCollectionSource: FeatureEditor {
         return "{" + members.joined(separator: ",") + "}"
     }
 
+    /// The item a PUT sends: the item as the server served it just before
+    /// (every property, those outside the table's fields and those the
+    /// queryables mark as the id among them), with the fields and the
+    /// geometry the user changed replaced; the cached copy when the item
+    /// could not be read.
+    private func replacement(_ edit: LocalEdit, metadata: TableMetadata, id: String, served: JSONValue?) throws(FeatureCacheError)
+        -> String
+    {
+        guard let served, let properties = served["properties"]?.members, let row = edit.current else {
+            return try feature(edit, metadata: metadata, id: id)
+        }
+        let values = EditedRow.values(of: row, row: 0, fields: metadata.fields)
+        var changed: [String: String] = [:]
+        for name in edit.changedFields {
+            guard let index = metadata.fields.firstIndex(where: { $0.name.lowercased() == name.lowercased() }) else { continue }
+            changed[metadata.fields[index].name] = values[index].jsonLiteral
+        }
+        var members = properties.map { (name, value) in JSONStringText.quoted(name) + ":" + (changed.removeValue(forKey: name) ?? value.jsonText) }
+        members += changed.map { JSONStringText.quoted($0.key) + ":" + $0.value }
+        let geometry = edit.geometryChanged ? try geometry(row, metadata: metadata) ?? "null" : served["geometry"]?.jsonText ?? "null"
+        return "{\"type\":\"Feature\",\"id\":\(JSONStringText.quoted(id)),\"geometry\":\(geometry),\"properties\":{\(members.joined(separator: ","))}}"
+    }
+
     /// A JSON merge patch of what the update changed.
     private func patch(_ edit: LocalEdit, metadata: TableMetadata) throws(FeatureCacheError) -> String {
         guard let row = edit.current else { return "{}" }
@@ -173,7 +200,9 @@ extension OGCCollectionSource: FeatureEditor {
             }
             try OGCRequester.check(response, request: request)
             if let etag = response.header("ETag") { state.withLock { $0.etags[id] = etag } }
-            guard let properties = (try? JSONValue.parse(response.body))?["properties"], properties.isObject else { continue }
+            let item = try? JSONValue.parse(response.body)
+            guard let properties = item?["properties"], properties.isObject else { continue }
+            if edit.kind == .update, let item { state.withLock { $0.served[id] = item } }
             let cached = EditedRow.values(of: original, row: 0, fields: metadata.fields)
             if let field = metadata.fields.indices.first(where: { !Self.same(cached[$0], properties[metadata.fields[$0].name]) }) {
                 found[edit.objectId] = FeatureCacheError(

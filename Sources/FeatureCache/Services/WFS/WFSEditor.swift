@@ -52,6 +52,13 @@ extension WFSFeatureTypeSource: FeatureEditor {
         return try transaction.outcomes(of: edits, answer: response.body, status: response.status, identity: identity)
     }
 
+    /// WFS-T has no version check of its own: each feature an Update or
+    /// Delete names is read by id first (`GetFeature` with a ResourceId /
+    /// FeatureId filter) and compared with the cached copy.
+    func conflicts(_ edits: [LocalEdit], metadata: TableMetadata) async throws(FeatureCacheError) -> [Int64: FeatureCacheError] {
+        try await conflictsByQuery(edits, metadata: metadata)
+    }
+
     func reconcile(
         _ edits: [LocalEdit], metadata: TableMetadata, isCached: @Sendable (Int64) -> Bool
     ) async throws(FeatureCacheError) -> [Reconciled] {
