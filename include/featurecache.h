@@ -83,7 +83,7 @@ extern "C" {
 /* The one place the version is written: CMake reads these three lines and the
  * Swift core imports them; everything else is derived from them. */
 #define FC_VERSION_MAJOR 1
-#define FC_VERSION_MINOR 2
+#define FC_VERSION_MINOR 3
 #define FC_VERSION_PATCH 0
 
 #define FC_VERSION_TEXT_(x) #x
