@@ -254,50 +254,35 @@ static void post_search_is_not_create(const char *base) {
     }
 }
 
-/* A collection that lists EPSG:3857 and refuses crs=... (400): the table
- * asks in CRS84 and projects here, the same places as the library's own
- * Web Mercator; before, the populate failed. */
-static void refused_crs_is_projected_here(const char *base) {
+/* A server that lists a system and refuses it when asked: the table asks in
+ * the server's own and projects here (the good points' xmin, in the table's
+ * system, is `xmin`); before, the populate failed. `ogc` picks the protocol. */
+static void refused_system_is_projected_here(const char *base, bool ogc, const char *name, int32_t wkid, double xmin,
+                                             double tolerance) {
     char url[600];
-    snprintf(url, sizeof url, "%s/ogc/refuses_crs", base);
+    snprintf(url, sizeof url, "%s/%s/%s", base, ogc ? "ogc" : "wfsgml", name);
     fc_table *table = NULL;
-    CHECK_STATUS(fc_table_create_ogc(NULL, url, "c", &table), FC_OK);
-    CHECK_STATUS(fc_table_set_spatial_reference(table, 3857), FC_OK);
+    CHECK_STATUS(ogc ? fc_table_create_ogc(NULL, url, "c", &table) : fc_table_create_wfs(NULL, url, "bad:t", &table), FC_OK);
+    CHECK_STATUS(fc_table_set_spatial_reference(table, wkid), FC_OK);
     CHECK_STATUS(fc_table_set_request_mode(table, FC_REQUEST_MODE_MANUAL_CACHE), FC_OK);
     CHECK_STATUS(fc_loadable_wait(fc_table_as_loadable(table), 60), FC_OK);
     CHECK(populate_count(table, NULL, NULL, 0) == 5);
     fc_envelope extent = {0, 0, 0, 0, 0};
     CHECK_STATUS(fc_table_query_extent(table, NULL, &extent), FC_OK);
-    /* The good points lie from 0.1 degrees east: about 11,132 m in Web Mercator. */
-    CHECK(extent.wkid == 3857 && fabs(extent.xmin - 0.1 * 6378137.0 * M_PI / 180.0) < 0.01);
-    CHECK(populate_count(table, NULL, NULL, 0) == 5);  /* and again, asked in CRS84 at once */
-    fc_table_free(table);
-}
-
-/* A feature type that lists EPSG:4326 beside its default EPSG:3857 and
- * answers srsName=...4326 with an exception: the table asks in EPSG:3857 and
- * projects here; before, the populate failed. */
-static void refused_srs_is_projected_here(const char *base) {
-    char url[600];
-    snprintf(url, sizeof url, "%s/wfsgml/refuses_srs", base);
-    fc_table *table = NULL;
-    CHECK_STATUS(fc_table_create_wfs(NULL, url, "bad:t", &table), FC_OK);
-    CHECK_STATUS(fc_table_set_spatial_reference(table, 4326), FC_OK);
-    CHECK_STATUS(fc_table_set_request_mode(table, FC_REQUEST_MODE_MANUAL_CACHE), FC_OK);
-    CHECK_STATUS(fc_loadable_wait(fc_table_as_loadable(table), 60), FC_OK);
-    CHECK(populate_count(table, NULL, NULL, 0) == 5);
-    fc_envelope extent = {0, 0, 0, 0, 0};
-    CHECK_STATUS(fc_table_query_extent(table, NULL, &extent), FC_OK);
-    /* The good points lie from 0.1 m east in Web Mercator: 0.1 / R radians. */
-    CHECK(extent.wkid == 4326 && fabs(extent.xmin - 0.1 / 6378137.0 * 180.0 / M_PI) < 1e-12);
+    CHECK(extent.wkid == wkid && fabs(extent.xmin - xmin) < tolerance);
+    CHECK(populate_count(table, NULL, NULL, 0) == 5);  /* and again, asked in the server's own at once */
     fc_table_free(table);
 }
 
 int main(void) {
     const char *base = url_from_file_env("FC_BAD_SERVER_URL_FILE");
     post_search_is_not_create(base);
-    refused_crs_is_projected_here(base);
-    refused_srs_is_projected_here(base);
+    /* OGC API: lists EPSG:3857, answers crs=... with 400; the good points lie
+     * from 0.1 degrees east: about 11,132 m in Web Mercator. */
+    refused_system_is_projected_here(base, true, "refuses_crs", 3857, 0.1 * 6378137.0 * M_PI / 180.0, 0.01);
+    /* WFS: lists EPSG:4326 beside its default EPSG:3857, answers srsName=...4326
+     * with an exception; the good points lie from 0.1 m east: 0.1 / R radians. */
+    refused_system_is_projected_here(base, false, "refuses_srs", 4326, 0.1 / 6378137.0 * 180.0 / M_PI, 1e-12);
     gml_larger_than_the_buffer_limit_streams(base);
     static bad_case cases[MAX_CASES];
     int count = load_cases(base, cases);

@@ -49,9 +49,12 @@ static void stop_proxy(void) {
 
 
 
+/* The editable type: "inspections", or the PostGIS-backed one at /checked. */
+static const char *type_at(const char *url) { return strstr(url, "/checked") ? "checked_inspections" : "inspections"; }
+
 static fc_table *open_wfs(fc_context *ctx, const char *url) {
     fc_table *table = NULL;
-    CHECK_STATUS(fc_table_create_wfs(ctx, url, "inspections", &table), FC_OK);
+    CHECK_STATUS(fc_table_create_wfs(ctx, url, type_at(url), &table), FC_OK);
     CHECK_STATUS(fc_table_set_request_mode(table, FC_REQUEST_MODE_MANUAL_CACHE), FC_OK);
     CHECK_STATUS(fc_loadable_wait(fc_table_as_loadable(table), 60), FC_OK);
     return table;
@@ -197,16 +200,14 @@ static void test_wfs_lost_answers(void) {
     test_wfs_lost_answer("truncated");
 }
 
-/* WFS-T has no version check: another client changed feature 20 and 24 and
- * deleted 22 after this table cached them. The update of 20, the update of
- * 22 and the delete of 24 are conflicts (each read by id first and compared
- * with the cached copy), not overwrites or silent successes; 21 goes through.
- * Before, 20 was overwritten, 22 reported applied and 24 deleted. */
-static void test_wfs_conflict(void) {
-    reset_edits();
-    fc_table *table = open_wfs(NULL, qgis_edits());
+/* Another client changed features 20 and 24 and deleted 22 after `table`
+ * cached them (`fresh` opens the other client's table): the update of 20, the
+ * update of 22 and the delete of 24 are conflicts - each feature read by id
+ * first and compared with the cached copy - not overwrites or silent
+ * successes; 21 goes through. */
+static void conflicts_against(fc_table *table, fc_table *(*fresh)(void)) {
     CHECK(populate_count(table, NULL, NULL, 0) == SEEDED);
-    fc_table *other = fresh_wfs(qgis_edits());
+    fc_table *other = fresh();
     fc_feature_edit *edit = NULL;
     CHECK_STATUS(fc_feature_edit_create(&edit), FC_OK);
     CHECK_STATUS(fc_feature_edit_set_string(edit, "Inspector", "Other"), FC_OK);
@@ -236,11 +237,78 @@ static void test_wfs_conflict(void) {
     }
     fc_edit_list_free(results);
     CHECK(local_edit_count(table) == 3);
-    fc_table *check = fresh_wfs(qgis_edits());
+    fc_table *check = fresh();
     CHECK(strcmp(string_field(check, 20, "Inspector"), "Other") == 0);
     CHECK(strcmp(string_field(check, 21, "Inspector"), "Mine") == 0);
     CHECK(feature_by_id(check, 22) == NULL);
     CHECK(strcmp(string_field(check, 24, "Inspector"), "Other") == 0);
+    fc_table_free(check);
+    fc_table_free(table);
+}
+
+static fc_table *fresh_qgis_edits(void) { return fresh_wfs(qgis_edits()); }
+
+/* WFS-T has no version check of its own: before, 20 was overwritten, 22
+ * reported applied and 24 deleted. */
+static void test_wfs_conflict(void) {
+    reset_edits();
+    conflicts_against(open_wfs(NULL, qgis_edits()), fresh_qgis_edits);
+}
+
+/* ---- QGIS Server over PostGIS: a real server that refuses edits ----------- */
+
+static const char *qgis_checked(void) { return env_or("QGIS_CHECKED_WFS_URL", "http://127.0.0.1:5003/checked"); }
+
+/* checked_inspections' table refuses a Status outside 1-3 and a NULL
+ * Inspector; the published schema says neither, so the edits pass the local
+ * checks and the server refuses them. QGIS Server does not roll a transaction
+ * back: it names each failed action's handle (1.0 Locator "u5; a", 1.1/2.0
+ * Action locator=) - the refused edits stay pending with the server's own
+ * message, the others land. Before, QGIS's 1.0 Status ERROR (the standard
+ * has SUCCESS, FAILED, PARTIAL) was read as success: a refused update was
+ * reported applied. */
+static void test_wfs_refused_by_server(void) {
+    reset_edits();
+    fc_table *table = open_wfs(NULL, qgis_checked());
+    CHECK(populate_count(table, NULL, NULL, 0) == SEEDED);
+    int64_t good = add_edit(table, inspection(2, "Good", -122.6, 45.5));
+    int64_t bad = add_edit(table, inspection(7, "Bad", -122.61, 45.51));
+    fc_feature_edit *edit = NULL;
+    CHECK_STATUS(fc_feature_edit_create(&edit), FC_OK);
+    CHECK_STATUS(fc_feature_edit_set_null(edit, "Inspector"), FC_OK);
+    CHECK_STATUS(fc_table_update_feature(table, 5, edit), FC_OK);
+    fc_feature_edit_free(edit);
+    CHECK_STATUS(fc_feature_edit_create(&edit), FC_OK);
+    CHECK_STATUS(fc_feature_edit_set_string(edit, "Notes", "fine"), FC_OK);
+    CHECK_STATUS(fc_table_update_feature(table, 6, edit), FC_OK);
+    fc_feature_edit_free(edit);
+
+    fc_edit_list *results = NULL;
+    CHECK_STATUS(fc_table_apply_edits(table, NULL, &results), FC_OK);
+    int64_t n = -1;
+    CHECK_STATUS(fc_edit_list_count(results, &n), FC_OK);
+    CHECK(n == 4);
+    for (int64_t i = 0; i < n; i++) {
+        fc_edit_info info = edit_entry(results, i);
+        bool refused = info.object_id == bad || info.object_id == 5;
+        if (info.state != (refused ? FC_EDIT_STATE_REFUSED : FC_EDIT_STATE_APPLIED))
+            fprintf(stderr, "   edit %lld: state %d (%s)\n", (long long)info.object_id, info.state, info.message);
+        CHECK(info.state == (refused ? FC_EDIT_STATE_REFUSED : FC_EDIT_STATE_APPLIED));
+        if (info.object_id == 5) CHECK_CONTAINS(info.message, "inspector_named");
+        if (info.object_id == bad) CHECK(info.status == FC_E_SERVICE && info.message[0]);
+        if (info.object_id == good) CHECK(info.server_object_id > SEEDED);
+    }
+    fc_edit_list_free(results);
+    CHECK(local_edit_count(table) == 2);  /* the refused stay pending, for an undo or a fix */
+    fc_edit_list *pending = NULL;
+    CHECK_STATUS(fc_table_get_local_edits(table, &pending), FC_OK);
+    for (int64_t i = 0; i < 2; i++) CHECK(edit_entry(pending, i).state == FC_EDIT_STATE_REFUSED);
+    fc_edit_list_free(pending);
+    fc_table *check = fresh_wfs(qgis_checked());
+    CHECK(count_where(check, "Inspector = 'Good'") == 1);
+    CHECK(count_where(check, "Inspector = 'Bad'") == 0);
+    CHECK(strcmp(string_field(check, 5, "Inspector"), "(null)") != 0);
+    CHECK(strcmp(string_field(check, 6, "Notes"), "fine") == 0);
     fc_table_free(check);
     fc_table_free(table);
 }
@@ -337,46 +405,10 @@ static void test_ogc_edit_apply_fresh_read(void) {
     fc_table_free(table);
 }
 
-/* Another client changed feature 20 after this table cached it: its update is a
- * conflict (the item read before the change differs), 21's goes through; an
- * update of a feature deleted meanwhile is a conflict too. */
+/* Part 4: each item read before the change (its ETag sent as If-Match). */
 static void test_ogc_conflict(void) {
     reset_edits();
-    fc_table *table = open_ogc(NULL, pygeoapi(), "inspections");
-    CHECK(populate_count(table, NULL, NULL, 0) == SEEDED);
-    fc_table *other = fresh_ogc();
-    fc_feature_edit *edit = NULL;
-    CHECK_STATUS(fc_feature_edit_create(&edit), FC_OK);
-    CHECK_STATUS(fc_feature_edit_set_string(edit, "Inspector", "Other"), FC_OK);
-    CHECK_STATUS(fc_table_update_feature(other, 20, edit), FC_OK);
-    fc_feature_edit_free(edit);
-    CHECK_STATUS(fc_table_delete_feature(other, 22), FC_OK);
-    CHECK_STATUS(fc_table_apply_edits(other, NULL, NULL), FC_OK);
-    fc_table_free(other);
-
-    CHECK_STATUS(fc_feature_edit_create(&edit), FC_OK);
-    CHECK_STATUS(fc_feature_edit_set_string(edit, "Inspector", "Mine"), FC_OK);
-    CHECK_STATUS(fc_table_update_feature(table, 20, edit), FC_OK);
-    CHECK_STATUS(fc_table_update_feature(table, 21, edit), FC_OK);
-    CHECK_STATUS(fc_table_update_feature(table, 22, edit), FC_OK);
-    fc_feature_edit_free(edit);
-    fc_edit_list *results = NULL;
-    CHECK_STATUS(fc_table_apply_edits(table, NULL, &results), FC_OK);
-    int64_t n = -1;
-    CHECK_STATUS(fc_edit_list_count(results, &n), FC_OK);
-    CHECK(n == 3);
-    for (int64_t i = 0; i < n; i++) {
-        fc_edit_info info = edit_entry(results, i);
-        CHECK(info.status == (info.object_id == 21 ? FC_OK : FC_E_CONFLICT));
-    }
-    fc_edit_list_free(results);
-    CHECK(local_edit_count(table) == 2);
-    fc_table *check = fresh_ogc();
-    CHECK(strcmp(string_field(check, 20, "Inspector"), "Other") == 0);
-    CHECK(strcmp(string_field(check, 21, "Inspector"), "Mine") == 0);
-    CHECK(feature_by_id(check, 22) == NULL);
-    fc_table_free(check);
-    fc_table_free(table);
+    conflicts_against(open_ogc(NULL, pygeoapi(), "inspections"), fresh_ogc);
 }
 
 /* pygeoapi's TinyDB provider ignores CQL and compares query parameters as
@@ -552,6 +584,7 @@ int main(void) {
     RUN(test_wfs_edit_apply_fresh_read);
     RUN(test_wfs_lost_answers);
     RUN(test_wfs_conflict);
+    RUN(test_wfs_refused_by_server);
     RUN(test_ogc_edit_apply_fresh_read);
     RUN(test_ogc_integer_filter);
     RUN(test_ogc_lost_answers);

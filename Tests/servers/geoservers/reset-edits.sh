@@ -3,7 +3,9 @@
 # Puts the editable layers back to their seed (make_data.py's 200 inspections, same
 # ids): QGIS Server's GeoPackage in place (QGIS keeps it open; new features are
 # numbered after the seed again), pygeoapi's TinyDB file replaced atomically (its
-# provider opens the file for every request).
+# provider opens the file for every request), and, when PostGIS runs, the
+# checked_inspections table QGIS Server publishes at /checked (emptied and filled
+# again in place, its key sequence after the seed).
 #
 #   reset-edits.sh            # GEOSERVERS_HOME as start.sh (default /tmp/featurecache-geoservers)
 set -euo pipefail
@@ -30,3 +32,13 @@ with open(target + ".tmp", "w", encoding="utf-8") as out:
     json.dump({"_default": table}, out, ensure_ascii=False)
 os.replace(target + ".tmp", target)
 PY
+
+# PostGIS (start.sh without --no-postgis): the table behind QGIS Server's /checked.
+PGPORT="${PGPORT:-5433}"
+if [ -s "$GH/pg/data/postmaster.pid" ]; then
+  PSQL="runuser -u postgres -- env PGOPTIONS=-cclient_min_messages=warning psql -q -h 127.0.0.1 -p $PGPORT -U postgres -d geo"
+  $PSQL -c "TRUNCATE checked_inspections" >/dev/null
+  ogr2ogr -append -preserve_fid -f PostgreSQL "PG:host=127.0.0.1 port=$PGPORT user=postgres dbname=geo" \
+      "$DATA/inspections.geojson" -nln checked_inspections
+  $PSQL -c "SELECT setval(pg_get_serial_sequence('checked_inspections', 'fid'), 200)" >/dev/null
+fi

@@ -198,6 +198,19 @@ if [ "$POSTGIS" = 1 ]; then
     done
     echo "$stamp" > "$PGD/loaded.stamp"
   fi
+  # The PostGIS-backed editable layer QGIS Server publishes at /checked: its
+  # CHECK constraints refuse a Status outside 1-3 and a NULL Inspector, which
+  # the published schema does not say (reset-edits.sh fills it).
+  runuser -u postgres -- env PGOPTIONS=-cclient_min_messages=warning psql -q -h $HOST -p $PGPORT -U postgres -d geo -c \
+    'CREATE TABLE IF NOT EXISTS checked_inspections (fid bigserial PRIMARY KEY,
+       "Status" bigint CONSTRAINT status_known CHECK ("Status" BETWEEN 1 AND 3), "Score" double precision,
+       "Inspector" text, "Notes" text, geom geometry(Point, 4326),
+       CONSTRAINT inspector_named CHECK ("Inspector" IS NOT NULL))' >/dev/null || die "checked_inspections not created"
+  if [ ! -s "$GH/qgis/checked.qgs" ]; then
+    /usr/bin/python3 "$HERE/qgis/make_project.py" "host=$HOST port=$PGPORT dbname=geo user=postgres sslmode=disable" \
+      "$GH/qgis/checked.qgs" "http://$HOST:$QGIS_PORT/checked" pg:checked_inspections "" editable \
+      > "$GH/qgis/make_project_checked.log" 2>&1 || die "QGIS checked project not written (see $GH/qgis/make_project_checked.log)"
+  fi
   log "postgis ok ($(elapsed)s)"
 fi
 # The editable layers (QGIS Server's GeoPackage, pygeoapi's TinyDB file) at their seed.

@@ -178,6 +178,21 @@ package struct WFSTransaction {
 
     // MARK: - The answer
 
+    /// The service's refusal of one action, with its own message.
+    static func refusal(_ message: String) -> FeatureCacheError {
+        FeatureCacheError(.service, "the WFS refused this edit\(message.isEmpty ? "" : ": \(message)")")
+    }
+
+    /// Whether the summary's shortfall of `kind` is exactly the actions the
+    /// answer named as failed (the rest of that kind then landed).
+    static func countsOnlyTheNamed(_ edits: [LocalEdit], _ failed: [String: String], kind: EditKind, root: XMLElement) -> Bool {
+        let name = kind == .add ? "totalInserted" : kind == .update ? "totalUpdated" : "totalDeleted"
+        guard let text = root.child("TransactionSummary")?.child(name)?.text, let done = Int(text) else { return false }
+        let ofKind = edits.filter { $0.kind == kind }
+        let named = ofKind.count { failed[handle($0)] != nil }
+        return done == ofKind.count - named
+    }
+
     /// What the answer says of each edit: applied (an insert with the id the
     /// service gave) or refused. A failed or exception answer refuses every
     /// edit (a transaction is all or nothing); an answer that cannot be read,
@@ -194,16 +209,42 @@ package struct WFSTransaction {
         guard root.name == "WFS_TransactionResponse" || root.name == "TransactionResponse" else {
             throw FeatureCacheError.parse("the Transaction answer is a '\(root.name)' document, not a TransactionResponse")
         }
+        // Actions the answer names as failed, by handle, with their message:
+        // 1.1/2.0 `TransactionResults/Action locator=`, 1.0 `TransactionResult/
+        // Locator` ("u5; a": QGIS Server lists every failed action's handle).
+        var failed: [String: String] = [:]
+        for action in root.child("TransactionResults")?.children("Action") ?? [] {
+            if let locator = action.attribute("locator") { failed[locator] = action.childText("Message") }
+        }
         if let result = root.child("TransactionResult"), let statusElement = result.child("Status") {
+            // 1.0: SUCCESS, FAILED or PARTIAL - and QGIS Server writes ERROR:
+            // anything but SUCCESS is no success.
             let outcome = statusElement.children.first?.name ?? ""
             let message = result.childText("Message")
-            if outcome == "FAILED" {
-                let error = FeatureCacheError(.service, "the WFS refused the transaction\(message.isEmpty ? "" : ": \(message)")")
-                return edits.map { EditOutcome(objectId: $0.objectId, error: error) }
-            }
-            if outcome == "PARTIAL" {
-                let error = FeatureCacheError.protocol("the WFS applied the transaction in part without saying which edits: \(message)")
-                return edits.map { EditOutcome(objectId: $0.objectId, error: error) }  // in doubt: reconciled before a retry
+            if outcome != "SUCCESS" {
+                let named = result.childText("Locator").split(separator: ";").map { $0.trimmingCharacters(in: " \t\n\r") }
+                    .filter { !$0.isEmpty }
+                let handles = Set(edits.map(Self.handle))
+                let known = named.filter(handles.contains)
+                if known.isEmpty {
+                    // No word on which: a whole refusal is every edit's; a part one leaves each in doubt.
+                    let error =
+                        outcome == "PARTIAL"
+                        ? FeatureCacheError.protocol("the WFS applied the transaction in part without saying which edits: \(message)")
+                        : FeatureCacheError(.service, "the WFS refused the transaction\(message.isEmpty ? "" : ": \(message)")")
+                    return edits.map { EditOutcome(objectId: $0.objectId, error: error) }
+                }
+                for handle in known { failed[handle] = message }
+                if outcome != "PARTIAL" {
+                    // Named failures of an unfinished transaction: the others may or
+                    // may not have landed (a server that does not roll back): in doubt.
+                    let doubt = FeatureCacheError.protocol(
+                        "the WFS answered \(outcome) naming other edits of this transaction as failed: whether this one landed is unknown")
+                    return edits.map { edit in
+                        let reason = failed[Self.handle(edit)]
+                        return EditOutcome(objectId: edit.objectId, error: reason.map { Self.refusal($0) } ?? doubt)
+                    }
+                }
             }
         }
         // The summary's counts (1.1, 2.0) against what was sent: an Update or
@@ -233,7 +274,10 @@ package struct WFSTransaction {
         let byHandle = Dictionary(inserted.compactMap { entry in entry.handle.map { ($0, entry.id) } }, uniquingKeysWith: { a, _ in a })
         let byPlace = inserted.count == adds.count && byHandle.isEmpty
         return edits.map { edit in
-            if let short = shortKinds[edit.kind] {
+            if let reason = failed[Self.handle(edit)] {
+                return EditOutcome(objectId: edit.objectId, error: Self.refusal(reason))
+            }
+            if let short = shortKinds[edit.kind], failed.isEmpty || !Self.countsOnlyTheNamed(edits, failed, kind: edit.kind, root: root) {
                 return EditOutcome(
                     objectId: edit.objectId,
                     error: edit.kind == .add

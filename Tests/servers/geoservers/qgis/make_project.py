@@ -8,7 +8,9 @@ new user meets). With a CRS, the project is in that system and offers no other
     /usr/bin/python3 make_project.py DATA/features.gpkg OUT.qgs SERVICE_URL [LAYER,... [CRS [editable]]]
 
 "editable" opens the layers to WFS-T Insert, Update and Delete (what QGIS Desktop's
-"Published" / "Update" / "Insert" / "Delete" ticks write).
+"Published" / "Update" / "Insert" / "Delete" ticks write). A layer named pg:TABLE is
+the PostGIS table of the connection DATA names instead of a GeoPackage
+("host=… port=… dbname=… user=…"; geometry column geom, key fid).
 """
 import os
 import sys
@@ -27,7 +29,11 @@ project.setCrs(QgsCoordinateReferenceSystem(only_crs or "EPSG:4326"))
 project.setTitle("Geo test harness (QGIS Server)")
 ids = []
 for name in names:
-    layer = QgsVectorLayer("%s|layername=%s" % (gpkg, name), name, "ogr")
+    if name.startswith("pg:"):
+        name = name[3:]
+        layer = QgsVectorLayer("%s key='fid' srid=4326 type=Point table=\"public\".\"%s\" (geom)" % (gpkg, name), name, "postgres")
+    else:
+        layer = QgsVectorLayer("%s|layername=%s" % (gpkg, name), name, "ogr")
     if not layer.isValid():
         sys.exit("make_project.py: cannot open layer %s of %s" % (name, gpkg))
     project.addMapLayer(layer)
