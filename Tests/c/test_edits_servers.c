@@ -95,6 +95,15 @@ static void point_of(fc_table *table, int64_t oid, double *x, double *y) {
 
 static const char *qgis_edits(void) { return env_or("QGIS_EDITS_WFS_URL", "http://127.0.0.1:5003/edits"); }
 
+/* QGIS Server's address: qgis_edits() without its "/edits". */
+static const char *qgis_base(void) {
+    static char base[256];
+    snprintf(base, sizeof base, "%s", qgis_edits());
+    char *path = strstr(base, "/edits");
+    if (path) *path = 0;
+    return base;
+}
+
 static void test_wfs_edit_apply_fresh_read(void) {
     reset_edits();
     fc_table *table = open_wfs(NULL, qgis_edits());
@@ -160,7 +169,7 @@ static void test_wfs_edit_apply_fresh_read(void) {
 /* The Transaction's answer lost after QGIS committed it: nothing doubled. */
 static void test_wfs_lost_answer(const char *mode) {
     reset_edits();
-    const char *proxy = start_proxy("http://127.0.0.1:5003");
+    const char *proxy = start_proxy(qgis_base());
     char url[512], control[512];
     snprintf(url, sizeof url, "%s/edits", proxy);
     fc_table *table = open_wfs(NULL, url);
