@@ -93,11 +93,7 @@ struct ArcGISLayerSource: FeatureSource {
     ) async throws(FeatureCacheError) -> FetchedFeatures {
         let fetched = try await withOutputSystem(query, metadata) { (query, output, keeper) async throws(FeatureCacheError) in
             let fetched = try await withFormat(metadata) { (format) async throws(FeatureCacheError) in
-                var runner = ArcGISQueryRunner(
-                    layerURL: layerURL, requester: requester, metadata: metadata, format: format,
-                    query: query, outFields: outFields, progress: progress, maxPages: maxPages)
-                runner.outputWkid = output
-                return try await runner.run()
+                try await runner(metadata, format, query, output, outFields: outFields, progress: progress, maxPages: maxPages).run()
             }
             guard var keeper else { return fetched }
             // The box was widened into the service's system: the rows are checked here.
@@ -116,11 +112,7 @@ struct ArcGISLayerSource: FeatureSource {
             // A widened box counts too many: the features are fetched and counted.
             if keeper != nil { return try await fetch(query, outFields: nil, metadata: metadata, progress: nil, maxPages: nil).featureCount }
             return try await withFormat(metadata) { (format) async throws(FeatureCacheError) in
-                var runner = ArcGISQueryRunner(
-                    layerURL: layerURL, requester: requester, metadata: metadata, format: format, query: sent, outFields: nil,
-                    progress: nil)
-                runner.outputWkid = output
-                return try await runner.count()
+                try await runner(metadata, format, sent, output).count()
             }
         }
     }
@@ -129,13 +121,21 @@ struct ArcGISLayerSource: FeatureSource {
         try await withOutputSystem(query, metadata) { (sent, output, keeper) async throws(FeatureCacheError) in
             if keeper != nil { return try await extentOfFetched(query, metadata: metadata) }
             return try await withFormat(metadata) { (format) async throws(FeatureCacheError) in
-                var runner = ArcGISQueryRunner(
-                    layerURL: layerURL, requester: requester, metadata: metadata, format: format, query: sent, outFields: nil,
-                    progress: nil)
-                runner.outputWkid = output
-                return try await runner.extent()
+                try await runner(metadata, format, sent, output).extent()
             }
         }
+    }
+
+    /// A query runner of this layer, asking `output` as `outSR` (nil: the table's system).
+    private func runner(
+        _ metadata: TableMetadata, _ format: ArcGISQueryFormat, _ query: QueryParameters, _ output: Int32?,
+        outFields: [String]? = nil, progress: PopulateProgress? = nil, maxPages: Int? = nil
+    ) -> ArcGISQueryRunner {
+        var runner = ArcGISQueryRunner(
+            layerURL: layerURL, requester: requester, metadata: metadata, format: format, query: query, outFields: outFields,
+            progress: progress, maxPages: maxPages)
+        runner.outputWkid = output
+        return runner
     }
 
     /// Runs `operation` in an output system the service produces. The
