@@ -1779,14 +1779,18 @@ FC_API fc_status fc_apply_options_init(fc_apply_options *options, size_t struct_
 
 /* Applies the pending edits to the service, in as few requests as it allows
  * (ArcGIS: maxRecordCount edits per applyEdits), in the order they were made.
- * The operation's outcome (fc_operation_take_edit_list) has one entry per edit
- * the service answered for: status FC_OK and server_object_id for each applied,
- * the service's error (code, service code, message) for each refused; a
- * feature changed on the service since it was cached is FC_E_CONFLICT and is
- * not sent. Refused edits stay pending, unchanged, for a retry (or an undo).
- * The operation fails - FC_E_NETWORK, FC_E_TIMEOUT, FC_E_HTTP, FC_E_PARSE,
- * FC_E_CANCELLED - when a request got no readable answer: its edits stay
- * pending, in doubt, and those of requests answered before stay applied.
+ * The operation's outcome (fc_operation_take_edit_list) has one entry per
+ * pending edit: FC_EDIT_STATE_APPLIED with status FC_OK, server_object_id and
+ * server_id for each applied; FC_EDIT_STATE_REFUSED with the service's error
+ * (code, service code, message) for each refused - a feature changed on the
+ * service since it was cached is FC_E_CONFLICT and is not sent;
+ * FC_EDIT_STATE_IN_DOUBT for an edit whose earlier answer was lost and that
+ * no lookup could settle. Refused edits stay pending, unchanged, for a retry
+ * (or an undo). The operation fails - FC_E_NETWORK, FC_E_TIMEOUT, FC_E_HTTP,
+ * FC_E_PARSE, FC_E_CANCELLED - when a request got no readable answer: its
+ * edits stay pending, in doubt, and those of requests answered before stay
+ * applied; its outcome still lists every edit (the unsent ones
+ * FC_EDIT_STATE_PENDING).
  * Errors returned at once: FC_E_INVALID_ARGUMENT (NULL or freed table, NULL
  * out, bad options). FC_E_UNSUPPORTED: a kind of service this version cannot
  * edit. @since 1.3 */
@@ -1813,7 +1817,8 @@ typedef struct fc_edit_info {
     int64_t object_id;        /* the id the caller knows: a local (negative) id for an add */
     int64_t server_object_id; /* the service's id once applied (an add's new id); 0 before */
     int32_t kind;             /* FC_EDIT_* */
-    fc_status status;         /* FC_OK: applied (pending: not refused yet); else why not */
+    fc_status status;         /* FC_OK: applied (pending: not refused yet); else why not
+                                 (refused, or why it is in doubt): see state */
     int32_t service_code;     /* the service's own error code, 0 if none */
     const char *message;      /* the refusal's message, "" when none; borrowed from the list */
     const char *global_id;    /* the GlobalID sent with an add, "" when none; borrowed */
