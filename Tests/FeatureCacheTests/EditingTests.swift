@@ -166,4 +166,35 @@ import Testing
             of: json, adds: sent, updates: [], deletes: [], useGlobalIds: true, rolledBack: true, metadata: TableMetadata(name: "t"))
         #expect(outcomes.map(\.serverObjectId) == [11, 12])
     }
+
+    // MARK: - WFS-T answers of a server that refuses edits (Fixtures/wfs-transaction)
+
+    private func wfsOutcomes(_ answer: String, _ edits: [LocalEdit]) throws -> [EditOutcome] {
+        var metadata = TableMetadata(name: "checked_inspections")
+        metadata.spatialReference = SpatialReference(wkid: 4326)
+        let transaction = WFSTransaction(tableVersion: .v110, typeName: "checked_inspections", schema: WFSSchema(), metadata: metadata)
+        return try transaction.outcomes(
+            of: edits, answer: try Fixtures.bytes("wfs-transaction/\(answer)"), status: 200, identity: FeatureIdentity(numericSuffixes: true))
+    }
+
+    /// QGIS Server 3.22's 1.0 answer to a refused transaction is Status ERROR
+    /// (not in the standard) naming the failed handles: each refused with the
+    /// server's message, never read as success.
+    @Test func recordedQGISRefusalNamesTheFailedEdits() throws {
+        let edits = [LocalEdit(objectId: -2, kind: .add), LocalEdit(objectId: 5, kind: .update)]
+        for answer in ["qgis-3.22-refused-1.0.xml", "qgis-3.22-refused-1.1.xml"] {
+            let outcomes = try wfsOutcomes(answer, edits)
+            #expect(outcomes.map(\.error?.code) == [.service, .service], "\(answer)")
+            #expect(outcomes[1].error?.message.contains("inspector_named") == true, "\(answer)")
+        }
+    }
+
+    /// Without rollback (PARTIAL): the insert the answer does not name landed
+    /// under the id it gives; the named ones are refused.
+    @Test func recordedQGISPartialAnswerLandsTheUnnamed() throws {
+        let edits = [LocalEdit(objectId: -1, kind: .add), LocalEdit(objectId: -2, kind: .add), LocalEdit(objectId: 5, kind: .update)]
+        let outcomes = try wfsOutcomes("qgis-3.22-partial-1.0.xml", edits)
+        #expect(outcomes[0].error == nil && outcomes[0].serverObjectId == 204 && outcomes[0].serverId == "checked_inspections.204")
+        #expect(outcomes[1].error?.code == .service && outcomes[2].error?.code == .service)
+    }
 }
