@@ -26,6 +26,9 @@ struct OGCCollectionSource: FeatureSource {
         /// Items as read before an update, by item id: a PUT sends the whole
         /// item as served, with only what the user changed replaced.
         var served: [String: JSONValue] = [:]
+        /// An empty answer to integer `name=value` parameters had features
+        /// without them: the server compares them wrongly; none is sent again.
+        var integerParametersMiscompared = false
         /// The server refused the `crs` it lists for the table's system (a 4xx):
         /// items come in CRS84 and are projected here from then on.
         var refusedCRS = false
@@ -151,7 +154,7 @@ struct OGCCollectionSource: FeatureSource {
     ) async throws(FeatureCacheError) -> FetchedFeatures {
         let plan = try OGCItemsPlan(query, source: self, metadata: metadata)
         do {
-            return try await fetch(plan, progress: progress, maxPages: maxPages)
+            return try await fetch(plan, metadata: metadata, progress: progress, maxPages: maxPages)
         } catch  where plan.askedCRS != nil && (400..<500).contains(error.httpStatus) && ![401, 403, 404].contains(error.httpStatus) {
             // A listed crs the server cannot produce after all: CRS84, projected
             // here; a failure then is not the crs's doing and the first stands.
@@ -159,7 +162,7 @@ struct OGCCollectionSource: FeatureSource {
             state.withLock { $0.refusedCRS = true }
             let inCRS84 = try OGCItemsPlan(query, source: self, metadata: metadata)
             do {
-                return try await fetch(inCRS84, progress: progress, maxPages: maxPages)
+                return try await fetch(inCRS84, metadata: metadata, progress: progress, maxPages: maxPages)
             } catch {
                 state.withLock { $0.refusedCRS = false }
                 throw refusal
@@ -167,13 +170,21 @@ struct OGCCollectionSource: FeatureSource {
         }
     }
 
-    private func fetch(_ plan: OGCItemsPlan, progress: PopulateProgress?, maxPages: Int?) async throws(FeatureCacheError)
+    private func fetch(_ plan: OGCItemsPlan, metadata: TableMetadata, progress: PopulateProgress?, maxPages: Int?) async throws(FeatureCacheError)
         -> FetchedFeatures
     {
         if !plan.query.objectIds.isEmpty {
             return try await OGCItemsPager(plan: plan, source: self, progress: progress, maxPages: nil).fetchByIds(plan.query.objectIds)
         }
-        return try await OGCItemsPager(plan: plan, source: self, progress: progress, maxPages: maxPages).run()
+        let fetched = try await OGCItemsPager(plan: plan, source: self, progress: progress, maxPages: maxPages).run()
+        guard plan.sentIntegerParameters, fetched.featureCount == 0 else { return fetched }
+        // Nothing for an integer sent as text proves nothing: asked again
+        // without it (the clause is checked here), and if that finds features
+        // the server compares integers wrongly and gets none from now on.
+        let unfiltered = try OGCItemsPlan(plan.query, source: self, metadata: metadata, integers: false)
+        let again = try await OGCItemsPager(plan: unfiltered, source: self, progress: progress, maxPages: maxPages).run()
+        if again.featureCount > 0 { state.withLock { $0.integerParametersMiscompared = true } }
+        return again
     }
 
     func count(_ query: QueryParameters, metadata: TableMetadata) async throws(FeatureCacheError) -> Int {

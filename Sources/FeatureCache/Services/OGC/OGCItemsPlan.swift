@@ -27,8 +27,14 @@ struct OGCItemsPlan {
     /// Whether the local check may drop rows the server sent even when it
     /// filters correctly (part of the clause or the exact relationship is local).
     let dropsRowsLocally: Bool
+    /// Integers went as `name=value` parameters: an empty answer is checked
+    /// without them (`OGCCollectionSource.fetch`).
+    let sentIntegerParameters: Bool
 
-    init(_ query: QueryParameters, source: OGCCollectionSource, metadata: TableMetadata) throws(FeatureCacheError) {
+    /// `integers`: integer equalities may go as query parameters (not once
+    /// the server was found to compare them wrongly, nor when an empty answer
+    /// is being checked).
+    init(_ query: QueryParameters, source: OGCCollectionSource, metadata: TableMetadata, integers: Bool = true) throws(FeatureCacheError) {
         let info = try source.loadedInfo()
         self.query = query
         let wkid = metadata.spatialReference?.effectiveWkid ?? 4326
@@ -74,23 +80,26 @@ struct OGCItemsPlan {
         let expression = try WhereParser.parse(query.whereClause)
         if let expression, !metadata.fields.isEmpty { try WhereEvaluator.validate(expression, fields: metadata.fields) }
         let split = WherePushdown(expression) { CQL2Text.translate($0) != nil && CQL2JSON.translate($0) != nil }
+        var sentIntegers = false
         if expression != nil, !source.filterDialects().isEmpty, let server = split.server,
             let text = CQL2Text.translate(server), let json = CQL2JSON.translate(server)
         {
             pushed = (text, json, WhereEvaluator(server))
         } else {
             pushed = nil
-            // No CQL: equalities on text properties the server filters by parameter
-            // go as `name=value` (unless the caller asked for local evaluation).
+            // No CQL: equalities on properties the server filters by parameter go
+            // as `name=value` (unless the caller asked for local evaluation).
             if let expression, source.queryLanguage == .auto {
-                let text = Set(metadata.fields.filter { ColumnKind($0.type) == .string }.map(\.name))
-                for (name, value) in Self.propertyEqualities(
-                    expression, offered: source.service.propertyParameters(for: source.collectionId).intersection(text))
-                {
+                let trusted = integers && !source.state.withLock { $0.integerParametersMiscompared }
+                for (name, value, isInteger) in Self.propertyEqualities(
+                    expression, offered: source.service.propertyParameters(for: source.collectionId))
+                where trusted || !isInteger {
                     url.set(name, value)
+                    sentIntegers = sentIntegers || isInteger
                 }
             }
         }
+        sentIntegerParameters = sentIntegers
         let whereFullyPushed = expression == nil || (pushed != nil && split.local == nil)
 
         itemsURL = url
@@ -98,18 +107,20 @@ struct OGCItemsPlan {
         dropsRowsLocally = !whereFullyPushed || !exactOnServer
     }
 
-    /// The AND-terms `property = 'text'` whose property the server lists as a
-    /// query parameter, as `name=value` pairs. Only text, and only of text
-    /// properties (the caller's `offered`): a query parameter is text, and
-    /// servers compare it with numbers as they please — pygeoapi's TinyDB
-    /// provider finds no `Status=2` where Status is the number 2, so an
-    /// integer sent this way would silently empty the answer (the whole clause
-    /// is checked here on every page either way).
-    static func propertyEqualities(_ expression: WhereExpression, offered: Set<String>) -> [(String, String)] {
+    /// The AND-terms `property = literal` whose property the server lists as
+    /// a query parameter, as `name=value` pairs, integers marked. Only
+    /// integers and text: their text is the value itself, where a double or a
+    /// date could be written another way than the server compares and lose
+    /// features. Integers are a risk all the same - a parameter is text, and
+    /// servers compare it with numbers as they please (pygeoapi's TinyDB finds
+    /// no `Status=2` where Status is the number 2) - so an empty answer to a
+    /// query that sent one is checked without it. The whole clause is checked
+    /// here on every page either way.
+    static func propertyEqualities(_ expression: WhereExpression, offered: Set<String>) -> [(String, String, Bool)] {
         guard !offered.isEmpty else { return [] }
         let terms: [WhereExpression]
         if case let .and(list) = expression { terms = list } else { terms = [expression] }
-        var pairs: [(String, String)] = []
+        var pairs: [(String, String, Bool)] = []
         for term in terms {
             guard case let .compare(.equal, a, b) = term else { continue }
             let sides: (String, WhereValue)?
@@ -119,7 +130,8 @@ struct OGCItemsPlan {
             }
             guard let (name, value) = sides, offered.contains(name), !pairs.contains(where: { $0.0 == name }) else { continue }
             switch value {
-            case let .text(text) where !text.isEmpty: pairs.append((name, text))
+            case let .integer(number): pairs.append((name, String(number), true))
+            case let .text(text) where !text.isEmpty: pairs.append((name, text, false))
             default: continue
             }
         }
