@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import FCSupport
+import Synchronization
 
 /// The features a populate or query returned: rows of batches, shared with the
 /// cache, never copied. Immutable, so any thread may read it, and it keeps its
@@ -14,11 +15,12 @@ public final class FeatureResult: Sendable {
     /// False when the answer came from a cache that does not cover the query
     /// while the service could not be asked (a table loaded offline): the
     /// service may have more features there.
-    public var isComplete: Bool { complete.withLock { $0 } }
-    private let complete = Locked(true)
+    public var isComplete: Bool { complete.load(ordering: .relaxed) }
+    /// An atomic in the result itself: no allocation for the flag on every query.
+    private let complete = Atomic(true)
 
     /// Marks the answer as possibly short (see `isComplete`).
-    package func markIncomplete() { complete.withLock { $0 = false } }
+    package func markIncomplete() { complete.store(false, ordering: .relaxed) }
 
     package struct Part: Sendable {
         package let batch: FeatureBatch

@@ -57,11 +57,8 @@ extension FeatureEditor {
         let objectId = row.objectId(0)
         let (xmin, ymin, xmax, ymax) = row.geometry.box(0)
         guard !row.geometry.wkb(0).isEmpty, xmin.isFinite, ymin.isFinite, xmax.isFinite, ymax.isFinite else {
-            return .unknown(
-                FeatureCacheError(
-                    .protocol,
-                    "whether add \(objectId) reached the service is unknown: its answer was lost, and a feature without a geometry can only be looked up by its values, which a service may compare wrongly; check the service, then undo the add (the service has it) or undo it and add it again (it does not)"
-                ))
+            return Self.inDoubt(
+                objectId, "a feature without a geometry can only be looked up by its values, which a service may compare wrongly")
         }
         // Servers round coordinates (a float column, a GML precision): the box is that much larger.
         let magnitude = Swift.max(abs(xmin), abs(ymin), abs(xmax), abs(ymax))
@@ -92,14 +89,17 @@ extension FeatureEditor {
             }
         }
         if let newest { return .landed(EditOutcome(objectId: objectId, serverObjectId: newest)) }
-        if let nearMiss {
-            return .unknown(
-                FeatureCacheError(
-                    .protocol,
-                    "whether add \(objectId) reached the service is unknown: its answer was lost, and \(nearMiss); check the service, then undo the add (the service has it) or undo it and add it again (it does not)"
-                ))
-        }
+        if let nearMiss { return Self.inDoubt(objectId, nearMiss) }
         return .absent
+    }
+
+    /// An add no lookup could settle, and why.
+    private static func inDoubt(_ objectId: Int64, _ why: String) -> Reconciled {
+        .unknown(
+            FeatureCacheError(
+                .protocol,
+                "whether add \(objectId) reached the service is unknown: its answer was lost, and \(why); check the service, then undo the add (the service has it) or undo it and add it again (it does not)"
+            ))
     }
 
     /// Whether a value the service holds is the one sent: numbers by value

@@ -143,9 +143,8 @@ extension FeatureTable {
     /// The pending edits, in the order they were made, each with its state
     /// (pending, in doubt, refused) and the last apply's refusal of it, if any.
     public var localEdits: [EditResult] {
-        let editor = try? editor
-        return edits.snapshot().map { edit in
-            EditResult(edit, state: edit.state, error: edit.lastError, serverId: edit.serviceId ?? editor?.serviceId(of: edit.objectId))
+        edits.snapshot().map { edit in
+            EditResult(edit, state: edit.state, error: edit.lastError, serverId: serverIdText(of: edit))
         }
     }
 
@@ -154,6 +153,11 @@ extension FeatureTable {
     /// add and for an id the table never saw.
     public func serverId(of objectId: Int64) -> String? {
         objectId > 0 ? source.serviceId(of: objectId) : nil
+    }
+
+    /// The service's own id of an edit's feature; nil for an add not applied.
+    private func serverIdText(of edit: LocalEdit) -> String? {
+        edit.kind == .add ? nil : edit.serviceId ?? source.serviceId(of: edit.objectId)
     }
 
     // MARK: - Apply
@@ -194,14 +198,12 @@ extension FeatureTable {
             return ApplyReport(results: results, error: nil)
         } catch {
             let answered = Set(results.map(\.objectId))
-            let editor = try? self.editor
             for edit in given where !answered.contains(edit.objectId) {
                 let now = edits.edit(edit.objectId)
                 let inDoubt = now?.inDoubt ?? false
                 results.append(
                     EditResult(
-                        edit, state: inDoubt ? .inDoubt : .pending, error: inDoubt ? error : nil,
-                        serverId: edit.serviceId ?? editor?.serviceId(of: edit.objectId)))
+                        edit, state: inDoubt ? .inDoubt : .pending, error: inDoubt ? error : nil, serverId: serverIdText(of: edit)))
             }
             return ApplyReport(results: results, error: error)
         }
@@ -255,7 +257,7 @@ extension FeatureTable {
         for edit in pending {
             guard let conflict = conflicts[edit.objectId] else { continue }
             edits.update(edit.objectId) { $0.lastError = conflict }
-            results.append(EditResult(edit, state: .refused, error: conflict, serverId: edit.serviceId ?? editor.serviceId(of: edit.objectId)))
+            results.append(EditResult(edit, state: .refused, error: conflict, serverId: serverIdText(of: edit)))
         }
         pending = pending.filter { conflicts[$0.objectId] == nil }
         // 3. Send, in requests of the service's size, in the order edits were made.
@@ -313,7 +315,6 @@ extension FeatureTable {
     /// Records what the service said of one edit: applied → out of the log and
     /// into the cache under the service's id; refused → pending with its error.
     private func land(_ edit: LocalEdit, _ outcome: EditOutcome, metadata: TableMetadata, into cache: inout LandedEdits) -> EditResult {
-        let editor = try? self.editor
         if let error = outcome.error {
             // A protocol error is no word on the edit: it may have landed, so it is in doubt.
             let inDoubt = error.code == .protocol
@@ -323,7 +324,7 @@ extension FeatureTable {
             }
             return EditResult(
                 edit, state: inDoubt ? .inDoubt : .refused, error: error,
-                serverId: edit.kind == .add ? nil : edit.serviceId ?? editor?.serviceId(of: edit.objectId))
+                serverId: serverIdText(of: edit))
         }
         let serverId = edit.kind == .add ? outcome.serverObjectId ?? 0 : edit.objectId
         let current = edits.edit(edit.objectId)

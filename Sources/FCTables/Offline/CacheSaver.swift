@@ -45,11 +45,11 @@ package final class CacheSaver: Sendable {
         queue.sync { saveIfDirty(save) }
     }
 
-    /// `flush` without blocking a task's thread; `force`: saves even when
-    /// nothing is known to have changed (a caller that must know the cache
-    /// is on disk when this returns).
-    package func flushed(force: Bool = false) async {
-        if force { state.withLock { $0.dirty = true } }
+    /// Saves now, whether or not a change was noticed (a caller that must
+    /// know the cache is on disk when this returns), without blocking a
+    /// task's thread.
+    package func flushed() async {
+        state.withLock { $0.dirty = true }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             queue.async { [self] in
                 saveIfDirty(save)

@@ -175,7 +175,7 @@ extension FeatureTable {
     /// Saves now (the end of a populate or an apply): returns once the
     /// features are written and synced.
     package func flushCache() async {
-        await persistence.withLock { $0.saver }?.flushed(force: true)
+        await persistence.withLock { $0.saver }?.flushed()
     }
 
     /// Writes the cache to its folder now, synced, and returns once it is on
@@ -189,7 +189,7 @@ extension FeatureTable {
             throw FeatureCacheError.invalidState(
                 info.folder == nil ? "the table has no cache folder" : "the table's cache folder is read-only (another table holds it)")
         }
-        await saver.flushed(force: true)
+        await saver.flushed()
         if let error = persistence.withLock({ $0.info.lastSaveError }) { throw error }
     }
 

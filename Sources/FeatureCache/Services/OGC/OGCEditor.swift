@@ -200,15 +200,15 @@ extension OGCCollectionSource: FeatureEditor {
             }
             try OGCRequester.check(response, request: request)
             if let etag = response.header("ETag") { state.withLock { $0.etags[id] = etag } }
-            let item = try? JSONValue.parse(response.body)
-            guard let properties = item?["properties"], properties.isObject else { continue }
-            if edit.kind == .update, let item { state.withLock { $0.served[id] = item } }
+            guard let item = try? JSONValue.parse(response.body), let properties = item["properties"], properties.isObject else { continue }
             let cached = EditedRow.values(of: original, row: 0, fields: metadata.fields)
             if let field = metadata.fields.indices.first(where: { !Self.same(cached[$0], properties[metadata.fields[$0].name]) }) {
                 found[edit.objectId] = FeatureCacheError(
                     .conflict,
                     "feature \(edit.objectId) changed on the service after it was cached (its '\(metadata.fields[field].name)' differs): refresh it, then edit again"
                 )
+            } else if edit.kind == .update {
+                state.withLock { $0.served[id] = item }  // what its PUT sends back (a conflict is not sent)
             }
         }
         return found

@@ -183,16 +183,6 @@ package struct WFSTransaction {
         FeatureCacheError(.service, "the WFS refused this edit\(message.isEmpty ? "" : ": \(message)")")
     }
 
-    /// Whether the summary's shortfall of `kind` is exactly the actions the
-    /// answer named as failed (the rest of that kind then landed).
-    static func countsOnlyTheNamed(_ edits: [LocalEdit], _ failed: [String: String], kind: EditKind, root: XMLElement) -> Bool {
-        let name = kind == .add ? "totalInserted" : kind == .update ? "totalUpdated" : "totalDeleted"
-        guard let text = root.child("TransactionSummary")?.child(name)?.text, let done = Int(text) else { return false }
-        let ofKind = edits.filter { $0.kind == kind }
-        let named = ofKind.count { failed[handle($0)] != nil }
-        return done == ofKind.count - named
-    }
-
     /// What the answer says of each edit: applied (an insert with the id the
     /// service gave) or refused. A failed or exception answer refuses every
     /// edit (a transaction is all or nothing); an answer that cannot be read,
@@ -256,7 +246,10 @@ package struct WFSTransaction {
         if let summary = root.child("TransactionSummary") {
             for (kind, name) in [(EditKind.update, "totalUpdated"), (.delete, "totalDeleted"), (.add, "totalInserted")] {
                 let sent = edits.count { $0.kind == kind }
-                guard sent > 0, let text = summary.child(name)?.text, let done = Int(text), done < sent
+                // Short beyond what the answer's named failures explain (they are refused on their own).
+                let named = edits.count { $0.kind == kind && failed[Self.handle($0)] != nil }
+                guard sent > 0, let text = summary.child(name)?.text, let done = Int(text), done < sent,
+                    named == 0 || done != sent - named
                 else { continue }
                 shortKinds[kind] = "the WFS reports \(done) of the \(sent) \(kind.name)s of this transaction done (\(name))"
             }
@@ -277,7 +270,7 @@ package struct WFSTransaction {
             if let reason = failed[Self.handle(edit)] {
                 return EditOutcome(objectId: edit.objectId, error: Self.refusal(reason))
             }
-            if let short = shortKinds[edit.kind], failed.isEmpty || !Self.countsOnlyTheNamed(edits, failed, kind: edit.kind, root: root) {
+            if let short = shortKinds[edit.kind] {
                 return EditOutcome(
                     objectId: edit.objectId,
                     error: edit.kind == .add
