@@ -63,28 +63,120 @@ private:
     int32_t service_code_;
 };
 
-/// FC_E_NOT_FOUND: the layer, collection or feature type is not one the
-/// service lists (http_status() and service_code() give the answer that said so).
-class NotFoundError : public Error {
+// BEGIN GENERATED error classes (scripts/gen-contract.py from featurecache.h): one per status code
+/// FC_E_CANCELLED: the operation was cancelled
+class CancelledError : public Error {
 public:
-    explicit NotFoundError(Error error) : Error(std::move(error)) {}
+    explicit CancelledError(Error error) : Error(std::move(error)) {}
 };
 
-/// FC_E_CONFLICT: an edit of a feature the service changed since it was cached.
+/// FC_E_CONFLICT: an edit of a feature the service changed since it was cached (a newer edit date with editor tracking, an ETag that no longer matches): refresh the feature, then edit again. @since 1.3
 class ConflictError : public Error {
 public:
     explicit ConflictError(Error error) : Error(std::move(error)) {}
 };
 
-/// Throws the Error of fc_last_error() when status is not FC_OK (a
-/// NotFoundError for FC_E_NOT_FOUND, a ConflictError for FC_E_CONFLICT).
+/// FC_E_HTTP: HTTP status >= 400: see fc_error_http_status
+class HTTPError : public Error {
+public:
+    explicit HTTPError(Error error) : Error(std::move(error)) {}
+};
+
+/// FC_E_INVALID_ARGUMENT: NULL or freed handle, bad enum value, bad string or URL
+class InvalidArgumentError : public Error {
+public:
+    explicit InvalidArgumentError(Error error) : Error(std::move(error)) {}
+};
+
+/// FC_E_INVALID_STATE: e.g. metadata of a table that is not loaded; a wait inside a callback
+class InvalidStateError : public Error {
+public:
+    explicit InvalidStateError(Error error) : Error(std::move(error)) {}
+};
+
+/// FC_E_LIMIT: a configured limit was hit (response size, pages, tiles, nesting)
+class LimitError : public Error {
+public:
+    explicit LimitError(Error error) : Error(std::move(error)) {}
+};
+
+/// FC_E_NETWORK: could not connect, connection reset, TLS, DNS, truncated response
+class NetworkError : public Error {
+public:
+    explicit NetworkError(Error error) : Error(std::move(error)) {}
+};
+
+/// FC_E_NOT_FOUND: the layer, collection or feature type is not one the service lists (ArcGIS layers and tables, OGC API collections, WFS feature types); fc_error_http_status and fc_error_service_code still give the answer that said so. A field a where clause names that the table lacks stays FC_E_INVALID_ARGUMENT. @since 1.3
+class NotFoundError : public Error {
+public:
+    explicit NotFoundError(Error error) : Error(std::move(error)) {}
+};
+
+/// FC_E_PARSE: malformed JSON/XML, HTML instead of data, wrong document shape
+class ParseError : public Error {
+public:
+    explicit ParseError(Error error) : Error(std::move(error)) {}
+};
+
+/// FC_E_PROTOCOL: the server broke HTTP or its protocol: a malformed or non-HTTP reply, a refused redirect (another scheme, https -> http, a loop), a link in a server document that cannot be followed. @since 0.6
+class ProtocolError : public Error {
+public:
+    explicit ProtocolError(Error error) : Error(std::move(error)) {}
+};
+
+/// FC_E_SERVICE: the service's own error body, e.g. ArcGIS HTTP 200 + {"error":…}; see fc_error_service_code (ArcGIS 498: invalid or expired token, 499: token required)
+class ServiceError : public Error {
+public:
+    explicit ServiceError(Error error) : Error(std::move(error)) {}
+};
+
+/// FC_E_STORAGE: the persisted cache could not be read or written: a corrupt file or one of a newer format (set aside, never read), a folder that cannot be written (no space, no permission). @since 1.3
+class StorageError : public Error {
+public:
+    explicit StorageError(Error error) : Error(std::move(error)) {}
+};
+
+/// FC_E_TIMEOUT: a network timeout, or a wait that ran out of time
+class TimeoutError : public Error {
+public:
+    explicit TimeoutError(Error error) : Error(std::move(error)) {}
+};
+
+/// FC_E_UNSUPPORTED: the service cannot do what was asked
+class UnsupportedError : public Error {
+public:
+    explicit UnsupportedError(Error error) : Error(std::move(error)) {}
+};
+
+/// Throws failure as the class of its status (an Error for a status without one).
+[[noreturn]] inline void throw_error(Error failure) {
+    switch (failure.status()) {
+    case FC_E_CANCELLED: throw CancelledError(std::move(failure));
+    case FC_E_CONFLICT: throw ConflictError(std::move(failure));
+    case FC_E_HTTP: throw HTTPError(std::move(failure));
+    case FC_E_INVALID_ARGUMENT: throw InvalidArgumentError(std::move(failure));
+    case FC_E_INVALID_STATE: throw InvalidStateError(std::move(failure));
+    case FC_E_LIMIT: throw LimitError(std::move(failure));
+    case FC_E_NETWORK: throw NetworkError(std::move(failure));
+    case FC_E_NOT_FOUND: throw NotFoundError(std::move(failure));
+    case FC_E_PARSE: throw ParseError(std::move(failure));
+    case FC_E_PROTOCOL: throw ProtocolError(std::move(failure));
+    case FC_E_SERVICE: throw ServiceError(std::move(failure));
+    case FC_E_STORAGE: throw StorageError(std::move(failure));
+    case FC_E_TIMEOUT: throw TimeoutError(std::move(failure));
+    case FC_E_UNSUPPORTED: throw UnsupportedError(std::move(failure));
+    default: throw failure;
+    }
+}
+// END GENERATED error classes
+
+/// Throws the Error of fc_last_error() when status is not FC_OK, as the class
+/// of its status (a NotFoundError for FC_E_NOT_FOUND, and so on).
 inline void check(fc_status status) {
     if (status == FC_OK) return;
     const fc_error *error = fc_last_error();
     Error failure = error && fc_error_code(error) == status ? Error::from(error) : Error(status, fc_status_name(status));
-    if (status == FC_E_NOT_FOUND) throw NotFoundError(std::move(failure));
-    if (status == FC_E_CONFLICT) throw ConflictError(std::move(failure));
-    throw failure;
+    throw_error(std::move(failure));
 }
 
 /// PROJ's accuracy in metres of the transformation the library uses from one
@@ -190,6 +282,12 @@ public:
         check(fc_loadable_load_status(loadable(), &status));
         return status;
     }
+    /// The error the last load failed with; nullptr when it has not failed.
+    std::unique_ptr<Error> load_error() const {
+        const fc_error *out = nullptr;
+        check(fc_loadable_load_error(loadable(), &out));
+        return out ? std::make_unique<Error>(Error::from(out)) : nullptr;
+    }
 
     /// Loads if needed and blocks until settled; throws the load's error, or
     /// Error(FC_E_TIMEOUT) when timeout_seconds (< 0: none) runs out.
@@ -281,6 +379,25 @@ public:
     /// bound); see fc_context_set_cache_disk_budget.
     void set_cache_disk_budget(int64_t bytes) { check(fc_context_set_cache_disk_budget(get(), bytes)); }
     void set_cache_lock_wait(double seconds) { check(fc_context_set_cache_lock_wait(get(), seconds)); }
+    void set_max_connections_per_host(int32_t count) { check(fc_context_set_max_connections_per_host(get(), count)); }
+    void set_max_response_bytes(int64_t bytes) { check(fc_context_set_max_response_bytes(get(), bytes)); }
+    void set_user_agent(const std::string &agent) { check(fc_context_set_user_agent(get(), agent.c_str())); }
+    void clear_headers() { check(fc_context_clear_headers(get())); }
+    void set_ca_file(const std::string &pem_file) { check(fc_context_set_ca_file(get(), pem_file.c_str())); }
+    void set_ca_path(const std::string &directory) { check(fc_context_set_ca_path(get(), directory.c_str())); }
+    void set_retry_policy(int32_t max_attempts, double base_delay_seconds, double max_delay_seconds) {
+        check(fc_context_set_retry_policy(get(), max_attempts, base_delay_seconds, max_delay_seconds));
+    }
+    void set_low_speed_limit(int64_t bytes_per_second, double seconds) {
+        check(fc_context_set_low_speed_limit(get(), bytes_per_second, seconds));
+    }
+    fc_work_limits work_limits() const {
+        fc_work_limits out{};
+        out.struct_size = sizeof out;
+        check(fc_context_get_work_limits(get(), &out));
+        return out;
+    }
+    void set_work_limits(const fc_work_limits &limits) { check(fc_context_set_work_limits(get(), &limits)); }
     fc_context *get() const noexcept { return handle_.get(); }
 
 private:
@@ -291,6 +408,7 @@ private:
 class Query {
 public:
     Query() : handle_(detail::created<fc_query>(fc_query_create)) {}
+    explicit Query(fc_query *owned) noexcept : handle_(owned) {}
     Query &where(const std::string &clause) { return set(fc_query_set_where(get(), clause.c_str())); }
     Query &envelope(const fc_envelope &box) { return set(fc_query_set_envelope(get(), &box)); }
     Query &spatial_relationship(int32_t relationship) {
@@ -303,6 +421,22 @@ public:
     Query &max_allowable_offset(double distance) { return set(fc_query_set_max_allowable_offset(get(), distance)); }
     /// The system results are given in (0: the table's).
     Query &out_spatial_reference(int32_t wkid) { return set(fc_query_set_out_spatial_reference(get(), wkid)); }
+    Query &geometry(const uint8_t *wkb, size_t length, int32_t wkid = 0) {
+        return set(fc_query_set_geometry_wkb(get(), wkb, length, wkid));
+    }
+    Query &relation_parameter(const std::string &pattern) {
+        return set(fc_query_set_relation_parameter(get(), pattern.c_str()));
+    }
+    Query &result_offset(int64_t n) { return set(fc_query_set_result_offset(get(), n)); }
+    Query &object_ids(const std::vector<int64_t> &ids) {
+        return set(fc_query_set_object_ids(get(), ids.data(), ids.size()));
+    }
+    /// An independent copy of these parameters.
+    Query copy() const {
+        fc_query *out = nullptr;
+        check(fc_query_copy(get(), &out));
+        return Query(out);
+    }
     fc_query *get() const noexcept { return handle_.get(); }
 
 private:
@@ -333,6 +467,8 @@ public:
     bool limit_exceeded() const { return get_value<bool>(fc_result_limit_exceeded); }
     /// False when an offline table answered a query its cache does not cover.
     bool is_complete() const { return get_value<bool>(fc_result_is_complete); }
+    /// The system the geometries are in (0 when the table has none).
+    int32_t wkid() const { return get_value<int32_t>(fc_result_wkid); }
     int32_t field_count() const { return get_value<int32_t>(fc_result_field_count); }
     std::string_view field_name(int32_t col) const { return get_value<const char *>(fc_result_field_name, col); }
     int32_t field_type(int32_t col) const { return get_value<int32_t>(fc_result_field_type, col); }
@@ -399,6 +535,17 @@ public:
         int64_t out = 0;
         check(fc_operation_get_count(operation_, &out));
         return out;
+    }
+    fc_envelope extent() const {
+        fc_envelope out{};
+        check(fc_operation_get_extent(operation_, &out));
+        return out;
+    }
+    /// The error it finished with; nullptr while running or when it succeeded.
+    std::unique_ptr<Error> error() const {
+        const fc_error *out = nullptr;
+        check(fc_operation_get_error(operation_, &out));
+        return out ? std::make_unique<Error>(Error::from(out)) : nullptr;
     }
     fc_operation *get() const noexcept { return operation_; }
 
@@ -594,7 +741,61 @@ public:
         check(fc_table_spatial_reference_definition(get(), format, &out));
         return out ? std::string_view(out) : std::string_view();
     }
+    std::string_view url() const { return value<const char *>(fc_table_url); }
+    std::string_view description() const { return value<const char *>(fc_table_description); }
+    /// The values option `index` takes, comma-separated ("" for any text).
+    std::string_view option_values(int32_t index) const { return indexed<const char *>(fc_table_option_values, index); }
     int32_t field_count() const { return value<int32_t>(fc_table_field_count); }
+    std::string_view field_name(int32_t index) const { return indexed<const char *>(fc_table_field_name, index); }
+    std::string_view field_alias(int32_t index) const { return indexed<const char *>(fc_table_field_alias, index); }
+    int32_t field_type(int32_t index) const { return indexed<int32_t>(fc_table_field_type, index); }
+    bool field_nullable(int32_t index) const { return indexed<bool>(fc_table_field_nullable, index); }
+    int32_t field_length(int32_t index) const { return indexed<int32_t>(fc_table_field_length, index); }
+    /// The index of a field by name; NotFoundError-free: throws InvalidArgumentError for none.
+    int32_t field_index(const std::string &name) const {
+        int32_t out = -1;
+        check(fc_table_field_index(get(), name.c_str(), &out));
+        return out;
+    }
+    int32_t geometry_type() const { return value<int32_t>(fc_table_geometry_type); }
+    bool has_z() const { return value<bool>(fc_table_has_z); }
+    bool has_m() const { return value<bool>(fc_table_has_m); }
+    /// The table's wkid (first) and latest wkid (second).
+    std::pair<int32_t, int32_t> spatial_reference() const {
+        std::pair<int32_t, int32_t> out{0, 0};
+        check(fc_table_spatial_reference(get(), &out.first, &out.second));
+        return out;
+    }
+    void set_spatial_reference(int32_t wkid) { check(fc_table_set_spatial_reference(get(), wkid)); }
+    void set_page_size(int32_t size) { check(fc_table_set_page_size(get(), size)); }
+    fc_envelope extent() const {
+        fc_envelope out{};
+        check(fc_table_extent(get(), &out));
+        return out;
+    }
+    std::string_view object_id_field() const { return value<const char *>(fc_table_object_id_field); }
+    std::string_view display_field() const { return value<const char *>(fc_table_display_field); }
+    int64_t max_record_count() const { return value<int64_t>(fc_table_max_record_count); }
+    double min_scale() const { return value<double>(fc_table_min_scale); }
+    double max_scale() const { return value<double>(fc_table_max_scale); }
+    void set_definition_expression(const std::string &where) {
+        check(fc_table_set_definition_expression(get(), where.c_str()));
+    }
+    std::string definition_expression() const {
+        char *text = nullptr;
+        check(fc_table_definition_expression(get(), &text));
+        return detail::owned_string(text);
+    }
+    void set_cache_budget(int64_t bytes) { check(fc_table_set_cache_budget(get(), bytes)); }
+    int64_t cache_budget() const { return value<int64_t>(fc_table_cache_budget); }
+    int64_t cached_bytes() const { return value<int64_t>(fc_table_cached_bytes); }
+    fc_table_statistics statistics() const {
+        fc_table_statistics out{};
+        out.struct_size = sizeof out;
+        check(fc_table_get_statistics(get(), &out));
+        return out;
+    }
+    void reset_statistics() { check(fc_table_reset_statistics(get())); }
     int64_t cached_feature_count() const { return value<int64_t>(fc_table_cached_feature_count); }
     void clear_cache() { check(fc_table_clear_cache(get())); }
 
@@ -617,6 +818,23 @@ public:
         check(fc_table_populate_start(get(), &c, &detail::OperationCallbacks::done_trampoline, callbacks.get(), &out));
         callbacks.release();  // the done trampoline owns them now
         return Operation(out);
+    }
+
+    /// Starts a query, a count or an extent; done (optional) runs once on a library thread.
+    Operation query_async(const Query *query = nullptr, OperationCallback done = nullptr) {
+        return start(fc_table_query_start, query, std::move(done));
+    }
+    Operation query_count_async(const Query *query = nullptr, OperationCallback done = nullptr) {
+        return start(fc_table_query_count_start, query, std::move(done));
+    }
+    Operation query_extent_async(const Query *query = nullptr, OperationCallback done = nullptr) {
+        return start(fc_table_query_extent_start, query, std::move(done));
+    }
+    /// The envelope of the features matching query (all NaN when none match).
+    fc_envelope query_extent(const Query *query = nullptr) {
+        fc_envelope out{};
+        check(fc_table_query_extent(get(), query ? query->get() : nullptr, &out));
+        return out;
     }
 
     /// The features matching query: the cache or the service, by request mode.
@@ -713,6 +931,21 @@ private:
         T out{};
         check(function(get(), &out));
         return out;
+    }
+    template <class T>
+    T indexed(fc_status (*function)(const fc_table *, int32_t, T *), int32_t index) const {
+        T out{};
+        check(function(get(), index, &out));
+        return out;
+    }
+    using Start = fc_status (*)(fc_table *, const fc_query *, fc_operation_callback, void *, fc_operation **);
+    Operation start(Start function, const Query *query, OperationCallback done) {
+        auto callbacks = std::make_unique<detail::OperationCallbacks>(detail::OperationCallbacks{std::move(done), {}});
+        fc_operation *out = nullptr;
+        check(function(get(), query ? query->get() : nullptr, &detail::OperationCallbacks::done_trampoline,
+                       callbacks.get(), &out));
+        callbacks.release();  // the done trampoline owns them now
+        return Operation(out);
     }
 
     static fc_populate_options c_options(const PopulateOptions &options, detail::OperationCallbacks *callbacks) {
@@ -859,12 +1092,24 @@ public:
         check(fc_layer_set_features_changed_callback(get(), holder ? &changed_trampoline : nullptr, holder.get()));
         changed_ = std::move(holder);  // the previous one is done with
     }
+    void set_min_scale(double scale) { check(fc_layer_set_min_scale(get(), scale)); }
+    void set_max_scale(double scale) { check(fc_layer_set_max_scale(get(), scale)); }
+    double min_scale() const { return value(fc_layer_min_scale); }
+    double max_scale() const { return value(fc_layer_max_scale); }
+    void set_definition_expression(const std::string &where) {
+        check(fc_layer_set_definition_expression(get(), where.c_str()));
+    }
     fc_layer *get() const noexcept { return handle_.get(); }
 
 protected:
     fc_loadable *loadable() const override { return fc_layer_as_loadable(get()); }
 
 private:
+    double value(fc_status (*function)(const fc_layer *, double *)) const {
+        double out = 0;
+        check(function(get(), &out));
+        return out;
+    }
     static void changed_trampoline(fc_layer *, int64_t features, void *user_data) noexcept {
         detail::guarded_call(*static_cast<FeaturesChangedCallback *>(user_data), features);
     }
@@ -888,6 +1133,17 @@ public:
         check(status);
         return true;
     }
+    int32_t layer_count() const {
+        int32_t out = 0;
+        check(fc_map_layer_count(get(), &out));
+        return out;
+    }
+    void set_buffer_factor(double factor) { check(fc_map_set_buffer_factor(get(), factor)); }
+    double buffer_factor() const {
+        double out = 0;
+        check(fc_map_buffer_factor(get(), &out));
+        return out;
+    }
     fc_map *get() const noexcept { return handle_.get(); }
 
 protected:
@@ -898,5 +1154,34 @@ private:
 };
 
 }  // namespace featurecache
+
+// BEGIN GENERATED unwrapped functions (scripts/gen-contract.py)
+// C functions not wrapped here, and why (checked by scripts/gen-contract.py: every
+// other function of featurecache.h is called by a wrapper):
+//   C++ calls the C functions (and the FC_VERSION_* macros) as they are:
+//     fc_version, fc_version_number
+//   errors arrive as exceptions; there is no last error to clear:
+//     fc_clear_last_error
+//   C++ opens with the blocking Table::open and FeatureService::open (or load() with a callback on a created Table); no asynchronous open yet:
+//     fc_table_open_start, fc_service_open_start, fc_operation_take_service,
+//     fc_operation_take_table
+//   a protocol's own spelling (C only): the C++ classes wrap the generic fc_table_*, fc_service_* and option calls:
+//     fc_arcgis_service_description, fc_arcgis_service_version, fc_arcgis_service_layer_id,
+//     fc_arcgis_service_layer_name, fc_arcgis_service_layer_geometry_type,
+//     fc_arcgis_service_layer_is_table, fc_ogc_service_title, fc_ogc_service_collection_count,
+//     fc_ogc_service_collection_id, fc_ogc_service_collection_title, fc_ogc_service_conforms_to,
+//     fc_wfs_service_title, fc_wfs_service_version, fc_wfs_service_feature_type_count,
+//     fc_wfs_service_feature_type_name, fc_wfs_service_feature_type_title, fc_table_as_arcgis,
+//     fc_arcgis_table_supports_pagination, fc_arcgis_table_capabilities,
+//     fc_arcgis_table_supported_query_formats, fc_arcgis_table_service_version,
+//     fc_arcgis_table_set_query_format, fc_arcgis_table_query_format,
+//     fc_arcgis_table_query_format_in_use, fc_table_as_ogc, fc_ogc_table_set_query_language,
+//     fc_ogc_table_query_language, fc_table_as_wfs, fc_wfs_table_set_axis_order,
+//     fc_wfs_table_axis_order, fc_wfs_table_set_filter_axis_order,
+//     fc_wfs_table_filter_axis_order, fc_wfs_table_set_output_format,
+//     fc_wfs_table_output_format, fc_wfs_table_populate_xml_start, fc_wfs_table_populate_xml
+//   Table::apply_edits blocks; an asynchronous apply for C++ is not written yet:
+//     fc_table_apply_edits_start, fc_operation_take_edit_list
+// END GENERATED unwrapped functions
 
 #endif  // FEATURECACHE_HPP

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Checks the built library: only fc_* exported, exactly the functions the header
-# declares (scripts/check-abi.py), SONAME, RUNPATH $ORIGIN, no Swift toolchain
+# declares (scripts/gen-contract.py), SONAME, RUNPATH $ORIGIN, no Swift toolchain
 # library needed, and it runs a C program with LD_LIBRARY_PATH unset.
 #   check-library.sh LIB_DIR EXAMPLE_BINARY
 set -euo pipefail
@@ -15,7 +15,7 @@ others=$(echo "$exports" | grep -v '^fc_' | grep -v '^FEATURECACHE_' || true)
 count=$(echo "$exports" | grep -c '^fc_')
 echo "exports: $count fc_* symbols"
 # Exactly the header's functions, each with a shim whose C type matches.
-python3 "$(dirname "$0")/../../scripts/check-abi.py" --library "$lib" || fail "the header and the library disagree"
+python3 "$(dirname "$0")/../../scripts/gen-contract.py" --check --library "$lib" || fail "the header and the library disagree"
 
 header="$(dirname "$0")/../../include/featurecache.h"
 major=$(sed -n 's/^#define FC_VERSION_MAJOR \([0-9][0-9]*\)$/\1/p' "$header")

@@ -155,6 +155,50 @@ int main() {
         CHECK(std::string(error.what()).find("no layer or table 9") != std::string::npos);
     }
 
+    // The table's schema and settings, and queries started asynchronously.
+    {
+        CHECK(moved.field_count() > 0 && moved.field_index("OBJECTID") >= 0);
+        int32_t oid = moved.field_index("OBJECTID");
+        CHECK(moved.field_name(oid) == "OBJECTID" && moved.field_type(oid) == FC_FIELD_TYPE_OID);
+        CHECK(moved.object_id_field() == "OBJECTID" && moved.geometry_type() == FC_GEOMETRY_TYPE_POINT);
+        CHECK(moved.spatial_reference().first != 0 && !moved.has_m());
+        fc_envelope extent = moved.extent();
+        CHECK(extent.xmin < extent.xmax && moved.max_record_count() > 0);
+        CHECK(!moved.url().empty() && moved.cached_bytes() > 0);
+        moved.set_definition_expression("OBJECTID > 10");
+        CHECK(moved.definition_expression() == "OBJECTID > 10");
+        moved.set_definition_expression("");
+        fc::Query few_ids;
+        few_ids.object_ids({1, 2, 3, 400000});
+        fc::Query copied = few_ids.copy();
+        std::atomic<int64_t> async_count{-1};
+        fc::Operation counting = moved.query_count_async(&copied, [&](fc::OperationView done) {
+            async_count = done.count();
+        });
+        CHECK(counting.wait(60) && async_count == 3 && counting.error() == nullptr);
+        fc::Operation rows = moved.query_async(&few_ids);
+        CHECK(rows.wait(60) && rows.take_result().size() == 3);
+        fc::Operation box = moved.query_extent_async(&few_ids);
+        CHECK(box.wait(60) && box.extent().xmin <= box.extent().xmax);
+        fc_envelope same = moved.query_extent(&few_ids);
+        CHECK(same.xmin == box.extent().xmin && same.ymax == box.extent().ymax);
+        CHECK(moved.statistics().queries_local > 0);
+        moved.reset_statistics();
+        CHECK(moved.statistics().queries_local == 0);
+        layer.set_min_scale(50000);
+        CHECK(layer.min_scale() == 50000);
+        CHECK(map.layer_count() == 1);
+        map.set_buffer_factor(1.5);
+        CHECK(map.buffer_factor() == 1.5);
+        CHECK(moved.load_error() == nullptr);
+        try {
+            moved.set_page_size(-5);
+            CHECK(false);
+        } catch (const fc::InvalidArgumentError &error) {  // a class per status code
+            CHECK(error.status() == FC_E_INVALID_ARGUMENT);
+        }
+    }
+
     // A result outlives its table; values read through the typed getters.
     fc::Result few = [&] {
         fc::Table other = fc::Table::arcgis(emulator_layer(1));

@@ -3,23 +3,7 @@
 import builtins
 
 from . import _ffi
-
-OK = 0
-E_INVALID_ARGUMENT = -1
-E_INVALID_STATE = -2
-E_CANCELLED = -3
-E_TIMEOUT = -4
-E_NETWORK = -5
-E_HTTP = -6
-E_SERVICE = -7
-E_PARSE = -8
-E_UNSUPPORTED = -9
-E_LIMIT = -10
-E_PROTOCOL = -11
-E_NOT_FOUND = -12
-E_CONFLICT = -13
-E_STORAGE = -14
-
+from ._contract import OK
 
 class FeatureCacheError(Exception):
     """A failure reported by the library: code, message, HTTP status, service code."""
@@ -38,70 +22,105 @@ class FeatureCacheError(Exception):
                                                              self.service_code)
 
 
-class InvalidArgumentError(FeatureCacheError, ValueError):
-    pass
-
-
-class InvalidStateError(FeatureCacheError):
-    pass
+# BEGIN GENERATED error classes (scripts/gen-contract.py from include/featurecache.h)
+from ._contract import E_CANCELLED  # noqa: F401,E402
+from ._contract import E_CONFLICT  # noqa: F401,E402
+from ._contract import E_HTTP  # noqa: F401,E402
+from ._contract import E_INVALID_ARGUMENT  # noqa: F401,E402
+from ._contract import E_INVALID_STATE  # noqa: F401,E402
+from ._contract import E_LIMIT  # noqa: F401,E402
+from ._contract import E_NETWORK  # noqa: F401,E402
+from ._contract import E_NOT_FOUND  # noqa: F401,E402
+from ._contract import E_PARSE  # noqa: F401,E402
+from ._contract import E_PROTOCOL  # noqa: F401,E402
+from ._contract import E_SERVICE  # noqa: F401,E402
+from ._contract import E_STORAGE  # noqa: F401,E402
+from ._contract import E_TIMEOUT  # noqa: F401,E402
+from ._contract import E_UNSUPPORTED  # noqa: F401,E402
 
 
 class CancelledError(FeatureCacheError):
-    pass
-
-
-class TimeoutError(FeatureCacheError, builtins.TimeoutError):  # noqa: A001 - the library's own timeout family
-    """Also the built-in TimeoutError, so one `except TimeoutError` catches both."""
-
-
-class NetworkError(FeatureCacheError, ConnectionError):
-    pass
-
-
-class HTTPError(FeatureCacheError):
-    pass
-
-
-class ServiceError(FeatureCacheError):
-    """The service's own error body (ArcGIS: 498 invalid token, 499 token required)."""
-
-
-class ParseError(FeatureCacheError):
-    pass
-
-
-class UnsupportedError(FeatureCacheError):
-    pass
-
-
-class LimitError(FeatureCacheError):
-    pass
-
-
-class ProtocolError(FeatureCacheError):
-    """The server broke HTTP or its protocol (a malformed reply, a refused redirect, a bad link)."""
-
-
-class NotFoundError(FeatureCacheError, LookupError):
-    """The layer, collection or feature type is not one the service lists
-    (http_status and service_code still give the answer that said so)."""
-
+    """FC_E_CANCELLED: the operation was cancelled"""
 
 
 class ConflictError(FeatureCacheError):
-    """An edit of a feature the service changed since it was cached (FC_E_CONFLICT)."""
+    """FC_E_CONFLICT: an edit of a feature the service changed since it was cached (a newer edit date with
+    editor tracking, an ETag that no longer matches): refresh the feature, then edit again. @since 1.3"""
+
+
+class HTTPError(FeatureCacheError):
+    """FC_E_HTTP: HTTP status >= 400: see fc_error_http_status"""
+
+
+class InvalidArgumentError(FeatureCacheError, ValueError):
+    """FC_E_INVALID_ARGUMENT: NULL or freed handle, bad enum value, bad string or URL"""
+
+
+class InvalidStateError(FeatureCacheError):
+    """FC_E_INVALID_STATE: e.g. metadata of a table that is not loaded; a wait inside a callback"""
+
+
+class LimitError(FeatureCacheError):
+    """FC_E_LIMIT: a configured limit was hit (response size, pages, tiles, nesting)"""
+
+
+class NetworkError(FeatureCacheError, ConnectionError):
+    """FC_E_NETWORK: could not connect, connection reset, TLS, DNS, truncated response"""
+
+
+class NotFoundError(FeatureCacheError, LookupError):
+    """FC_E_NOT_FOUND: the layer, collection or feature type is not one the service lists (ArcGIS layers
+    and tables, OGC API collections, WFS feature types); fc_error_http_status and fc_error_service_code
+    still give the answer that said so. A field a where clause names that the table lacks stays
+    FC_E_INVALID_ARGUMENT. @since 1.3"""
+
+
+class ParseError(FeatureCacheError):
+    """FC_E_PARSE: malformed JSON/XML, HTML instead of data, wrong document shape"""
+
+
+class ProtocolError(FeatureCacheError):
+    """FC_E_PROTOCOL: the server broke HTTP or its protocol: a malformed or non-HTTP reply, a refused
+    redirect (another scheme, https -> http, a loop), a link in a server document that cannot be
+    followed. @since 0.6"""
+
+
+class ServiceError(FeatureCacheError):
+    """FC_E_SERVICE: the service's own error body, e.g. ArcGIS HTTP 200 + {"error":…}; see
+    fc_error_service_code (ArcGIS 498: invalid or expired token, 499: token required)"""
 
 
 class StorageError(FeatureCacheError, OSError):
-    """The persisted cache could not be read or written (FC_E_STORAGE): a corrupt or
-    newer-format file (set aside), a folder that cannot be written."""
+    """FC_E_STORAGE: the persisted cache could not be read or written: a corrupt file or one of a newer
+    format (set aside, never read), a folder that cannot be written (no space, no permission). @since
+    1.3"""
+
+
+class TimeoutError(FeatureCacheError, builtins.TimeoutError):
+    """FC_E_TIMEOUT: a network timeout, or a wait that ran out of time"""
+
+
+class UnsupportedError(FeatureCacheError):
+    """FC_E_UNSUPPORTED: the service cannot do what was asked"""
+
 
 _CLASSES = {
-    E_INVALID_ARGUMENT: InvalidArgumentError, E_INVALID_STATE: InvalidStateError, E_CANCELLED: CancelledError,
-    E_TIMEOUT: TimeoutError, E_NETWORK: NetworkError, E_HTTP: HTTPError, E_SERVICE: ServiceError,
-    E_PARSE: ParseError, E_UNSUPPORTED: UnsupportedError, E_LIMIT: LimitError, E_PROTOCOL: ProtocolError,
-    E_NOT_FOUND: NotFoundError, E_CONFLICT: ConflictError, E_STORAGE: StorageError,
+    E_CANCELLED: CancelledError,
+    E_CONFLICT: ConflictError,
+    E_HTTP: HTTPError,
+    E_INVALID_ARGUMENT: InvalidArgumentError,
+    E_INVALID_STATE: InvalidStateError,
+    E_LIMIT: LimitError,
+    E_NETWORK: NetworkError,
+    E_NOT_FOUND: NotFoundError,
+    E_PARSE: ParseError,
+    E_PROTOCOL: ProtocolError,
+    E_SERVICE: ServiceError,
+    E_STORAGE: StorageError,
+    E_TIMEOUT: TimeoutError,
+    E_UNSUPPORTED: UnsupportedError,
 }
+# END GENERATED error classes
 
 
 def from_error(pointer):

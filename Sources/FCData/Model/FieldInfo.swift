@@ -1,29 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import FCSupport
 
-/// Field types across services. Raw values are the C ABI's `FC_FIELD_TYPE_*`.
-public enum FieldType: Int32, Sendable, CaseIterable {
-    case unknown = 0
-    case oid = 1
-    case smallInteger = 2
-    case integer = 3
-    case bigInteger = 4
-    case single = 5
-    case double = 6
-    case string = 7
-    case date = 8
-    case dateOnly = 9
-    case timeOnly = 10
-    case timestampOffset = 11
-    case guid = 12
-    case globalID = 13
-    case geometry = 14
-    case blob = 15
-    case raster = 16
-    case xml = 17
-    /// GeoJSON/OGC `true`/`false` properties (no ArcGIS field type maps here).
-    case boolean = 18
-
+extension FieldType {
     /// The type for an ArcGIS `esriFieldType…` name; `.unknown` for a name this
     /// version does not know (the table still loads).
     public init(esriName: String) {
@@ -79,17 +57,7 @@ public struct FieldInfo: Sendable, Equatable {
     }
 }
 
-/// Geometry types of tables. Raw values are the C ABI's `FC_GEOMETRY_TYPE_*`.
-public enum GeometryType: Int32, Sendable {
-    case none = 0
-    case point = 1
-    case multipoint = 2
-    case polyline = 3
-    case polygon = 4
-    case envelope = 5
-    case multipatch = 6
-    case unknown = 7
-
+extension GeometryType {
     public init(esriName: String?) {
         switch esriName {
         case nil, "": self = .none

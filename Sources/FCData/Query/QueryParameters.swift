@@ -1,21 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import FCSupport
 
-/// ArcGIS spatial relationships (`esriSpatialRel…`). Raw values are the C ABI's
-/// `FC_SPATIAL_REL_*`.
-public enum SpatialRelationship: Int32, Sendable, CaseIterable {
-    case intersects = 1
-    case contains = 2
-    case within = 3
-    case touches = 4
-    case crosses = 5
-    case overlaps = 6
-    case disjoint = 7
-    case envelopeIntersects = 8
-    case indexIntersects = 9
-    /// A DE-9IM pattern given as `relationParameter`.
-    case relation = 10
-
+extension SpatialRelationship {
     /// The REST API's name; disjoint has none there and is sent as a relation
     /// pattern (`FF*FF****`).
     public var esriName: String {

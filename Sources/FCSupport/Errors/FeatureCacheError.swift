@@ -3,36 +3,7 @@
 /// names what was wrong, and where a server was involved its HTTP status and the
 /// service's own error code (e.g. ArcGIS 498 "Invalid token").
 public struct FeatureCacheError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The families of failure. The raw values are the C ABI's `FC_E_*` codes and
-    /// are never renumbered.
-    public enum Code: Int32, Sendable, CaseIterable {
-        case invalidArgument = -1
-        case invalidState = -2
-        case cancelled = -3
-        case timeout = -4
-        case network = -5
-        case http = -6
-        case service = -7
-        case parse = -8
-        case unsupported = -9
-        case limit = -10
-        /// The server broke HTTP or its protocol: a malformed or non-HTTP reply,
-        /// a redirect that is refused (another scheme, https to http, a loop), a
-        /// link in a server document that cannot be followed.
-        case `protocol` = -11
-        /// The layer, collection or feature type is not one the service lists
-        /// (the HTTP status and service code of the answer that said so are
-        /// kept). A field a where clause names stays `.invalidArgument`.
-        case notFound = -12
-        /// An edit the service refused because the feature changed there since
-        /// it was cached (an ETag that no longer matches, a newer edit date).
-        case conflict = -13
-        /// The persisted cache could not be read or written: a file that is
-        /// corrupt, of a newer format, or a folder that cannot be written (a full
-        /// disk, no permission). A corrupt file is set aside, never read.
-        case storage = -14
-    }
-
+    /// The family of failure: the C ABI's `FC_E_*` code (FeatureCacheError+Code.generated.swift).
     public var code: Code
     /// A failure that may pass if the same request is sent again (a reset or
     /// cut connection): what the retry policy retries. Declared here, beside

@@ -25,12 +25,7 @@ public struct FeatureDraft: Sendable {
     public var isEmpty: Bool { values.isEmpty && geometry == nil && !clearsGeometry }
 }
 
-/// Which change an edit makes. Raw values are the C ABI's `FC_EDIT_*`.
-public enum EditKind: Int32, Sendable {
-    case add = 1
-    case update = 2
-    case delete = 3
-
+extension EditKind {
     public var name: String {
         switch self {
         case .add: return "add"
@@ -40,20 +35,7 @@ public enum EditKind: Int32, Sendable {
     }
 }
 
-/// Where an edit stands. Raw values are the C ABI's `FC_EDIT_STATE_*`.
-public enum EditState: Int32, Sendable {
-    /// The service has it.
-    case applied = 0
-    /// Not sent yet, or sent and answered by no word on it (a request that
-    /// failed before the service read it).
-    case pending = 1
-    /// Sent, and its answer lost: the service may have it. The next apply
-    /// looks it up before sending it again, and keeps it in doubt when no query
-    /// the service cannot get wrong can tell (its error says why).
-    case inDoubt = 2
-    /// The service refused it (its error): pending, unchanged, for a retry or an undo.
-    case refused = 3
-
+extension EditState {
     public var name: String {
         switch self {
         case .applied: return "applied"

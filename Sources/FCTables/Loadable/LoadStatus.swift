@@ -3,14 +3,7 @@ import FCSupport
 import FCData
 import FCTransport
 
-/// Where a loadable is in its life. The raw values are the C ABI's
-/// `FC_LOAD_STATUS_*` values and never change.
-public enum LoadStatus: Int32, Sendable, CustomStringConvertible {
-    case notLoaded = 0
-    case loading = 1
-    case failedToLoad = 2
-    case loaded = 3
-
+extension LoadStatus: CustomStringConvertible {
     public var description: String {
         switch self {
         case .notLoaded: return "NOT_LOADED"

@@ -2,14 +2,6 @@
 import FCSupport
 import FCData
 
-/// Where an ArcGIS token goes. Raw values are the C ABI's `FC_TOKEN_AS_*`.
-public enum TokenPlacement: Int32, Sendable {
-    /// `X-Esri-Authorization: Bearer <token>` (keeps tokens out of URLs and logs).
-    case header = 0
-    /// `token=<token>` in the query string or form body, for servers that want it.
-    case parameter = 1
-}
-
 /// The HTTP behaviour of one `ClientContext`, applied to every request it sends.
 public struct ClientSettings: Sendable {
     /// Seconds to establish a connection.

@@ -34,13 +34,6 @@ public func fcErrorServiceCode(_ error: OpaquePointer?) -> Int32 {
     ErrorBox.from(error)?.error.serviceCode ?? 0
 }
 
-/// Static names, so the returned pointers never dangle.
-private let statusNames: [Int32: StaticString] = [
-    0: "FC_OK", -1: "FC_E_INVALID_ARGUMENT", -2: "FC_E_INVALID_STATE", -3: "FC_E_CANCELLED",
-    -4: "FC_E_TIMEOUT", -5: "FC_E_NETWORK", -6: "FC_E_HTTP", -7: "FC_E_SERVICE", -8: "FC_E_PARSE",
-    -9: "FC_E_UNSUPPORTED", -10: "FC_E_LIMIT", -11: "FC_E_PROTOCOL", -12: "FC_E_NOT_FOUND",
-    -13: "FC_E_CONFLICT", -14: "FC_E_STORAGE",
-]
 private let unknownStatus: StaticString = "FC_E_UNKNOWN"
 
 @_cdecl("fc_status_name")

@@ -64,8 +64,3 @@ struct ArcGISAdapter: ServiceAdapter {
         return nil
     }
 }
-
-extension ServiceKind {
-    /// An ArcGIS REST feature-service layer or table (`FC_SERVICE_ARCGIS`).
-    public static let arcgis = ServiceKind(rawValue: 1, name: "ArcGIS")
-}

@@ -49,8 +49,3 @@ extension FeatureTable {
     /// The name a document table takes: its file name without the extension.
     var documentName: String { (source as? FeatureDocumentSource)?.name ?? "" }
 }
-
-extension ServiceKind {
-    /// A GeoJSON or Esri JSON document of features served whole (`FC_SERVICE_DOCUMENT`).
-    public static let document = ServiceKind(rawValue: 4, name: "feature document")
-}

@@ -33,8 +33,3 @@ extension OGCCollectionSummary {
     /// collection's own document does).
     var item: ServiceItem { ServiceItem(id: id, name: title, geometryType: .unknown) }
 }
-
-extension ServiceKind {
-    /// A collection of an OGC API - Features service (`FC_SERVICE_OGC`).
-    public static let ogcFeatures = ServiceKind(rawValue: 2, name: "OGC API")
-}

@@ -4,24 +4,6 @@ import FCData
 import FCTransport
 import FCTables
 
-/// How a table's where clauses reach its server. Raw values are the C ABI's
-/// `FC_QUERY_LANGUAGE_*`.
-public enum QueryLanguage: Int32, Sendable, CaseIterable, OptionValue {
-    /// What the server declares, probed on first use: CQL2 text, then the older
-    /// CQL text, then CQL2-JSON (GET, then POST); the rest is evaluated locally.
-    case auto = 1
-    /// Nothing is sent: every where clause is evaluated locally.
-    case local = 2
-    /// `filter-lang=cql2-text` only; a server that refuses it is an error.
-    case cql2Text = 3
-    /// CQL2-JSON only: `filter-lang=cql2-json`, or a POST body when GET is refused.
-    case cql2JSON = 4
-
-    /// The option value that names it (`auto`, `local`, `cql2-text`, `cql2-json`), in raw-value order.
-    package var optionValue: String { ["auto", "local", "cql2-text", "cql2-json"][Int(rawValue) - 1] }
-
-}
-
 /// One way of sending a filter to an OGC API server.
 enum OGCFilterDialect: Sendable, Equatable {
     case cql2Text

@@ -31,8 +31,3 @@ extension WFSFeatureTypeInfo {
     /// capabilities give no geometry type; its schema does).
     var item: ServiceItem { ServiceItem(id: name, name: name, geometryType: .unknown) }
 }
-
-extension ServiceKind {
-    /// A feature type of a WFS 1.0, 1.1 or 2.0 (`FC_SERVICE_WFS`).
-    public static let wfs = ServiceKind(rawValue: 3, name: "WFS")
-}

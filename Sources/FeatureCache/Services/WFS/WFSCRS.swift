@@ -4,22 +4,6 @@ import FCData
 import FCTransport
 import FCTables
 
-/// How coordinates are ordered: for the features a WFS sends and, separately,
-/// for the boxes sent to it (the ArcGIS SDK's `OGCAxisOrder`). Raw values are the
-/// C ABI's `FC_AXIS_ORDER_*`.
-public enum AxisOrder: Int32, Sendable, CaseIterable, OptionValue {
-    /// Decided per CRS spelling and WFS version (see `WFSCRS`), with a sanity
-    /// check of received coordinates against the type's WGS84 bounding box.
-    case auto = 1
-    /// The first ordinate is y (latitude): swap to x, y.
-    case swap = 2
-    /// The first ordinate is x (longitude): keep.
-    case noSwap = 3
-
-    /// The option value that names it (`auto`, `swap`, `no_swap`), in raw-value order.
-    package var optionValue: String { ["auto", "swap", "no_swap"][Int(rawValue) - 1] }
-}
-
 /// CRS names as WFS servers write them, and what each spelling says about axis
 /// order (a definition's own order as PROJ reads it).
 ///
