@@ -11,13 +11,11 @@ let package = Package(
         .library(name: "featurecache", type: .dynamic, targets: ["FeatureCacheC"]),
     ],
     targets: [
-        // libcurl and libxml2, reached through a module map and small C wrappers
-        // (Swift cannot call variadic functions such as curl_easy_setopt).
-        .target(
-            name: "CSystemLibs",
-            dependencies: ["CLibXML2"],
-            linkerSettings: [.linkedLibrary("curl")]
-        ),
+        // libcurl (HTTP), reached through non-variadic C wrappers (Swift cannot
+        // call variadic functions such as curl_easy_setopt). Only FCTransport imports it.
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
+        // libxml2's streaming parser with safe options. Only FCData's XML reader imports it.
+        .target(name: "CXML", dependencies: ["CLibXML2"]),
         // libxml2 through pkg-config (libxml-2.0), so its include folder comes
         // from the system or the packager's prefix, never a hard-coded path.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
@@ -37,9 +35,9 @@ let package = Package(
         // value, which must inline (a module boundary there cost the PBF reader
         // 31 %, measured by fc-bench-readers; cross-module optimization did not
         // recover it).
-        .target(name: "FCData", dependencies: ["FCSupport", "CSystemLibs", "CPROJ"]),
+        .target(name: "FCData", dependencies: ["FCSupport", "CXML", "CPROJ"]),
         // libcurl, requests, redirects, retries, the client context.
-        .target(name: "FCTransport", dependencies: ["FCSupport", "FCData", "CSystemLibs"]),
+        .target(name: "FCTransport", dependencies: ["FCSupport", "FCData", "CCurl"]),
         // What a table does whatever the protocol: request modes, populate, tiles, maps, loadables.
         .target(name: "FCTables", dependencies: ["FCSupport", "FCData", "FCTransport"]),
         // The service adapters (one folder each) and the opener; re-exports the layers below.

@@ -1,22 +1,27 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Runs every test: Swift unit tests (also under ThreadSanitizer), the C and C++
-# tests, header, export and install checks (ctest, against the emulator, the
-# bad server and the geoservers the tests start), the offline tier with no
-# network, the reproducibility of the library, the release packages (tarball,
-# .debs, lintian), the Python tests (pytest), the package
-# as pip installs it (scripts/test-pip.sh), the C tests
-# again under AddressSanitizer and LeakSanitizer, and a short fuzz run.
-# Installs what it needs first. Exits non-zero if anything fails.
+# Runs every test, building each configuration once: the Swift unit tests under
+# ThreadSanitizer (one debug build), the contract regenerated and compared with
+# git, the release library and the C and C++ tests (ctest: the offline tier in a
+# network namespace with no network, then the geo servers), the Python tests,
+# the release packages, the package as pip installs it (from the same library),
+# a second build in other folders with no network that must give the same
+# library, the C tests of the offline tier under AddressSanitizer and
+# LeakSanitizer (one ASan build), and a fuzz smoke on a fixed budget (one fuzz
+# build). The geo servers are installed and started in the background at once,
+# beside the builds. Prints a table of step times. Exits non-zero if anything
+# fails.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 scripts/install-deps.sh || exit 1
 
-jobs="$(nproc)"
-passed=0
-failed=0
-failures=()
+logs="$root/build-logs"
+rm -rf "$logs"
+mkdir -p "$logs"
+started=$SECONDS
+failed=()
+table=()
 step() {
     local name="$1"
     shift
@@ -24,32 +29,66 @@ step() {
     echo "=== $name"
     local start=$SECONDS
     if "$@"; then
-        passed=$((passed + 1))
+        table+=("$(printf '%5d s  ok      %s' $((SECONDS - start)) "$name")")
         echo "=== $name: ok ($((SECONDS - start)) s)"
     else
-        failed=$((failed + 1))
-        failures+=("$name")
+        failed+=("$name")
+        table+=("$(printf '%5d s  FAILED  %s' $((SECONDS - start)) "$name")")
         echo "=== $name: FAILED ($((SECONDS - start)) s)"
     fi
 }
+# A job in the background whose output goes to a log; `finish NAME` waits for it
+# and reports it as a step (its time is how long the wait took).
+declare -A background=()
+begin() {
+    local name="$1"
+    shift
+    ("$@" > "$logs/$name.log" 2>&1) &
+    background[$name]=$!
+}
+finish() {
+    local name="$1"
+    local status=0
+    wait "${background[$name]}" || status=$?
+    echo "--- $name (background) log:"
+    tail -n 40 "$logs/$name.log"
+    return $status
+}
 
-step "swift test" swift test
-step "swift test (thread sanitizer)" swift test --sanitize=thread --scratch-path .build-tsan
-step "cmake build" sh -c "cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null && cmake --build build -j$jobs"
-step "ctest" sh -c "cd build && ctest --output-on-failure --timeout 600"
-step "offline tier: build and ctest -L offline with no network (unshare -n)" scripts/test-offline.sh
-step "reproducible: build/ and the offline tier (other source and build folders) give one library" \
-    scripts/check-reproducible.sh build/lib build-offline/build/lib
-step "packages: tarball and .debs (cpack), lintian, consumers against each, Debug build type" scripts/test-packages.sh
+# Installing and starting them takes minutes on a new machine: beside the builds.
+begin geoservers bash Tests/servers/geoservers/start.sh
+
+step "swift test: every unit test under ThreadSanitizer" \
+    swift test --sanitize=thread --scratch-path .build-tsan
+step "contract: regenerated from the header, equal to git's" \
+    sh -c 'python3 scripts/gen-contract.py && git diff --exit-code --stat -- Sources python include'
+step "cmake build: the release library, C and C++ tests" \
+    sh -c "cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null && cmake --build build -j$(nproc)"
+step "offline tier: ctest -L offline with no network (unshare -n)" scripts/test-offline.sh build
+# The second build for the reproducibility check runs while the geo server
+# tests wait on their servers (nice: the tests come first).
+begin offline-build nice -n 19 scripts/test-offline.sh --build
+step "geo servers started (background since the first step)" finish geoservers
+step "ctest: the tests against the geo servers (-LE offline)" \
+    sh -c "cd build && ctest -LE offline --output-on-failure --timeout 600"
 step "pytest" env FEATURECACHE_LIBRARY="$root/build/lib/libfeaturecache.so" python3 -m pytest -q python/tests
-step "pip install into a fresh venv, tests from outside the checkout" scripts/test-pip.sh
-step "C tests under AddressSanitizer" scripts/test-asan.sh
+step "packages: tarball and .debs (cpack), lintian, consumers against each, Debug build type" \
+    scripts/test-packages.sh
+step "pip install into a fresh venv (the release library), tests from outside the checkout" \
+    env FC_PREBUILT_LIB_DIR="$root/build/lib" scripts/test-pip.sh
+step "offline build: other source and build folders, no network" finish offline-build
+step "reproducible: build/ and the offline build give one library" \
+    scripts/check-reproducible.sh build/lib build-offline/build/lib
+step "C tests of the offline tier under AddressSanitizer" scripts/test-asan.sh
 # A bounded libFuzzer run of every input path; a finding fails the suite.
-step "fuzz smoke (${FC_FUZZ_SECONDS:-27} s per target)" scripts/fuzz.sh "${FC_FUZZ_SECONDS:-27}"
+step "fuzz smoke (${FC_FUZZ_SECONDS:-8} s per target)" scripts/fuzz.sh "${FC_FUZZ_SECONDS:-8}"
 
 echo
-echo "suites: $passed passed, $failed failed"
-if [ "$failed" -gt 0 ]; then
-    printf 'failed: %s\n' "${failures[@]}"
+echo "step times (wall, $(nproc) cores):"
+printf '  %s\n' "${table[@]}"
+printf '%7d s  total\n' $((SECONDS - started))
+if [ ${#failed[@]} -gt 0 ]; then
+    printf 'failed: %s\n' "${failed[@]}"
     exit 1
 fi
+echo "all suites passed"

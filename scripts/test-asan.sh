@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# The C tests once more, under AddressSanitizer and LeakSanitizer: the library
+# The C tests of the offline tier (the emulator, the bad server, hostile callers)
+# once more, under AddressSanitizer and LeakSanitizer: the library
 # built with `swift build -c release --sanitize=address` (RelWithDebInfo: its
 # symbols kept; ASan instruments optimized code as well, and at -Onone the
 # suite spent its time in unoptimized Swift: test_arcgis_pbf 91 s against 27 s
@@ -21,4 +22,4 @@ test -e build-asan/test_loadable || { echo "the ASan build failed"; exit 1; }
 cd build-asan
 ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:${ASAN_OPTIONS:-}" \
 LSAN_OPTIONS="suppressions=$root/Tests/c/lsan.supp:print_suppressions=0:${LSAN_OPTIONS:-}" \
-    ctest --output-on-failure -R "emulator|bad_server|test_"
+    ctest --output-on-failure -L offline -R "emulator|bad_server|test_"

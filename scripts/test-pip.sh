@@ -13,8 +13,12 @@ trap 'rm -rf "$work"' EXIT
 # (scripts/install-deps.sh); featurecache only from this venv.
 python3 -m venv --system-site-packages "$work/venv"
 python="$work/venv/bin/python"
-"$python" -m pip install -q --disable-pip-version-check "$root"
-"$python" -m pip wheel -q --disable-pip-version-check --no-deps -w "$work/dist" "$root"
+# FC_PREBUILT_LIB_DIR: package that library (built by scripts/build-lib.sh with the
+# same flags) instead of compiling the Swift core again; unset, pip builds it.
+settings=()
+[ -z "${FC_PREBUILT_LIB_DIR:-}" ] || settings=(--config-settings="cmake.define.FC_PREBUILT_LIB_DIR=$FC_PREBUILT_LIB_DIR")
+"$python" -m pip install -q --disable-pip-version-check ${settings[@]+"${settings[@]}"} "$root"
+"$python" -m pip wheel -q --disable-pip-version-check --no-deps ${settings[@]+"${settings[@]}"} -w "$work/dist" "$root"
 python3 "$root/scripts/check-wheel.py" "$work"/dist/featurecache-*.whl
 cd "$work"
 env -u FEATURECACHE_LIBRARY FEATURECACHE_TEST_INSTALLED=1 "$python" -m pytest -q -p no:cacheprovider \

@@ -5,7 +5,7 @@ import FCData
 #if canImport(Glibc)
 import Glibc
 #endif
-import CSystemLibs
+import CCurl
 
 /// A libcurl multi handle driven by one dedicated thread. All transfers of a
 /// context run here: connections are kept alive and reused between requests, the

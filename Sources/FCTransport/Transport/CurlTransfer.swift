@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import FCSupport
 import FCData
-import CSystemLibs
+import CCurl
 import Synchronization
 
 /// One request in flight on a `CurlEventLoop`: the easy handle's buffers and the

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import FCSupport
 import FCData
-import CSystemLibs
+import CCurl
 
 /// The production transport: libcurl, with connection reuse, transparent gzip,
 /// timeouts, a response size limit and real cancellation. One event-loop thread

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import FCSupport
-import CSystemLibs
+import CXML
 
 /// One start tag as libxml2's SAX2 reader reports it: borrowed C strings, valid
 /// only during the `start` callback.
