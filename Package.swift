@@ -8,7 +8,7 @@ let package = Package(
     name: "FeatureCache",
     products: [
         // The C ABI. Built with -static-stdlib and a version script by scripts/build-lib.sh.
-        .library(name: "featurecache", type: .dynamic, targets: ["FeatureCacheC"]),
+        .library(name: "featurecache", type: .dynamic, targets: ["FeatureCacheC"])
     ],
     targets: [
         // libcurl (HTTP), reached through non-variadic C wrappers (Swift cannot
@@ -91,10 +91,10 @@ let package = Package(
 // FEATURECACHE_FUZZ is set, since a fuzzer has no main of its own and links
 // only with --sanitize=fuzzer.
 if Context.environment["FEATURECACHE_FUZZ"] != nil {
-    package.targets.append(.executableTarget(
-        name: "fc-fuzz",
-        dependencies: ["FeatureCache"],
-        path: "Tests/fuzz/Sources"
-    ))
+    package.targets.append(
+        .executableTarget(
+            name: "fc-fuzz",
+            dependencies: ["FeatureCache"],
+            path: "Tests/fuzz/Sources"
+        ))
 }
-

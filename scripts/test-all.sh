@@ -7,8 +7,8 @@
 # the release packages, the package as pip installs it (from the same library),
 # a second build in other folders with no network that must give the same
 # library, the C tests of the offline tier under AddressSanitizer and
-# LeakSanitizer (one ASan build), and a fuzz smoke on a fixed budget (one fuzz
-# build). The geo servers are installed and started in the background at once,
+# LeakSanitizer (one ASan build), a fuzz smoke on a fixed budget (one fuzz
+# build) and `swift format lint`. The geo servers are installed and started in the background at once,
 # beside the builds. Prints a table of step times. Exits non-zero if anything
 # fails.
 set -uo pipefail
@@ -62,6 +62,8 @@ step "swift test: every unit test under ThreadSanitizer" \
     swift test --sanitize=thread --scratch-path .build-tsan
 step "contract: regenerated from the header, equal to git's" \
     sh -c 'python3 scripts/gen-contract.py && git diff --exit-code --stat -- Sources python include'
+step "swift format lint (.swift-format): no warning" \
+    swift format lint --strict -r Sources Tests/FeatureCacheTests bench Package.swift
 step "cmake build: the release library, C and C++ tests" \
     sh -c "cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null && cmake --build build -j$(nproc)"
 step "offline tier: ctest -L offline with no network (unshare -n)" scripts/test-offline.sh build

@@ -174,7 +174,8 @@ import Testing
         metadata.spatialReference = SpatialReference(wkid: 4326)
         let transaction = WFSTransaction(tableVersion: .v110, typeName: "checked_inspections", schema: WFSSchema(), metadata: metadata)
         return try transaction.outcomes(
-            of: edits, answer: try Fixtures.bytes("wfs-transaction/\(answer)"), status: 200, identity: FeatureIdentity(numericSuffixes: true))
+            of: edits, answer: try Fixtures.bytes("wfs-transaction/\(answer)"), status: 200,
+            identity: FeatureIdentity(numericSuffixes: true))
     }
 
     /// QGIS Server 3.22's 1.0 answer to a refused transaction is Status ERROR

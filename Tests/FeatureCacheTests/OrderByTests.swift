@@ -164,9 +164,10 @@ import Testing
         // part per stretch of one layout, far fewer than one per row.
         #expect(result.parts.count < 12_000 / 4)
         // Values read back through the gathered parts are the rows' own.
-        let expected = Dictionary(uniqueKeysWithValues: batches.flatMap { batch in
-            (0..<batch.count).map { (batch.objectId($0), batch.columns[batch.columnIndex(named: "s")!].value($0)) }
-        })
+        let expected = Dictionary(
+            uniqueKeysWithValues: batches.flatMap { batch in
+                (0..<batch.count).map { (batch.objectId($0), batch.columns[batch.columnIndex(named: "s")!].value($0)) }
+            })
         let s = try #require(result.fieldIndex(named: "s"))
         for row in stride(from: 0, to: result.count, by: 97) {
             let (column, local) = try #require(try result.cell(row, s))

@@ -82,7 +82,9 @@ extension FeatureEditor {
                 }
                 let values = EditedRow.values(of: batch, row: index, fields: metadata.fields)
                 if let differs = compared.first(where: { !Self.sameValue(wanted[$0], values[$0]) }) {
-                    nearMiss = nearMiss ?? "feature \(id) lies at its place but its '\(metadata.fields[differs].name)' is \(values[differs]), not \(wanted[differs])"
+                    nearMiss =
+                        nearMiss
+                        ?? "feature \(id) lies at its place but its '\(metadata.fields[differs].name)' is \(values[differs]), not \(wanted[differs])"
                 } else if newest.map({ id > $0 }) ?? true {
                     newest = id
                 }
@@ -121,7 +123,9 @@ extension FeatureEditor {
 /// cached copy the edit was made on is a conflict; an update of a feature gone
 /// from the service is one too (a delete of it is not: gone either way).
 extension FeatureEditor {
-    package func conflictsByQuery(_ edits: [LocalEdit], metadata: TableMetadata) async throws(FeatureCacheError) -> [Int64: FeatureCacheError] {
+    package func conflictsByQuery(
+        _ edits: [LocalEdit], metadata: TableMetadata
+    ) async throws(FeatureCacheError) -> [Int64: FeatureCacheError] {
         let checked = edits.filter { $0.original != nil && $0.objectId > 0 }
         guard !checked.isEmpty else { return [:] }
         var found: [Int64: FeatureCacheError] = [:]

@@ -223,7 +223,9 @@ public func fcTableApplyEdits(
 ) -> Int32 {
     out?.pointee = nil
     return status { () throws(FeatureCacheError) in
-        let edits = try runOperation("fc_table_apply_edits", \.edits, partial: { out?.pointee = Handles.export(Handle(.editList, EditList($0))) }) {
+        let edits = try runOperation(
+            "fc_table_apply_edits", \.edits, partial: { out?.pointee = Handles.export(Handle(.editList, EditList($0))) }
+        ) {
             () throws(FeatureCacheError) in try applyWork(table, options)
         }
         out?.pointee = Handles.export(Handle(.editList, EditList(edits)))

@@ -110,7 +110,9 @@ struct ArcGISLayerSource: FeatureSource {
     func count(_ query: QueryParameters, metadata: TableMetadata) async throws(FeatureCacheError) -> Int {
         try await withOutputSystem(query, metadata) { (sent, output, keeper) async throws(FeatureCacheError) in
             // A widened box counts too many: the features are fetched and counted.
-            if keeper != nil { return try await fetch(query, outFields: nil, metadata: metadata, progress: nil, maxPages: nil).featureCount }
+            if keeper != nil {
+                return try await fetch(query, outFields: nil, metadata: metadata, progress: nil, maxPages: nil).featureCount
+            }
             return try await withFormat(metadata) { (format) async throws(FeatureCacheError) in
                 try await runner(metadata, format, sent, output).count()
             }

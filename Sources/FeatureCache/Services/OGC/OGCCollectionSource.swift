@@ -170,7 +170,9 @@ struct OGCCollectionSource: FeatureSource {
         }
     }
 
-    private func fetch(_ plan: OGCItemsPlan, metadata: TableMetadata, progress: PopulateProgress?, maxPages: Int?) async throws(FeatureCacheError)
+    private func fetch(
+        _ plan: OGCItemsPlan, metadata: TableMetadata, progress: PopulateProgress?, maxPages: Int?
+    ) async throws(FeatureCacheError)
         -> FetchedFeatures
     {
         if !plan.query.objectIds.isEmpty {

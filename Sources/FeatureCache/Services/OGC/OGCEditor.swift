@@ -137,7 +137,9 @@ extension OGCCollectionSource: FeatureEditor {
     /// queryables mark as the id among them), with the fields and the
     /// geometry the user changed replaced; the cached copy when the item
     /// could not be read.
-    private func replacement(_ edit: LocalEdit, metadata: TableMetadata, id: String, served: JSONValue?) throws(FeatureCacheError)
+    private func replacement(
+        _ edit: LocalEdit, metadata: TableMetadata, id: String, served: JSONValue?
+    ) throws(FeatureCacheError)
         -> String
     {
         guard let served, let properties = served["properties"]?.members, let row = edit.current else {
@@ -149,10 +151,13 @@ extension OGCCollectionSource: FeatureEditor {
             guard let index = metadata.fields.firstIndex(where: { $0.name.lowercased() == name.lowercased() }) else { continue }
             changed[metadata.fields[index].name] = values[index].jsonLiteral
         }
-        var members = properties.map { (name, value) in JSONStringText.quoted(name) + ":" + (changed.removeValue(forKey: name) ?? value.jsonText) }
+        var members = properties.map { (name, value) in
+            JSONStringText.quoted(name) + ":" + (changed.removeValue(forKey: name) ?? value.jsonText)
+        }
         members += changed.map { JSONStringText.quoted($0.key) + ":" + $0.value }
         let geometry = edit.geometryChanged ? try geometry(row, metadata: metadata) ?? "null" : served["geometry"]?.jsonText ?? "null"
-        return "{\"type\":\"Feature\",\"id\":\(JSONStringText.quoted(id)),\"geometry\":\(geometry),\"properties\":{\(members.joined(separator: ","))}}"
+        return
+            "{\"type\":\"Feature\",\"id\":\(JSONStringText.quoted(id)),\"geometry\":\(geometry),\"properties\":{\(members.joined(separator: ","))}}"
     }
 
     /// A JSON merge patch of what the update changed.

@@ -275,7 +275,8 @@ package struct WFSTransaction {
                     objectId: edit.objectId,
                     error: edit.kind == .add
                         ? .protocol(short)  // in doubt: looked up before a retry
-                        : FeatureCacheError(.conflict, "\(short): feature \(edit.objectId) may have been deleted or changed on the service; refresh it"))
+                        : FeatureCacheError(
+                            .conflict, "\(short): feature \(edit.objectId) may have been deleted or changed on the service; refresh it"))
             }
             guard edit.kind == .add else { return EditOutcome(objectId: edit.objectId) }
             let id =
