@@ -53,6 +53,11 @@ public:
                      fc_error_service_code(error));
     }
 
+    /// A copy of a borrowed fc_error, or nullptr for none.
+    static std::unique_ptr<Error> copy_of(const fc_error *error) {
+        return error ? std::make_unique<Error>(from(error)) : nullptr;
+    }
+
     fc_status status() const noexcept { return status_; }
     int32_t http_status() const noexcept { return http_status_; }
     int32_t service_code() const noexcept { return service_code_; }
@@ -286,7 +291,7 @@ public:
     std::unique_ptr<Error> load_error() const {
         const fc_error *out = nullptr;
         check(fc_loadable_load_error(loadable(), &out));
-        return out ? std::make_unique<Error>(Error::from(out)) : nullptr;
+        return Error::copy_of(out);
     }
 
     /// Loads if needed and blocks until settled; throws the load's error, or
@@ -545,7 +550,7 @@ public:
     std::unique_ptr<Error> error() const {
         const fc_error *out = nullptr;
         check(fc_operation_get_error(operation_, &out));
-        return out ? std::make_unique<Error>(Error::from(out)) : nullptr;
+        return Error::copy_of(out);
     }
     fc_operation *get() const noexcept { return operation_; }
 
@@ -768,11 +773,7 @@ public:
     }
     void set_spatial_reference(int32_t wkid) { check(fc_table_set_spatial_reference(get(), wkid)); }
     void set_page_size(int32_t size) { check(fc_table_set_page_size(get(), size)); }
-    fc_envelope extent() const {
-        fc_envelope out{};
-        check(fc_table_extent(get(), &out));
-        return out;
-    }
+    fc_envelope extent() const { return value<fc_envelope>(fc_table_extent); }
     std::string_view object_id_field() const { return value<const char *>(fc_table_object_id_field); }
     std::string_view display_field() const { return value<const char *>(fc_table_display_field); }
     int64_t max_record_count() const { return value<int64_t>(fc_table_max_record_count); }
@@ -811,13 +812,10 @@ public:
 
     /// Starts a populate; done (optional) runs once on a library thread.
     Operation populate_async(const PopulateOptions &options = {}, OperationCallback done = nullptr) {
-        auto callbacks = std::make_unique<detail::OperationCallbacks>(
-            detail::OperationCallbacks{std::move(done), options.progress});
-        fc_populate_options c = c_options(options, callbacks.get());
-        fc_operation *out = nullptr;
-        check(fc_table_populate_start(get(), &c, &detail::OperationCallbacks::done_trampoline, callbacks.get(), &out));
-        callbacks.release();  // the done trampoline owns them now
-        return Operation(out);
+        return started({std::move(done), options.progress}, [&](detail::OperationCallbacks *callbacks, fc_operation **out) {
+            fc_populate_options c = c_options(options, callbacks);
+            return fc_table_populate_start(get(), &c, &detail::OperationCallbacks::done_trampoline, callbacks, out);
+        });
     }
 
     /// Starts a query, a count or an extent; done (optional) runs once on a library thread.
@@ -940,11 +938,18 @@ private:
     }
     using Start = fc_status (*)(fc_table *, const fc_query *, fc_operation_callback, void *, fc_operation **);
     Operation start(Start function, const Query *query, OperationCallback done) {
-        auto callbacks = std::make_unique<detail::OperationCallbacks>(detail::OperationCallbacks{std::move(done), {}});
+        return started({std::move(done), {}}, [&](detail::OperationCallbacks *callbacks, fc_operation **out) {
+            return function(get(), query ? query->get() : nullptr, &detail::OperationCallbacks::done_trampoline,
+                            callbacks, out);
+        });
+    }
+    /// Runs start(callbacks, &operation); on success the done trampoline owns the callbacks.
+    template <class Start>
+    static Operation started(detail::OperationCallbacks given, Start start) {
+        auto callbacks = std::make_unique<detail::OperationCallbacks>(std::move(given));
         fc_operation *out = nullptr;
-        check(function(get(), query ? query->get() : nullptr, &detail::OperationCallbacks::done_trampoline,
-                       callbacks.get(), &out));
-        callbacks.release();  // the done trampoline owns them now
+        check(start(callbacks.get(), &out));
+        callbacks.release();
         return Operation(out);
     }
 

@@ -328,11 +328,16 @@ int64_t add_edit(fc_table *table, fc_feature_edit *edit) {
     return oid;
 }
 
+int64_t edit_list_count(const fc_edit_list *list) {
+    int64_t n = -1;
+    CHECK_STATUS(fc_edit_list_count(list, &n), FC_OK);
+    return n;
+}
+
 int64_t local_edit_count(fc_table *table) {
     fc_edit_list *list = NULL;
     CHECK_STATUS(fc_table_get_local_edits(table, &list), FC_OK);
-    int64_t n = -1;
-    CHECK_STATUS(fc_edit_list_count(list, &n), FC_OK);
+    int64_t n = edit_list_count(list);
     fc_edit_list_free(list);
     return n;
 }

@@ -138,6 +138,8 @@ fc_feature_edit *inspection(int64_t status, const char *inspector, double x, dou
 int64_t add_edit(fc_table *table, fc_feature_edit *edit);
 /* How many edits are pending. */
 int64_t local_edit_count(fc_table *table);
+/* How many entries an edit list has (checked to succeed). */
+int64_t edit_list_count(const fc_edit_list *list);
 /* Entry index of an edit list. */
 fc_edit_info edit_entry(const fc_edit_list *list, int64_t index);
 

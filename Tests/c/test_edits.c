@@ -226,8 +226,7 @@ static void test_edit_apply_fresh_read(void) {
 
     fc_edit_list *results = NULL;
     CHECK_STATUS(apply(table, true, &results), FC_OK);
-    int64_t n = -1;
-    CHECK_STATUS(fc_edit_list_count(results, &n), FC_OK);
+    int64_t n = edit_list_count(results);
     CHECK(n == 6);
     int64_t new_ids[2] = {0, 0};
     for (int64_t i = 0; i < n; i++) {
@@ -288,8 +287,7 @@ static void test_refused_and_undo(void) {
 
     fc_edit_list *results = NULL;
     CHECK_STATUS(apply(table, true, &results), FC_OK);
-    int64_t n = -1;
-    CHECK_STATUS(fc_edit_list_count(results, &n), FC_OK);
+    int64_t n = edit_list_count(results);
     CHECK(n == 3);
     for (int64_t i = 0; i < n; i++) {
         fc_edit_info info = edit_entry(results, i);
@@ -304,7 +302,7 @@ static void test_refused_and_undo(void) {
 
     /* Without rollback the others land and 9 alone stays pending, refused. */
     CHECK_STATUS(apply(table, false, &results), FC_OK);
-    CHECK_STATUS(fc_edit_list_count(results, &n), FC_OK);
+    n = edit_list_count(results);
     CHECK(n == 3);
     int refused = 0;
     for (int64_t i = 0; i < n; i++) {
@@ -321,7 +319,7 @@ static void test_refused_and_undo(void) {
     fc_edit_list_free(results);
     fc_edit_list *left = NULL;
     CHECK_STATUS(fc_table_get_local_edits(table, &left), FC_OK);
-    CHECK_STATUS(fc_edit_list_count(left, &n), FC_OK);
+    n = edit_list_count(left);
     CHECK(n == 1);
     fc_edit_info info = edit_entry(left, 0);
     CHECK(info.object_id == 9 && info.kind == FC_EDIT_UPDATE && info.status == FC_E_SERVICE);
@@ -355,8 +353,7 @@ static void test_rollback_arrays_and_unbraced(void) {
     add_edit(table, inspection(1, "Kept", -122.6, 45.5));
     fc_edit_list *results = NULL;
     CHECK_STATUS(apply(table, true, &results), FC_OK);
-    int64_t n = -1;
-    CHECK_STATUS(fc_edit_list_count(results, &n), FC_OK);
+    int64_t n = edit_list_count(results);
     CHECK(n == 2);
     for (int64_t i = 0; i < n; i++) {
         fc_edit_info info = edit_entry(results, i);
@@ -415,8 +412,7 @@ static void lost_answer(const char *mode) {
     long before = edits_at_server(ns);
     fc_edit_list *results = NULL;
     CHECK_STATUS(apply(table, true, &results), FC_OK);
-    int64_t n = -1;
-    CHECK_STATUS(fc_edit_list_count(results, &n), FC_OK);
+    int64_t n = edit_list_count(results);
     CHECK(n == 5);
     for (int64_t i = 0; i < n; i++) CHECK(edit_entry(results, i).status == FC_OK);
     fc_edit_list_free(results);
@@ -530,8 +526,7 @@ static void test_lost_add_lying_filter(void) {
     fc_edit_list *results = NULL;
     CHECK(apply(table, true, &results) != FC_OK);
     /* The failed apply still says where each edit stands. */
-    int64_t n = -1;
-    CHECK_STATUS(fc_edit_list_count(results, &n), FC_OK);
+    int64_t n = edit_list_count(results);
     CHECK(n == 1);
     fc_edit_info info = edit_entry(results, 0);
     CHECK(info.object_id == first && info.state == FC_EDIT_STATE_IN_DOUBT && info.status != FC_OK);
@@ -594,8 +589,7 @@ static void test_conflict(void) {
     fc_feature_edit_free(edit);
     fc_edit_list *results = NULL;
     CHECK_STATUS(apply(table, true, &results), FC_OK);
-    int64_t n = -1;
-    CHECK_STATUS(fc_edit_list_count(results, &n), FC_OK);
+    int64_t n = edit_list_count(results);
     CHECK(n == 2);
     for (int64_t i = 0; i < n; i++) {
         fc_edit_info info = edit_entry(results, i);
@@ -629,8 +623,7 @@ static void test_cancel_mid_apply(void) {
     /* The cancelled apply still hands over one outcome per edit: applied or pending. */
     fc_edit_list *results = NULL;
     CHECK_STATUS(fc_operation_take_edit_list(op, &results), FC_OK);
-    int64_t n = -1, applied = 0;
-    CHECK_STATUS(fc_edit_list_count(results, &n), FC_OK);
+    int64_t n = edit_list_count(results), applied = 0;
     CHECK(n == ADDS);
     for (int64_t i = 0; i < n; i++) {
         fc_edit_info info = edit_entry(results, i);

@@ -136,8 +136,7 @@ static void test_wfs_edit_apply_fresh_read(void) {
 
     fc_edit_list *results = NULL;
     CHECK_STATUS(fc_table_apply_edits(table, NULL, &results), FC_OK);
-    int64_t n = -1;
-    CHECK_STATUS(fc_edit_list_count(results, &n), FC_OK);
+    int64_t n = edit_list_count(results);
     CHECK(n == 5);
     int64_t ids[2] = {0, 0};
     for (int64_t i = 0; i < n; i++) {
@@ -188,8 +187,7 @@ static void test_wfs_lost_answer(const char *mode) {
 
     fc_edit_list *results = NULL;
     CHECK_STATUS(fc_table_apply_edits(table, NULL, &results), FC_OK);
-    int64_t n = -1;
-    CHECK_STATUS(fc_edit_list_count(results, &n), FC_OK);
+    int64_t n = edit_list_count(results);
     CHECK(n == 4);
     for (int64_t i = 0; i < n; i++) CHECK(edit_entry(results, i).status == FC_OK);
     fc_edit_list_free(results);
@@ -236,8 +234,7 @@ static void conflicts_against(fc_table *table, fc_table *(*fresh)(void)) {
     CHECK_STATUS(fc_table_delete_feature(table, 24), FC_OK);
     fc_edit_list *results = NULL;
     CHECK_STATUS(fc_table_apply_edits(table, NULL, &results), FC_OK);
-    int64_t n = -1;
-    CHECK_STATUS(fc_edit_list_count(results, &n), FC_OK);
+    int64_t n = edit_list_count(results);
     CHECK(n == 4);
     for (int64_t i = 0; i < n; i++) {
         fc_edit_info info = edit_entry(results, i);
@@ -294,8 +291,7 @@ static void test_wfs_refused_by_server(void) {
 
     fc_edit_list *results = NULL;
     CHECK_STATUS(fc_table_apply_edits(table, NULL, &results), FC_OK);
-    int64_t n = -1;
-    CHECK_STATUS(fc_edit_list_count(results, &n), FC_OK);
+    int64_t n = edit_list_count(results);
     CHECK(n == 4);
     for (int64_t i = 0; i < n; i++) {
         fc_edit_info info = edit_entry(results, i);
@@ -384,8 +380,7 @@ static void test_ogc_edit_apply_fresh_read(void) {
 
     fc_edit_list *results = NULL;
     CHECK_STATUS(fc_table_apply_edits(table, NULL, &results), FC_OK);
-    int64_t n = -1;
-    CHECK_STATUS(fc_edit_list_count(results, &n), FC_OK);
+    int64_t n = edit_list_count(results);
     CHECK(n == 6);
     for (int64_t i = 0; i < n; i++) CHECK(edit_entry(results, i).status == FC_OK);
     fc_edit_list_free(results);
@@ -503,8 +498,7 @@ static void test_ogc_lost_answer(const char *mode) {
     fprintf(stderr, "   Part 4 answer lost by %s: %s\n", mode, fc_status_name(status));
     CHECK(status == FC_E_NETWORK || status == FC_E_PARSE || status == FC_E_PROTOCOL || status == FC_E_HTTP);
     /* One outcome per edit all the same: the first in doubt, the others not sent. */
-    int64_t n = -1;
-    CHECK_STATUS(fc_edit_list_count(results, &n), FC_OK);
+    int64_t n = edit_list_count(results);
     CHECK(n == 3);
     for (int64_t i = 0; i < n; i++) {
         fc_edit_info info = edit_entry(results, i);
@@ -513,7 +507,7 @@ static void test_ogc_lost_answer(const char *mode) {
     fc_edit_list_free(results);
     CHECK(local_edit_count(table) == 3);
     CHECK_STATUS(fc_table_apply_edits(table, NULL, &results), FC_OK);
-    CHECK_STATUS(fc_edit_list_count(results, &n), FC_OK);
+    n = edit_list_count(results);
     CHECK(n == 3);
     for (int64_t i = 0; i < n; i++) {
         fc_edit_info info = edit_entry(results, i);
@@ -564,8 +558,7 @@ static void test_ogc_fails_part_way(void) {
     http_get(control);
     fc_edit_list *results = NULL;
     CHECK(fc_table_apply_edits(table, NULL, &results) != FC_OK);
-    int64_t n = -1;
-    CHECK_STATUS(fc_edit_list_count(results, &n), FC_OK);
+    int64_t n = edit_list_count(results);
     CHECK(n == 3);
     for (int64_t i = 0; i < n; i++) {
         fc_edit_info info = edit_entry(results, i);
@@ -576,7 +569,7 @@ static void test_ogc_fails_part_way(void) {
     fc_edit_list_free(results);
     CHECK(local_edit_count(table) == 2);
     CHECK_STATUS(fc_table_apply_edits(table, NULL, &results), FC_OK);
-    CHECK_STATUS(fc_edit_list_count(results, &n), FC_OK);
+    n = edit_list_count(results);
     CHECK(n == 2);
     fc_edit_list_free(results);
     fc_table *check = fresh_ogc();

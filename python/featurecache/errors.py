@@ -23,20 +23,9 @@ class FeatureCacheError(Exception):
 
 
 # BEGIN GENERATED error classes (scripts/gen-contract.py from include/featurecache.h)
-from ._contract import E_CANCELLED  # noqa: F401,E402
-from ._contract import E_CONFLICT  # noqa: F401,E402
-from ._contract import E_HTTP  # noqa: F401,E402
-from ._contract import E_INVALID_ARGUMENT  # noqa: F401,E402
-from ._contract import E_INVALID_STATE  # noqa: F401,E402
-from ._contract import E_LIMIT  # noqa: F401,E402
-from ._contract import E_NETWORK  # noqa: F401,E402
-from ._contract import E_NOT_FOUND  # noqa: F401,E402
-from ._contract import E_PARSE  # noqa: F401,E402
-from ._contract import E_PROTOCOL  # noqa: F401,E402
-from ._contract import E_SERVICE  # noqa: F401,E402
-from ._contract import E_STORAGE  # noqa: F401,E402
-from ._contract import E_TIMEOUT  # noqa: F401,E402
-from ._contract import E_UNSUPPORTED  # noqa: F401,E402
+from ._contract import (E_CANCELLED, E_CONFLICT, E_HTTP, E_INVALID_ARGUMENT, E_INVALID_STATE, E_LIMIT,
+                        E_NETWORK, E_NOT_FOUND, E_PARSE, E_PROTOCOL, E_SERVICE, E_STORAGE, E_TIMEOUT,
+                        E_UNSUPPORTED)  # noqa: F401,E402
 
 
 class CancelledError(FeatureCacheError):
