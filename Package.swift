@@ -40,10 +40,21 @@ let package = Package(
         .target(name: "FCTransport", dependencies: ["FCSupport", "FCData", "CCurl"]),
         // What a table does whatever the protocol: request modes, populate, tiles, maps, loadables.
         .target(name: "FCTables", dependencies: ["FCSupport", "FCData", "FCTransport"]),
-        // The service adapters (one folder each) and the opener; re-exports the layers below.
+        // What every service adapter shares: the adapter interface, the opening
+        // probe, the service and its items, checks of a JSON answer.
+        .target(name: "FCServices", dependencies: ["FCSupport", "FCData", "FCTransport", "FCTables"]),
+        // The service adapters, a target each: each depends on the core layers,
+        // none on another, so naming another adapter's type does not compile.
+        .target(name: "FCArcGIS", dependencies: ["FCSupport", "FCData", "FCTransport", "FCTables", "FCServices"]),
+        .target(name: "FCOGCAPI", dependencies: ["FCSupport", "FCData", "FCTransport", "FCTables", "FCServices"]),
+        .target(name: "FCWFS", dependencies: ["FCSupport", "FCData", "FCTransport", "FCTables", "FCServices"]),
+        .target(name: "FCDocument", dependencies: ["FCSupport", "FCData", "FCTransport", "FCTables", "FCServices"]),
+        // The registry (the one list of adapters) and the opener; re-exports every target below.
         .target(
             name: "FeatureCache",
-            dependencies: ["FCSupport", "FCData", "FCTransport", "FCTables"]
+            dependencies: [
+                "FCSupport", "FCData", "FCTransport", "FCTables", "FCServices", "FCArcGIS", "FCOGCAPI", "FCWFS", "FCDocument",
+            ]
         ),
         // include/featurecache.h as a module: its types, for the shims.
         .target(name: "CFeatureCacheABI"),
@@ -81,7 +92,10 @@ let package = Package(
         ),
         .testTarget(
             name: "FeatureCacheTests",
-            dependencies: ["FeatureCache", "FCSupport", "FCData", "FCTransport", "FCTables"],
+            dependencies: [
+                "FeatureCache", "FCSupport", "FCData", "FCTransport", "FCTables", "FCServices", "FCArcGIS", "FCOGCAPI", "FCWFS",
+                "FCDocument",
+            ],
             exclude: ["Fixtures"]
         ),
     ]

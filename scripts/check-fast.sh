@@ -20,7 +20,7 @@ step() {
 step "contract: the generated copies of the header are current" python3 scripts/gen-contract.py --check
 step "layers: no target imports one above it" python3 scripts/check-layers.py
 step "swift format lint (.swift-format)" swift format lint --strict -r Sources Tests/FeatureCacheTests bench Package.swift
-step "swift test" swift test --quiet
+step "swift test (an import of an undeclared target fails)" swift test --quiet --explicit-target-dependency-import-check=error
 step "cmake build" sh -c "cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null && cmake --build build -j$jobs >/dev/null"
 step "ctest -L offline" sh -c "cd build && ctest -L offline --output-on-failure --timeout 600 -j$jobs"
 step "pytest (no geo servers)" env FEATURECACHE_LIBRARY="$root/build/lib/libfeaturecache.so" \

@@ -1,17 +1,19 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""The core's layers, as a build fact. Each layer is a SwiftPM target that depends only
-on the targets below it (Package.swift), so the compiler refuses a type of a layer above.
-This check adds what the compiler does not see:
+"""The core's layers, as a build fact. Each layer is one or more SwiftPM targets that
+depend only on the targets below (Package.swift), so the compiler refuses a type of a
+layer above; `swift build --explicit-target-dependency-import-check=error` (the gate
+and check-fast build with it) refuses an import of a target that is not a declared
+dependency, which is what keeps the service adapters (one target each) apart. This
+check adds what SwiftPM does not see:
 
-* no file imports a target of its own layer or one above (SwiftPM may find a module
-  that was built anyway, declared or not);
-* no file names a type declared in a layer above (through an import that leaked);
-* protocol adapters (Sources/FeatureCache/Services/<protocol>/), which share the top
-  target, never name each other's types; only the registry lists them;
+* the three folder layers inside FCData: no file names a type of a folder layer above
+  its own;
+* no file imports a target of its own layer or one above, or names a type declared in
+  another adapter's target (the gate's flag catches the import; this names the type);
 * each system C library (libcurl, libxml2, PROJ) is imported from its one place.
 
-The layers, bottom to top (ARCHITECTURE.md draws them), with the target each is in:
+The layers, bottom to top (ARCHITECTURE.md draws them), with the targets each is in:
 
   support    FCSupport     Support, Errors         locks, threads, the error type
   model      FCData        Geometry, Model         shapes, WKB, fields, metadata, the adapter vocabulary
@@ -23,7 +25,9 @@ The layers, bottom to top (ARCHITECTURE.md draws them), with the target each is 
   transport  FCTransport   Transport, Context      libcurl, requests, redirects, retries, the context
   tables     FCTables      Loadable, Populate, Interaction, Tables, Map, Editing, Offline
                                                    what a table does, whatever the protocol
-  services   FeatureCache  Services                the adapters (one folder each), the opener
+  services   FCServices    (its files)             the adapter interface, the probe, FeatureService
+  adapters   FCArcGIS, FCOGCAPI, FCWFS, FCDocument one target per protocol
+  registry   FeatureCache  Services, (its files)   the list of adapters, the opener, the re-exports
 
 model, store and formats share one target because the readers call the builders and
 the coordinate scratch per value: a module boundary there cost the PBF reader 31 %
@@ -45,24 +49,25 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "Sources"
 
+ADAPTERS = ("FCArcGIS", "FCOGCAPI", "FCWFS", "FCDocument")
 LAYERS = [
-    ("support", "FCSupport", ["Support", "Errors"]),
-    ("model", "FCData", ["Geometry", "Model"]),
-    ("store", "FCData", ["Store", "Results", "Query", "Persist"]),
-    ("formats", "FCData", ["Formats"]),
-    ("transport", "FCTransport", ["Transport", "Context"]),
-    ("tables", "FCTables", ["Loadable", "Populate", "Interaction", "Tables", "Map", "Editing", "Offline"]),
-    ("services", "FeatureCache", ["Services"]),
+    ("support", ("FCSupport",), ["Support", "Errors"]),
+    ("model", ("FCData",), ["Geometry", "Model"]),
+    ("store", ("FCData",), ["Store", "Results", "Query", "Persist"]),
+    ("formats", ("FCData",), ["Formats"]),
+    ("transport", ("FCTransport",), ["Transport", "Context"]),
+    ("tables", ("FCTables",), ["Loadable", "Populate", "Interaction", "Tables", "Map", "Editing", "Offline"]),
+    ("services", ("FCServices",), [""]),
+    ("adapters", ADAPTERS, [""]),
+    ("registry", ("FeatureCache",), ["Services", ""]),
 ]
-TARGETS = ["FCSupport", "FCData", "FCTransport", "FCTables", "FeatureCache"]
+# The core's targets, each with its rank (targets of one rank may not import each other).
+RANKS = {"FCSupport": 0, "FCData": 1, "FCTransport": 2, "FCTables": 3, "FCServices": 4,
+         **{adapter: 5 for adapter in ADAPTERS}, "FeatureCache": 6}
+TARGETS = list(RANKS)
 
 # (file relative to Sources, type it names): why it may.
-ALLOWED = {
-    ("FeatureCache/Services/ServiceAdapters.swift", "ArcGISAdapter"): "the registry: the one place that lists the adapters",
-    ("FeatureCache/Services/ServiceAdapters.swift", "OGCAPIAdapter"): "the registry",
-    ("FeatureCache/Services/ServiceAdapters.swift", "FeatureDocumentAdapter"): "the registry",
-    ("FeatureCache/Services/ServiceAdapters.swift", "WFSAdapter"): "the registry",
-}
+ALLOWED = {}
 
 # The system C libraries, each reached from one place (ARCHITECTURE.md): module ->
 # the paths (relative to Sources; a prefix covers what starts with it) that may import it.
@@ -92,18 +97,14 @@ def strip(text):
 def layer_of(path):
     parts = path.relative_to(SOURCES).parts
     folder = parts[1] if len(parts) > 2 else ""
-    for index, (_, target, folders) in enumerate(LAYERS):
-        if target == parts[0] and folder in folders:
+    for index, (_, targets, folders) in enumerate(LAYERS):
+        if parts[0] in targets and folder in folders:
             return index
-    if parts[0] == "FeatureCache":
-        return len(LAYERS) - 1  # the target's own files (its re-exports)
     raise SystemExit("check-layers: %s is in no layer: add its folder to LAYERS" % "/".join(parts))
 
 
-def adapter_of(path):
-    """The protocol adapter folder a file is in (FeatureCache/Services/<name>/), else None."""
-    parts = path.relative_to(SOURCES).parts
-    return parts[2] if len(parts) > 3 and parts[1] == "Services" else None
+def target_of(path):
+    return path.relative_to(SOURCES).parts[0]
 
 
 def main():
@@ -115,34 +116,35 @@ def main():
             name = match.group(1)
             if name in declared:
                 continue  # a nested type shadowing another's name: the first declaration wins
-            declared[name] = (layer_of(path), adapter_of(path), path)
+            declared[name] = (layer_of(path), target_of(path), path)
     if "--list" in sys.argv:
-        for name, (layer, adapter, path) in sorted(declared.items(), key=lambda item: (item[1][0], item[0])):
-            print("%-10s %-10s %s" % (LAYERS[layer][0], adapter or "", name))
+        for name, (layer, target, path) in sorted(declared.items(), key=lambda item: (item[1][0], item[0])):
+            print("%-10s %-12s %s" % (LAYERS[layer][0], target, name))
         return 0
     problems = []
     used_allowances = set()
     for path, text in sources.items():
-        layer, adapter = layer_of(path), adapter_of(path)
+        layer, target = layer_of(path), target_of(path)
         relative = str(path.relative_to(SOURCES))
-        own = TARGETS.index(LAYERS[layer][1])
+        own = RANKS[target]
         for module in re.findall(r"^\s*(?:@\w+\s+)?import\s+(\w+)", text, re.M):
             places = SYSTEM_LIBRARIES.get(module)
             if places is not None and not any(relative.startswith(place) for place in places):
                 problems.append("%s imports %s, which only %s may (one place per system library)" % (relative, module, ", ".join(places)))
-            if module in TARGETS and TARGETS.index(module) >= own:
-                problems.append("%s imports %s, %s" % (relative, module, "its own target" if TARGETS.index(module) == own else "a target above it"))
+            if module in RANKS and RANKS[module] >= own:
+                where = "its own target" if module == target else "a target of its layer" if RANKS[module] == own else "a target above it"
+                problems.append("%s imports %s, %s" % (relative, module, where))
         for name in sorted(set(re.findall(r"\b([A-Z]\w*)\b", text))):
             if name not in declared:
                 continue
-            their_layer, their_adapter, their_path = declared[name]
+            their_layer, their_target, their_path = declared[name]
             if their_path == path:
                 continue
             reason = None
             if their_layer > layer:
                 reason = "names %s (%s), a layer above %s" % (name, LAYERS[their_layer][0], LAYERS[layer][0])
-            elif their_adapter and their_adapter != adapter:
-                reason = "names %s, a type of the %s adapter" % (name, their_adapter)
+            elif their_layer == layer and their_target != target:
+                reason = "names %s, a type of %s, a target of its own layer" % (name, their_target)
             if reason is None:
                 continue
             if (relative, name) in ALLOWED:

@@ -59,7 +59,7 @@ finish() {
 begin geoservers bash Tests/servers/geoservers/start.sh
 
 step "swift test: every unit test under ThreadSanitizer" \
-    swift test --sanitize=thread --scratch-path .build-tsan
+    swift test --sanitize=thread --scratch-path .build-tsan --explicit-target-dependency-import-check=error
 step "contract: regenerated from the header, equal to git's" \
     sh -c 'python3 scripts/gen-contract.py && git diff --exit-code --stat -- Sources python include'
 step "swift format lint (.swift-format): no warning" \

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 @testable import FeatureCache
+@testable import FCArcGIS
+@testable import FCOGCAPI
+@testable import FCWFS
 @testable import FCSupport
 @testable import FCData
 import Testing

@@ -6,7 +6,7 @@ import FCTransport
 /// A table of features from a remote service (the ArcGIS SDK's
 /// `ServiceFeatureTable`, `OGCFeatureCollectionTable`, `WFSFeatureTable`): loadable
 /// metadata, a request mode, and a local cache filled by `populate`. It names no
-/// protocol: a `FeatureSource` (one per protocol, in `Services/<protocol>/`) talks
+/// protocol: a `FeatureSource` (one per protocol, in its adapter's target, `Sources/FC<protocol>/`) talks
 /// to the service, and each adapter adds its own factory (`FeatureTable.arcgis`,
 /// `.ogc`, `.wfs`, …) as an extension in its folder.
 public final class FeatureTable: Loadable {

@@ -3,6 +3,11 @@ import FCSupport
 import FCData
 import FCTransport
 import FCTables
+import FCServices
+import FCArcGIS
+import FCOGCAPI
+import FCWFS
+import FCDocument
 
 /// The adapters `FeatureTable.open` asks, in order. Registering a protocol is
 /// one line here; the rest of it lives in its own folder.

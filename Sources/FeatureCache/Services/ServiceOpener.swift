@@ -3,6 +3,15 @@ import FCSupport
 import FCData
 import FCTransport
 import FCTables
+import FCServices
+
+extension FeatureService {
+    /// Opens a service from any kind of URL the library reads (see
+    /// `ServiceOpener`): its items are listed; no table is made yet.
+    public static func open(url: String, context: ClientContext = .shared) async throws(FeatureCacheError) -> FeatureService {
+        try await ServiceOpener.service(url: url, context: context)
+    }
+}
 
 extension FeatureTable {
     /// Opens and loads a table from any kind of URL the library reads (an ArcGIS

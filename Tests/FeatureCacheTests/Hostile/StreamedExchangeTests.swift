@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 @testable import FeatureCache
+@testable import FCArcGIS
 @testable import FCSupport
 @testable import FCData
 @testable import FCTransport

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 @testable import FeatureCache
+@testable import FCArcGIS
+@testable import FCDocument
 @testable import FCSupport
 @testable import FCData
 @testable import FCTransport
