@@ -2,7 +2,8 @@
 import CFeatureCacheABI
 import FeatureCache
 
-// fc_service: any kind of service, opened from its URL alone.
+// fc_service: any kind of service, opened from its URL alone; fc_table_open, a
+// table of one (the same opener).
 
 private func service(_ pointer: OpaquePointer?) throws(FeatureCacheError) -> (Handle, FeatureService) {
     try ServiceHandles.borrow(pointer, .service, as: FeatureService.self)
@@ -24,15 +25,34 @@ private func itemString(
     }
 }
 
+/// The context and URL of an open from a URL alone, checked before any work starts.
+private func openArguments(
+    _ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?
+) throws(FeatureCacheError) -> (ClientContext, String) {
+    let context = try context(ctx)
+    let url = try CArguments.string(url, "url")
+    _ = try RequestURL(parsing: url)
+    return (context, url)
+}
+
 /// The work of opening a service, its arguments checked first.
 private func openWork(
     _ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?
 ) throws(FeatureCacheError) -> @Sendable (COperation) async throws(FeatureCacheError) -> OperationValue {
-    let context = try context(ctx)
-    let url = try CArguments.string(url, "url")
-    _ = try RequestURL(parsing: url)
+    let (context, url) = try openArguments(ctx, url)
     return { (_) async throws(FeatureCacheError) -> OperationValue in
         .service(try await FeatureService.open(url: url, context: context))
+    }
+}
+
+/// The work of opening a table from any URL, its arguments checked first.
+private func tableOpenWork(
+    _ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ name: UnsafePointer<CChar>?
+) throws(FeatureCacheError) -> @Sendable (COperation) async throws(FeatureCacheError) -> OperationValue {
+    let (context, url) = try openArguments(ctx, url)
+    let name = try CArguments.optionalString(name, "name")
+    return { (_) async throws(FeatureCacheError) -> OperationValue in
+        .table(try await FeatureTable.open(url: url, name: name, context: context))
     }
 }
 
@@ -99,5 +119,29 @@ public func fcServiceCreateTable(
 ) -> Int32 {
     tableOutput(out) { () throws(FeatureCacheError) in
         try service(pointer).1.table(try CArguments.optionalString(name, "name"))
+    }
+}
+
+// fc_table_open: a table from any kind of URL, through the same opener.
+
+@_cdecl("fc_table_open_start")
+public func fcTableOpenStart(
+    _ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ name: UnsafePointer<CChar>?,
+    _ callback: fc_operation_callback?, _ userData: UnsafeMutableRawPointer?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
+    startOperation(out, callback, userData) { () throws(FeatureCacheError) in try tableOpenWork(ctx, url, name) }
+}
+
+@_cdecl("fc_table_open")
+public func fcTableOpen(
+    _ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ name: UnsafePointer<CChar>?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
+    out?.pointee = nil
+    return status { () throws(FeatureCacheError) in
+        let out = try CArguments.output(out)
+        let table = try runOperation("fc_table_open", \.table) { () throws(FeatureCacheError) in try tableOpenWork(ctx, url, name) }
+        out.pointee = Handles.export(Handle(.table, table))
     }
 }
