@@ -57,7 +57,10 @@ reproducible=(-Xswiftc -Xfrontend -Xswiftc -no-clang-module-breadcrumbs
 for map in "$scratch=.build" "$root=."; do
     reproducible+=(-Xswiftc -file-prefix-map -Xswiftc "$map" -Xcc "-ffile-prefix-map=$map")
 done
-swift build -c "$config" --product featurecache --scratch-path "$scratch" \
+# FC_PRODUCT builds another product with these same flags in the same scratch
+# folder, so its modules are the library's (the fuzzer beside the ASan library).
+product="${FC_PRODUCT:-featurecache}"
+swift build -c "$config" --product "$product" --scratch-path "$scratch" \
     -Xswiftc -static-stdlib -Xswiftc -use-ld=lld \
     ${optimize[@]+"${optimize[@]}"} "${reproducible[@]}" \
     -Xlinker --version-script="$root/Sources/FeatureCacheC/exports.map" \
@@ -66,6 +69,10 @@ swift build -c "$config" --product featurecache --scratch-path "$scratch" \
     ${packager_ldflags[@]+"${packager_ldflags[@]}"} \
     "$@"
 
+if [ "$product" != featurecache ]; then
+    echo "built $scratch/$config/$product"
+    exit 0
+fi
 built="$scratch/$config/libfeaturecache.so"
 mkdir -p "$out"
 cp -f "$built" "$out/libfeaturecache.so.$version"

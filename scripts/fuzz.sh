@@ -6,12 +6,13 @@
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET…]   # default 30 s, every target
 #
-# Builds fc-fuzz with --sanitize=fuzzer (every module instrumented: SwiftPM
-# leaves library targets uninstrumented unless -sanitize=fuzzer reaches them
-# through -Xswiftc/-Xcc) in .build-fuzz/, seeds each corpus from the project's
-# real fixtures (Tests/FeatureCacheTests/Fixtures, Tests/fuzz/seeds) and keeps
-# what libFuzzer learns in .build-fuzz/corpus/<target> between runs. Exits
-# non-zero on the first finding; the input is in .build-fuzz/findings/<target>/.
+# fc-fuzz comes from scripts/build-sanitized.sh (libFuzzer with AddressSanitizer,
+# the same build as the ASan tests'; built there if missing). Seeds each corpus
+# from the project's real fixtures (Tests/FeatureCacheTests/Fixtures,
+# Tests/fuzz/seeds) and keeps what libFuzzer learns in .build-fuzz/corpus/<target>
+# between runs. Runs FC_FUZZ_JOBS targets at a time (default: one per core),
+# each for its full budget. Exits non-zero on any finding; the input is in
+# .build-fuzz/findings/<target>/.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -21,9 +22,8 @@ targets=("$@")
 [ "${#targets[@]}" -gt 0 ] || targets=(esrijson geojson gml pbf pipeline wfs document json where crs edits cachefile http)
 
 scratch=.build-fuzz
-FEATURECACHE_FUZZ=1 swift build -c release --sanitize=fuzzer --scratch-path "$scratch" --product fc-fuzz \
-    -Xswiftc -sanitize=fuzzer -Xcc -fsanitize=fuzzer-no-link 2>&1 | grep -E "error|warning: |Compiling|complete" | tail -3
-binary="$scratch/release/fc-fuzz"
+scripts/build-sanitized.sh
+binary="$root/build-asan/swift/release/fc-fuzz"
 fixtures=Tests/FeatureCacheTests/Fixtures
 
 seed() {
@@ -71,27 +71,39 @@ PY
     esac
 }
 
-failed=0
-for target in "${targets[@]}"; do
-    corpus="$scratch/corpus/$target"
-    findings="$scratch/findings/$target"
+# One target: its budget, its log; prints its lines when it ends.
+run() {
+    local target="$1"
+    local corpus="$scratch/corpus/$target" findings="$scratch/findings/$target"
     mkdir -p "$corpus" "$findings"
     [ -n "$(ls -A "$corpus")" ] || seed "$target" "$corpus"
-    echo "=== fuzz $target: ${seconds} s, $(ls "$corpus" | wc -l) corpus inputs"
-    log="$scratch/fuzz-$target.log"
+    local inputs
+    inputs="$(ls "$corpus" | wc -l)"
+    local log="$scratch/fuzz-$target.log"
     # -rss_limit_mb: a target using more is a finding (input-controlled allocation);
     # -timeout: one input taking longer is a finding (input-controlled work).
     # SWIFT_BACKTRACE=enable=no: the Swift runtime's crash handler would end the
     # process before libFuzzer saves the input that trapped.
-    if SWIFT_BACKTRACE=enable=no FC_FUZZ_TARGET="$target" "$binary" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
+    # detect_leaks=0: a fuzz input's process-lifetime caches are not leaks; the
+    # ASan suite checks leaks through the C ABI.
+    if ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}" SWIFT_BACKTRACE=enable=no FC_FUZZ_TARGET="$target" \
+        "$binary" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
         -max_len=65536 -print_final_stats=1 -artifact_prefix="$findings/" "$corpus" >"$log" 2>&1; then
-        grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb" "$log" | tr '\n' ' '
-        grep -E "cov: " "$log" | tail -1 | sed 's/.*\(cov: [0-9]*\).*\(corp: [^ ]*\).*/  \1 \2/'
-        echo
+        echo "=== fuzz $target: ${seconds} s from $inputs corpus inputs:" \
+            "$(grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb" "$log" | tr -s ' ' | tr '\n' ' ')" \
+            "$(grep -E "cov: " "$log" | tail -1 | sed 's/.*\(cov: [0-9]*\).*\(corp: [^ ]*\).*/\1 \2/')"
     else
-        failed=1
-        echo "FINDING in $target (input in $findings/):"
+        echo "=== FINDING in $target (input in $findings/):"
         grep -E "ERROR|SUMMARY|==[0-9]+==|Fatal|Crash|timeout|out-of-memory" "$log" | head -20
+        return 1
     fi
+}
+
+jobs="${FC_FUZZ_JOBS:-$(nproc)}"
+failed=0
+for target in "${targets[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || failed=1; done
+    run "$target" &
 done
+while [ "$(jobs -rp | wc -l)" -gt 0 ]; do wait -n || failed=1; done
 exit "$failed"

@@ -24,10 +24,11 @@ if [ "${#missing[@]}" -gt 0 ]; then
     $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# pytest, and what the Arrow tests read results with (optional for users).
-if ! python3 -c "import pytest, pyarrow, pandas, geopandas, shapely" >/dev/null 2>&1; then
-    echo "installing pytest, pyarrow, pandas, geopandas, shapely"
-    python3 -m pip install -q pytest pyarrow pandas geopandas shapely
+# pytest (and pytest-xdist: the suite runs on every core), and what the Arrow
+# tests read results with (optional for users).
+if ! python3 -c "import pytest, xdist, pyarrow, pandas, geopandas, shapely" >/dev/null 2>&1; then
+    echo "installing pytest, pytest-xdist, pyarrow, pandas, geopandas, shapely"
+    python3 -m pip install -q pytest pytest-xdist pyarrow pandas geopandas shapely
 fi
 
 if ! command -v swift >/dev/null 2>&1; then

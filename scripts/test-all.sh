@@ -7,10 +7,10 @@
 # the release packages, the package as pip installs it (from the same library),
 # a second build in other folders with no network that must give the same
 # library, the C tests of the offline tier under AddressSanitizer and
-# LeakSanitizer (one ASan build), a fuzz smoke on a fixed budget (one fuzz
-# build) and `swift format lint`. The geo servers are installed and started in the background at once,
-# beside the builds. Prints a table of step times. Exits non-zero if anything
-# fails.
+# LeakSanitizer and a fuzz smoke on a fixed budget (one sanitized build for
+# both) and `swift format lint`. The geo servers are installed and started in
+# the background at once, beside the builds; the last two builds run beside the
+# server tests. Prints a table of step times. Exits non-zero if anything fails.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -67,13 +67,18 @@ step "swift format lint (.swift-format): no warning" \
 step "cmake build: the release library, C and C++ tests" \
     sh -c "cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null && cmake --build build -j$(nproc)"
 step "offline tier: ctest -L offline with no network (unshare -n)" scripts/test-offline.sh build
-# The second build for the reproducibility check runs while the geo server
-# tests wait on their servers (nice: the tests come first).
+# From here the tests mostly wait on servers, and a release build keeps about
+# one core busy (whole-module optimization compiles a module at a time): the
+# two remaining builds run beside them, niced so the tests come first: the
+# second release build for the reproducibility check, and the one sanitized
+# build (ASan with libFuzzer's coverage) for the ASan suite and the fuzz smoke.
 begin offline-build nice -n 19 scripts/test-offline.sh --build
+begin sanitized-build nice -n 19 scripts/build-sanitized.sh
 step "geo servers started (background since the first step)" finish geoservers
 step "ctest: the tests against the geo servers (-LE offline)" \
-    sh -c "cd build && ctest -LE offline --output-on-failure --timeout 600"
-step "pytest" env FEATURECACHE_LIBRARY="$root/build/lib/libfeaturecache.so" python3 -m pytest -q python/tests
+    sh -c "cd build && ctest -LE offline --output-on-failure --timeout 600 -j$(nproc)"
+step "pytest (pytest-xdist, one worker per core)" \
+    env FEATURECACHE_LIBRARY="$root/build/lib/libfeaturecache.so" python3 -m pytest -q -n "$(nproc)" python/tests
 step "packages: tarball and .debs (cpack), lintian, consumers against each, Debug build type" \
     scripts/test-packages.sh
 step "pip install into a fresh venv (the release library), tests from outside the checkout" \
@@ -81,9 +86,10 @@ step "pip install into a fresh venv (the release library), tests from outside th
 step "offline build: other source and build folders, no network" finish offline-build
 step "reproducible: build/ and the offline build give one library" \
     scripts/check-reproducible.sh build/lib build-offline/build/lib
+step "sanitized build: ASan and libFuzzer's coverage, one build for both" finish sanitized-build
 step "C tests of the offline tier under AddressSanitizer" scripts/test-asan.sh
 # A bounded libFuzzer run of every input path; a finding fails the suite.
-step "fuzz smoke (${FC_FUZZ_SECONDS:-8} s per target)" scripts/fuzz.sh "${FC_FUZZ_SECONDS:-8}"
+step "fuzz smoke (${FC_FUZZ_SECONDS:-8} s per target, one target per core)" scripts/fuzz.sh "${FC_FUZZ_SECONDS:-8}"
 
 echo
 echo "step times (wall, $(nproc) cores):"

@@ -51,11 +51,14 @@ import Testing
         return rows.indices.filter { vector.value($0).truth == .yes }.map { rows[$0] }
     }
 
-    @Test func selectionsAndCountsEqualTheVectorEvaluation() throws {
+    /// 2,000 clauses in four seeded runs of 500, which the test runner spreads
+    /// over the cores (one run of 2,000 was the suite's tail under TSan).
+    @Test(arguments: [7, 8, 9, 10] as [UInt64])
+    func selectionsAndCountsEqualTheVectorEvaluation(seed: UInt64) throws {
         let batch = try #require(WhereClauseTests.batch)
-        var random = SeededRandom(seed: 7)
+        var random = SeededRandom(seed: seed)
         var nonTrivial = 0
-        for _ in 0..<2_000 {
+        for _ in 0..<500 {
             let text = clause(&random, depth: 3)
             let expression = try #require(try WhereParser.parse(text), "\(text)")
             let evaluator = WhereEvaluator(expression, now: 1_700_000_000_000)
@@ -69,6 +72,6 @@ import Testing
                 if !want.isEmpty && want.count < rows.count { nonTrivial += 1 }
             }
         }
-        #expect(nonTrivial > 1_000)  // the clauses really split the rows
+        #expect(nonTrivial > 250)  // the clauses really split the rows
     }
 }

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """Fixtures: the library (built tree), and the ArcGIS emulator started once per session."""
+import fcntl
 import json
 import os
 import subprocess
@@ -69,7 +70,11 @@ def geoservers():
     Returns the settings of servers.env plus the ground-truth data folder."""
     home = os.environ.get("GEOSERVERS_HOME", "/tmp/featurecache-geoservers")
     start = os.path.join(ROOT, "Tests", "servers", "geoservers", "start.sh")
-    subprocess.check_call(["bash", start], stdout=subprocess.DEVNULL)
+    # One start.sh at a time: pytest-xdist's workers each open this session.
+    os.makedirs(home, exist_ok=True)
+    with open(os.path.join(home, ".start.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        subprocess.check_call(["bash", start], stdout=subprocess.DEVNULL)
     settings = {}
     with open(os.path.join(home, "servers.env")) as env:
         for line in env:
