@@ -513,7 +513,8 @@ FC_API fc_status fc_projection_accuracy(int32_t from_wkid, int32_t to_wkid, doub
  * Errors: FC_E_INVALID_ARGUMENT for NULL out or url, non-UTF-8, a scheme other
  * than http/https, no host, a port outside 1-65535, spaces or control
  * characters, or more than 8,000,000 bytes (what libcurl takes; a message
- * shows at most 2,000 characters of a URL). @since 0.1 */
+ * shows at most 2,000 characters of a URL). @since 0.1
+ * Older spelling of fc_table_open. */
 FC_API fc_status fc_table_create_arcgis(fc_context *ctx, const char *layer_url, fc_table **out);
 
 /* Creates a table on one collection of an OGC API - Features service:
@@ -529,7 +530,8 @@ FC_API fc_status fc_table_create_arcgis(fc_context *ctx, const char *layer_url, 
  * (fc_error_http_status: 404, or 422 as tipg answers) naming the collections it has.
  * ctx may be NULL (the default context).
  * Errors: FC_E_INVALID_ARGUMENT for NULL out, api_url or collection_id, an
- * empty id, a bad URL (as fc_table_create_arcgis). @since 0.4 */
+ * empty id, a bad URL (as fc_table_create_arcgis). @since 0.4
+ * Older spelling of fc_table_open. */
 FC_API fc_status fc_table_create_ogc(fc_context *ctx, const char *api_url, const char *collection_id,
                                        fc_table **out);
 
@@ -683,7 +685,8 @@ FC_API fc_status fc_service_create_table(const fc_service *service, const char *
  * context). Errors: FC_E_INVALID_ARGUMENT for NULL out or service_url, a bad
  * URL. Loading a URL that is not a service fails with FC_E_PARSE, or
  * FC_E_INVALID_ARGUMENT for a layer URL (open it with fc_table_create_arcgis).
- * @since 1.0 */
+ * @since 1.0
+ * Older spelling of fc_service_open (kind FC_SERVICE_ARCGIS). */
 FC_API fc_status fc_arcgis_service_create(fc_context *ctx, const char *service_url, fc_arcgis_service **out);
 
 /* Drops the caller's reference (tables created from it keep it alive). NULL is
@@ -705,7 +708,8 @@ FC_API fc_status fc_arcgis_service_version(const fc_arcgis_service *service, dou
  * (borrowed), its FC_GEOMETRY_TYPE_* (NONE for tables and group layers) and
  * whether it is a table.
  * Errors: FC_E_INVALID_ARGUMENT for NULL or an index out of range;
- * FC_E_INVALID_STATE until loaded. @since 1.0 */
+ * FC_E_INVALID_STATE until loaded. @since 1.0
+ * Older spelling of fc_service_item_count and fc_service_item_id/_name/_geometry_type. */
 FC_API fc_status fc_arcgis_service_layer_count(const fc_arcgis_service *service, int32_t *out);
 FC_API fc_status fc_arcgis_service_layer_id(const fc_arcgis_service *service, int32_t index, int32_t *out);
 FC_API fc_status fc_arcgis_service_layer_name(const fc_arcgis_service *service, int32_t index, const char **out);
@@ -716,7 +720,8 @@ FC_API fc_status fc_arcgis_service_layer_is_table(const fc_arcgis_service *servi
  * loads the service first; an id the service does not list fails the table's
  * load with FC_E_NOT_FOUND naming the ones it has). The table keeps the
  * service alive. Errors: FC_E_INVALID_ARGUMENT for NULL arguments or a
- * negative id. @since 1.0 */
+ * negative id. @since 1.0
+ * Older spelling of fc_service_create_table. */
 FC_API fc_status fc_arcgis_service_create_table(fc_arcgis_service *service, int32_t layer_id, fc_table **out);
 
 /* ==== OGC API - Features services ============================================= */
@@ -729,7 +734,8 @@ FC_API fc_status fc_arcgis_service_create_table(fc_arcgis_service *service, int3
 
 /* Creates a service object for api_url. Nothing is sent until it is loaded.
  * ctx may be NULL (the default context).
- * Errors: FC_E_INVALID_ARGUMENT for NULL out or api_url, a bad URL. @since 0.4 */
+ * Errors: FC_E_INVALID_ARGUMENT for NULL out or api_url, a bad URL. @since 0.4
+ * Older spelling of fc_service_open (kind FC_SERVICE_OGC_FEATURES). */
 FC_API fc_status fc_ogc_service_create(fc_context *ctx, const char *api_url, fc_ogc_service **out);
 
 /* Drops the caller's reference (tables created from it keep it alive). NULL is
@@ -744,7 +750,8 @@ FC_API fc_loadable *fc_ogc_service_as_loadable(fc_ogc_service *service);
 FC_API fc_status fc_ogc_service_title(const fc_ogc_service *service, const char **out);
 
 /* The number of collections /collections lists.
- * Errors: FC_E_INVALID_ARGUMENT for NULL; FC_E_INVALID_STATE until loaded. @since 0.4 */
+ * Errors: FC_E_INVALID_ARGUMENT for NULL; FC_E_INVALID_STATE until loaded. @since 0.4
+ * Older spelling of fc_service_item_count and fc_service_item_id/_name. */
 FC_API fc_status fc_ogc_service_collection_count(const fc_ogc_service *service, int32_t *out);
 
 /* Collection `index`'s id and title, borrowed (valid until the handle is freed).
@@ -760,7 +767,8 @@ FC_API fc_status fc_ogc_service_conforms_to(const fc_ogc_service *service, const
 
 /* Creates a table on collection_id of service (loading the table loads the
  * service first). The table keeps the service alive.
- * Errors: FC_E_INVALID_ARGUMENT for NULL arguments or an empty id. @since 0.4 */
+ * Errors: FC_E_INVALID_ARGUMENT for NULL arguments or an empty id. @since 0.4
+ * Older spelling of fc_service_create_table. */
 FC_API fc_status fc_ogc_service_create_table(fc_ogc_service *service, const char *collection_id, fc_table **out);
 
 /* ==== WFS feature types ========================================================= */
@@ -787,7 +795,8 @@ FC_API fc_status fc_ogc_service_create_table(fc_ogc_service *service, const char
  * ctx may be NULL (the default context).
  * Errors: FC_E_INVALID_ARGUMENT for NULL out, service_url or type_name, an
  * empty type name or one with spaces, a bad URL or an unsupported VERSION.
- * @since 0.5 */
+ * @since 0.5
+ * Older spelling of fc_table_open. */
 FC_API fc_status fc_table_create_wfs(fc_context *ctx, const char *service_url, const char *type_name,
                                        fc_table **out);
 
@@ -799,7 +808,8 @@ FC_API fc_status fc_table_create_wfs(fc_context *ctx, const char *service_url, c
 /* Creates a service object for service_url (as fc_table_create_wfs). Nothing is
  * sent until it is loaded. ctx may be NULL (the default context).
  * Errors: FC_E_INVALID_ARGUMENT for NULL out or service_url, a bad URL or an
- * unsupported VERSION. @since 0.5 */
+ * unsupported VERSION. @since 0.5
+ * Older spelling of fc_service_open (kind FC_SERVICE_WFS). */
 FC_API fc_status fc_wfs_service_create(fc_context *ctx, const char *service_url, fc_wfs_service **out);
 
 /* Drops the caller's reference (tables created from it keep it alive). NULL is
@@ -816,7 +826,8 @@ FC_API fc_status fc_wfs_service_title(const fc_wfs_service *service, const char 
 FC_API fc_status fc_wfs_service_version(const fc_wfs_service *service, const char **out);
 
 /* The number of feature types GetCapabilities lists.
- * Errors: FC_E_INVALID_ARGUMENT for NULL; FC_E_INVALID_STATE until loaded. @since 0.5 */
+ * Errors: FC_E_INVALID_ARGUMENT for NULL; FC_E_INVALID_STATE until loaded. @since 0.5
+ * Older spelling of fc_service_item_count and fc_service_item_id/_name. */
 FC_API fc_status fc_wfs_service_feature_type_count(const fc_wfs_service *service, int32_t *out);
 
 /* Feature type `index`'s name (with its prefix, as the server writes it) and
@@ -828,7 +839,8 @@ FC_API fc_status fc_wfs_service_feature_type_title(const fc_wfs_service *service
 
 /* Creates a table on type_name of service (loading the table loads the service
  * first). The table keeps the service alive.
- * Errors: FC_E_INVALID_ARGUMENT for NULL arguments or a bad type name. @since 0.5 */
+ * Errors: FC_E_INVALID_ARGUMENT for NULL arguments or a bad type name. @since 0.5
+ * Older spelling of fc_service_create_table. */
 FC_API fc_status fc_wfs_service_create_table(fc_wfs_service *service, const char *type_name, fc_table **out);
 
 /* Drops the caller's reference: a layer using the table keeps it alive; a load
@@ -864,9 +876,16 @@ FC_API fc_status fc_table_url(const fc_table *table, const char **out);
  *   WFS       axis_order           auto | swap | no_swap
  *             filter_axis_order    auto | swap | no_swap
  *             output_format        any text; "" chooses from the capabilities
+ * and what only one protocol says of a layer, read-only, needs the table
+ * LOADED ("" where the service said nothing; kept with a persisted cache):
+ *   ArcGIS    capabilities, supported_query_formats (comma-separated, as the
+ *             layer lists them), supports_pagination (true | false),
+ *             current_version (e.g. 10.91), layer_type (Feature Layer | Table)
+ *   OGC API   item_type            feature | record
+ *   WFS       version (2.0.0 | 1.1.0 | 1.0.0), output_formats (comma-separated)
  * The typed calls of each protocol (fc_arcgis_table_*, fc_ogc_table_*,
- * fc_wfs_table_*) are these calls with a typed value. Thread-safe; an option
- * set applies to requests sent after. */
+ * fc_wfs_table_*) are older spellings of these calls with a typed value.
+ * Thread-safe; an option set applies to requests sent after. */
 
 /* *out = how many options the table's kind declares (0 for documents).
  * @since 1.3 */
@@ -1857,7 +1876,14 @@ FC_API fc_status fc_table_get_server_id(const fc_table *table, int64_t object_id
  * What only one protocol has lives on that protocol's view of the table, the
  * same handle under another type: fc_table_as_arcgis, fc_table_as_ogc and
  * fc_table_as_wfs give it (FC_E_UNSUPPORTED for another kind), so a program
- * that does not ask for a view never depends on a protocol. */
+ * that does not ask for a view never depends on a protocol.
+ *
+ * Older spellings. The views' functions below, and the protocol services
+ * (fc_arcgis_service_*, fc_ogc_service_*, fc_wfs_service_*) and
+ * fc_table_create_arcgis/_ogc/_wfs above, came before the generic calls; they
+ * stay, unchanged, for 1.x callers. New code uses the generic call each names
+ * ("Older spelling of …"): the table options (fc_table_get_option,
+ * fc_table_set_option), fc_service_open and fc_service_*, fc_table_open. */
 
 /* What only ArcGIS tables have. An fc_arcgis_table is the table's own handle
  * seen as an ArcGIS table: fc_table_as_arcgis gives it, it is never freed on
@@ -1871,17 +1897,20 @@ FC_API fc_status fc_table_as_arcgis(fc_table *table, fc_arcgis_table **out);
 
 /* Whether the layer pages with resultOffset/resultRecordCount
  * (advancedQueryCapabilities.supportsPagination; false for pre-10.3 servers,
- * which are read in object-id batches). @since 1.0 */
+ * which are read in object-id batches). @since 1.0
+ * Older spelling of fc_table_get_option(table, "supports_pagination"). */
 FC_API fc_status fc_arcgis_table_supports_pagination(const fc_arcgis_table *table, bool *out);
 
 /* Comma-separated lists as the service gives them, e.g. capabilities
  * "Query,Create,Update", query formats "JSON,geoJSON,PBF"; borrowed, valid
- * until the table handle is freed. @since 1.0 */
+ * until the table handle is freed. @since 1.0
+ * Older spelling of fc_table_get_option(table, "capabilities") and "supported_query_formats". */
 FC_API fc_status fc_arcgis_table_capabilities(const fc_arcgis_table *table, const char **out);
 FC_API fc_status fc_arcgis_table_supported_query_formats(const fc_arcgis_table *table, const char **out);
 
 /* The server's REST API version (currentVersion, e.g. 10.91), 0 if not given.
- * @since 1.0 */
+ * @since 1.0
+ * Older spelling of fc_table_get_option(table, "current_version"). */
 FC_API fc_status fc_arcgis_table_service_version(const fc_arcgis_table *table, double *out);
 
 /* The format an ArcGIS table's queries ask for (fc_arcgis_table_set_query_format). */
@@ -1920,17 +1949,20 @@ FC_API fc_status fc_arcgis_table_service_version(const fc_arcgis_table *table, d
  * requests fail with FC_E_UNSUPPORTED, naming the formats it lists; a forced
  * format never falls back to another. Errors:
  * FC_E_INVALID_ARGUMENT for NULL, a table of another kind or a bad value.
- * Thread-safe. @since 1.3 */
+ * Thread-safe. @since 1.3
+ * Older spelling of fc_table_set_option(table, "query_format", …). */
 FC_API fc_status fc_arcgis_table_set_query_format(fc_arcgis_table *table, int32_t format);
 
 /* *out = the format as set (FC_ARCGIS_FORMAT_*; AUTO unless changed). Any time.
- * @since 1.3 */
+ * @since 1.3
+ * Older spelling of fc_table_get_option(table, "query_format"). */
 FC_API fc_status fc_arcgis_table_query_format(const fc_arcgis_table *table, int32_t *out);
 
 /* *out = the format requests use, FC_ARCGIS_FORMAT_JSON or FC_ARCGIS_FORMAT_PBF:
  * the setting resolved against the layer's formats. FC_E_INVALID_STATE until
  * the table is loaded; FC_E_UNSUPPORTED when PBF is forced on a layer without
- * it. @since 1.3 */
+ * it. @since 1.3
+ * Older spelling of fc_table_get_option(table, "query_format_in_use"). */
 FC_API fc_status fc_arcgis_table_query_format_in_use(const fc_arcgis_table *table, int32_t *out);
 
 /* How an OGC API table's where clauses reach its server
@@ -1958,10 +1990,12 @@ FC_API fc_status fc_table_as_ogc(fc_table *table, fc_ogc_table **out);
  * (features failing it come back) still gives the right answer and is counted
  * in fc_table_statistics.server_filters_ignored. Any thread, any time.
  * Errors: FC_E_INVALID_ARGUMENT for NULL, a table of another kind or a bad
- * value. @since 1.0 */
+ * value. @since 1.0
+ * Older spelling of fc_table_set_option(table, "query_language", …). */
 FC_API fc_status fc_ogc_table_set_query_language(fc_ogc_table *table, int32_t language);
 
-/* *out = the query language (FC_QUERY_LANGUAGE_*). @since 1.0 */
+/* *out = the query language (FC_QUERY_LANGUAGE_*). @since 1.0
+ * Older spelling of fc_table_get_option(table, "query_language"). */
 FC_API fc_status fc_ogc_table_query_language(const fc_ogc_table *table, int32_t *out);
 
 /* Axis order of WFS coordinates (fc_wfs_table_set_axis_order, _set_filter_axis_order). */
@@ -1988,10 +2022,12 @@ FC_API fc_status fc_table_as_wfs(fc_table *table, fc_wfs_table **out);
 /* The axis order of the coordinates a WFS table receives (GML; GeoJSON is
  * lon/lat by definition and only SWAP changes it). Any time; applies to the
  * next request. What AUTO decided is learned from the first features.
- * Errors: FC_E_INVALID_ARGUMENT for a bad value. @since 1.0 */
+ * Errors: FC_E_INVALID_ARGUMENT for a bad value. @since 1.0
+ * Older spelling of fc_table_set_option(table, "axis_order", …). */
 FC_API fc_status fc_wfs_table_set_axis_order(fc_wfs_table *table, int32_t order);
 
-/* *out = the data axis order (FC_AXIS_ORDER_*). @since 1.0 */
+/* *out = the data axis order (FC_AXIS_ORDER_*). @since 1.0
+ * Older spelling of fc_table_get_option(table, "axis_order"). */
 FC_API fc_status fc_wfs_table_axis_order(const fc_wfs_table *table, int32_t *out);
 
 /* The axis order of the boxes sent to the server (KVP BBOX and FES BBOX), set
@@ -2001,10 +2037,12 @@ FC_API fc_status fc_wfs_table_axis_order(const fc_wfs_table *table, int32_t *out
  * none is kept for the service; without evidence the EPSG order is sent (URN
  * CRS; lat,lon for EPSG:4326 in WFS 1.1/2.0; WFS 1.0 x,y), and an empty answer
  * whose swapped box has features fails with FC_E_SERVICE. Errors as
- * fc_wfs_table_set_axis_order. @since 1.0 */
+ * fc_wfs_table_set_axis_order. @since 1.0
+ * Older spelling of fc_table_set_option(table, "filter_axis_order", …). */
 FC_API fc_status fc_wfs_table_set_filter_axis_order(fc_wfs_table *table, int32_t order);
 
-/* *out = the filter axis order (FC_AXIS_ORDER_*). @since 1.0 */
+/* *out = the filter axis order (FC_AXIS_ORDER_*). @since 1.0
+ * Older spelling of fc_table_get_option(table, "filter_axis_order"). */
 FC_API fc_status fc_wfs_table_filter_axis_order(const fc_wfs_table *table, int32_t *out);
 
 /* The GetFeature OUTPUTFORMAT ("application/gml+xml; version=3.2",
@@ -2012,12 +2050,14 @@ FC_API fc_status fc_wfs_table_filter_axis_order(const fc_wfs_table *table, int32
  * "" chooses from the capabilities again (GeoJSON when it carries as many
  * decimals as the GML, else GML 3.2, 3.1.1, 2). Both outputs give the same
  * features. Any time; applies to the next request. The string is copied.
- * @since 1.0 */
+ * @since 1.0
+ * Older spelling of fc_table_set_option(table, "output_format", …). */
 FC_API fc_status fc_wfs_table_set_output_format(fc_wfs_table *table, const char *format);
 
 /* *out = the output format requests use, a copy the caller owns
  * (fc_string_free); "" for the server's default (GML) or before load when
- * none was set. @since 1.0 */
+ * none was set. @since 1.0
+ * Older spelling of fc_table_get_option(table, "output_format"). */
 FC_API fc_status fc_wfs_table_output_format(const fc_wfs_table *table, char **out);
 
 /* Sends request_xml, a complete wfs:GetFeature document, to the WFS as it is

@@ -359,7 +359,7 @@ def status_names(members):
 def shim_functions():
     """{C name: Swift name} of every @_cdecl shim (Swift source, read for its names only)."""
     shims = {}
-    for path in sorted(SHIMS.glob("*.swift")):
+    for path in sorted(SHIMS.rglob("*.swift")):
         text = path.read_text()
         found = re.findall(r'@_cdecl\("([A-Za-z0-9_]+)"\)\s*(?:@[A-Za-z_]+\s*)*public\s+func\s+([A-Za-z0-9_]+)', text)
         if len(found) != text.count("@_cdecl("):

@@ -30,7 +30,7 @@ package enum ArcGISLayerInfo {
         }
 
         var metadata = TableMetadata(name: json["name"]?.string ?? "")
-        metadata.layerType = type
+        if !type.isEmpty { metadata.setArcGIS(.layerType, type) }
         metadata.description = json["description"]?.string ?? ""
         metadata.displayField = json["displayField"]?.string ?? ""
         metadata.geometryType = GeometryType(esriName: json["geometryType"]?.string)
@@ -59,7 +59,7 @@ package enum ArcGISLayerInfo {
         metadata.maxScale = json["maxScale"]?.double ?? 0
         metadata.hasZ = json["hasZ"]?.bool ?? false
         metadata.hasM = json["hasM"]?.bool ?? false
-        metadata.capabilities = list(json["capabilities"]?.string)
+        metadata.setArcGIS(.capabilities, list(json["capabilities"]?.string).joined(separator: ","))
         metadata.editing = parseEditing(json, metadata: metadata)
         // Editor-tracking fields are the server's to write, whatever their flag says.
         let tracking =
@@ -69,12 +69,13 @@ package enum ArcGISLayerInfo {
         for index in metadata.fields.indices where tracking.contains(metadata.fields[index].name.lowercased()) {
             metadata.fields[index].editable = false
         }
-        metadata.supportedQueryFormats = list(json["supportedQueryFormats"]?.string)
-        metadata.supportsPagination =
-            json["advancedQueryCapabilities"]?["supportsPagination"]?.bool
-            ?? json["supportsPagination"]?.bool ?? false
+        metadata.setArcGIS(.supportedQueryFormats, list(json["supportedQueryFormats"]?.string).joined(separator: ","))
+        let pages = json["advancedQueryCapabilities"]?["supportsPagination"]?.bool ?? json["supportsPagination"]?.bool ?? false
+        metadata.setArcGIS(.supportsPagination, String(pages))
         // currentVersion is a number, but some servers write it as a string.
-        metadata.serviceVersion = json["currentVersion"]?.double ?? json["currentVersion"]?.string.flatMap(Double.init) ?? 0
+        if let version = json["currentVersion"]?.double ?? json["currentVersion"]?.string.flatMap(Double.init) {
+            metadata.setArcGIS(.currentVersion, String(version))
+        }
         metadata.dataVersion = dataVersion(json)
         return metadata
     }
@@ -101,8 +102,10 @@ package enum ArcGISLayerInfo {
     /// `allowGeometryUpdates` and every `supports…` flag. Servers before 10.1
     /// wrote "Editing" alone for add, update and delete.
     static func parseEditing(_ json: JSONValue, metadata: TableMetadata) -> EditCapabilities {
-        let capabilities = Set(metadata.capabilities.map { $0.lowercased() })
+        let listed = metadata.arcgisCapabilities
+        let capabilities = Set(listed.map { $0.lowercased() })
         var editing = EditCapabilities()
+        if !listed.isEmpty { editing.declared = "capabilities: " + listed.joined(separator: ",") }
         let legacy = capabilities.contains("editing") && capabilities.isDisjoint(with: ["create", "update", "delete"])
         editing.canAdd = legacy || capabilities.contains("create")
         editing.canUpdate = legacy || capabilities.contains("update")

@@ -277,6 +277,6 @@ extension ArcGISLayerSource {
                     return try format(metadata)
                 },
                 write: nil),
-        ]
+        ] + ArcGISLayerFact.allCases.map(\.option)
     }
 }

@@ -8,13 +8,13 @@ import FCServices
 extension ArcGISQueryFormat {
     /// What `auto` (or a forced format) means for a layer with this metadata.
     func resolved(for metadata: TableMetadata, layer: String) throws(FeatureCacheError) -> ArcGISQueryFormat {
-        let listsPBF = metadata.supportedQueryFormats.contains { $0.lowercased() == "pbf" }
+        let listsPBF = metadata.arcgisQueryFormats.contains { $0.lowercased() == "pbf" }
         switch self {
         case .auto: return listsPBF ? .pbf : .json
         case .json: return .json
         case .pbf:
             guard listsPBF else {
-                let listed = metadata.supportedQueryFormats.isEmpty ? "none" : metadata.supportedQueryFormats.joined(separator: ", ")
+                let listed = metadata.arcgisQueryFormats.isEmpty ? "none" : metadata.arcgisQueryFormats.joined(separator: ", ")
                 throw FeatureCacheError(.unsupported, "\(layer) does not answer queries in PBF (its supportedQueryFormats: \(listed))")
             }
             return .pbf

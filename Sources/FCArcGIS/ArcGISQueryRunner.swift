@@ -72,7 +72,7 @@ struct ArcGISQueryRunner {
     private var objectIdField: String? { metadata.objectIdField }
 
     func run() async throws(FeatureCacheError) -> FetchedFeatures {
-        if !query.objectIds.isEmpty || !metadata.supportsPagination {
+        if !query.objectIds.isEmpty || !metadata.arcgisSupportsPagination {
             return try await runByObjectIds()
         }
         return try await runByOffset()

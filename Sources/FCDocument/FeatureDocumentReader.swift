@@ -167,7 +167,6 @@ package enum FeatureDocumentReader {
         try body.withBytes { (bytes) throws(FeatureCacheError) in
             let outline = try Self.outline(bytes)
             var metadata = TableMetadata(name: name)
-            metadata.capabilities = ["Query"]
             let batch: FeatureBatch
             switch outline.format {
             case .geoJSON:

@@ -26,10 +26,8 @@ package struct OGCCollectionInfo: Sendable {
         metadata.extent = extent(json["extent"]?["spatial"])
         metadata.maxRecordCount = limit ?? 1000
         metadata.maxRecordCountDeclared = limit != nil
-        metadata.supportsPagination = true
-        metadata.capabilities = ["Query"]
-        metadata.supportedQueryFormats = ["GeoJSON"]
-        metadata.layerType = json["itemType"]?.string == "record" ? "Table" : "Feature Layer"
+        // Part 1's itemType: "feature" (the default) or "record" (no geometry).
+        metadata.sourceFacts[OGCCollectionSource.itemTypeFact] = json["itemType"]?.string ?? "feature"
         let crs = (json["crs"]?.array ?? []).compactMap(\.string)
         let items = OGCLinks(json["links"], base: url).features("items")?.url ?? url.appendingPath("items")
         return OGCCollectionInfo(

@@ -61,9 +61,13 @@ struct OGCCollectionSource: FeatureSource {
                 Option.queryLanguage.rawValue,
                 "How where clauses reach the server: auto (what it declares, probed on first use), local (never sent), cql2-text or cql2-json.",
                 read: { _ in self.queryLanguage },
-                write: { language in self.setQueryLanguage(language) })
+                write: { language in self.setQueryLanguage(language) }),
+            .fact(Self.itemTypeFact, "The collection's itemType: feature, or record (items without geometry)."),
         ]
     }
+
+    /// The name of the report-only option (and source fact) of the collection's itemType.
+    static let itemTypeFact = "item_type"
 
     func loadMetadata(retrying: Bool) async throws(FeatureCacheError) -> TableMetadata {
         try await service.load(retrying: retrying)

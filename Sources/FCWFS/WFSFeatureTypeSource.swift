@@ -79,19 +79,18 @@ struct WFSFeatureTypeSource: FeatureSource {
         }
         metadata.maxRecordCount = capabilities.countDefault > 0 ? capabilities.countDefault : 1000
         metadata.maxRecordCountDeclared = capabilities.countDefault > 0
-        metadata.supportsPagination = capabilities.implementsResultPaging || capabilities.version != .v100
-        metadata.supportedQueryFormats = type.outputFormats.isEmpty ? capabilities.outputFormats : type.outputFormats
-        metadata.serviceVersion = capabilities.version == .v200 ? 2 : capabilities.version == .v110 ? 1.1 : 1
-        metadata.layerType = "WFS Feature Type"
+        let offered = type.outputFormats.isEmpty ? capabilities.outputFormats : type.outputFormats
+        metadata.sourceFacts[Fact.version.rawValue] = capabilities.version.rawValue
+        metadata.sourceFacts[Fact.outputFormats.rawValue] = offered.joined(separator: ",")
         metadata.editing = Self.editing(capabilities, type)
         if metadata.editing.isEditable {
             for index in metadata.fields.indices { metadata.fields[index].editable = Self.isWritable(metadata.fields[index]) }
         }
         let preferred = state.withLock { $0.preferredFormat }
-        var format = preferred ?? Self.chooseFormat(metadata.supportedQueryFormats)
+        var format = preferred ?? Self.chooseFormat(offered)
         let probes = WFSLoadProbes(source: self, type: type, version: capabilities.version, schema: schema)
         if preferred == nil, let chosen = format,
-            let exact = await probes.moreExactFormat(than: chosen, offered: metadata.supportedQueryFormats)
+            let exact = await probes.moreExactFormat(than: chosen, offered: offered)
         {
             format = exact
         }
@@ -105,7 +104,7 @@ struct WFSFeatureTypeSource: FeatureSource {
             $0.type = type
             $0.schema = schema
             $0.version = capabilities.version
-            $0.offeredFormats = metadata.supportedQueryFormats
+            $0.offeredFormats = offered
             $0.outputFormat = $0.preferredFormat ?? format
             $0.learnedSwap = [:]
             $0.learnedFilterSwap = filterSwap
@@ -256,7 +255,15 @@ extension WFSFeatureTypeSource {
                 values: nil,
                 read: { _ in self.outputFormat ?? "" },
                 write: { format in self.setOutputFormat(format.isEmpty ? nil : format) }),
+            .fact(Fact.version.rawValue, "The WFS version the table speaks: 2.0.0, 1.1.0 or 1.0.0."),
+            .fact(Fact.outputFormats.rawValue, "The GetFeature output formats the type (else the service) offers, comma-separated."),
         ]
+    }
+
+    /// What only a WFS type says of itself, in the metadata's `sourceFacts`
+    /// under the names of the report-only options that show them.
+    enum Fact: String {
+        case version, outputFormats = "output_formats"
     }
 
     /// A complete `wfs:GetFeature` document, sent as it is.

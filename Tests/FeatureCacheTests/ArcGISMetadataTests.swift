@@ -49,7 +49,7 @@ import Testing
         #expect(metadata.displayField == "NAME")
         #expect(metadata.minScale == 35000)
         #expect(metadata.maxRecordCount == 1000)  // not given: the ArcGIS default
-        #expect(!metadata.supportsPagination)
+        #expect(!metadata.arcgisSupportsPagination)
         #expect(metadata.field(named: "last_edit")?.type == .date)
         #expect(metadata.field(named: "CITY_ID")?.alias == "City")
         #expect(metadata.extent?.xmin == 1003477.096)
@@ -59,9 +59,10 @@ import Testing
         let metadata = try load("arcgis-rest/us-il-chicago/metadata.json")
         #expect(metadata.spatialReference?.wkid == 102100)
         #expect(metadata.spatialReference?.effectiveWkid == 3857)
-        #expect(metadata.supportsPagination)
+        #expect(metadata.arcgisSupportsPagination)
         #expect(metadata.maxRecordCount == 100000)
-        #expect(metadata.serviceVersion == 10.81)
+        #expect(metadata.arcgisCurrentVersion == 10.81)
+        #expect(metadata.sourceFacts["current_version"] == "10.81")
     }
 
     @Test func wktOnlySpatialReference() throws {

@@ -61,7 +61,8 @@ import Testing
     @Test func recordedQueryOnlyLayerIsReadOnly() throws {
         let metadata = try layer("terriajs-act-veg-map-FeatureServer-0-layer.json")
         #expect(!metadata.editing.isEditable)
-        #expect(metadata.capabilities == ["Query"])
+        #expect(metadata.arcgisCapabilities == ["Query"])
+        #expect(metadata.editing.declared == "capabilities: Query")
     }
 
     /// The object id is FID; an ordinary integer field is called OBJECTID: the

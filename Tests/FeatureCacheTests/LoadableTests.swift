@@ -187,7 +187,7 @@ import Testing
         try await table.load()
         let metadata = try table.metadata()
         #expect(metadata.maxRecordCount == 2000)
-        #expect(metadata.supportsPagination)
+        #expect(metadata.sourceFacts["supports_pagination"] == "true")
         #expect(metadata.objectIdField == "OBJECTID")
         #expect(metadata.fields.map(\.type) == [.oid, .string])
     }

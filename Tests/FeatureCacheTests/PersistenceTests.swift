@@ -51,6 +51,47 @@ import Glibc
             entries: [(batches[0], live), (batches[1], nil)], editIds: [-1, 5])
     }
 
+    /// Files FeatureCache 1.3.0 wrote in format 1 (Fixtures/cache-format-1):
+    /// read whole, with the protocol fields that format gave their own places
+    /// now the source facts each kind of table reports; their journals accepted.
+    @Test(arguments: [
+        (
+            "arcgis",
+            [
+                "capabilities": "Query", "current_version": "11.1", "layer_type": "Feature Layer",
+                "supported_query_formats": "JSON,geoJSON", "supports_pagination": "true",
+            ]
+        ),
+        (
+            "wfs",
+            [
+                "output_formats": "application/gml+xml; version=3.2,text/xml; subtype=gml/3.2.1,text/xml; subtype=gml/3.1.1,"
+                    + "text/xml; subtype=gml/2.1.2,application/json; subtype=geojson,text/xml; subtype=gml/2.1.2; driver=ogr",
+                "version": "2.0.0",
+            ]
+        ),
+        ("ogc", ["item_type": "feature"]),
+    ])
+    func formatOneFilesAreRead(kind: String, facts: [String: String]) throws {
+        let path = "cache-format-1/\(kind)/features.fcc"
+        let bytes = try Fixtures.bytes(path)
+        #expect(CacheFiles.version(of: bytes) == 1)
+        try CacheFiles.check(bytes, kind: .features, path: path)
+        let snapshot = try bytes.withUnsafeBytes { raw in
+            try PersistedCache.decode(
+                UnsafeRawBufferPointer(rebasing: raw[CacheFiles.headerSize...]), version: 1, path: path)
+        }
+        #expect(snapshot.metadata.sourceFacts == facts)
+        #expect(snapshot.entries.reduce(0) { $0 + $1.batch.count } == 3)
+        #expect(snapshot.metadata.editing.declared == (kind == "arcgis" ? "capabilities: Query" : ""))
+        let journal = try Fixtures.bytes("cache-format-1/\(kind)/edits.fcj")
+        try CacheFiles.checkJournalHeader(journal, kind: .edits, path: "edits.fcj")
+        // What format 2 writes of it reads back the same.
+        let again = PersistedCache.encode(snapshot)
+        let reread = try again.withUnsafeBytes { raw in try PersistedCache.decode(raw, path: "again") }
+        #expect(reread.metadata == snapshot.metadata)
+    }
+
     @Test func snapshotRoundTrip() throws {
         let original = try snapshot()
         let bytes = PersistedCache.encode(original)
@@ -147,12 +188,12 @@ import Glibc
         flipped[framed.count / 2] ^= 0x40
         #expect(throws: FeatureCacheError.self) { try CacheFiles.check(flipped, kind: .features, path: "t") }
         var newer = framed
-        newer[8] = 2
+        newer[8] = UInt8(CacheFiles.formatVersion + 1)
         do {
             try CacheFiles.check(newer, kind: .features, path: "t")
-            Issue.record("a file of format 2 was read")
+            Issue.record("a file of a later format was read")
         } catch {
-            #expect(error.code == .storage && error.message.contains("format 2"))
+            #expect(error.code == .storage && error.message.contains("format \(CacheFiles.formatVersion + 1)"))
         }
         try CacheFiles.check(framed, kind: .features, path: "t")
     }

@@ -24,13 +24,27 @@ import Testing
         let arcgis = try FeatureTable.arcgis(url: "http://a.test/FeatureServer/0", context: context)
         let ogc = try FeatureTable.ogc(apiURL: "http://o.test/api", collectionId: "c", context: context)
         let wfs = try FeatureTable.wfs(url: "http://w.test/wfs", typeName: "t", context: context)
-        #expect(arcgis.options.map(\.name) == ["query_format", "query_format_in_use"])
-        #expect(arcgis.options.map(\.isWritable) == [true, false])
+        #expect(
+            arcgis.options.map(\.name) == [
+                "query_format", "query_format_in_use", "capabilities", "supported_query_formats", "supports_pagination",
+                "current_version", "layer_type",
+            ])
+        #expect(arcgis.options.map(\.isWritable) == [true] + Array(repeating: false, count: 6))
         #expect(arcgis.options.first?.values == ["auto", "json", "pbf"])
-        #expect(ogc.options.map(\.name) == ["query_language"])
+        #expect(ogc.options.map(\.name) == ["query_language", "item_type"])
+        #expect(ogc.options.map(\.isWritable) == [true, false])
         #expect(ogc.options.first?.values == ["auto", "local", "cql2-text", "cql2-json"])
-        #expect(wfs.options.map(\.name) == ["axis_order", "filter_axis_order", "output_format"])
-        #expect(wfs.options.last?.values == nil)
+        #expect(wfs.options.map(\.name) == ["axis_order", "filter_axis_order", "output_format", "version", "output_formats"])
+        #expect(wfs.options.map(\.isWritable) == [true, true, true, false, false])
+        #expect(wfs.options[2].values == nil)
+    }
+
+    /// What only one protocol says of a layer is reported, after the load, by
+    /// the option named for it; it cannot be set.
+    @Test func sourceFactsAreReportOnlyOptions() throws {
+        let arcgis = try FeatureTable.arcgis(url: "http://a.test/FeatureServer/0", context: context)
+        #expect(code { _ = try arcgis.option("supports_pagination") } == .invalidState)
+        #expect(code { try arcgis.setOption("supports_pagination", "false") } == .unsupported)
     }
 
     @Test func theTypedCallsAreTheGenericPath() throws {

@@ -22,6 +22,13 @@ extern int fc_test_failed;
            if (e_) fprintf(stderr, "    last error: %s %s\n", fc_status_name(fc_error_code(e_)), fc_error_message(e_)); } \
 } while (0)
 
+/* CHECK with a message saying what was found (cond is evaluated once). */
+#define CHECK_MSG(cond, ...) do { \
+    bool ok_ = (cond); \
+    CHECK(ok_); \
+    if (!ok_) { fprintf(stderr, "    "); fprintf(stderr, __VA_ARGS__); fprintf(stderr, "\n"); } \
+} while (0)
+
 #define CHECK_STATUS(expr, expected) do { \
     fc_status s_ = (expr); \
     if (s_ == (expected)) { fc_test_passed++; } \

@@ -87,6 +87,16 @@ static void test_metadata_after_load(void) {
     CHECK_STATUS(fc_wfs_table_set_axis_order((fc_wfs_table *)table, FC_AXIS_ORDER_SWAP), FC_E_INVALID_ARGUMENT);
     CHECK_CONTAINS(fc_error_message(fc_last_error()), "not a WFS table");
     CHECK(field && strcmp(field, "JSON,geoJSON") == 0);
+    /* The ArcGIS-named getters are older spellings of the table's report-only options. */
+    const char *facts[][2] = {{"supports_pagination", "true"}, {"current_version", "11.1"}, {"capabilities", "Query"},
+                              {"supported_query_formats", "JSON,geoJSON"}, {"layer_type", "Feature Layer"}};
+    for (size_t i = 0; i < sizeof facts / sizeof facts[0]; i++) {
+        char *value = NULL;
+        CHECK_STATUS(fc_table_get_option(table, facts[i][0], &value), FC_OK);
+        CHECK_MSG(value && strcmp(value, facts[i][1]) == 0, "%s = %s", facts[i][0], value ? value : "(null)");
+        fc_string_free(value);
+        CHECK_STATUS(fc_table_set_option(table, facts[i][0], "x"), FC_E_UNSUPPORTED);
+    }
     CHECK(service_kind(table) == FC_SERVICE_ARCGIS);
     CHECK_CONTAINS(table_url(table), "/FeatureServer/0");
     CHECK(emulator_stat(ns, "layer") == 1);

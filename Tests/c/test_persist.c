@@ -24,13 +24,6 @@
 
 extern char **environ;
 
-/* CHECK with a message saying what was found (cond is evaluated once). */
-#define CHECK_MSG(cond, ...) do { \
-    bool ok_ = (cond); \
-    CHECK(ok_); \
-    if (!ok_) { fprintf(stderr, "    "); fprintf(stderr, __VA_ARGS__); fprintf(stderr, "\n"); } \
-} while (0)
-
 enum { SEEDED = 200 };
 static const fc_envelope PORTLAND = {-123.0, 45.0, -122.0, 46.0, 4326};
 

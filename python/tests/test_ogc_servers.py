@@ -77,6 +77,7 @@ def test_metadata(geoservers, server):
     extent = table.extent
     assert (extent.xmin, extent.ymin, extent.xmax, extent.ymax) == pytest.approx((-122.75, 45.43, -122.5, 45.6))
     assert table.spatial_reference.wkid == 4326
+    assert table.get_option("item_type") == "feature"
 
 
 def test_a_schema_number_holding_integers_is_an_integer_column(geoservers, truth):

@@ -8,12 +8,14 @@ import featurecache as fc
 
 def test_each_kind_declares_its_options():
     assert fc.Table.arcgis("http://a.test/arcgis/rest/services/S/FeatureServer/0").options == {
-        "query_format": ("auto", "json", "pbf"), "query_format_in_use": ("auto", "json", "pbf")}
+        "query_format": ("auto", "json", "pbf"), "query_format_in_use": ("auto", "json", "pbf"),
+        "capabilities": None, "supported_query_formats": None, "supports_pagination": None,
+        "current_version": None, "layer_type": None}
     assert fc.Table.ogc("http://o.test/api", "c").options == {
-        "query_language": ("auto", "local", "cql2-text", "cql2-json")}
+        "query_language": ("auto", "local", "cql2-text", "cql2-json"), "item_type": None}
     assert fc.Table.wfs("http://w.test/wfs", "t").options == {
         "axis_order": ("auto", "swap", "no_swap"), "filter_axis_order": ("auto", "swap", "no_swap"),
-        "output_format": None}
+        "output_format": None, "version": None, "output_formats": None}
 
 
 def test_the_typed_properties_are_the_option_path():
@@ -31,7 +33,7 @@ def test_the_typed_properties_are_the_option_path():
 
 def test_what_a_table_does_not_declare_or_take_is_an_error():
     table = fc.Table.arcgis("http://a.test/arcgis/rest/services/S/FeatureServer/0")
-    with pytest.raises(fc.UnsupportedError, match="query_format, query_format_in_use"):
+    with pytest.raises(fc.UnsupportedError, match="query_format, query_format_in_use, capabilities"):
         table.set_option("axis_order", "swap")
     with pytest.raises(fc.InvalidArgumentError, match="auto, json, pbf"):
         table.set_option("query_format", "xml")
@@ -47,3 +49,7 @@ def test_the_format_in_use_once_loaded(ns):
     table.wait(30)
     assert table.get_option("query_format_in_use") == "json"
     assert table.query_format == fc.QueryFormat.JSON
+    # The layer's own facts, as the typed properties (older spellings) give them.
+    assert table.get_option("supports_pagination") == "true" and table.supports_pagination
+    assert table.get_option("supported_query_formats").split(",") == table.supported_query_formats
+    assert float(table.get_option("current_version")) == table.service_version

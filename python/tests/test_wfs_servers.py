@@ -79,6 +79,9 @@ def test_metadata_from_capabilities_and_describe_feature_type(geoservers, versio
     extent = table.extent
     assert (extent.xmin, extent.ymin, extent.xmax, extent.ymax) == pytest.approx((-122.75, 45.43, -122.5, 45.6))
     assert table.output_format == ("geojson" if version == "1.0.0" else GEOJSON)    # GeoJSON when offered
+    # What only a WFS says of a type: report-only options.
+    assert table.get_option("version") == version
+    assert table.output_format in table.get_option("output_formats").split(",")
 
 
 def test_missing_type_is_not_found_and_names_the_types(geoservers):

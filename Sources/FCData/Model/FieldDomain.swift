@@ -62,6 +62,9 @@ public struct EditCapabilities: Sendable, Equatable {
     public var editDateField: String?
     /// The most edits one request may carry; 0 = the table's page size.
     public var maxEditsPerRequest = 0
+    /// What the service said about editing, in its own words, for messages
+    /// (ArcGIS: `capabilities "Query,Update"`); "" when it said nothing.
+    public var declared = ""
 
     public init() {}
 

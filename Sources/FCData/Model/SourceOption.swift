@@ -54,6 +54,17 @@ package struct SourceOption: Sendable {
         return SourceOption(name: name, summary: summary, values: names, read: reader, write: writer)
     }
 
+    /// An option that reports the table's `sourceFacts[name]` ("" when the
+    /// service gave none); fails with `.invalidState` until the table is loaded.
+    package static func fact(_ name: String, _ summary: String) -> SourceOption {
+        SourceOption(
+            name: name, summary: summary, values: nil,
+            read: { (metadata: TableMetadata?) throws(FeatureCacheError) -> String in
+                guard let metadata else { throw FeatureCacheError.invalidState("\(name) needs the table loaded") }
+                return metadata.sourceFacts[name] ?? ""
+            }, write: nil)
+    }
+
     package var info: SourceOptionInfo {
         SourceOptionInfo(name: name, summary: summary, values: values, isWritable: write != nil)
     }

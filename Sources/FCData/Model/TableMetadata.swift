@@ -22,17 +22,14 @@ public struct TableMetadata: Sendable, Equatable {
     public var maxScale: Double = 0
     public var hasZ = false
     public var hasM = false
-    public var capabilities: [String] = []
     /// What the service lets a client change (nothing: read-only).
     public var editing = EditCapabilities()
-    /// ArcGIS: `advancedQueryCapabilities.supportsPagination` (resultOffset/resultRecordCount).
-    public var supportsPagination = false
-    /// ArcGIS: `supportedQueryFormats`, e.g. ["JSON", "geoJSON", "PBF"].
-    public var supportedQueryFormats: [String] = []
-    /// ArcGIS `currentVersion`, 0 when not given.
-    public var serviceVersion: Double = 0
-    /// ArcGIS layer `type`: "Feature Layer" or "Table".
-    public var layerType: String = ""
+    /// What one protocol alone reports of the layer (ArcGIS
+    /// `supportedQueryFormats`, a WFS's version…), each under the name of the
+    /// report-only table option that shows it (`fc_table_get_option`). The
+    /// core keeps and persists them and reads none: the adapter that set them
+    /// gives them their meaning.
+    public var sourceFacts: [String: String] = [:]
     /// Evidence of when the service's data last changed, as the service words
     /// it (ArcGIS `editingInfo.dataLastEditDate`, else `lastEditDate`; an OGC API
     /// collection's `ETag` or `Last-Modified`); nil when it gives none. A

@@ -16,8 +16,10 @@ import Glibc
 package enum CacheFiles {
     package static let magic: [UInt8] = Array("FCCACHE\0".utf8)
     package static let headerSize = 32
-    /// The format this build writes and reads; a file of a later one is set aside.
-    package static let formatVersion: UInt32 = 1
+    /// The format this build writes; it reads this one and the earlier ones
+    /// (FILE-FORMAT.md, "Versions"), and sets a file of a later one aside.
+    /// 2: the table metadata keeps protocol facts as named pairs.
+    package static let formatVersion: UInt32 = 2
     /// The largest file read back: half the machine's memory (the cache is
     /// held in memory; a larger file, whatever put it there, is not read).
     package static let maxFileSize = Int(sysconf(Int32(_SC_PHYS_PAGES))) * Int(sysconf(Int32(_SC_PAGESIZE))) / 2
@@ -139,12 +141,21 @@ package enum CacheFiles {
     package static func checkJournalHeader(_ bytes: [UInt8], kind: Kind, path: String) throws(FeatureCacheError) {
         guard bytes.count >= headerSize, Array(bytes[0..<8]) == magic else { throw corrupt(path, "it is not a FeatureCache file") }
         let expected = journalHeader(kind: kind)
-        guard Array(bytes[8..<12]) == Array(expected[8..<12]) else {
-            throw FeatureCacheError(.storage, "\(path) was written in another cache format than this FeatureCache's (\(formatVersion))")
+        // A journal's layout is format 1's in every version so far: appended
+        // to as it is, its header keeps the version it was begun with.
+        let version = version(of: bytes)
+        guard version >= 1, version <= formatVersion else {
+            throw FeatureCacheError(
+                .storage, "\(path) was written in cache format \(version); this FeatureCache reads format \(formatVersion) and older")
         }
         guard Array(bytes[12..<headerSize]) == Array(expected[12..<headerSize]) else {
             throw corrupt(path, "its header is not a journal's")
         }
+    }
+
+    /// The format version a file's header gives (the file at least a header long).
+    package static func version<Bytes: Collection<UInt8>>(of bytes: Bytes) -> UInt32 where Bytes.Index == Int {
+        (0..<4).reduce(0) { $0 | UInt32(bytes[bytes.startIndex + 8 + $1]) << (8 * UInt32($1)) }
     }
 
     /// Checks a framed file's header and checksum.

@@ -117,7 +117,6 @@ package enum MetadataCodec {
         out.f64(metadata.maxScale)
         out.bool(metadata.hasZ)
         out.bool(metadata.hasM)
-        out.strings(metadata.capabilities)
         let editing = metadata.editing
         for flag in [
             editing.canAdd, editing.canUpdate, editing.canDelete, editing.allowsGeometryUpdates, editing.supportsGlobalIds,
@@ -125,14 +124,24 @@ package enum MetadataCodec {
         ] { out.bool(flag) }
         out.optionalString(editing.editDateField)
         out.int(editing.maxEditsPerRequest)
-        out.bool(metadata.supportsPagination)
-        out.strings(metadata.supportedQueryFormats)
-        out.f64(metadata.serviceVersion)
-        out.string(metadata.layerType)
+        out.string(editing.declared)
+        // Sorted: one table gives one file, whatever the dictionary's order.
+        out.u32(UInt32(metadata.sourceFacts.count))
+        for (name, value) in metadata.sourceFacts.sorted(by: { $0.key < $1.key }) {
+            out.string(name)
+            out.string(value)
+        }
         out.optionalString(metadata.dataVersion)
     }
 
-    package static func readMetadata(_ input: inout BinaryReader) throws(FeatureCacheError) -> TableMetadata {
+    /// Table metadata as format `version` wrote it. Format 1 kept five ArcGIS
+    /// facts in fields of their own (capabilities, pagination, query formats,
+    /// service version, layer type, which WFS and OGC API tables filled in their
+    /// way); they are read into `sourceFacts` under the names the `kind`'s
+    /// source reports them by (its service kind's raw value, from the identity).
+    package static func readMetadata(
+        _ input: inout BinaryReader, version: UInt32, kind: Int32?
+    ) throws(FeatureCacheError) -> TableMetadata {
         var metadata = TableMetadata(name: try input.string())
         metadata.description = try input.string()
         let fieldCount = Int(try input.u32())
@@ -155,7 +164,7 @@ package enum MetadataCodec {
         metadata.maxScale = try input.f64()
         metadata.hasZ = try input.bool()
         metadata.hasM = try input.bool()
-        metadata.capabilities = try input.strings()
+        let capabilities = version == 1 ? try input.strings() : []
         var editing = EditCapabilities()
         editing.canAdd = try input.bool()
         editing.canUpdate = try input.bool()
@@ -166,12 +175,52 @@ package enum MetadataCodec {
         editing.requiresMValues = try input.bool()
         editing.editDateField = try input.optionalString()
         editing.maxEditsPerRequest = try input.int(limit: Int(Int32.max))
+        if version == 1 {
+            let pagination = try input.bool()
+            let formats = try input.strings()
+            let serviceVersion = try input.f64()
+            let layerType = try input.string()
+            metadata.sourceFacts = formatOneFacts(
+                kind: kind, capabilities: capabilities, pagination: pagination, formats: formats, version: serviceVersion,
+                layerType: layerType)
+            if kind == ServiceKind.arcgis.rawValue, !capabilities.isEmpty {
+                editing.declared = "capabilities: " + capabilities.joined(separator: ",")
+            }
+        } else {
+            editing.declared = try input.string()
+            let count = Int(try input.u32())
+            guard count <= input.remaining / 8 else { throw input.corrupt("\(count) source facts cannot fit") }
+            for _ in 0..<count {
+                let name = try input.string()
+                metadata.sourceFacts[name] = try input.string()
+            }
+        }
         metadata.editing = editing
-        metadata.supportsPagination = try input.bool()
-        metadata.supportedQueryFormats = try input.strings()
-        metadata.serviceVersion = try input.f64()
-        metadata.layerType = try input.string()
         metadata.dataVersion = try input.optionalString()
         return metadata
+    }
+
+    /// Format 1's protocol fields as the facts the kind's source now reports
+    /// (the names of FCArcGIS's `ArcGISLayerFact`, FCWFS's `WFSTypeFact`,
+    /// FCOGCAPI's `item_type`); this table of names is frozen with format 1.
+    private static func formatOneFacts(
+        kind: Int32?, capabilities: [String], pagination: Bool, formats: [String], version: Double, layerType: String
+    ) -> [String: String] {
+        var facts: [String: String] = [:]
+        switch kind {
+        case ServiceKind.arcgis.rawValue?:
+            facts["capabilities"] = capabilities.joined(separator: ",")
+            facts["supports_pagination"] = String(pagination)
+            facts["supported_query_formats"] = formats.joined(separator: ",")
+            if version != 0 { facts["current_version"] = String(version) }
+            if !layerType.isEmpty { facts["layer_type"] = layerType }
+        case ServiceKind.wfs.rawValue?:
+            facts["output_formats"] = formats.joined(separator: ",")
+            facts["version"] = version == 2 ? "2.0.0" : version == 1.1 ? "1.1.0" : "1.0.0"
+        case ServiceKind.ogcFeatures.rawValue?:
+            facts["item_type"] = layerType == "Table" ? "record" : "feature"
+        default: break
+        }
+        return facts
     }
 }

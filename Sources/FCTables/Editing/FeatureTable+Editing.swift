@@ -27,7 +27,7 @@ extension FeatureTable {
         let editing = metadata.editing
         let allowed = kind == .add ? editing.canAdd : kind == .update ? editing.canUpdate : editing.canDelete
         guard allowed else {
-            let said = metadata.capabilities.isEmpty ? "" : " (capabilities: \(metadata.capabilities.joined(separator: ",")))"
+            let said = editing.declared.isEmpty ? "" : " (\(editing.declared))"
             throw FeatureCacheError(
                 .unsupported,
                 "the service does not allow features to be \(kind == .add ? "added" : kind == .update ? "updated" : "deleted")\(said)")

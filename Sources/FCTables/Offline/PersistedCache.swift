@@ -75,7 +75,8 @@ package final class PersistedCache: @unchecked Sendable {
                                 throw CacheFiles.corrupt(path, "it is shorter than its header")
                             }
                             return try Self.decode(
-                                UnsafeRawBufferPointer(rebasing: whole[CacheFiles.headerSize...]), path: path, within: image)
+                                UnsafeRawBufferPointer(rebasing: whole[CacheFiles.headerSize...]), version: CacheFiles.version(of: whole),
+                                path: path, within: image)
                         }
                         outcomes.withLock { $0.decoded = decoded }
                     }
@@ -116,16 +117,18 @@ package final class PersistedCache: @unchecked Sendable {
         return out.bytes
     }
 
-    /// The snapshot in `raw`; its batches borrow their buffers from `owner`
-    /// (which holds `raw`) when given, else copy them.
+    /// The snapshot in `raw`, as format `version` wrote it; its batches borrow
+    /// their buffers from `owner` (which holds `raw`) when given, else copy them.
     package static func decode(
-        _ raw: UnsafeRawBufferPointer, path: String, within owner: FrozenBytes? = nil
+        _ raw: UnsafeRawBufferPointer, version: UInt32 = CacheFiles.formatVersion, path: String, within owner: FrozenBytes? = nil
     ) throws(FeatureCacheError) -> Snapshot {
         var input = BinaryReader(raw, what: path, within: owner)
         let identity = try input.string()
         let savedAt = try input.f64()
         let freshUntil = try input.optionalI64()
-        let metadata = try MetadataCodec.readMetadata(&input)
+        // The identity starts with the service kind's raw value ("1|https://…").
+        let kind = identity.split(separator: "|", maxSplits: 1).first.flatMap { Int32($0) }
+        let metadata = try MetadataCodec.readMetadata(&input, version: version, kind: kind)
         let coverage = try TileCoverage.read(from: &input)
         let editIds = try input.buffer(of: Int64.self)
         let count = Int(try input.u32())

@@ -65,27 +65,6 @@ private func field(_ metadata: TableMetadata, _ index: Int32) throws(FeatureCach
     try CArguments.element(metadata.fields, index, "field index")
 }
 
-@_cdecl("fc_table_create_arcgis")
-public func fcTableCreateArcGIS(_ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32
-{
-    tableOutput(out) { () throws(FeatureCacheError) in
-        let context = try context(ctx)
-        return try FeatureTable.arcgis(url: try CArguments.string(url, "layer_url"), context: context)
-    }
-}
-
-@_cdecl("fc_table_create_ogc")
-public func fcTableCreateOGC(
-    _ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ collectionId: UnsafePointer<CChar>?,
-    _ out: UnsafeMutablePointer<OpaquePointer?>?
-) -> Int32 {
-    tableOutput(out) { () throws(FeatureCacheError) in
-        let context = try context(ctx)
-        let url = try CArguments.string(url, "api_url")
-        return try FeatureTable.ogc(apiURL: url, collectionId: try CArguments.string(collectionId, "collection_id"), context: context)
-    }
-}
-
 @_cdecl("fc_table_free")
 public func fcTableFree(_ table: OpaquePointer?) {
     // The caller is done: the persisted cache is saved and its folder let go now,

@@ -246,9 +246,11 @@ func fuzzCacheFile(_ bytes: UnsafeRawBufferPointer) {
     _ = try? CacheFiles.check(Array(bytes), kind: .features, path: "fuzz")
     // As a table reads it: the batches borrow their buffers from the bytes.
     let image = FrozenBytes(Array(bytes))
+    // Both layouts the reader knows: this format's, and format 1's metadata.
     let decoded = Result { () throws(FeatureCacheError) in
         try PersistedCache.decode(image[0..<image.count], path: "fuzz", within: image)
     }
+    _ = try? PersistedCache.decode(image[0..<image.count], version: 1, path: "fuzz", within: image)
     if case let .success(snapshot) = decoded {
         let store = FeatureStore()
         store.restore(snapshot.entries)

@@ -2,7 +2,13 @@
 import CFeatureCacheABI
 import FeatureCache
 
-// fc_ogc_service: an OGC API landing page, its collections and conformance.
+// The OGC API-named C functions: fc_ogc_service, fc_table_create_ogc and
+// fc_ogc_table (what only OGC API - Features collections have).
+//
+// The header gives each of these as the older spelling of a generic call
+// (fc_service_*, fc_table_open, fc_table_get_option / fc_table_set_option):
+// exported and unchanged for 1.x callers; the table functions forward to the
+// generic call.
 
 private func ogcService(_ pointer: OpaquePointer?) throws(FeatureCacheError) -> (Handle, OGCService) {
     try ServiceHandles.borrow(pointer, .ogcService, as: OGCService.self)
@@ -78,5 +84,38 @@ public func fcOGCServiceCreateTable(
 ) -> Int32 {
     tableOutput(out) { () throws(FeatureCacheError) in
         try FeatureTable.ogc(service: try ogcService(pointer).1, collectionId: try CArguments.string(collectionId, "collection_id"))
+    }
+}
+
+@_cdecl("fc_table_create_ogc")
+public func fcTableCreateOGC(
+    _ ctx: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ collectionId: UnsafePointer<CChar>?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
+    tableOutput(out) { () throws(FeatureCacheError) in
+        let context = try context(ctx)
+        let url = try CArguments.string(url, "api_url")
+        return try FeatureTable.ogc(apiURL: url, collectionId: try CArguments.string(collectionId, "collection_id"), context: context)
+    }
+}
+
+@_cdecl("fc_table_as_ogc")
+public func fcTableAsOGC(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    tableView(pointer, .ogcFeatures, out)
+}
+
+@_cdecl("fc_ogc_table_set_query_language")
+public func fcOGCTableSetQueryLanguage(_ pointer: OpaquePointer?, _ language: Int32) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        let table = try table(pointer, of: .ogcFeatures).1
+        try table.setQueryLanguage(try CArguments.enumValue(language, QueryLanguage.self, "query language (FC_QUERY_LANGUAGE_*)"))
+    }
+}
+
+@_cdecl("fc_ogc_table_query_language")
+public func fcOGCTableQueryLanguage(_ pointer: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        let out = try CArguments.output(out)
+        out.pointee = try table(pointer, of: .ogcFeatures).1.queryLanguage.rawValue
     }
 }
