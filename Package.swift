@@ -37,7 +37,7 @@ let package = Package(
         // recover it).
         .target(name: "FCData", dependencies: ["FCSupport", "CXML", "CPROJ"]),
         // libcurl, requests, redirects, retries, the client context.
-        .target(name: "FCTransport", dependencies: ["FCSupport", "FCData", "CCurl"]),
+        .target(name: "FCTransport", dependencies: ["FCSupport", "CCurl"]),
         // What a table does whatever the protocol: request modes, populate, tiles, maps, loadables.
         .target(name: "FCTables", dependencies: ["FCSupport", "FCData", "FCTransport"]),
         // What every service adapter shares: the adapter interface, the opening

@@ -62,7 +62,8 @@ LAYERS = [
     ("registry", ("FeatureCache",), ["Services", ""]),
 ]
 # The core's targets, each with its rank (targets of one rank may not import each other).
-RANKS = {"FCSupport": 0, "FCData": 1, "FCTransport": 2, "FCTables": 3, "FCServices": 4,
+# FCData and FCTransport share a rank: neither imports the other, so they compile side by side.
+RANKS = {"FCSupport": 0, "FCData": 1, "FCTransport": 1, "FCTables": 3, "FCServices": 4,
          **{adapter: 5 for adapter in ADAPTERS}, "FeatureCache": 6}
 TARGETS = list(RANKS)
 

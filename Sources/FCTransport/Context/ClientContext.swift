@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import FCSupport
-import FCData
 
 /// Shared client state for the tables created with it: the transport (one libcurl
 /// event loop and its connection pool), timeouts, limits, headers and credentials.

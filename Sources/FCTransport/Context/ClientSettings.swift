@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import FCSupport
-import FCData
 
 /// The HTTP behaviour of one `ClientContext`, applied to every request it sends.
 public struct ClientSettings: Sendable {

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import FCSupport
-import FCData
 
 extension ClientContext {
     /// Sends a request the way every service request goes: redirects followed

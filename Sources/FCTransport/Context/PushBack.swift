@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import FCSupport
-import FCData
 
 /// Who wants to hear that a server pushed back (429, 503 and other answers the
 /// retry loop waits out): a task-local listener the transport's retry loop

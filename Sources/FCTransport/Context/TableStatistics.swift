@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import FCSupport
-import FCData
 
 /// What a table has cost and saved: requests it sent and what came back, and
 /// how its queries were answered. Counters only grow (until `reset`), except

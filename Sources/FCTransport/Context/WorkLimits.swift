@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import FCSupport
-import FCData
 
 /// Bounds on the work a server or a caller can make the library do, so that
 /// neither an endless server nor a mistaken argument exhausts memory or time.

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import FCSupport
-import FCData
 
 /// A streamed body on its way from the event-loop thread (libcurl's write
 /// callback) to the task reading it. At most about `highWater` bytes wait: a

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import FCSupport
-import FCData
 import Synchronization
 
 /// The response bytes a transport's transfers hold at once, checked against the

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import FCSupport
-import FCData
 
 /// What in a request is a credential: headers that authenticate (Authorization,
 /// cookies, API keys, tokens — the library's own and any the caller added),

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import FCSupport
-import FCData
 import CCurl
 
 /// The production transport: libcurl, with connection reuse, transparent gzip,

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import FCSupport
-import FCData
 
 /// The two ways HTTP headers write time: whole seconds (`delta-seconds`, as in
 /// `max-age=60`, `Age`, `Retry-After: 120`) and dates (`Date`, `Expires`,

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import FCSupport
-import FCData
 
 /// How long an answer stays fresh by its own headers (RFC 9111 §4.2.1), read
 /// as a private cache does: `Cache-Control: max-age` (`s-maxage` is for shared

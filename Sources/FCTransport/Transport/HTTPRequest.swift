@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import FCSupport
-import FCData
 
 /// One HTTP request as the transport executes it: everything a request needs,
 /// including the limits it runs under, so a transport holds no per-caller state.

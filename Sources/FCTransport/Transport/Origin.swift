@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import FCSupport
-import FCData
 
 /// The origin of a URL (RFC 6454): scheme, host and port, lowercased, the
 /// default port filled in. Credentials are sent only to the origin the caller

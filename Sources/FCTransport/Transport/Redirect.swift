@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import FCSupport
-import FCData
 
 /// Redirects, followed by the library itself rather than by libcurl, so that
 /// every hop is checked: only http and https, never from https down to http,

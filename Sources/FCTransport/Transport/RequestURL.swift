@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import FCSupport
-import FCData
 
 /// Builds request URLs from a service URL and parameters, percent-encoding every
 /// value so that no user text (a where clause, a token) can inject a parameter.

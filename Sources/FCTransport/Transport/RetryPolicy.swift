@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import FCSupport
-import FCData
 
 /// When a failed request is sent again: transient failures only (a reset or
 /// truncated connection, HTTP 429, 502, 503, 504), requests that are safe to

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import FCSupport
-import FCData
 
 /// Where a streamed body's pieces come from: the libcurl transfer, or a body
 /// that was received whole.

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import FCSupport
-import FCData
 
 /// A URL reference a server wrote (a redirect's `Location`, a link's `href`)
 /// made absolute against the URL it came with, in the forms servers write

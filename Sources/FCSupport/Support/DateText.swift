@@ -1,6 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import FCSupport
-
 #if canImport(Glibc)
 import Glibc
 #endif
