@@ -113,10 +113,12 @@ package struct BinaryReader {
     /// A buffer written by `BinaryWriter.buffer`, copied in one move.
     package mutating func buffer<T: BitwiseCopyable>(of _: T.Type, expecting expected: Int? = nil) throws(FeatureCacheError) -> [T] {
         let (source, count) = try span(of: T.self, expecting: expected)
+        // Not for none: the standard library then writes the count into the one
+        // shared empty array, which ThreadSanitizer reports as a race between
+        // two threads reading empty buffers (seen in a release TSan run).
+        guard count > 0 else { return [] }
         return [T](unsafeUninitializedCapacity: count) { target, initialized in
-            if count > 0 {
-                UnsafeMutableRawPointer(target.baseAddress!).copyMemory(from: source, byteCount: count * MemoryLayout<T>.stride)
-            }
+            UnsafeMutableRawPointer(target.baseAddress!).copyMemory(from: source, byteCount: count * MemoryLayout<T>.stride)
             initialized = count
         }
     }
