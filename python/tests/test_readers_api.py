@@ -40,7 +40,7 @@ def test_read_info_says_what_a_layer_is_without_its_features(geoservers, truth):
     assert len(info["dtypes"]) == len(info["fields"])
     xmin, ymin, xmax, ymax = info["total_bounds"]
     assert xmin <= -122.7 and xmax >= -122.5 and ymin <= 45.45 and ymax >= 45.55
-    assert info["options"] == {"query_language": ("auto", "local", "cql2-text", "cql2-json")}
+    assert info["options"] == {"query_language": ("auto", "local", "cql2-text", "cql2-json"), "item_type": None}
 
 
 def test_open_arrow_streams_one_page_at_a_time(geoservers, truth):
