@@ -1870,6 +1870,60 @@ FC_API void fc_edit_list_free(fc_edit_list *list);
  * out. Threading: any thread. @since 1.3 */
 FC_API fc_status fc_table_get_server_id(const fc_table *table, int64_t object_id, char **out);
 
+/* ==== Change observers: what changed in a table's cache =================== */
+
+/* What wrote a change (fc_change.cause). */
+#define FC_CHANGE_POPULATE  1  /* a populate's answer was cached */
+#define FC_CHANGE_FETCH     2  /* an on-interaction fetch or a query's answer was cached */
+#define FC_CHANGE_EDIT      3  /* a local edit was made or undone */
+#define FC_CHANGE_APPLY     4  /* applied edits: the service's rows replaced the local ones */
+
+/* One change of a table's cached features, valid during the callback only.
+ * added: object ids new to the cache; updated: ids whose cached feature now
+ * differs (attributes or geometry; a copy equal to the cached one is no
+ * change); deleted: ids no longer cached because the change removed them (a
+ * local delete, a populate that clears the cache, a local add replaced by the
+ * service's). Features leaving the cache for its memory budget or its
+ * time-to-live are no change of the features and are not reported. extent is
+ * around the changed features' geometry before and after, in the table's
+ * spatial reference; all NaN when none has geometry. struct_size is
+ * sizeof(fc_change) of the library that filled it (later versions append
+ * fields). @since 1.4 */
+typedef struct fc_change {
+    uint32_t struct_size;
+    int32_t cause;             /* FC_CHANGE_* */
+    const int64_t *added;
+    int64_t added_count;
+    const int64_t *updated;
+    int64_t updated_count;
+    const int64_t *deleted;
+    int64_t deleted_count;
+    fc_envelope extent;
+} fc_change;
+
+/* Called once per change, in the order the changes were made, on a library
+ * thread, never under a library lock (it may call the library, the table
+ * included). @since 1.4 */
+typedef void (*fc_change_callback)(fc_table *table, const fc_change *change, void *user_data);
+
+/* Registers callback for every later change of the table's cached features
+ * (populates, fetches, local edits, applied edits). The token (for removal)
+ * is written to out_token, which may be NULL. fc_table_free removes the
+ * table's observers: none is called after it returns. A change is recorded
+ * only while an observer is registered (the cost is a list of ids and a
+ * comparison of each replaced feature with its cached copy).
+ * Errors: FC_E_INVALID_ARGUMENT for a NULL table or callback. Any thread.
+ * @since 1.4 */
+FC_API fc_status fc_table_add_change_observer(fc_table *table, fc_change_callback callback, void *user_data,
+                                              uint64_t *out_token);
+
+/* Unregisters a change observer. When this returns, it is not called again,
+ * and every change made before the call has been told to the observers still
+ * registered (unless called from inside an observer of this table, which
+ * cannot wait for itself). Errors: FC_E_INVALID_ARGUMENT for a NULL table or
+ * a token no observer of the table has. Any thread. @since 1.4 */
+FC_API fc_status fc_table_remove_change_observer(fc_table *table, uint64_t token);
+
 /* ==== Protocol views: what only one kind of table has ======================= */
 
 /* fc_table is protocol-neutral: everything above works on every kind of table.

@@ -268,6 +268,8 @@ inline void set_callback_error_handler(CallbackErrorHandler handler) {
 
 using LoadCallback = std::function<void(const Error *error)>;  ///< nullptr when loaded
 using StatusObserver = std::function<void(int32_t status)>;    ///< FC_LOAD_STATUS_*
+/// A change of a table's cached features; the change is valid during the call.
+using ChangeObserver = std::function<void(const fc_change &change)>;
 using ProgressCallback = std::function<void(const fc_progress &progress)>;
 using FeaturesChangedCallback = std::function<void(int64_t features)>;
 
@@ -719,6 +721,32 @@ public:
     int32_t request_mode() const { return value<int32_t>(fc_table_request_mode); }
     int32_t service_kind() const { return value<int32_t>(fc_table_service_kind); }
 
+    /// observer(change) once per later change of the cached features, in order,
+    /// on a library thread (fc_table_add_change_observer); returns its token.
+    uint64_t add_change_observer(ChangeObserver observer) {
+        if (!changes_) changes_ = std::make_unique<ChangeObservers>();
+        auto holder = std::make_unique<ChangeObserver>(std::move(observer));
+        uint64_t token = 0;
+        check(fc_table_add_change_observer(get(), &change_trampoline, holder.get(), &token));
+        std::lock_guard<std::mutex> lock(changes_->mutex);
+        changes_->entries.emplace_back(token, std::move(holder));
+        return token;
+    }
+    /// When this returns, the observer is not called again, and every change
+    /// made before has been told (fc_table_remove_change_observer).
+    void remove_change_observer(uint64_t token) {
+        check(fc_table_remove_change_observer(get(), token));
+        if (!changes_) return;
+        std::lock_guard<std::mutex> lock(changes_->mutex);
+        auto &entries = changes_->entries;
+        for (auto it = entries.begin(); it != entries.end(); ++it) {
+            if (it->first == token) {
+                entries.erase(it);
+                break;
+            }
+        }
+    }
+
     /// The options this kind of table declares (fc_table_option_name), in order.
     std::vector<std::string> option_names() const {
         std::vector<std::string> names;
@@ -965,6 +993,16 @@ private:
         return c;
     }
 
+    struct ChangeObservers {
+        std::mutex mutex;
+        std::vector<std::pair<uint64_t, std::unique_ptr<ChangeObserver>>> entries;
+    };
+    static void change_trampoline(fc_table *, const fc_change *change, void *user_data) noexcept {
+        detail::guarded_call(*static_cast<ChangeObserver *>(user_data), *change);
+    }
+    // Declared before the handle, so destroyed after it: freeing the handle
+    // removes the observers (and waits for one running) before they go.
+    std::unique_ptr<ChangeObservers> changes_;
     detail::Owned<fc_table, fc_table_free> handle_;
 };
 

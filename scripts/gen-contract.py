@@ -94,6 +94,8 @@ FAMILIES = [
     Family("FC_EDIT_", "EditKind", "EditKind", "Sources/FCTables/Editing/EditKind.generated.swift"),
     Family("FC_CACHE_", "CacheRevalidation", "Revalidation", "Sources/FCTables/Offline/CacheInfo+Revalidation.generated.swift",
            parent="CacheInfo"),
+    Family("FC_CHANGE_", "ChangeCause", "Cause", "Sources/FCTables/Tables/TableChange+Cause.generated.swift",
+           parent="TableChange"),
 ]
 # Numeric #defines that are not an enumeration of their own.
 STANDALONE = {"FC_OK", "FC_VERSION_MAJOR", "FC_VERSION_MINOR", "FC_VERSION_PATCH"}
@@ -412,6 +414,8 @@ def ctype(contract, text):
     if stars == 0:
         if base == "void":
             return "None"
+        if base in contract.structs:
+            return python_struct(base)                       # a struct member held by value
         return "_status" if base == "fc_status" else CTYPES[base]
     if base == "uint8_t" and stars == 2:
         return "POINTER(POINTER(c_uint8))"                   # borrowed bytes out (with a length: NULs allowed)

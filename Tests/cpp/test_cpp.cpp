@@ -82,6 +82,14 @@ int main() {
     fc::PopulateOptions options;
     options.query = &query;
     options.progress = [](const fc_progress &) { throw std::runtime_error("from progress"); };
+    // A change observer: the populate's features, told as added (removing it
+    // waits until every change made before has been told).
+    std::atomic<int64_t> added{0};
+    std::atomic<int32_t> cause{0};
+    uint64_t observer = moved.add_change_observer([&](const fc_change &change) {
+        added += change.added_count;
+        cause = change.cause;
+    });
     std::atomic<int64_t> counted{-1};
     fc::Operation operation = moved.populate_async(options, [&](fc::OperationView finished) {
         counted = finished.take_result().size();
@@ -90,6 +98,8 @@ int main() {
     CHECK(operation.wait(60));
     CHECK(counted == 4500);
     CHECK(moved.cached_feature_count() == 4500);
+    moved.remove_change_observer(observer);
+    CHECK(added == 4500 && cause == FC_CHANGE_POPULATE);
     CHECK(handled >= 2 + 3 + 1);  // load, 2 statuses, 3 pages of progress, done
     CHECK(last() == "from a done callback");
 

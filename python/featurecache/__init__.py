@@ -8,8 +8,9 @@ ctypes binding of libfeaturecache.
 """
 from . import _ffi
 from .arcgis import ArcGISLayer, ArcGISService
-from .constants import (AxisOrder, CacheInfo, CacheRevalidation, CRSFormat, EditKind, EditState, Envelope, Field, FieldType, GeometryType, LoadStatus, Progress, QueryFormat, QueryLanguage,
-                        RequestMode, ServiceKind, SpatialReference, SpatialRelationship, Statistics, TokenPlacement)
+from .constants import (AxisOrder, CacheInfo, CacheRevalidation, ChangeCause, CRSFormat, EditKind, EditState, Envelope, Field, FieldType, GeometryType, LoadStatus, Progress, QueryFormat, QueryLanguage,
+                        RequestMode, ServiceKind, SpatialReference, SpatialRelationship, Statistics, TableChange,
+                        TokenPlacement)
 from .context import Context
 from .crs import projection_accuracy
 from .edits import EditResult
@@ -62,7 +63,7 @@ __all__ = [
     "Query", "Result", "ResultField", "Feature", "Operation", "wkb_to_geojson",
     "Field", "Envelope", "SpatialReference", "Statistics", "Progress",
     "LoadStatus", "RequestMode", "ServiceKind", "AxisOrder", "QueryFormat", "QueryLanguage", "TokenPlacement", "FieldType",
-    "CacheInfo", "CacheRevalidation", "CRSFormat", "EditKind", "EditState", "EditResult",
+    "CacheInfo", "CacheRevalidation", "ChangeCause", "CRSFormat", "EditKind", "EditState", "EditResult", "TableChange",
     "GeometryType", "SpatialRelationship", "SPATIAL_RELATIONSHIPS",
     "STATUS_NAMES",
     "FeatureCacheError", "InvalidArgumentError", "InvalidStateError", "CancelledError", "TimeoutError",

@@ -160,6 +160,14 @@ class CacheRevalidation(IntEnum):
     CREATED = 9
 
 
+class ChangeCause(IntEnum):
+    """The C ABI's FC_CHANGE_* values."""
+    POPULATE = 1
+    FETCH = 2
+    EDIT = 3
+    APPLY = 4
+
+
 _status = c_int32
 _handle = c_void_p
 _out_handle = POINTER(c_void_p)
@@ -249,11 +257,25 @@ class EditInfo(Structure):
                 ("state", c_int32),
                 ("server_id", c_char_p)]
 
+
+class Change(Structure):
+    _fields_ = [("struct_size", c_uint32),
+                ("cause", c_int32),
+                ("added", POINTER(c_int64)),
+                ("added_count", c_int64),
+                ("updated", POINTER(c_int64)),
+                ("updated_count", c_int64),
+                ("deleted", POINTER(c_int64)),
+                ("deleted_count", c_int64),
+                ("extent", Envelope)]
+
 OPERATION_CALLBACK = CFUNCTYPE(None, _handle, c_void_p)
 
 LOAD_CALLBACK = CFUNCTYPE(None, _handle, _handle, c_void_p)
 
 LOAD_STATUS_CALLBACK = CFUNCTYPE(None, _handle, c_int32, c_void_p)
+
+CHANGE_CALLBACK = CFUNCTYPE(None, _handle, POINTER(Change), c_void_p)
 
 FEATURES_CHANGED_CALLBACK = CFUNCTYPE(None, _handle, c_int64, c_void_p)
 
@@ -463,6 +485,8 @@ SIGNATURES = {
     "fc_edit_list_get": (_status, [_handle, c_int64, POINTER(EditInfo)]),
     "fc_edit_list_free": (None, [_handle]),
     "fc_table_get_server_id": (_status, [_handle, c_int64, POINTER(c_void_p)]),
+    "fc_table_add_change_observer": (_status, [_handle, CHANGE_CALLBACK, c_void_p, POINTER(c_uint64)]),
+    "fc_table_remove_change_observer": (_status, [_handle, c_uint64]),
     "fc_table_as_arcgis": (_status, [_handle, _out_handle]),
     "fc_arcgis_table_supports_pagination": (_status, [_handle, POINTER(c_bool)]),
     "fc_arcgis_table_capabilities": (_status, [_handle, POINTER(c_char_p)]),

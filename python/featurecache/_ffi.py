@@ -45,8 +45,8 @@ lib = _load()
 
 # The structs, callback types and signatures, generated from the header.
 from ._contract import (SIGNATURES, ApplyOptions, CacheInfo, EditInfo, Envelope, PopulateOptions,  # noqa: E402,F401
-                        Progress, TableStatistics, WorkLimits, FEATURES_CHANGED_CALLBACK, LOAD_CALLBACK,
-                        LOAD_STATUS_CALLBACK, OPERATION_CALLBACK, PROGRESS_CALLBACK)
+                        Progress, TableStatistics, WorkLimits, CHANGE_CALLBACK, FEATURES_CHANGED_CALLBACK,
+                        LOAD_CALLBACK, LOAD_STATUS_CALLBACK, OPERATION_CALLBACK, PROGRESS_CALLBACK)
 
 STATUS_CALLBACK = LOAD_STATUS_CALLBACK
 

@@ -5,7 +5,7 @@ from collections import namedtuple
 
 
 # The enumerations, generated from the header's FC_* constants.
-from ._contract import (LoadStatus, RequestMode, ServiceKind, AxisOrder, QueryFormat, QueryLanguage, CRSFormat, EditKind, EditState, CacheRevalidation, TokenPlacement, FieldType, GeometryType, SpatialRelationship)  # noqa: F401
+from ._contract import (LoadStatus, RequestMode, ServiceKind, AxisOrder, QueryFormat, QueryLanguage, CRSFormat, EditKind, EditState, CacheRevalidation, ChangeCause, TokenPlacement, FieldType, GeometryType, SpatialRelationship)  # noqa: F401
 
 # Field types and geometry types by name, as Field.type and Table.geometry_type give them.
 FIELD_TYPES = {member.value: member.name.lower() for member in FieldType}
@@ -25,5 +25,9 @@ on disk, and why a saved file was set aside (None: none was)."""
 Statistics = namedtuple("Statistics", "requests bytes_received features_received queries_local queries_server "
                                       "tiles_covered tiles_fetched tile_failures evictions "
                                       "server_filters_ignored next_links_repaired retries format_fallbacks")
+TableChange = namedtuple("TableChange", "cause added updated deleted extent")
+TableChange.__doc__ = """One change of a table's cached features (Table.add_change_observer): its ChangeCause,
+the object ids added, updated (the cached feature now differs) and deleted, as lists, and the Envelope
+around their geometry before and after (None when none has geometry)."""
 Progress = namedtuple("Progress", "pages features total")
 Progress.__doc__ = "How far an operation got: pages and features so far, total features (None when unknown)."

@@ -6,9 +6,10 @@ import os
 from . import _ffi
 from ._handle import Handle
 from .errors import check
+from ._callbacks import invoke, registry
 from .loadable import LOADED, Loadable
-from .constants import (CacheInfo, CacheRevalidation, FIELD_TYPES, GEOMETRY_TYPES, AxisOrder, CRSFormat, Envelope, Field, QueryFormat, QueryLanguage,
-                        RequestMode, ServiceKind, SpatialReference, Statistics)
+from .constants import (CacheInfo, CacheRevalidation, ChangeCause, FIELD_TYPES, GEOMETRY_TYPES, AxisOrder, CRSFormat, Envelope, Field,
+                        QueryFormat, QueryLanguage, RequestMode, ServiceKind, SpatialReference, Statistics, TableChange)
 from .crs import wkid_of
 from .edits import Editing
 from .operation import Operation, _take_count, _take_extent, _take_result
@@ -20,6 +21,22 @@ def _take_table(operation_ptr):
     check(_ffi.lib.fc_operation_take_table(operation_ptr, ctypes.byref(out)))
     return Table(out.value)
 
+
+
+@_ffi.CHANGE_CALLBACK
+def _change_trampoline(_table, change, user_data):
+    observer = registry.get(user_data)
+    if observer is None:
+        return
+    c = change.contents
+    extent = None
+    if c.extent.xmin == c.extent.xmin:  # not NaN: some changed feature has geometry
+        extent = Envelope(c.extent.xmin, c.extent.ymin, c.extent.xmax, c.extent.ymax, c.extent.wkid)
+    def ids(pointer, count):
+        return pointer[:count] if count > 0 else []
+    invoke("change observer", observer, TableChange(
+        ChangeCause(c.cause), ids(c.added, c.added_count), ids(c.updated, c.updated_count),
+        ids(c.deleted, c.deleted_count), extent))
 
 class Table(Handle, Loadable, Editing):
     """A table of features from a remote service (fc_table). Metadata properties
@@ -281,6 +298,23 @@ class Table(Handle, Loadable, Editing):
         or PROJJSON (CRSFormat.PROJJSON), from its EPSG or Esri code or the WKT the
         service gave alone. pyproj reads either: pyproj.CRS(table.crs_definition())."""
         return self._string(_ffi.lib.fc_table_spatial_reference_definition, int(CRSFormat(format)))
+
+    def add_change_observer(self, observer):
+        """observer(TableChange) once per later change of the cached features (populates, fetches,
+        local and applied edits), in order, on a library thread; returns a token."""
+        key = registry.add(observer, owner=self)
+        token = ctypes.c_uint64()
+        status = _ffi.lib.fc_table_add_change_observer(self._ptr, _change_trampoline, key, ctypes.byref(token))
+        if status != 0:
+            registry.pop(key)
+            check(status)
+        self.__dict__.setdefault("_change_keys", {})[token.value] = key
+        return token.value
+
+    def remove_change_observer(self, token):
+        """When this returns the observer is not called again, and every change made before has been told."""
+        check(_ffi.lib.fc_table_remove_change_observer(self._ptr, token))
+        registry.pop(self.__dict__.get("_change_keys", {}).pop(token, None))
 
     @property
     def extent(self):

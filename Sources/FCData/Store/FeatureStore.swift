@@ -51,8 +51,28 @@ package final class FeatureStore: Sendable {
     /// all), the features of this populate.
     @discardableResult
     package func apply(_ batches: [FeatureBatch], clearingFirst: Bool, keepingFinerCopies: Bool = true) -> [[UInt32]?] {
+        var unrecorded: StoreDelta? = nil
+        return apply(batches, clearingFirst: clearingFirst, keepingFinerCopies: keepingFinerCopies, recording: &unrecorded)
+    }
+
+    /// `apply`, and when `delta` is given, what it changed added to it (a
+    /// replaced row equal to the new one is no change; clearing first removes
+    /// what the batches do not bring again).
+    @discardableResult
+    package func apply(
+        _ batches: [FeatureBatch], clearingFirst: Bool, keepingFinerCopies: Bool = true, recording delta: inout StoreDelta?
+    ) -> [[UInt32]?] {
         state.withLock { state in
-            if clearingFirst { state = State() }
+            var change = delta.map { _ in StoreDelta() }
+            // What the store held, for telling changes from copies and finding what clearing removed.
+            var before: State? = nil
+            if clearingFirst {
+                if change != nil {
+                    state.ensureIndex()
+                    before = state
+                }
+                state = State()
+            }
             state.ensureIndex()
             state.spatialIndex = nil
             let incoming = batches.reduce(0) { $0 + $1.count }
@@ -66,14 +86,35 @@ package final class FeatureStore: Sendable {
                 state.nextRow += batch.count
                 state.liveCount += batch.count
                 for row in 0..<batch.count {
-                    guard let old = state.index.insert(batch.objectId(row), UInt32(base + row)) else { continue }
+                    let id = batch.objectId(row)
+                    guard let old = state.index.insert(id, UInt32(base + row)) else {
+                        if change != nil {
+                            let previous = before.flatMap { held in held.index.find(id).map { held.row(Int($0)) } }
+                            change!.record(id, new: (batch, row), old: previous)
+                        }
+                        continue
+                    }
                     if keepingFinerCopies, batch.geometryTolerance > 0, state.tolerance(ofRow: Int(old)) < batch.geometryTolerance {
-                        _ = state.index.insert(batch.objectId(row), old)  // the finer copy stays
+                        _ = state.index.insert(id, old)  // the finer copy stays
                         state.kill(base + row)
                     } else {
+                        if change != nil { change!.record(id, new: (batch, row), old: state.row(Int(old))) }
                         state.kill(Int(old))
                     }
                 }
+            }
+            if var recorded = change {
+                if let before {
+                    for entry in before.entries {
+                        for row in 0..<entry.batch.count where entry.live[row] {
+                            let id = entry.batch.objectId(row)
+                            guard state.index.find(id) == nil else { continue }
+                            recorded.deleted.append(id)
+                            entry.batch.geometry.addBox(of: row, to: &recorded.box)
+                        }
+                    }
+                }
+                delta!.append(recorded)
             }
             // Batches whose every row was replaced carry nothing any more (none
             // was when every row is new: one edit at a time stays cheap).
@@ -97,14 +138,29 @@ package final class FeatureStore: Sendable {
     /// Returns how many were dropped.
     @discardableResult
     package func remove(_ ids: [Int64]) -> Int {
+        var unrecorded: StoreDelta? = nil
+        return remove(ids, recording: &unrecorded)
+    }
+
+    /// `remove`, and when `delta` is given, the ids removed (and their boxes) added to it.
+    @discardableResult
+    package func remove(_ ids: [Int64], recording delta: inout StoreDelta?) -> Int {
         guard !ids.isEmpty else { return 0 }
         return state.withLock { state in
             state.ensureIndex()
             let before = state.liveCount
             state.spatialIndex = nil
+            var change = delta.map { _ in StoreDelta() }
             for id in ids {
-                if let row = state.index.remove(id) { state.kill(Int(row)) }
+                guard let row = state.index.remove(id) else { continue }
+                if change != nil {
+                    let (batch, local) = state.row(Int(row))
+                    change!.deleted.append(id)
+                    batch.geometry.addBox(of: local, to: &change!.box)
+                }
+                state.kill(Int(row))
             }
+            if let change { delta!.append(change) }
             state.entries.removeAll { $0.liveCount == 0 }
             state.rewriteMostlyDead()
             return before - state.liveCount
@@ -204,6 +260,12 @@ extension FeatureStore.State {
 
     fileprivate func tolerance(ofRow row: Int) -> Double { entries[entry(ofRow: row)].batch.geometryTolerance }
 
+    /// The batch holding a row number, and the row in it.
+    fileprivate func row(_ row: Int) -> (batch: FeatureBatch, row: Int) {
+        let entry = entries[entry(ofRow: row)]
+        return (entry.batch, row - entry.base)
+    }
+
     /// Marks a row dead by its row number.
     fileprivate mutating func kill(_ row: Int) {
         let low = entry(ofRow: row)
@@ -241,5 +303,21 @@ extension FeatureStore.State {
             liveCount += entry.liveCount
             for row in 0..<entry.batch.count where entry.live[row] { index.insert(entry.batch.objectId(row), UInt32(base + row)) }
         }
+    }
+}
+
+extension StoreDelta {
+    /// A row written for `id`: added when no copy was cached, updated when the
+    /// cached copy differs; both boxes count.
+    fileprivate mutating func record(_ id: Int64, new: (batch: FeatureBatch, row: Int), old: (batch: FeatureBatch, row: Int)?) {
+        guard let old else {
+            added.append(id)
+            new.batch.geometry.addBox(of: new.row, to: &box)
+            return
+        }
+        guard !new.batch.rowEquals(new.row, old.batch, old.row) else { return }
+        updated.append(id)
+        new.batch.geometry.addBox(of: new.row, to: &box)
+        old.batch.geometry.addBox(of: old.row, to: &box)
     }
 }

@@ -36,6 +36,9 @@ package final class EventChannel<Value: Sendable>: Sendable {
         }
     }
 
+    /// Whether any observer is registered (a sender may skip preparing a value).
+    package var hasObservers: Bool { state.withLock { !$0.observers.isEmpty } }
+
     package func send(_ value: Value) {
         queue.async { [self] in
             let observers = state.withLock { $0.observers }

@@ -121,17 +121,19 @@ extension FeatureTable {
     public func undoEdits(_ ids: [Int64]? = nil) -> Int {
         let targets = ids ?? edits.snapshot().map(\.objectId)
         var undone = 0
+        var delta = recordsChanges ? StoreDelta() : nil
         for id in targets {
             guard let edit = edits.remove(id) else { continue }
             undone += 1
             if let original = edit.original {
-                store.apply([original], clearingFirst: false, keepingFinerCopies: false)
+                store.apply([original], clearingFirst: false, keepingFinerCopies: false, recording: &delta)
             } else {
-                store.remove([id])
+                store.remove([id], recording: &delta)
             }
         }
         if undone > 0 {
             featuresChanged.send(undone)
+            tell(delta, .edit)
             cacheChanged()
         }
         return undone
@@ -302,14 +304,16 @@ extension FeatureTable {
     }
 
     private func commit(_ landed: inout LandedEdits) {
-        store.remove(landed.removed)
+        var delta = recordsChanges ? StoreDelta() : nil
+        store.remove(landed.removed, recording: &delta)
         if !landed.added.isEmpty {
             let rows = landed.added.count == 1 ? landed.added[0] : FeatureBatch.concatenating(landed.added)
-            store.apply([rows], clearingFirst: false, keepingFinerCopies: false)
+            store.apply([rows], clearingFirst: false, keepingFinerCopies: false, recording: &delta)
             interaction.pin((0..<rows.count).map(rows.objectId))
         }
         landed.removed = []
         landed.added = []
+        tell(delta, .apply)
     }
 
     /// Records what the service said of one edit: applied → out of the log and
@@ -374,7 +378,7 @@ extension FeatureTable {
             query.objectIds = Array(ids[start..<min(start + size, ids.count)])
             guard var fetched = try? await source.fetch(query, outFields: nil, metadata: metadata, progress: nil) else { return }
             fetched.compact()
-            _ = merge(fetched, clearingFirst: false, pinned: true, metadata: metadata)
+            _ = merge(fetched, clearingFirst: false, pinned: true, metadata: metadata, cause: .apply)
         }
     }
 
@@ -382,15 +386,19 @@ extension FeatureTable {
 
     /// Puts the user's version of a feature in the cache, pinned.
     private func show(_ row: FeatureBatch) {
-        store.apply([row], clearingFirst: false, keepingFinerCopies: false)
+        var delta = recordsChanges ? StoreDelta() : nil
+        store.apply([row], clearingFirst: false, keepingFinerCopies: false, recording: &delta)
         interaction.pin([row.objectId(0)])
         featuresChanged.send(1)
+        tell(delta, .edit)
         cacheChanged()
     }
 
     private func hide(_ objectId: Int64) {
-        store.remove([objectId])
+        var delta = recordsChanges ? StoreDelta() : nil
+        store.remove([objectId], recording: &delta)
         featuresChanged.send(1)
+        tell(delta, .edit)
         cacheChanged()
     }
 

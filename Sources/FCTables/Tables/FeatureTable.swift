@@ -18,6 +18,8 @@ public final class FeatureTable: Loadable {
     package let statistics: StatisticsCounter
     /// Sent after each change of the cache by a fetch: the number of features merged.
     package let featuresChanged = EventChannel<Int>(label: "table-features")
+    /// Sent after each change of the cached features (`addChangeObserver`).
+    package let changes = EventChannel<TableChange>(label: "table-changes")
     package let interaction = InteractionFetcher()
     /// Edits not yet applied to the service; the cache shows them (local first).
     package let edits = LocalEditLog()
@@ -338,6 +340,9 @@ public final class FeatureTable: Loadable {
         package let batches: [FeatureBatch]
         package let rows: [[UInt32]?]
         package let features: Int
+        /// What changed, when someone listens (`addChangeObserver`).
+        package var delta: StoreDelta? = nil
+        package var cause: TableChange.Cause = .fetch
     }
 
     /// The one place fetched features enter the cache: `replacing` empties it
@@ -347,14 +352,16 @@ public final class FeatureTable: Loadable {
     /// so that each page is let go as soon as it is copied). Runs under the caller's lock where
     /// coverage must change with the store; the change is `announce`d after
     /// that lock.
-    package func write(_ fetched: FetchedFeatures, replacing: Bool, keepingFinerCopies: Bool = true) -> CacheChange {
+    package func write(
+        _ fetched: FetchedFeatures, replacing: Bool, keepingFinerCopies: Bool = true, cause: TableChange.Cause = .fetch
+    ) -> CacheChange {
         var fetched = fetched
         fetched.compact()
+        var delta = recordsChanges ? StoreDelta() : nil
         guard !edits.isEmpty else {
-            return CacheChange(
-                batches: fetched.batches,
-                rows: store.apply(fetched.batches, clearingFirst: replacing, keepingFinerCopies: keepingFinerCopies),
-                features: fetched.featureCount)
+            let rows = store.apply(
+                fetched.batches, clearingFirst: replacing, keepingFinerCopies: keepingFinerCopies, recording: &delta)
+            return CacheChange(batches: fetched.batches, rows: rows, features: fetched.featureCount, delta: delta, cause: cause)
         }
         // Local first: the service's copy of a feature with a pending edit is
         // not cached over the user's version (or brought back after a delete).
@@ -370,16 +377,20 @@ public final class FeatureTable: Loadable {
             }
             return kept.count == batch.count ? batch : batch.selecting(kept)
         }
-        let rows = store.apply(batches, clearingFirst: replacing, keepingFinerCopies: keepingFinerCopies)
-        if replacing { store.apply(Array(overlay.rows.values), clearingFirst: false, keepingFinerCopies: false) }
+        let rows = store.apply(batches, clearingFirst: replacing, keepingFinerCopies: keepingFinerCopies, recording: &delta)
+        if replacing {
+            store.apply(Array(overlay.rows.values), clearingFirst: false, keepingFinerCopies: false, recording: &delta)
+        }
         return CacheChange(
             batches: batches + edited, rows: rows + edited.map { _ in nil },
-            features: batches.reduce(edited.count) { $0 + $1.count })
+            features: batches.reduce(edited.count) { $0 + $1.count }, delta: delta, cause: cause)
     }
 
-    /// Tells the observers (layers) what a write changed; never under a library lock.
+    /// Tells the observers (layers, change observers) what a write changed;
+    /// never under a library lock.
     package func announce(_ change: CacheChange) {
         featuresChanged.send(change.features)
+        tell(change.delta, change.cause)
         cacheChanged()
     }
 
@@ -388,11 +399,12 @@ public final class FeatureTable: Loadable {
     /// and returns the features as they are cached.
     package func merge(
         _ fetched: FetchedFeatures, clearingFirst: Bool, pinned: Bool, metadata: TableMetadata,
-        outFields: [String]? = nil, includesGeometry: Bool = true
+        outFields: [String]? = nil, includesGeometry: Bool = true, cause: TableChange.Cause? = nil
     ) -> FeatureResult {
         // A populate's features are what the caller asked for, generalized or
         // not: they replace the cached copies. A view's never replace finer ones.
-        let change = write(fetched, replacing: clearingFirst, keepingFinerCopies: !pinned)
+        let change = write(
+            fetched, replacing: clearingFirst, keepingFinerCopies: !pinned, cause: cause ?? (pinned ? .populate : .fetch))
         announce(change)
         if pinned { interaction.pin(fetched.objectIds) }
         return FeatureResult(

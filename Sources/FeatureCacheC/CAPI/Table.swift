@@ -70,6 +70,7 @@ public func fcTableFree(_ table: OpaquePointer?) {
     // The caller is done: the persisted cache is saved and its folder let go now,
     // not when the last internal reference goes.
     if let pointer = table, let handle = try? Handles.borrow(pointer, .table, "table"), let object = handle.object as? FeatureTable {
+        removeChangeObservers(of: handle, object)
         object.closePersistedCache()
     }
     Handles.freeLoadable(table, .table)

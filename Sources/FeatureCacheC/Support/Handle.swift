@@ -18,6 +18,8 @@ final class Handle: @unchecked Sendable {
     private let strings = Locked<[String: UnsafeMutablePointer<CChar>]>([:])
     /// Status observers registered through this handle.
     let observerTokens = Locked<[UInt64]>([])
+    /// Change observers registered through this handle (tables).
+    let changeObserverTokens = Locked<[UInt64]>([])
 
     init(_ kind: Kind, _ object: AnyObject) {
         self.kind = kind
