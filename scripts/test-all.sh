@@ -67,18 +67,18 @@ step "swift format lint (.swift-format): no warning" \
 step "cmake build: the release library, C and C++ tests" \
     sh -c "cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null && cmake --build build -j$(nproc)"
 step "offline tier: ctest -L offline with no network (unshare -n)" scripts/test-offline.sh build
-# From here the tests mostly wait on servers, and a release build keeps about
-# one core busy (whole-module optimization compiles a module at a time): the
-# two remaining builds run beside them, niced so the tests come first: the
-# second release build for the reproducibility check, and the one sanitized
-# build (ASan with libFuzzer's coverage) for the ASan suite and the fuzz smoke.
+# From here the server tests mostly wait on their servers, and a release build
+# keeps about one core busy (whole-module optimization compiles a module at a
+# time): the two remaining builds run beside them, niced so the tests come
+# first: the second release build for the reproducibility check, and the one
+# sanitized build (ASan with libFuzzer's coverage) for the ASan suite and the
+# fuzz smoke. pytest comes last, alone: beside the builds its workers took
+# twice as long (334 s against 172 s).
 begin offline-build nice -n 19 scripts/test-offline.sh --build
 begin sanitized-build nice -n 19 scripts/build-sanitized.sh
 step "geo servers started (background since the first step)" finish geoservers
 step "ctest: the tests against the geo servers (-LE offline)" \
     sh -c "cd build && ctest -LE offline --output-on-failure --timeout 600 -j$(nproc)"
-step "pytest (pytest-xdist, one worker per core)" \
-    env FEATURECACHE_LIBRARY="$root/build/lib/libfeaturecache.so" python3 -m pytest -q -n "$(nproc)" python/tests
 step "packages: tarball and .debs (cpack), lintian, consumers against each, Debug build type" \
     scripts/test-packages.sh
 step "pip install into a fresh venv (the release library), tests from outside the checkout" \
@@ -90,11 +90,17 @@ step "sanitized build: ASan and libFuzzer's coverage, one build for both" finish
 step "C tests of the offline tier under AddressSanitizer" scripts/test-asan.sh
 # A bounded libFuzzer run of every input path; a finding fails the suite.
 step "fuzz smoke (${FC_FUZZ_SECONDS:-8} s per target, one target per core)" scripts/fuzz.sh "${FC_FUZZ_SECONDS:-8}"
+step "pytest (pytest-xdist, one worker per core)" \
+    env FEATURECACHE_LIBRARY="$root/build/lib/libfeaturecache.so" python3 -m pytest -q -n "$(nproc)" python/tests
 
 echo
 echo "step times (wall, $(nproc) cores):"
 printf '  %s\n' "${table[@]}"
 printf '%7d s  total\n' $((SECONDS - started))
+# The processor time every step and build used (bash's `times`: this shell,
+# then its children): divided by the cores, the floor under the total.
+cpu="$(times | tail -1)"
+echo "processor time of all steps (user, system): $cpu"
 if [ ${#failed[@]} -gt 0 ]; then
     printf 'failed: %s\n' "${failed[@]}"
     exit 1
