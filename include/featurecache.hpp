@@ -235,6 +235,35 @@ void guarded_call(const Function &function, Args &&...args) noexcept {
     }
 }
 
+/// Callables registered with the library as observers (C is given a pointer
+/// to each as user_data), by token; destroyed after the handle that
+/// registered them, whose free removes them from the library first.
+template <class Callback>
+struct ObserverList {
+    std::mutex mutex;
+    std::vector<std::pair<uint64_t, std::unique_ptr<Callback>>> entries;
+
+    /// register_(callback pointer) registers it with the library and returns the token.
+    template <class Register>
+    uint64_t add(Callback callback, Register register_) {
+        auto holder = std::make_unique<Callback>(std::move(callback));
+        uint64_t token = register_(holder.get());
+        std::lock_guard<std::mutex> lock(mutex);
+        entries.emplace_back(token, std::move(holder));
+        return token;
+    }
+    /// After the library removed it: lets the callable go.
+    void forget(uint64_t token) {
+        std::lock_guard<std::mutex> lock(mutex);
+        for (auto it = entries.begin(); it != entries.end(); ++it) {
+            if (it->first == token) {
+                entries.erase(it);
+                return;
+            }
+        }
+    }
+};
+
 template <class T, void (*Free)(T *)>
 struct Deleter {
     void operator()(T *pointer) const noexcept { Free(pointer); }
@@ -302,42 +331,30 @@ public:
 
     /// observer(status) for every later transition; returns its token.
     uint64_t add_status_observer(StatusObserver observer) {
-        auto holder = std::make_unique<StatusObserver>(std::move(observer));
-        uint64_t token = 0;
-        check(fc_loadable_add_status_observer(loadable(), &status_trampoline, holder.get(), &token));
-        std::lock_guard<std::mutex> lock(observers_->mutex);
-        observers_->entries.emplace_back(token, std::move(holder));
-        return token;
+        return observers_->add(std::move(observer), [&](StatusObserver *held) {
+            uint64_t token = 0;
+            check(fc_loadable_add_status_observer(loadable(), &status_trampoline, held, &token));
+            return token;
+        });
     }
 
     /// When this returns, the observer is not running and will not run again.
     void remove_status_observer(uint64_t token) {
         check(fc_loadable_remove_status_observer(loadable(), token));
-        std::lock_guard<std::mutex> lock(observers_->mutex);
-        auto &entries = observers_->entries;
-        for (auto it = entries.begin(); it != entries.end(); ++it) {
-            if (it->first == token) {
-                entries.erase(it);
-                break;
-            }
-        }
+        observers_->forget(token);
     }
 
 protected:
-    Loadable() : observers_(std::make_unique<Observers>()) {}
+    Loadable() : observers_(std::make_unique<detail::ObserverList<StatusObserver>>()) {}
     virtual ~Loadable() = default;
     Loadable(Loadable &&) noexcept = default;
     Loadable &operator=(Loadable &&) noexcept = default;
     virtual fc_loadable *loadable() const = 0;
 
 private:
-    struct Observers {
-        std::mutex mutex;
-        std::vector<std::pair<uint64_t, std::unique_ptr<StatusObserver>>> entries;
-    };
     // Destroyed after the owning class's handle (a member of the derived
     // class, so freed first): freeing the handle removes its observers.
-    std::unique_ptr<Observers> observers_;
+    std::unique_ptr<detail::ObserverList<StatusObserver>> observers_;
 
     static void load_trampoline(fc_loadable *, const fc_error *error, void *user_data) noexcept {
         std::unique_ptr<LoadCallback> callback(static_cast<LoadCallback *>(user_data));  // called exactly once
@@ -724,27 +741,18 @@ public:
     /// observer(change) once per later change of the cached features, in order,
     /// on a library thread (fc_table_add_change_observer); returns its token.
     uint64_t add_change_observer(ChangeObserver observer) {
-        if (!changes_) changes_ = std::make_unique<ChangeObservers>();
-        auto holder = std::make_unique<ChangeObserver>(std::move(observer));
-        uint64_t token = 0;
-        check(fc_table_add_change_observer(get(), &change_trampoline, holder.get(), &token));
-        std::lock_guard<std::mutex> lock(changes_->mutex);
-        changes_->entries.emplace_back(token, std::move(holder));
-        return token;
+        if (!changes_) changes_ = std::make_unique<detail::ObserverList<ChangeObserver>>();
+        return changes_->add(std::move(observer), [&](ChangeObserver *held) {
+            uint64_t token = 0;
+            check(fc_table_add_change_observer(get(), &change_trampoline, held, &token));
+            return token;
+        });
     }
     /// When this returns, the observer is not called again, and every change
     /// made before has been told (fc_table_remove_change_observer).
     void remove_change_observer(uint64_t token) {
         check(fc_table_remove_change_observer(get(), token));
-        if (!changes_) return;
-        std::lock_guard<std::mutex> lock(changes_->mutex);
-        auto &entries = changes_->entries;
-        for (auto it = entries.begin(); it != entries.end(); ++it) {
-            if (it->first == token) {
-                entries.erase(it);
-                break;
-            }
-        }
+        if (changes_) changes_->forget(token);
     }
 
     /// The options this kind of table declares (fc_table_option_name), in order.
@@ -993,16 +1001,12 @@ private:
         return c;
     }
 
-    struct ChangeObservers {
-        std::mutex mutex;
-        std::vector<std::pair<uint64_t, std::unique_ptr<ChangeObserver>>> entries;
-    };
     static void change_trampoline(fc_table *, const fc_change *change, void *user_data) noexcept {
         detail::guarded_call(*static_cast<ChangeObserver *>(user_data), *change);
     }
     // Declared before the handle, so destroyed after it: freeing the handle
     // removes the observers (and waits for one running) before they go.
-    std::unique_ptr<ChangeObservers> changes_;
+    std::unique_ptr<detail::ObserverList<ChangeObserver>> changes_;
     detail::Owned<fc_table, fc_table_free> handle_;
 };
 

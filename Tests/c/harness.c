@@ -119,8 +119,12 @@ static size_t collect(char *data, size_t size, size_t count, void *user_data) {
 }
 
 fc_table *open_portland_table(fc_context *ctx, const char *ns, int32_t mode) {
+    return open_emulator_table(ctx, ns, "Portland", 0, mode);
+}
+
+fc_table *open_emulator_table(fc_context *ctx, const char *ns, const char *service, int layer, int32_t mode) {
     char url[512];
-    emulator_layer_url(url, sizeof url, ns, "Portland", 0);
+    emulator_layer_url(url, sizeof url, ns, service, layer);
     fc_table *table = NULL;
     CHECK_STATUS(fc_table_create_arcgis(ctx, url, &table), FC_OK);
     CHECK_STATUS(fc_table_set_request_mode(table, mode), FC_OK);

@@ -160,6 +160,8 @@ void emulator_layer_url(char *out, size_t size, const char *ns, const char *serv
 /* A loaded table on the emulator's Portland trees (namespace ns) in request
  * mode `mode`, made with ctx (NULL = the default context); checked. */
 fc_table *open_portland_table(fc_context *ctx, const char *ns, int32_t mode);
+/* The emulator's layer `layer` of `service` in namespace ns, in `mode`, loaded. */
+fc_table *open_emulator_table(fc_context *ctx, const char *ns, const char *service, int layer, int32_t mode);
 
 /* A fresh namespace of the emulator, "<name>-<pid>", with its counters and faults
  * reset. Returns a static buffer (valid until the next call). */

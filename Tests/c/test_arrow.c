@@ -9,16 +9,6 @@
 
 #include "harness.h"
 
-static fc_table *trees_table(const char *ns, int layer) {
-    char url[512];
-    emulator_layer_url(url, sizeof url, ns, "Portland", layer);
-    fc_table *table = NULL;
-    CHECK_STATUS(fc_table_create_arcgis(NULL, url, &table), FC_OK);
-    CHECK_STATUS(fc_table_set_request_mode(table, FC_REQUEST_MODE_MANUAL_CACHE), FC_OK);
-    CHECK_STATUS(fc_loadable_wait(fc_table_as_loadable(table), 30), FC_OK);
-    return table;
-}
-
 static fc_result *populate_where(fc_table *table, const char *where, const fc_envelope *box) {
     fc_query *query = NULL;
     CHECK_STATUS(fc_query_create(&query), FC_OK);
@@ -124,7 +114,7 @@ static void check_stream_against_cells(struct ArrowArrayStream *stream, const fc
 
 static void test_stream_equals_the_cells_for_pages_and_for_a_cache_query(void) {
     const char *ns = emulator_namespace("arrow");
-    fc_table *table = trees_table(ns, 0);
+    fc_table *table = open_emulator_table(NULL, ns, "Portland", 0, FC_REQUEST_MODE_MANUAL_CACHE);
     fc_envelope box = {-122.70, 45.50, -122.60, 45.56, 4326};
     fc_result *result = populate_where(table, "Condition < 4", &box);
     CHECK(result_count(result) > 2000);  /* more than one page */
@@ -152,7 +142,7 @@ static void test_stream_equals_the_cells_for_pages_and_for_a_cache_query(void) {
 
 static void test_stream_and_batches_outlive_result_and_table(void) {
     const char *ns = emulator_namespace("arrow-life");
-    fc_table *table = trees_table(ns, 1);  /* parcels: polygons, explicit WKB offsets */
+    fc_table *table = open_emulator_table(NULL, ns, "Portland", 1, FC_REQUEST_MODE_MANUAL_CACHE);  /* parcels: polygons, explicit WKB offsets */
     fc_result *result = populate_where(table, "1=1", NULL);
     int64_t count = result_count(result);
     CHECK(count > 2000);
@@ -192,7 +182,7 @@ static void test_errors(void) {
     CHECK_STATUS(fc_result_get_arrow_stream(NULL, &stream), FC_E_INVALID_ARGUMENT);
     CHECK(stream.release == NULL);  /* untouched */
     const char *ns = emulator_namespace("arrow-errors");
-    fc_table *table = trees_table(ns, 2);
+    fc_table *table = open_emulator_table(NULL, ns, "Portland", 2, FC_REQUEST_MODE_MANUAL_CACHE);
     fc_result *result = populate_where(table, "1=0", NULL);  /* nothing matches */
     CHECK_STATUS(fc_result_get_arrow_stream(result, NULL), FC_E_INVALID_ARGUMENT);
     CHECK_STATUS(fc_result_get_arrow_stream(result, &stream), FC_OK);

@@ -60,16 +60,6 @@ static int settle(fc_table *table, recorder *r, uint64_t *token) {
     return count;
 }
 
-static fc_table *open_inspections(const char *ns) {
-    char url[512];
-    emulator_layer_url(url, sizeof url, ns, "Editable", INSPECTIONS);
-    fc_table *table = NULL;
-    CHECK_STATUS(fc_table_create_arcgis(NULL, url, &table), FC_OK);
-    CHECK_STATUS(fc_table_set_request_mode(table, FC_REQUEST_MODE_MANUAL_CACHE), FC_OK);
-    CHECK_STATUS(fc_loadable_wait(fc_table_as_loadable(table), 30), FC_OK);
-    return table;
-}
-
 static int64_t populate_where(fc_table *table, const char *where, bool clear) {
     fc_query *query = NULL;
     CHECK_STATUS(fc_query_create(&query), FC_OK);
@@ -84,7 +74,7 @@ static int64_t populate_where(fc_table *table, const char *where, bool clear) {
 
 static void test_populates_edits_and_applies_are_told_in_order(void) {
     const char *ns = emulator_namespace("changes");
-    fc_table *table = open_inspections(ns);
+    fc_table *table = open_emulator_table(NULL, ns, "Editable", INSPECTIONS, FC_REQUEST_MODE_MANUAL_CACHE);
     recorder r = {.count = 0};
     pthread_mutex_init(&r.mutex, NULL);
     uint64_t token = 0;
@@ -192,7 +182,7 @@ static void query_from_observer(fc_table *table, const fc_change *change, void *
 
 static void test_an_observer_may_call_the_table(void) {
     const char *ns = emulator_namespace("changes-reentrant");
-    fc_table *table = open_inspections(ns);
+    fc_table *table = open_emulator_table(NULL, ns, "Editable", INSPECTIONS, FC_REQUEST_MODE_MANUAL_CACHE);
     reentrant state = {.table = table};
     uint64_t token = 0;
     CHECK_STATUS(fc_table_add_change_observer(table, query_from_observer, &state, &token), FC_OK);

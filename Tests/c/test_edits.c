@@ -32,21 +32,11 @@ static size_t line_zm_wkb(uint8_t *out, double x, double y, int n, bool with_z) 
     return (size_t)(p - out);
 }
 
-static fc_table *open_layer(fc_context *ctx, const char *ns, const char *service, int layer, int32_t mode) {
-    char url[512];
-    emulator_layer_url(url, sizeof url, ns, service, layer);
-    fc_table *table = NULL;
-    CHECK_STATUS(fc_table_create_arcgis(ctx, url, &table), FC_OK);
-    CHECK_STATUS(fc_table_set_request_mode(table, mode), FC_OK);
-    CHECK_STATUS(fc_loadable_wait(fc_table_as_loadable(table), 30), FC_OK);
-    return table;
-}
-
 /* The same layer in a table of its own context, populated: the service's state. */
 static fc_table *fresh(const char *ns, int layer) {
     fc_context *ctx = NULL;
     CHECK_STATUS(fc_context_create(&ctx), FC_OK);
-    fc_table *table = open_layer(ctx, ns, "Editable", layer, FC_REQUEST_MODE_MANUAL_CACHE);
+    fc_table *table = open_emulator_table(ctx, ns, "Editable", layer, FC_REQUEST_MODE_MANUAL_CACHE);
     fc_context_free(ctx);  /* the table keeps what it needs */
     CHECK(populate_count(table, NULL, NULL, 0) >= 0);
     return table;
@@ -104,7 +94,7 @@ static void expect_refused(fc_table *table, fc_feature_edit *edit, const char *n
 /* Every rule of the schema, checked before an edit is accepted, with the field named. */
 static void test_schema_checks(void) {
     const char *ns = emulator_namespace("edit-schema");
-    fc_table *table = open_layer(NULL, ns, "Editable", INSPECTIONS, FC_REQUEST_MODE_MANUAL_CACHE);
+    fc_table *table = open_emulator_table(NULL, ns, "Editable", INSPECTIONS, FC_REQUEST_MODE_MANUAL_CACHE);
     bool can = false;
     CHECK_STATUS(fc_table_can_edit(table, FC_EDIT_DELETE, &can), FC_OK);
     CHECK(can);
@@ -170,7 +160,7 @@ static void test_schema_checks(void) {
     CHECK_STATUS(fc_table_add_feature(trees, edit, NULL), FC_E_UNSUPPORTED);
     fc_feature_edit_free(edit);
     fc_table_free(trees);
-    fc_table *no_delete = open_layer(NULL, ns, "EditableNoDelete", INSPECTIONS, FC_REQUEST_MODE_MANUAL_CACHE);
+    fc_table *no_delete = open_emulator_table(NULL, ns, "EditableNoDelete", INSPECTIONS, FC_REQUEST_MODE_MANUAL_CACHE);
     CHECK_STATUS(fc_table_can_edit(no_delete, FC_EDIT_DELETE, &can), FC_OK);
     CHECK(!can);
     CHECK(populate_count(no_delete, NULL, NULL, 0) == SEEDED);
@@ -184,7 +174,7 @@ static void test_schema_checks(void) {
  * once; apply; a fresh table reads exactly that state from the service. */
 static void test_edit_apply_fresh_read(void) {
     const char *ns = emulator_namespace("edit-apply");
-    fc_table *table = open_layer(NULL, ns, "Editable", INSPECTIONS, FC_REQUEST_MODE_MANUAL_CACHE);
+    fc_table *table = open_emulator_table(NULL, ns, "Editable", INSPECTIONS, FC_REQUEST_MODE_MANUAL_CACHE);
     CHECK(populate_count(table, NULL, NULL, 0) == SEEDED);
     int64_t date5 = int_field(table, 5, "EditDate");
 
@@ -269,7 +259,7 @@ static void test_edit_apply_fresh_read(void) {
  * with rollback nothing of the request lands; undo brings back the cached version. */
 static void test_refused_and_undo(void) {
     const char *ns = emulator_namespace("edit-refused");
-    fc_table *table = open_layer(NULL, ns, "Editable", INSPECTIONS, FC_REQUEST_MODE_MANUAL_CACHE);
+    fc_table *table = open_emulator_table(NULL, ns, "Editable", INSPECTIONS, FC_REQUEST_MODE_MANUAL_CACHE);
     CHECK(populate_count(table, NULL, NULL, 0) == SEEDED);
     /* Feature 9 is deleted by someone else; this table still has it. */
     fc_table *other = fresh(ns, INSPECTIONS);
@@ -343,7 +333,7 @@ static void test_refused_and_undo(void) {
 static void test_rollback_arrays_and_unbraced(void) {
     const char *ns = emulator_namespace("edit-shapes");
     emulator_control(ns, "edit_style", "style=rollback_arrays");
-    fc_table *table = open_layer(NULL, ns, "Editable", INSPECTIONS, FC_REQUEST_MODE_MANUAL_CACHE);
+    fc_table *table = open_emulator_table(NULL, ns, "Editable", INSPECTIONS, FC_REQUEST_MODE_MANUAL_CACHE);
     CHECK(populate_count(table, NULL, NULL, 0) == SEEDED);
     fc_table *other = fresh(ns, INSPECTIONS);
     CHECK_STATUS(fc_table_delete_feature(other, 3), FC_OK);
@@ -388,7 +378,7 @@ static void lost_answer(const char *mode) {
     fc_context *ctx = NULL;
     CHECK_STATUS(fc_context_create(&ctx), FC_OK);
     CHECK_STATUS(fc_context_set_timeouts(ctx, 5, 5), FC_OK);
-    fc_table *table = open_layer(ctx, ns, "Editable", INSPECTIONS, FC_REQUEST_MODE_MANUAL_CACHE);
+    fc_table *table = open_emulator_table(ctx, ns, "Editable", INSPECTIONS, FC_REQUEST_MODE_MANUAL_CACHE);
     CHECK(populate_count(table, NULL, NULL, 0) == SEEDED);
     for (int i = 0; i < 3; i++) add_edit(table, inspection(1, "Once", -122.6 + i * 0.001, 45.5));
     fc_feature_edit *edit = NULL;
@@ -440,7 +430,7 @@ static void test_lost_answers(void) {
  * required and kept. No rollback here: partial success, per edit. */
 static void test_mains_zm_and_partial(void) {
     const char *ns = emulator_namespace("edit-mains");
-    fc_table *table = open_layer(NULL, ns, "Editable", MAINS, FC_REQUEST_MODE_MANUAL_CACHE);
+    fc_table *table = open_emulator_table(NULL, ns, "Editable", MAINS, FC_REQUEST_MODE_MANUAL_CACHE);
     CHECK(populate_count(table, NULL, NULL, 0) == SEEDED_MAINS);
     fc_feature_edit *edit = NULL;
     CHECK_STATUS(fc_feature_edit_create(&edit), FC_OK);
@@ -510,7 +500,7 @@ static void test_mains_zm_and_partial(void) {
  * Under the old rule (a query on its values) this doubles the first add. */
 static void test_lost_add_lying_filter(void) {
     const char *ns = emulator_namespace("edit-lying-filter");
-    fc_table *table = open_layer(NULL, ns, "Editable", MAINS, FC_REQUEST_MODE_MANUAL_CACHE);
+    fc_table *table = open_emulator_table(NULL, ns, "Editable", MAINS, FC_REQUEST_MODE_MANUAL_CACHE);
     CHECK(populate_count(table, NULL, NULL, 0) == SEEDED_MAINS);
     fc_feature_edit *edit = NULL;
     uint8_t wkb[256];
@@ -578,7 +568,7 @@ static void test_lost_add_lying_filter(void) {
 /* A feature edited on the service since it was cached (editor tracking): a conflict, not overwritten. */
 static void test_conflict(void) {
     const char *ns = emulator_namespace("edit-conflict");
-    fc_table *table = open_layer(NULL, ns, "Editable", INSPECTIONS, FC_REQUEST_MODE_MANUAL_CACHE);
+    fc_table *table = open_emulator_table(NULL, ns, "Editable", INSPECTIONS, FC_REQUEST_MODE_MANUAL_CACHE);
     CHECK(populate_count(table, NULL, NULL, 0) == SEEDED);
     emulator_control(ns, "touch", "service=Editable&layer=0&oid=20&Inspector=Other");
     fc_feature_edit *edit = NULL;
@@ -608,7 +598,7 @@ static void test_conflict(void) {
  * every state is the service's or the user's; the next apply lands them once. */
 static void test_cancel_mid_apply(void) {
     const char *ns = emulator_namespace("edit-cancel");
-    fc_table *table = open_layer(NULL, ns, "Editable", INSPECTIONS, FC_REQUEST_MODE_MANUAL_CACHE);
+    fc_table *table = open_emulator_table(NULL, ns, "Editable", INSPECTIONS, FC_REQUEST_MODE_MANUAL_CACHE);
     enum { ADDS = 2500 };  /* three requests of at most 1,000 */
     for (int i = 0; i < ADDS; i++) add_edit(table, inspection(1 + i % 3, "Bulk", -122.7 + (i % 100) * 0.001, 45.45 + (i / 100) * 0.001));
     emulator_control(ns, "fail", "count=1&match=applyEdits&mode=stall&skip=1");
@@ -653,7 +643,7 @@ static void test_cancel_mid_apply(void) {
 /* Edits in the on-interaction modes: the view shows the user's version; the no-cache mode refuses edits. */
 static void test_request_modes(void) {
     const char *ns = emulator_namespace("edit-modes");
-    fc_table *table = open_layer(NULL, ns, "Editable", INSPECTIONS, FC_REQUEST_MODE_ON_INTERACTION_NO_CACHE);
+    fc_table *table = open_emulator_table(NULL, ns, "Editable", INSPECTIONS, FC_REQUEST_MODE_ON_INTERACTION_NO_CACHE);
     fc_feature_edit *edit = inspection(1, "Nope", -122.6, 45.5);
     CHECK_STATUS(fc_table_add_feature(table, edit, NULL), FC_E_INVALID_STATE);
     CHECK_STATUS(fc_table_set_request_mode(table, FC_REQUEST_MODE_ON_INTERACTION_CACHE), FC_OK);
