@@ -99,8 +99,8 @@ printf '  %s\n' "${table[@]}"
 printf '%7d s  total\n' $((SECONDS - started))
 # The processor time every step and build used (bash's `times`: this shell,
 # then its children): divided by the cores, the floor under the total.
-cpu="$(times | tail -1)"
-echo "processor time of all steps (user, system): $cpu"
+times > "$logs/times.txt"  # not in $(…): a subshell's times are its own
+echo "processor time of all steps (user, system): $(tail -1 "$logs/times.txt")"
 if [ ${#failed[@]} -gt 0 ]; then
     printf 'failed: %s\n' "${failed[@]}"
     exit 1
