@@ -31,18 +31,13 @@ enum ArcGISLayerFact: String, CaseIterable {
 
 extension TableMetadata {
     /// The layer's capabilities ("Query", "Create", …), as listed.
-    var arcgisCapabilities: [String] { Self.list(sourceFacts[ArcGISLayerFact.capabilities.rawValue]) }
+    var arcgisCapabilities: [String] { ArcGISLayerInfo.list(sourceFacts[ArcGISLayerFact.capabilities.rawValue]) }
     /// The query formats the layer lists ("JSON", "geoJSON", "PBF").
-    var arcgisQueryFormats: [String] { Self.list(sourceFacts[ArcGISLayerFact.supportedQueryFormats.rawValue]) }
+    var arcgisQueryFormats: [String] { ArcGISLayerInfo.list(sourceFacts[ArcGISLayerFact.supportedQueryFormats.rawValue]) }
     /// Whether queries page with resultOffset/resultRecordCount.
     var arcgisSupportsPagination: Bool { sourceFacts[ArcGISLayerFact.supportsPagination.rawValue] == "true" }
     /// `currentVersion`; 0 when not given.
     var arcgisCurrentVersion: Double { sourceFacts[ArcGISLayerFact.currentVersion.rawValue].flatMap(Double.init) ?? 0 }
 
     mutating func setArcGIS(_ fact: ArcGISLayerFact, _ value: String) { sourceFacts[fact.rawValue] = value }
-
-    private static func list(_ text: String?) -> [String] {
-        guard let text else { return [] }
-        return text.split(separator: ",").map { $0.trimmingCharacters(in: " \t") }.filter { !$0.isEmpty }
-    }
 }

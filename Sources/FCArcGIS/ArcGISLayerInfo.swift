@@ -196,8 +196,9 @@ package enum ArcGISLayerInfo {
             spatialReference: json["spatialReference"].flatMap(parseSpatialReference))
     }
 
-    /// "Query, Create,Update" → ["Query", "Create", "Update"].
-    private static func list(_ text: String?) -> [String] {
+    /// "Query, Create,Update" → ["Query", "Create", "Update"] (also how the
+    /// facts kept in `sourceFacts` read back: ArcGISLayerFact.swift).
+    static func list(_ text: String?) -> [String] {
         guard let text else { return [] }
         return text.split(separator: ",").map { $0.trimmingCharacters(in: " \t") }.filter { !$0.isEmpty }
     }
