@@ -1597,6 +1597,9 @@ FC_API fc_status fc_table_reset_statistics(fc_table *table);
 #define FC_CACHE_CREATED            9 /* persisted, and no saved cache was read (none yet, or
                                          one set aside: see set_aside): this table's saves
                                          start it. @since 1.3 */
+#define FC_CACHE_SYNCHRONIZED      10 /* the evidence changed, and the service's changes since
+                                         the saved generation were brought in (ArcGIS
+                                         extractChanges): all kept, current. @since 1.4 */
 
 /* Where a table's persisted cache stands. Versioned like fc_table_statistics:
  * set struct_size to sizeof(fc_cache_info) before the call. */
@@ -1822,8 +1825,9 @@ FC_API fc_status fc_table_apply_edits_start(fc_table *table, const fc_apply_opti
  * (applied, refused, in doubt with the failure, or pending: not sent). @since 1.3 */
 FC_API fc_status fc_table_apply_edits(fc_table *table, const fc_apply_options *options, fc_edit_list **out);
 
-/* Hands over the outcomes of a fc_table_apply_edits_start operation: owned by
- * the caller (fc_edit_list_free); as fc_operation_take_result otherwise, except
+/* Hands over the outcomes of a fc_table_apply_edits_start operation (or of
+ * the apply within a fc_table_synchronize_start, since 1.4): owned by the
+ * caller (fc_edit_list_free); as fc_operation_take_result otherwise, except
  * that an apply that failed part-way hands over its outcomes too (FC_OK here,
  * one entry per edit; the operation's own status says it failed).
  * @since 1.3 */
@@ -1877,6 +1881,9 @@ FC_API fc_status fc_table_get_server_id(const fc_table *table, int64_t object_id
 #define FC_CHANGE_FETCH     2  /* an on-interaction fetch or a query's answer was cached */
 #define FC_CHANGE_EDIT      3  /* a local edit was made or undone */
 #define FC_CHANGE_APPLY     4  /* applied edits: the service's rows replaced the local ones */
+#define FC_CHANGE_SYNC      5  /* the service's changes since the cache's generation were
+                                  brought in (fc_table_synchronize, or a load's delta
+                                  revalidation) */
 
 /* One change of a table's cached features, valid during the callback only.
  * added: object ids new to the cache; updated: ids whose cached feature now
@@ -1923,6 +1930,86 @@ FC_API fc_status fc_table_add_change_observer(fc_table *table, fc_change_callbac
  * cannot wait for itself). Errors: FC_E_INVALID_ARGUMENT for a NULL table or
  * a token no observer of the table has. Any thread. @since 1.4 */
 FC_API fc_status fc_table_remove_change_observer(fc_table *table, uint64_t token);
+
+/* ==== Synchronize: edits up, the service's changes down ==================== */
+
+/* How fc_table_synchronize brought the cache current (fc_sync_result.method). */
+#define FC_SYNC_NONE             0 /* nothing to bring current: the cache holds no feature,
+                                      or the call stopped before (see its status) */
+#define FC_SYNC_DELTA            1 /* only what changed: the service tracks changes (ArcGIS
+                                      ChangeTracking) and gave the ids changed since the
+                                      cache's generation; those features were read again */
+#define FC_SYNC_REFETCHED        2 /* the service cannot say what changed since (no change
+                                      tracking, or a generation older than it keeps): the
+                                      populated features were fetched again, whole */
+#define FC_SYNC_COVERAGE_DROPPED 3 /* as REFETCHED, for a cache of on-interaction tiles only:
+                                      their coverage was dropped, and views fetch them again */
+
+/* How a synchronize runs. Versioned: initialise with FC_SYNC_OPTIONS_INIT or
+ * fc_sync_options_init. @since 1.4 */
+typedef struct fc_sync_options {
+    uint32_t struct_size;          /* sizeof(fc_sync_options) */
+    bool upload;                   /* true (the default): apply the pending edits first */
+    bool rollback_on_failure;      /* as fc_apply_options (true by default) */
+    fc_progress_callback progress; /* NULL (the default): none. pages = requests answered,
+                                      features = features and edits answered */
+    void *progress_user_data;      /* handed to progress */
+} fc_sync_options;
+
+#define FC_SYNC_OPTIONS_INIT { (uint32_t)sizeof(fc_sync_options), true, true, NULL, NULL }
+
+/* Sets *options to its defaults (as fc_populate_options_init). @since 1.4 */
+FC_API fc_status fc_sync_options_init(fc_sync_options *options, size_t struct_size);
+
+/* What a synchronize did. Versioned: set struct_size to sizeof(fc_sync_result);
+ * the library fills the fields that fit. @since 1.4 */
+typedef struct fc_sync_result {
+    uint32_t struct_size;
+    int32_t method;          /* FC_SYNC_* */
+    int64_t uploaded;        /* pending edits applied to the service */
+    int64_t refused;         /* pending edits the service refused or that conflict (they stay
+                                pending, with their error: fc_table_get_local_edits) */
+    int64_t conflicts;       /* of those, features the service changed since they were cached:
+                                the local edit is kept (not sent, FC_E_CONFLICT) */
+    int64_t added;           /* features new to the cache */
+    int64_t updated;         /* cached features the service changed */
+    int64_t deleted;         /* cached features the service deleted */
+    int64_t features_received; /* features read from the service to bring the cache current */
+} fc_sync_result;
+
+/* Brings a table and its service together, both ways: first the pending edits
+ * go up (as fc_table_apply_edits; when options->upload), except those of
+ * features the service changed since they were cached - conflicts, kept
+ * locally and reported, never overwritten; then the service's changes come
+ * down. Where the service tracks changes (ArcGIS layers with ChangeTracking
+ * and serverGens), only the features changed since the cache's generation are
+ * read (extractChanges, then a query by object id) and applied as one change
+ * (FC_CHANGE_SYNC); local edits stay on top. Otherwise the populated features
+ * are fetched again (FC_SYNC_REFETCHED), or a tile cache's coverage is
+ * dropped (FC_SYNC_COVERAGE_DROPPED). The new generation is kept with the
+ * persisted cache, so a later run starts from it.
+ * Read the outcome with fc_operation_get_sync_result, and the apply's outcomes
+ * (conflicts included, FC_E_CONFLICT) with fc_operation_take_edit_list.
+ * A failure leaves the cache as it was before the step that failed (the edits
+ * applied stay applied, as fc_table_apply_edits); the operation's status says
+ * why: FC_E_NETWORK, FC_E_TIMEOUT or FC_E_HTTP (the service unreachable: the
+ * cache untouched), FC_E_PARSE (an answer that is not what the protocol
+ * says: truncated, HTML, ids that are not numbers), FC_E_CANCELLED.
+ * Errors returned at once: FC_E_INVALID_ARGUMENT (NULL or freed table, NULL
+ * out, bad options). Threading: any thread; the callback as every
+ * fc_operation's. @since 1.4 */
+FC_API fc_status fc_table_synchronize_start(fc_table *table, const fc_sync_options *options,
+                                            fc_operation_callback callback, void *user_data, fc_operation **out);
+
+/* fc_table_synchronize_start run to its end on the calling thread: returns its
+ * status; *out (may be NULL; struct_size set by the caller) = what it did, also
+ * when it failed part-way. @since 1.4 */
+FC_API fc_status fc_table_synchronize(fc_table *table, const fc_sync_options *options, fc_sync_result *out);
+
+/* *out (struct_size set by the caller) = what a finished synchronize did, also
+ * when it failed part-way. FC_E_INVALID_STATE while it runs; FC_E_INVALID_ARGUMENT
+ * for another kind of operation. May be read any number of times. @since 1.4 */
+FC_API fc_status fc_operation_get_sync_result(const fc_operation *operation, fc_sync_result *out);
 
 /* ==== Protocol views: what only one kind of table has ======================= */
 

@@ -938,6 +938,19 @@ public:
         }
         return detail::edit_list(out);
     }
+    /// Pending edits up, the service's changes down (fc_table_synchronize):
+    /// what it did. Throws Error when it stopped part-way (the cache is as
+    /// it was before the step that failed).
+    fc_sync_result synchronize(bool upload = true, bool rollback_on_failure = true) {
+        fc_sync_options options;
+        check(fc_sync_options_init(&options, sizeof options));
+        options.upload = upload;
+        options.rollback_on_failure = rollback_on_failure;
+        fc_sync_result out{};
+        out.struct_size = sizeof out;
+        check(fc_table_synchronize(get(), &options, &out));
+        return out;
+    }
     /// The service's own id of a cached feature, as the service writes it.
     std::string server_id(int64_t object_id) const {
         char *out = nullptr;
@@ -1229,6 +1242,8 @@ private:
 //     fc_wfs_table_output_format, fc_wfs_table_populate_xml_start, fc_wfs_table_populate_xml
 //   Table::apply_edits blocks; an asynchronous apply for C++ is not written yet:
 //     fc_table_apply_edits_start, fc_operation_take_edit_list
+//   Table::synchronize blocks; an asynchronous synchronize for C++ is not written yet:
+//     fc_table_synchronize_start, fc_operation_get_sync_result
 // END GENERATED unwrapped functions
 
 #endif  // FEATURECACHE_HPP

@@ -23,7 +23,7 @@ The layers, bottom to top (ARCHITECTURE.md draws them), with the targets each is
   formats    FCData        Formats                 byte-level readers: JSON, Esri JSON/PBF, GeoJSON,
                                                    GML, XML
   transport  FCTransport   Transport, Context      libcurl, requests, redirects, retries, the context
-  tables     FCTables      Loadable, Populate, Interaction, Tables, Map, Editing, Offline
+  tables     FCTables      Loadable, Populate, Interaction, Tables, Map, Editing, Offline, Sync
                                                    what a table does, whatever the protocol
   services   FCServices    (its files)             the adapter interface, the probe, FeatureService
   adapters   FCArcGIS, FCOGCAPI, FCWFS, FCDocument one target per protocol
@@ -56,7 +56,7 @@ LAYERS = [
     ("store", ("FCData",), ["Store", "Results", "Query", "Persist"]),
     ("formats", ("FCData",), ["Formats"]),
     ("transport", ("FCTransport",), ["Transport", "Context"]),
-    ("tables", ("FCTables",), ["Loadable", "Populate", "Interaction", "Tables", "Map", "Editing", "Offline"]),
+    ("tables", ("FCTables",), ["Loadable", "Populate", "Interaction", "Tables", "Map", "Editing", "Offline", "Sync"]),
     ("services", ("FCServices",), [""]),
     ("adapters", ADAPTERS, [""]),
     ("registry", ("FeatureCache",), ["Services", ""]),

@@ -96,6 +96,8 @@ FAMILIES = [
            parent="CacheInfo"),
     Family("FC_CHANGE_", "ChangeCause", "Cause", "Sources/FCTables/Tables/TableChange+Cause.generated.swift",
            parent="TableChange"),
+    Family("FC_SYNC_", "SyncMethod", "Method", "Sources/FCTables/Sync/SyncReport+Method.generated.swift",
+           parent="SyncReport"),
 ]
 # Numeric #defines that are not an enumeration of their own.
 STANDALONE = {"FC_OK", "FC_VERSION_MAJOR", "FC_VERSION_MINOR", "FC_VERSION_PATCH"}
@@ -122,6 +124,8 @@ CPP_UNWRAPPED = [
                                 "callback on a created Table); no asynchronous open yet"),
     ("fc_table_apply_edits_start", "Table::apply_edits blocks; an asynchronous apply for C++ is not written yet"),
     ("fc_operation_take_edit_list", "Table::apply_edits blocks; an asynchronous apply for C++ is not written yet"),
+    ("fc_table_synchronize_start", "Table::synchronize blocks; an asynchronous synchronize for C++ is not written yet"),
+    ("fc_operation_get_sync_result", "Table::synchronize blocks; an asynchronous synchronize for C++ is not written yet"),
     ("fc_arcgis_*", "a protocol's own spelling (C only): the C++ classes wrap the generic fc_table_*, fc_service_* and option calls"),
     ("fc_ogc_*", "a protocol's own spelling (C only): the C++ classes wrap the generic fc_table_*, fc_service_* and option calls"),
     ("fc_wfs_*", "a protocol's own spelling (C only): the C++ classes wrap the generic fc_table_*, fc_service_* and option calls"),

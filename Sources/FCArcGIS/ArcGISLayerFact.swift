@@ -12,6 +12,8 @@ enum ArcGISLayerFact: String, CaseIterable {
     case supportsPagination = "supports_pagination"
     case currentVersion = "current_version"
     case layerType = "layer_type"
+    case serverGen = "server_gen"
+    case minServerGen = "min_server_gen"
 
     var summary: String {
         switch self {
@@ -22,6 +24,10 @@ enum ArcGISLayerFact: String, CaseIterable {
                 + "(advancedQueryCapabilities.supportsPagination), false when it is read in object-id batches."
         case .currentVersion: "The server's REST API version (currentVersion, e.g. 10.91); empty when not given."
         case .layerType: "The layer's type: Feature Layer or Table."
+        case .serverGen:
+            "The layer's change-tracking generation when it loaded (serverGens.serverGen; "
+                + "with ChangeTracking in capabilities, synchronize asks extractChanges since the cache's); empty when not given."
+        case .minServerGen: "The oldest generation the layer can give changes since (serverGens.minServerGen); empty when not given."
         }
     }
 

@@ -77,6 +77,10 @@ package enum ArcGISLayerInfo {
             metadata.setArcGIS(.currentVersion, String(version))
         }
         metadata.dataVersion = dataVersion(json)
+        if let generations = serverGens(json) {
+            metadata.setArcGIS(.serverGen, String(generations.current))
+            if let oldest = generations.oldest { metadata.setArcGIS(.minServerGen, String(oldest)) }
+        }
         return metadata
     }
 
@@ -91,10 +95,17 @@ package enum ArcGISLayerInfo {
     static func dataVersion(_ layer: JSONValue) -> String? {
         let info = layer["editingInfo"]
         let last = info?["lastEditDate"]?.int, data = info?["dataLastEditDate"]?.int
-        let generation = layer["serverGens"]?["serverGen"]?.int
+        let generation = serverGens(layer)?.current
         guard last != nil || data != nil || generation != nil else { return nil }
         let dates = "lastEditDate=\(last.map(String.init) ?? "")&dataLastEditDate=\(data.map(String.init) ?? "")"
         return generation.map { dates + "&serverGen=\($0)" } ?? dates
+    }
+
+    /// The layer's change-tracking generations (`serverGens`), as the
+    /// recorded hosted layer gives them; nil without a whole-number `serverGen`.
+    static func serverGens(_ layer: JSONValue) -> (current: Int64, oldest: Int64?)? {
+        guard let current = layer["serverGens"]?["serverGen"]?.int else { return nil }
+        return (current, layer["serverGens"]?["minServerGen"]?.int)
     }
 
     /// What the layer lets a client change. Only `capabilities` says whether

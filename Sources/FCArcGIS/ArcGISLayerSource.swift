@@ -69,9 +69,7 @@ struct ArcGISLayerSource: FeatureSource {
     /// server to server. Any other failure as it was, with nothing sent.
     static func unlistedOr(_ failure: FeatureCacheError, layerURL: RequestURL, requester: ArcGISRequester) async -> FeatureCacheError {
         guard maySayUnlisted(failure) else { return failure }
-        let base = layerURL.base.hasSuffix("/") ? layerURL.base.dropLast() : Substring(layerURL.base)
-        guard let slash = base.lastIndex(of: "/"), let id = Int(base[base.index(after: slash)...]) else { return failure }
-        let serviceURL = RequestURL(base: String(base[..<slash]), parameters: layerURL.parameters)
+        guard let (serviceURL, id) = service(of: layerURL) else { return failure }
         guard let json = try? await requester.getJSON(serviceURL),
             let layers = try? ArcGISService.parse(json, url: RequestURL.redacted(serviceURL.string)).layers,
             !layers.contains(where: { $0.id == id })

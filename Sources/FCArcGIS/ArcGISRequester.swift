@@ -43,6 +43,14 @@ struct ArcGISRequester: Sendable {
         return try ArcGISResponse.decode(response, request: request)
     }
 
+    /// Sends a form as a POST that only reads (an operation the service takes
+    /// by POST alone, as `extractChanges`): retried like a GET.
+    func postReading(_ form: RequestURL) async throws(FeatureCacheError) -> JSONValue {
+        let request = request(form, alwaysPost: true)
+        let response = try await send(request)
+        return try ArcGISResponse.decode(response, request: request)
+    }
+
     /// Sends a form as a POST that is never sent twice by a retry (an edit:
     /// a retried request whose first answer was lost could apply it twice);
     /// decodes the JSON answer, mapping error bodies.

@@ -27,9 +27,9 @@ import Testing
         #expect(
             arcgis.options.map(\.name) == [
                 "query_format", "query_format_in_use", "capabilities", "supported_query_formats", "supports_pagination",
-                "current_version", "layer_type",
+                "current_version", "layer_type", "server_gen", "min_server_gen",
             ])
-        #expect(arcgis.options.map(\.isWritable) == [true] + Array(repeating: false, count: 6))
+        #expect(arcgis.options.map(\.isWritable) == [true] + Array(repeating: false, count: 8))
         #expect(arcgis.options.first?.values == ["auto", "json", "pbf"])
         #expect(ogc.options.map(\.name) == ["query_language", "item_type"])
         #expect(ogc.options.map(\.isWritable) == [true, false])

@@ -16,6 +16,16 @@ Services:
                                    as the recorded Water_Network layer)
   EditableNoDelete/FeatureServer the same layers, capabilities "Query,Create,Update,Editing"
                                  (as the recorded CommunityAddressingFS service)
+  Tracked/FeatureServer          the same layers with change tracking ("ChangeTracking" in the
+                                 capabilities, serverGens on each layer as the recorded hosted layer
+                                 of shared/fixtures/arcgis-edits has them, extractChangesCapabilities on
+                                 the service) and its POST-only extractChanges operation, as the
+                                 vendor's REST API reference describes them (no public recording of
+                                 an extractChanges exchange exists): layers, layerServerGens,
+                                 returnInserts/Updates/Deletes, returnIdsOnly (objectIds: adds,
+                                 updates, deletes) or features (adds, updates, deleteIds), net
+                                 changes since the generation, an error for one older than
+                                 minServerGen
 
 How a request is answered (the shapes users reported from real servers, SOURCE.md of
 shared/fixtures/arcgis-edits):
@@ -26,9 +36,11 @@ shared/fixtures/arcgis-edits):
     "rollback_error", the default), or the refused edit's result with the other arrays empty
     (style "rollback_arrays");
   - GlobalIDs come back in braces, or without them (style "unbraced", as ArcGIS Online).
-Controls (besides arcgis_emulator's): /_control/<ns>/edit_style?style=S, and
+Controls (besides arcgis_emulator's): /_control/<ns>/edit_style?style=S,
 /_control/<ns>/touch?service=S&layer=L&oid=N[&field=value…] (another user's edit: the values and
-a newer EditDate).
+a newer EditDate), /_control/<ns>/mutate?service=S&layer=L&adds=N&updates=N&deletes=N&seed=K
+(other users' edits in bulk, on layer 0), and /_control/<ns>/forget?service=S&layer=L (the service
+keeps no change older than now: minServerGen moves up).
 """
 import json
 import random
@@ -78,7 +90,17 @@ MAINS = {
 }
 LAYERS = [INSPECTIONS, MAINS]
 SERVICES = {"Editable": "Query,Create,Update,Delete,Uploads,Editing",
-            "EditableNoDelete": "Query,Create,Update,Uploads,Editing"}
+            "EditableNoDelete": "Query,Create,Update,Uploads,Editing",
+            "Tracked": "Query,Create,Update,Delete,Uploads,Editing,ChangeTracking"}
+TRACKED = "Tracked"
+# Where generations start: any number will do; this one is the recorded layer's minServerGen.
+FIRST_GEN = 318897
+# The service resource's extractChangesCapabilities, as the reference lists them.
+EXTRACT_CHANGES_CAPABILITIES = {"supportsReturnIdsOnly": True, "supportsReturnExtentOnly": False,
+                                "supportsReturnAttachments": False, "supportsLayerQueries": False,
+                                "supportsGeometry": False, "supportsFeatureReturn": True,
+                                "supportsReturnHasGeometryUpdates": False, "supportsFieldsToCompare": False,
+                                "supportsServerGens": True}
 
 
 class EditRefused(Exception):
@@ -129,6 +151,32 @@ class EditableStore(LayerStore):
         # editingInfo.lastEditDate: moves with every change of the rows, as a
         # hosted layer's does (a persisted client cache revalidates by it).
         self.last_edit_ms = EPOCH_2020_MS
+        # Change tracking: every change of a row gets the next generation.
+        self.server_gen = self.min_server_gen = FIRST_GEN
+        self.journal = []  # (generation, oid, "add" | "update" | "delete"), in order
+
+    def _track(self, oid, kind):
+        self.server_gen += 1
+        self.journal.append((self.server_gen, oid, kind))
+
+    def changes_since(self, generation):
+        """Net changes after `generation`: what a client holding it must do."""
+        first, last = {}, {}
+        for gen, oid, kind in self.journal:
+            if gen <= generation:
+                continue
+            first.setdefault(oid, kind)
+            last[oid] = kind
+        adds, updates, deletes = [], [], []
+        for oid, kind in last.items():
+            if kind == "delete":
+                if first[oid] != "add":
+                    deletes.append(oid)
+            elif first[oid] == "add":
+                adds.append(oid)
+            else:
+                updates.append(oid)
+        return sorted(adds), sorted(updates), sorted(deletes)
 
     def _columns(self, row):
         return tuple(row.get(name) for name in self.fields) + tuple(row["_bbox"])
@@ -136,6 +184,7 @@ class EditableStore(LayerStore):
     def put(self, row):
         with self.lock:
             oid = row["OBJECTID"]
+            self._track(oid, "update" if oid in self.rows else "add")
             if oid in self.rows:
                 self.db.execute('DELETE FROM features WHERE "OBJECTID" = ?', (oid,))
             self.rows[oid] = row
@@ -146,6 +195,8 @@ class EditableStore(LayerStore):
 
     def drop(self, oid):
         with self.lock:
+            if oid in self.rows:
+                self._track(oid, "delete")
             self.rows.pop(oid, None)
             self.db.execute('DELETE FROM features WHERE "OBJECTID" = ?', (oid,))
             self.encoded.clear()
@@ -156,12 +207,13 @@ class EditableStore(LayerStore):
 class EditableData:
     """One namespace's editable services: a store per (service, layer), and how it answers."""
 
-    def __init__(self):
+    def __init__(self, tracked_points=200):
         self.lock = threading.Lock()  # one edit request at a time, as a database transaction
         self.style = "rollback_error"
         self.stores = {}
         for service in SERVICES:
-            self.stores[(service, 0)] = EditableStore(INSPECTIONS, _make_inspections())
+            points = tracked_points if service == TRACKED else 200
+            self.stores[(service, 0)] = EditableStore(INSPECTIONS, _make_inspections(points))
             self.stores[(service, 1)] = EditableStore(MAINS, _make_mains())
 
 
@@ -183,16 +235,115 @@ def layer_info(service, layer, version, store=None):
     if layer["globalIdField"]:
         info["editFieldsInfo"] = {"editDateField": "EditDate"}
         info["editingInfo"] = {"lastEditDate": store.last_edit_ms if store else EPOCH_2020_MS}
+    if "ChangeTracking" in SERVICES[service]:
+        info["serverGens"] = {"minServerGen": store.min_server_gen if store else FIRST_GEN,
+                              "serverGen": store.server_gen if store else FIRST_GEN}
     return info
 
 
 def service_info(service, version):
-    return {"currentVersion": version, "serviceDescription": "FeatureCache editable test data", "hasVersionedData": False,
+    info = {"currentVersion": version, "serviceDescription": "FeatureCache editable test data", "hasVersionedData": False,
             "supportsDisconnectedEditing": False, "maxRecordCount": MAX_EDITS, "supportedQueryFormats": "JSON, geoJSON",
             "capabilities": SERVICES[service], "allowGeometryUpdates": True,
             "spatialReference": {"wkid": 4326, "latestWkid": 4326},
             "layers": [{"id": l["id"], "name": l["name"], "geometryType": l["geometryType"], "type": "Feature Layer"}
                        for l in LAYERS], "tables": []}
+    if "ChangeTracking" in SERVICES[service]:
+        info["extractChangesCapabilities"] = dict(EXTRACT_CHANGES_CAPABILITIES)
+    return info
+
+
+def _json_list(params, name):
+    text = params.get(name, "").strip()
+    if not text:
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        raise QueryError("Unable to complete operation.", ["'%s' parameter is invalid" % name])
+
+
+def extract_changes(data, service, params):
+    """The service's extractChanges: the net changes of each layer asked since its generation."""
+    if "ChangeTracking" not in SERVICES[service]:
+        raise QueryError("Unable to complete operation.", ["Change tracking is not enabled on this service."])
+    layers = _json_list(params, "layers")
+    if not isinstance(layers, list) or not layers:
+        raise QueryError("Invalid or missing input parameters.", ["'layers' parameter is required"])
+    generations = {}
+    for entry in _json_list(params, "layerServerGens") or []:
+        if not isinstance(entry, dict) or not isinstance(entry.get("serverGen"), int):
+            raise QueryError("Invalid or missing input parameters.", ["'layerServerGens' parameter is invalid"])
+        generations[entry.get("id")] = entry["serverGen"]
+    server_gens = _json_list(params, "serverGens")  # [min, max]: one range for every layer
+    flag = lambda name, default: params.get(name, default).lower() == "true"
+    inserts, updates, deletes = flag("returnInserts", "true"), flag("returnUpdates", "true"), flag("returnDeletes", "true")
+    ids_only = flag("returnIdsOnly", "false")
+    edits, answered = [], []
+    with data.lock:
+        for layer_id in layers:
+            store = data.stores.get((service, layer_id))
+            if store is None:
+                raise QueryError("Invalid or missing input parameters.", ["Layer '%s' does not exist" % layer_id])
+            since = generations.get(layer_id, server_gens[0] if isinstance(server_gens, list) and server_gens else None)
+            if not isinstance(since, int):
+                raise QueryError("Invalid or missing input parameters.", ["no server generation for layer %s" % layer_id])
+            if since < store.min_server_gen:
+                raise QueryError("Unable to complete operation.",
+                                 ["The server generation %d is older than the layer's minServerGen %d." %
+                                  (since, store.min_server_gen)])
+            added, updated, deleted = store.changes_since(since)
+            added, updated, deleted = (added if inserts else []), (updated if updates else []), (deleted if deletes else [])
+            if params.get("_phantom"):  # fault "phantom_ids": ids no client ever had
+                updated, deleted = updated + [888888], deleted + [999999]
+            if ids_only:
+                edits.append({"id": layer_id, "objectIds": {"adds": added, "updates": updated, "deletes": deleted}})
+            else:
+                feature = lambda oid: {"attributes": {k: v for k, v in store.rows[oid].items() if not k.startswith("_")},
+                                       "geometry": store.rows[oid]["_geom"]}
+                edits.append({"id": layer_id, "features": {"adds": [feature(o) for o in added],
+                                                           "updates": [feature(o) for o in updated],
+                                                           "deleteIds": deleted}})
+            answered.append({"id": layer_id, "serverGen": store.server_gen})
+    return {"layerServerGens": answered, "transportType": "esriTransportTypeEmbedded", "responseType": "esriDataChanges",
+            "edits": edits}
+
+
+def mutate(data, service, layer_id, adds, updates, deletes, seed):
+    """Other users' edits in bulk (points layer): new features, new values, features gone."""
+    store = data.stores[(service, layer_id)]
+    rng = random.Random(seed)
+    with data.lock:
+        xmin, ymin, xmax, ymax = store.layer["bbox"]
+        existing = sorted(store.rows)
+        chosen = rng.sample(existing, min(len(existing), updates + deletes))
+        now = int(time.time() * 1000)
+        for oid in chosen[:updates]:
+            row = dict(store.rows[oid])
+            row["Score"] = round(rng.uniform(0, 100), 1)
+            row["Inspector"] = rng.choice(["Eve", "Fay", "Gus"])
+            if "EditDate" in row:
+                row["EditDate"] = now
+            store.put(row)
+        for oid in chosen[updates:]:
+            store.drop(oid)
+        for _ in range(adds):
+            x, y = round(rng.uniform(xmin, xmax), 7), round(rng.uniform(ymin, ymax), 7)
+            oid = store.next_oid
+            store.next_oid += 1
+            store.put({"OBJECTID": oid, "GlobalID": "{%s}" % str(uuid.UUID(int=rng.getrandbits(128), version=4)).upper(),
+                       "Status": 1, "Score": None, "Inspector": "New", "Notes": None, "EditDate": now,
+                       "_geom": {"x": x, "y": y}, "_bbox": (x, y, x, y)})
+    return {"ok": True, "serverGen": store.server_gen, "updated": chosen[:updates], "deleted": chosen[updates:]}
+
+
+def forget(data, service, layer_id):
+    """The service keeps no change older than now (a generation before this is too old)."""
+    store = data.stores[(service, layer_id)]
+    with data.lock:
+        store.min_server_gen = store.server_gen
+        store.journal = []
+    return {"ok": True, "minServerGen": store.min_server_gen}
 
 
 # ---- checking one edit ---------------------------------------------------------

@@ -264,6 +264,9 @@ class Handler(BaseHTTPRequestHandler):
             if params.get("where", "1=1").replace(" ", "") not in ("", "1=1"):
                 params["where"] = "1=0"
             fault = None
+        if fault == "phantom_ids":  # extractChanges names ids the layer never had
+            params["_phantom"] = "1"
+            fault = None
         if fault == "no_projection":  # a server that cannot project: answers in its own system, and says so
             params.pop("outSR", None)
             fault = None
@@ -294,6 +297,8 @@ class Handler(BaseHTTPRequestHandler):
                 return "other"
         if len(rest) == 4 and rest[3] in EDIT_OPERATIONS:
             return "edit"
+        if len(rest) == 3 and rest[2] == "extractChanges":
+            return "changes"
         return {0: "catalog", 2: "service", 3: "layer", 4: "query"}.get(len(rest), "other")
 
     def route(self, segments, kind, params, namespace):
@@ -340,6 +345,11 @@ class Handler(BaseHTTPRequestHandler):
         data = self.editable(namespace)
         if kind == "service":
             return 200, "application/json", json.dumps(arcgis_edits.service_info(service, 11.1)).encode()
+        if kind == "changes":  # a service operation, POST only
+            if self.command != "POST":
+                return 200, "application/json", error_body(405, "Method not supported.",
+                                                            ["extractChanges is only supported via POST."])
+            return 200, "application/json", json.dumps(arcgis_edits.extract_changes(data, service, params)).encode()
         layer_id = int(segments[5]) if segments[5].isdigit() else -1
         if (service, layer_id) not in data.stores:
             return 200, "application/json", error_body(400, "Invalid or missing input parameters.",
@@ -360,7 +370,7 @@ class Handler(BaseHTTPRequestHandler):
     def editable(self, namespace):
         with namespace.lock:
             if namespace.editable is None:
-                namespace.editable = arcgis_edits.EditableData()
+                namespace.editable = arcgis_edits.EditableData(getattr(self.emulator, "tracked_points", 200))
             return namespace.editable
 
     def route_recorded(self, segments, kind, params):
@@ -481,14 +491,20 @@ class Handler(BaseHTTPRequestHandler):
                 result = {"ok": True}
             elif action == "stats":
                 result = namespace.stats()
-            elif action in ("edit_style", "touch"):
+            elif action in ("edit_style", "touch", "mutate", "forget"):
                 result = {"ok": True}
             else:
                 return self.send(404, "application/json", json.dumps({"error": "unknown control"}).encode())
-        if action in ("edit_style", "touch"):
+        if action in ("edit_style", "touch", "mutate", "forget"):
             data = self.editable(namespace)
+            service, layer = params.get("service", "Editable"), int(params.get("layer", 0) or 0)
             if action == "edit_style":
                 data.style = params.get("style", "rollback_error")
+            elif action == "mutate":
+                result = arcgis_edits.mutate(data, service, layer, int(params.get("adds", 0)), int(params.get("updates", 0)),
+                                             int(params.get("deletes", 0)), int(params.get("seed", 1)))
+            elif action == "forget":
+                result = arcgis_edits.forget(data, service, layer)
             else:
                 values = {k: v for k, v in params.items() if k not in ("service", "layer", "oid")}
                 try:
@@ -521,11 +537,14 @@ def main():
     parser.add_argument("--parcels", type=int, default=20000)
     parser.add_argument("--roads", type=int, default=5000)
     parser.add_argument("--pipes", type=int, default=2000)
+    parser.add_argument("--tracked-points", type=int, default=200,
+                        help="points of the change-tracked service's layer 0 (Tracked/FeatureServer/0), per namespace")
     args = parser.parse_args()
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         parser.error("the emulator only listens on loopback")
 
     Handler.emulator = Emulator(args.trees, args.parcels, args.roads, args.pipes)
+    Handler.emulator.tracked_points = args.tracked_points
     server = ThreadingHTTPServer((args.host, args.port), Handler)
     server.daemon_threads = True
     server.request_queue_size = 128

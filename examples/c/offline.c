@@ -34,6 +34,7 @@ static const char *revalidation_name(int32_t value) {
     case FC_CACHE_SCHEMA_CHANGED: return "the service's schema changed: dropped";
     case FC_CACHE_FRESH: return "still fresh by the server's word: kept";
     case FC_CACHE_PARTLY_EXPIRED: return "what aged fetched again, the rest kept";
+    case FC_CACHE_SYNCHRONIZED: return "changed on the service: only the changes fetched";
     default: return "nothing saved yet";
     }
 }

@@ -8,12 +8,12 @@ ctypes binding of libfeaturecache.
 """
 from . import _ffi
 from .arcgis import ArcGISLayer, ArcGISService
-from .constants import (AxisOrder, CacheInfo, CacheRevalidation, ChangeCause, CRSFormat, EditKind, EditState, Envelope, Field, FieldType, GeometryType, LoadStatus, Progress, QueryFormat, QueryLanguage,
+from .constants import (AxisOrder, CacheInfo, CacheRevalidation, ChangeCause, SyncMethod, CRSFormat, EditKind, EditState, Envelope, Field, FieldType, GeometryType, LoadStatus, Progress, QueryFormat, QueryLanguage,
                         RequestMode, ServiceKind, SpatialReference, SpatialRelationship, Statistics, TableChange,
                         TokenPlacement)
 from .context import Context
 from .crs import projection_accuracy
-from .edits import EditResult
+from .edits import EditResult, SyncReport
 from .errors import (CancelledError, ConflictError, StorageError, FeatureCacheError, HTTPError, InvalidArgumentError, InvalidStateError,
                      LimitError, NetworkError, NotFoundError, ParseError, ProtocolError, ServiceError, TimeoutError,
                      UnsupportedError)
@@ -64,6 +64,7 @@ __all__ = [
     "Field", "Envelope", "SpatialReference", "Statistics", "Progress",
     "LoadStatus", "RequestMode", "ServiceKind", "AxisOrder", "QueryFormat", "QueryLanguage", "TokenPlacement", "FieldType",
     "CacheInfo", "CacheRevalidation", "ChangeCause", "CRSFormat", "EditKind", "EditState", "EditResult", "TableChange",
+    "SyncMethod", "SyncReport",
     "GeometryType", "SpatialRelationship", "SPATIAL_RELATIONSHIPS",
     "STATUS_NAMES",
     "FeatureCacheError", "InvalidArgumentError", "InvalidStateError", "CancelledError", "TimeoutError",

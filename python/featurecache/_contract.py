@@ -158,6 +158,7 @@ class CacheRevalidation(IntEnum):
     FRESH = 7
     PARTLY_EXPIRED = 8
     CREATED = 9
+    SYNCHRONIZED = 10
 
 
 class ChangeCause(IntEnum):
@@ -166,6 +167,15 @@ class ChangeCause(IntEnum):
     FETCH = 2
     EDIT = 3
     APPLY = 4
+    SYNC = 5
+
+
+class SyncMethod(IntEnum):
+    """The C ABI's FC_SYNC_* values."""
+    NONE = 0
+    DELTA = 1
+    REFETCHED = 2
+    COVERAGE_DROPPED = 3
 
 
 _status = c_int32
@@ -268,6 +278,26 @@ class Change(Structure):
                 ("deleted", POINTER(c_int64)),
                 ("deleted_count", c_int64),
                 ("extent", Envelope)]
+
+
+class SyncOptions(Structure):
+    _fields_ = [("struct_size", c_uint32),
+                ("upload", c_bool),
+                ("rollback_on_failure", c_bool),
+                ("progress", PROGRESS_CALLBACK),
+                ("progress_user_data", c_void_p)]
+
+
+class SyncResult(Structure):
+    _fields_ = [("struct_size", c_uint32),
+                ("method", c_int32),
+                ("uploaded", c_int64),
+                ("refused", c_int64),
+                ("conflicts", c_int64),
+                ("added", c_int64),
+                ("updated", c_int64),
+                ("deleted", c_int64),
+                ("features_received", c_int64)]
 
 OPERATION_CALLBACK = CFUNCTYPE(None, _handle, c_void_p)
 
@@ -487,6 +517,10 @@ SIGNATURES = {
     "fc_table_get_server_id": (_status, [_handle, c_int64, POINTER(c_void_p)]),
     "fc_table_add_change_observer": (_status, [_handle, CHANGE_CALLBACK, c_void_p, POINTER(c_uint64)]),
     "fc_table_remove_change_observer": (_status, [_handle, c_uint64]),
+    "fc_sync_options_init": (_status, [POINTER(SyncOptions), c_size_t]),
+    "fc_table_synchronize_start": (_status, [_handle, POINTER(SyncOptions), OPERATION_CALLBACK, c_void_p, _out_handle]),
+    "fc_table_synchronize": (_status, [_handle, POINTER(SyncOptions), POINTER(SyncResult)]),
+    "fc_operation_get_sync_result": (_status, [_handle, POINTER(SyncResult)]),
     "fc_table_as_arcgis": (_status, [_handle, _out_handle]),
     "fc_arcgis_table_supports_pagination": (_status, [_handle, POINTER(c_bool)]),
     "fc_arcgis_table_capabilities": (_status, [_handle, POINTER(c_char_p)]),

@@ -5,7 +5,7 @@ from collections import namedtuple
 
 
 # The enumerations, generated from the header's FC_* constants.
-from ._contract import (LoadStatus, RequestMode, ServiceKind, AxisOrder, QueryFormat, QueryLanguage, CRSFormat, EditKind, EditState, CacheRevalidation, ChangeCause, TokenPlacement, FieldType, GeometryType, SpatialRelationship)  # noqa: F401
+from ._contract import (LoadStatus, RequestMode, ServiceKind, AxisOrder, QueryFormat, QueryLanguage, CRSFormat, EditKind, EditState, CacheRevalidation, ChangeCause, SyncMethod, TokenPlacement, FieldType, GeometryType, SpatialRelationship)  # noqa: F401
 
 # Field types and geometry types by name, as Field.type and Table.geometry_type give them.
 FIELD_TYPES = {member.value: member.name.lower() for member in FieldType}

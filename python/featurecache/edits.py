@@ -10,12 +10,17 @@ import datetime
 from collections import namedtuple
 
 from . import _ffi
-from .constants import EditKind, EditState
+from .constants import EditKind, EditState, SyncMethod
 from .crs import wkid_of
 from .errors import check, error_for, from_error
 from .operation import Operation
 
 EditResult = namedtuple("EditResult", "object_id server_object_id kind error global_id state server_id")
+SyncReport = namedtuple("SyncReport", "method uploaded refused conflicts added updated deleted features_received edits")
+SyncReport.__doc__ = """What Table.synchronize did (fc_sync_result): its SyncMethod, the pending edits applied,
+refused and conflicting (kept locally: the service changed the feature since it was cached), the features
+added to, updated in and deleted from the cache, the features read from the service, and the apply's
+EditResult for every pending edit (conflicts with a ConflictError)."""
 EditResult.__doc__ = """One edit: pending or an apply's outcome, in state (EditState: APPLIED,
 PENDING, IN_DOUBT - sent, its answer lost - or REFUSED). object_id is the id the caller
 knows (negative for a local add), server_object_id the number the cache keeps the
@@ -121,6 +126,25 @@ def _take_edits(operation_ptr):
     return results
 
 
+def _take_sync(operation_ptr):
+    """What a synchronize did; one that failed part-way raises its error
+    carrying it (error.report: the SyncReport as far as it got)."""
+    out = _ffi.SyncResult()
+    out.struct_size = ctypes.sizeof(out)
+    check(_ffi.lib.fc_operation_get_sync_result(operation_ptr, ctypes.byref(out)))
+    edits = ctypes.c_void_p()
+    check(_ffi.lib.fc_operation_take_edit_list(operation_ptr, ctypes.byref(edits)))
+    report = SyncReport(SyncMethod(out.method), out.uploaded, out.refused, out.conflicts, out.added, out.updated,
+                        out.deleted, out.features_received, _edit_list(edits.value))
+    failure = ctypes.c_void_p()
+    check(_ffi.lib.fc_operation_get_error(operation_ptr, ctypes.byref(failure)))
+    if failure.value:
+        error = from_error(failure.value)
+        error.report = report
+        raise error
+    return report
+
+
 class Editing:
     """Table's editing methods (fc_table_add_feature and the rest)."""
 
@@ -186,6 +210,32 @@ class Editing:
                 options.progress_user_data = key
             return _ffi.lib.fc_table_apply_edits_start(table, ctypes.byref(options), done, key, out)
         return Operation(progress, callback, take=_take_edits)._start(start)
+
+    def synchronize_async(self, upload=True, rollback_on_failure=True, progress=None, callback=None):
+        """Starts synchronize(); returns an Operation whose result() is a SyncReport."""
+        table = self._ptr
+
+        def start(done, key, out):
+            options = _ffi.SyncOptions()
+            check(_ffi.lib.fc_sync_options_init(ctypes.byref(options), ctypes.sizeof(options)))
+            options.upload = bool(upload)
+            options.rollback_on_failure = bool(rollback_on_failure)
+            if progress is not None:
+                from .operation import _progress_trampoline
+                options.progress = _progress_trampoline
+                options.progress_user_data = key
+            return _ffi.lib.fc_table_synchronize_start(table, ctypes.byref(options), done, key, out)
+        return Operation(progress, callback, take=_take_sync)._start(start)
+
+    def synchronize(self, upload=True, rollback_on_failure=True, progress=None, timeout=None):
+        """Pending edits up, the service's changes down (fc_table_synchronize); returns a SyncReport.
+        Edits of features the service changed since they were cached are conflicts: kept locally, not
+        sent, listed in the report. Where the service tracks changes (ArcGIS ChangeTracking) only
+        what changed is read; otherwise the populated features are fetched again. Raises when it
+        stopped part-way (the error's report attribute says how far it got; the cache is as it was
+        before the step that failed)."""
+        with self.synchronize_async(upload, rollback_on_failure, progress) as operation:
+            return operation.result(timeout)
 
     def server_id(self, object_id):
         """The service's own id of a cached feature as the service writes it (an

@@ -10,7 +10,7 @@ def test_each_kind_declares_its_options():
     assert fc.Table.arcgis("http://a.test/arcgis/rest/services/S/FeatureServer/0").options == {
         "query_format": ("auto", "json", "pbf"), "query_format_in_use": ("auto", "json", "pbf"),
         "capabilities": None, "supported_query_formats": None, "supports_pagination": None,
-        "current_version": None, "layer_type": None}
+        "current_version": None, "layer_type": None, "server_gen": None, "min_server_gen": None}
     assert fc.Table.ogc("http://o.test/api", "c").options == {
         "query_language": ("auto", "local", "cql2-text", "cql2-json"), "item_type": None}
     assert fc.Table.wfs("http://w.test/wfs", "t").options == {

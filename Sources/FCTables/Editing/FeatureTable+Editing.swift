@@ -193,10 +193,18 @@ extension FeatureTable {
     /// `applyEdits`, never throwing: the outcome of every edit, and the error
     /// that stopped the apply, if one did.
     public func applyEditsReporting(options: ApplyOptions = ApplyOptions(), progress: PopulateProgress? = nil) async -> ApplyReport {
+        await applyEditsReporting(options: options, progress: progress, conflicts: [:])
+    }
+
+    /// `applyEditsReporting`, with conflicts the caller knows of already (a
+    /// synchronize's changed ids): those edits are refused with them, not sent.
+    package func applyEditsReporting(
+        options: ApplyOptions, progress: PopulateProgress?, conflicts known: [Int64: FeatureCacheError]
+    ) async -> ApplyReport {
         var results: [EditResult] = []
         var given: [LocalEdit] = []
         do {
-            try await apply(options: options, progress: progress, given: &given, results: &results)
+            try await apply(options: options, progress: progress, known: known, given: &given, results: &results)
             return ApplyReport(results: results, error: nil)
         } catch {
             let answered = Set(results.map(\.objectId))
@@ -212,7 +220,8 @@ extension FeatureTable {
     }
 
     private func apply(
-        options: ApplyOptions, progress: PopulateProgress?, given: inout [LocalEdit], results: inout [EditResult]
+        options: ApplyOptions, progress: PopulateProgress?, known: [Int64: FeatureCacheError], given: inout [LocalEdit],
+        results: inout [EditResult]
     ) async throws(FeatureCacheError) {
         try await load()
         let editor = try editor
@@ -254,8 +263,11 @@ extension FeatureTable {
         }
         // 2. Features changed on the service since they were cached are conflicts, not overwritten.
         let wasInDoubt = Set(doubtful.map(\.objectId))
-        let conflicts = try await editor.conflicts(
-            pending.filter { $0.kind != .add && !wasInDoubt.contains($0.objectId) }, metadata: metadata)
+        let asked = pending.filter { $0.kind != .add && !wasInDoubt.contains($0.objectId) && known[$0.objectId] == nil }
+        let sendable = Set(pending.map(\.objectId)).subtracting(wasInDoubt)
+        let conflicts = try await editor.conflicts(asked, metadata: metadata).merging(
+            known.filter { sendable.contains($0.key) }
+        ) { found, _ in found }
         for edit in pending {
             guard let conflict = conflicts[edit.objectId] else { continue }
             edits.update(edit.objectId) { $0.lastError = conflict }

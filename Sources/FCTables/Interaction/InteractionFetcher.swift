@@ -303,6 +303,25 @@ package final class InteractionFetcher: Sendable {
         state.withLock { $0.coverage = coverage }
     }
 
+    /// What the cache holds of the service, as far as its coverage says.
+    package enum Holdings { case nothing, tilesOnly, pinned }
+
+    package var holdings: Holdings {
+        state.withLock { state in
+            state.coverage.hasPins ? .pinned : state.coverage.isEmpty ? .nothing : .tilesOnly
+        }
+    }
+
+    /// Forgets every covered tile and answered area (their data changed on
+    /// the service) and drops the features only they held; pins stay.
+    package func dropCoverage(table: FeatureTable) {
+        restart(resetCoverage: false)
+        state.withLock { state -> Void in
+            _ = table.store.remove(state.coverage.dropAll())
+        }
+        table.restoreEdits()
+    }
+
     /// The tiles covered now (for the statistics).
     package var coveredTiles: Int { state.withLock { $0.coverage.count } }
 }

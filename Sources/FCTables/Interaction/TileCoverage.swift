@@ -393,6 +393,9 @@ extension TileCoverage {
         keepOnly(signature: "\u{0}")
     }
 
+    /// Whether a populate pinned features (read back from disk or not).
+    package var hasPins: Bool { !pinned.isEmpty || !restoredPins.isEmpty }
+
     /// Every feature id a tile, area or pin holds.
     package var heldIds: Set<Int64> { pinned.union(restoredPins).union(references.keys) }
 }

@@ -28,5 +28,8 @@ extension CacheInfo {
         /// persisted, and no saved cache was read (none yet, or one set aside: see set_aside): this
         /// table's saves start it. @since 1.3
         case created = 9
+        /// the evidence changed, and the service's changes since the saved generation were brought
+        /// in (ArcGIS extractChanges): all kept, current. @since 1.4
+        case synchronized = 10
     }
 }

@@ -15,6 +15,11 @@ package struct TablePersistence: Sendable {
     var cache: PersistedCache?
     var saver: CacheSaver?
     var info = CacheInfo()
+    /// The service's generation the cached features are current to (a
+    /// source that tracks changes): what a synchronize asks changes since.
+    var syncGeneration: String?
+    /// The load kept a stale cache for its changes to be brought in (`performLoad`).
+    var deltaPending = false
 }
 
 extension FeatureTable {
@@ -110,7 +115,13 @@ extension FeatureTable {
                 } else if let before = saved.dataVersion, let now = metadata.dataVersion {
                     // Layer-wide evidence: one date for all its features.
                     revalidation = before == now && !editsMoved ? .unchanged : .stale
-                    if revalidation == .stale { released = coverage.dropAll() }
+                    if revalidation == .stale, snapshot.syncGeneration != nil, canTrackChanges(metadata) {
+                        // What changed since can be asked: everything is kept
+                        // until the load brings the changes in (or drops it then).
+                        persistence.withLock { $0.deltaPending = true }
+                    } else if revalidation == .stale {
+                        released = coverage.dropAll()
+                    }
                 } else if editsMoved {
                     revalidation = .expired
                     released = coverage.dropAll()
@@ -141,6 +152,7 @@ extension FeatureTable {
                     statistics.mergeFreshness(AnswerFreshness(saved: snapshot.freshUntil))
                 }
                 store.restore(entries)
+                persistence.withLock { $0.syncGeneration = snapshot.syncGeneration }
                 // Rows of edits no longer pending (landed or undone since) go;
                 // pending edits show over whatever was saved.
                 store.remove(snapshot.editIds.filter { !pendingNow.contains($0) })
@@ -200,7 +212,7 @@ extension FeatureTable {
         let snapshot = PersistedCache.Snapshot(
             identity: cache.identity, savedAt: CacheFiles.now(), freshUntil: statistics.freshness.vouchedUntil,
             metadata: metadata, coverage: coverage, entries: entries,
-            editIds: edits.snapshot().map(\.objectId))
+            editIds: edits.snapshot().map(\.objectId), syncGeneration: persistence.withLock { $0.syncGeneration })
         do {
             try cache.write(snapshot)
             persistence.withLock {

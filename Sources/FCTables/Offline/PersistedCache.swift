@@ -34,6 +34,10 @@ package final class PersistedCache: @unchecked Sendable {
         package var entries: [(batch: FeatureBatch, live: Bitmap?)]
         /// The ids of pending edits when it was saved (their rows are in `entries`).
         package var editIds: [Int64]
+        /// The service's generation the features are current to, when it
+        /// tracks changes (a synchronize asks what changed since); nil when
+        /// unknown. Format 2 on.
+        package var syncGeneration: String? = nil
     }
 
     /// Opens (creating) the folder of `identity` under `root`, waiting up to
@@ -101,6 +105,8 @@ package final class PersistedCache: @unchecked Sendable {
         out.string(snapshot.identity)
         out.f64(snapshot.savedAt)
         out.optionalI64(snapshot.freshUntil)
+        out.bool(snapshot.syncGeneration != nil)
+        if let generation = snapshot.syncGeneration { out.string(generation) }
         MetadataCodec.write(snapshot.metadata, to: &out)
         snapshot.coverage.write(to: &out)
         out.buffer(snapshot.editIds)
@@ -126,6 +132,8 @@ package final class PersistedCache: @unchecked Sendable {
         let identity = try input.string()
         let savedAt = try input.f64()
         let freshUntil = try input.optionalI64()
+        var syncGeneration: String? = nil
+        if version >= 2, try input.bool() { syncGeneration = try input.string() }
         // The identity starts with the service kind's raw value ("1|https://…").
         let kind = identity.split(separator: "|", maxSplits: 1).first.flatMap { Int32($0) }
         let metadata = try MetadataCodec.readMetadata(&input, version: version, kind: kind)
@@ -140,7 +148,7 @@ package final class PersistedCache: @unchecked Sendable {
         guard entries.reduce(0, { $0 + $1.batch.count }) < Int(UInt32.max) else { throw input.corrupt("more than 4 billion rows") }
         return Snapshot(
             identity: identity, savedAt: savedAt, freshUntil: freshUntil, metadata: metadata, coverage: coverage,
-            entries: entries, editIds: editIds)
+            entries: entries, editIds: editIds, syncGeneration: syncGeneration)
     }
 
     /// The batch records, decoded side by side (each is independent).

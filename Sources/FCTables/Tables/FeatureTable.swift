@@ -72,6 +72,10 @@ public final class FeatureTable: Loadable {
             $0.tileGrid = grid
         }
         if persistence.withLock({ $0.cache != nil }) { restorePersisted(saved, metadata: metadata, offline: offline) }
+        if !offline {
+            await revalidateByChanges(metadata)
+            if persistence.withLock({ $0.info.restoredFeatures == 0 }) { startGeneration(metadata) }
+        }
     }
 
     deinit {
@@ -273,7 +277,7 @@ public final class FeatureTable: Loadable {
     }
 
     /// The query with the definition expression ANDed in, for the service.
-    private func serverQuery(_ query: QueryParameters) -> QueryParameters {
+    package func serverQuery(_ query: QueryParameters) -> QueryParameters {
         var query = query
         let definition = definitionExpression.trimmingCharacters(in: " ")
         if !definition.isEmpty {
@@ -353,11 +357,12 @@ public final class FeatureTable: Loadable {
     /// coverage must change with the store; the change is `announce`d after
     /// that lock.
     package func write(
-        _ fetched: FetchedFeatures, replacing: Bool, keepingFinerCopies: Bool = true, cause: TableChange.Cause = .fetch
+        _ fetched: FetchedFeatures, replacing: Bool, keepingFinerCopies: Bool = true, cause: TableChange.Cause = .fetch,
+        recording: Bool = false
     ) -> CacheChange {
         var fetched = fetched
         fetched.compact()
-        var delta = recordsChanges ? StoreDelta() : nil
+        var delta = recording || recordsChanges ? StoreDelta() : nil
         guard !edits.isEmpty else {
             let rows = store.apply(
                 fetched.batches, clearingFirst: replacing, keepingFinerCopies: keepingFinerCopies, recording: &delta)

@@ -12,5 +12,8 @@ extension TableChange {
         case edit = 3
         /// applied edits: the service's rows replaced the local ones
         case apply = 4
+        /// the service's changes since the cache's generation were brought in
+        /// (fc_table_synchronize, or a load's delta revalidation)
+        case sync = 5
     }
 }

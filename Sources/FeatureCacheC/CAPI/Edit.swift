@@ -238,7 +238,9 @@ public func fcOperationTakeEditList(_ pointer: OpaquePointer?, _ out: UnsafeMuta
     return status { () throws(FeatureCacheError) in
         let out = try CArguments.output(out)
         let edits = try operation(pointer).take(
-            \.edits, wrongKind: "the operation is not an apply (fc_table_apply_edits_start)", partialToo: true)
+            \.edits,
+            wrongKind: "the operation is neither an apply nor a synchronize (fc_table_apply_edits_start, fc_table_synchronize_start)",
+            partialToo: true)
         out.pointee = Handles.export(Handle(.editList, EditList(edits)))
     }
 }

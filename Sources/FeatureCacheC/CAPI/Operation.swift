@@ -10,6 +10,7 @@ enum OperationValue: Sendable {
     case table(FeatureTable)
     case service(FeatureService)
     case edits([EditResult])
+    case sync(SyncReport)
 }
 
 /// An `fc_operation`: the core operation, its progress, and its outcome until
@@ -146,7 +147,7 @@ extension OperationValue {
     var isHandedOver: Bool {
         switch self {
         case .features, .table, .service, .edits: true
-        case .count, .extent: false
+        case .count, .extent, .sync: false
         }
     }
 
@@ -155,7 +156,15 @@ extension OperationValue {
     var table: FeatureTable? { if case let .table(table) = self { table } else { nil } }
     var service: FeatureService? { if case let .service(service) = self { service } else { nil } }
     var count: Int? { if case let .count(count) = self { count } else { nil } }
-    var edits: [EditResult]? { if case let .edits(edits) = self { edits } else { nil } }
+    /// An apply's outcomes, or those of a synchronize's apply.
+    var edits: [EditResult]? {
+        switch self {
+        case let .edits(edits): edits
+        case let .sync(report): report.edits
+        default: nil
+        }
+    }
+    var sync: SyncReport? { if case let .sync(report) = self { report } else { nil } }
     var extent: fc_envelope? { if case let .extent(extent, wkid) = self { fc_envelope(extent, wkid: wkid) } else { nil } }
 }
 

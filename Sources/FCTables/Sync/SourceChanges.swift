@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: Apache-2.0
+import FCSupport
+import FCData
+
+/// What changed on a service since a generation of its data, as a source that
+/// tracks changes says it (ArcGIS `extractChanges`): the ids, not the
+/// features — those are read again by id, with the query every other
+/// feature of the table came with, so a synchronized feature is the same
+/// bytes as a populated one.
+package struct SourceChanges: Sendable, Equatable {
+    /// The generation the service is at now: the next call starts from it.
+    package var generation: String
+    /// Added or updated since the generation asked from.
+    package var upserted: [Int64]
+    package var deleted: [Int64]
+
+    package init(generation: String, upserted: [Int64], deleted: [Int64]) {
+        self.generation = generation
+        self.upserted = upserted
+        self.deleted = deleted
+    }
+}
+
+/// A source that can say what changed since a generation of its data.
+package protocol ChangeTrackingSource: FeatureSource {
+    /// The generation of the data the metadata was read at, when the service
+    /// tracks changes; nil when it does not (or does not say).
+    func changeGeneration(_ metadata: TableMetadata) -> String?
+    /// What changed since `generation`; nil when the service cannot say from
+    /// there (no change tracking, a generation older than it keeps, a refusal
+    /// in its own words): the caller then fetches again. Throws when no
+    /// usable answer came (unreachable, HTTP errors, an answer that is not
+    /// what the protocol says).
+    func changes(since generation: String, metadata: TableMetadata) async throws(FeatureCacheError) -> SourceChanges?
+    /// The generation the service is at now, asked of it (before a refetch:
+    /// what the refetched features are current to at least).
+    func currentGeneration(metadata: TableMetadata) async throws(FeatureCacheError) -> String?
+}
