@@ -65,6 +65,11 @@ int main(int argc, char **argv) {
     fc_table_add_change_observer(table, changed, NULL, &token);
     if (fc_loadable_wait(fc_table_as_loadable(table), 30) != FC_OK) return fail("load");
 
+    /* Removing an observer waits until every change so far was told: the
+     * load's own (a reopened cache brought current) print before what follows. */
+    fc_table_remove_change_observer(table, token);
+    fc_table_add_change_observer(table, changed, NULL, &token);
+
     fc_cache_info info = {.struct_size = sizeof info};
     fc_table_get_cache_info(table, &info);
     if (info.restored_features == 0) {
@@ -82,12 +87,14 @@ int main(int argc, char **argv) {
                info.revalidation);
         fc_sync_result done = {.struct_size = sizeof done};
         if (fc_table_synchronize(table, NULL, &done) != FC_OK) return fail("synchronize");
+        fc_table_remove_change_observer(table, token);
+        token = 0;
         printf("synchronized: %s; %lld edits up, %lld conflicts kept; %lld added, %lld updated, %lld deleted "
                "(%lld features read)\n",
                method_name(done.method), (long long)done.uploaded, (long long)done.conflicts, (long long)done.added,
                (long long)done.updated, (long long)done.deleted, (long long)done.features_received);
     }
-    fc_table_remove_change_observer(table, token);
+    if (token) fc_table_remove_change_observer(table, token);
     fc_table_free(table);
     return 0;
 }

@@ -23,15 +23,17 @@ def main():
     table = fc.Table.arcgis(url)
     table.request_mode = fc.RequestMode.MANUAL_CACHE
     table.set_cache_dir(sys.argv[1])
-    table.add_change_observer(lambda change: print(
+    token = table.add_change_observer(lambda change: print(
         f"  change ({change.cause.name}): {len(change.added)} added, {len(change.updated)} updated, "
         f"{len(change.deleted)} deleted"))
     table.wait(30)
+    table.remove_change_observer(token)  # waits until the load's changes were told
     if table.cache_info.restored_features == 0:
         table.populate(timeout=60)
         table.update(5, properties={"Inspector": "Me"})
         print("first run: populated, and feature 5 edited locally")
         return
+    table.add_change_observer(lambda change: print(f"  change ({change.cause.name})"))
     print(f"reopened: {table.cache_info.restored_features} features from the cache "
           f"(revalidation {table.cache_info.revalidation.name})")
     report = table.synchronize(timeout=60)
