@@ -30,13 +30,20 @@ wire_bytes() { control stats | python3 -c 'import json,sys; print(json.load(sys.
 echo "== populate $points points into a cache folder (once)"
 build/bench/sync_bench populate "$layer" "$folder/cache"
 for run in $(seq "$runs"); do
+    echo "== run $run: 1,000 changes while no process holds the cache, then a process opens it"
     control mutate "service=Tracked&layer=0&adds=333&updates=334&deletes=333&seed=$run" >/dev/null
     before=$(wire_bytes)
     build/bench/sync_bench sync "$layer" "$folder/cache"
     synced=$(( $(wire_bytes) - before ))
+    echo "== run $run: 1,000 changes while a process holds the cache, then it synchronizes"
+    before=$(wire_bytes)
+    build/bench/sync_bench live "$layer" "$folder/cache" \
+        "curl -sf '$base/_control/$ns/mutate?service=Tracked&layer=0&adds=333&updates=334&deletes=333&seed=$((run + 50))' >/dev/null"
+    live=$(( $(wire_bytes) - before ))
+    echo "== run $run: 1,000 changes, then the cache populated again, whole (no change tracking)"
     control mutate "service=Tracked&layer=0&adds=333&updates=334&deletes=333&seed=$((run + 100))" >/dev/null
     before=$(wire_bytes)
     build/bench/sync_bench refetch "$layer" "$folder/cache"
     refetched=$(( $(wire_bytes) - before ))
-    python3 -c "import sys; s, r = int(sys.argv[1]), int(sys.argv[2]); print(f'   bytes: synchronize {s:,}, refetch {r:,}: {100 * s / r:.3f} %')" "$synced" "$refetched"
+    python3 -c "import sys; s, l, r = map(int, sys.argv[1:]); print(f'   bytes: reopen+synchronize {s:,}, synchronize while open {l:,}, refetch {r:,}: {100 * s / r:.3f} % and {100 * l / r:.3f} %')" "$synced" "$live" "$refetched"
 done

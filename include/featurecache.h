@@ -1600,6 +1600,10 @@ FC_API fc_status fc_table_reset_statistics(fc_table *table);
 #define FC_CACHE_SYNCHRONIZED      10 /* the evidence changed, and the service's changes since
                                          the saved generation were brought in (ArcGIS
                                          extractChanges): all kept, current. @since 1.4 */
+#define FC_CACHE_REVALIDATING      11 /* the evidence changed, and the table revalidates in the
+                                         background (fc_table_set_background_revalidation):
+                                         it answers from the saved cache meanwhile; then
+                                         SYNCHRONIZED or STALE. @since 1.4 */
 
 /* Where a table's persisted cache stands. Versioned like fc_table_statistics:
  * set struct_size to sizeof(fc_cache_info) before the call. */
@@ -1646,6 +1650,20 @@ FC_API fc_status fc_context_set_cache_disk_budget(fc_context *ctx, int64_t bytes
  * FC_E_INVALID_ARGUMENT for a NULL table or an empty folder, FC_E_INVALID_STATE
  * once the table is loading or loaded. @since 1.3 */
 FC_API fc_status fc_table_set_cache_folder(fc_table *table, const char *folder, double time_to_live_seconds);
+
+/* Stale-while-revalidate: with background true (set before the table loads;
+ * false by default), a table reopened from its folder whose service's evidence
+ * changed (FC_CACHE_STALE's case) keeps everything it saved and answers from
+ * it at once; the load returns without waiting for the service's changes,
+ * revalidation reads FC_CACHE_REVALIDATING, and a library thread then brings
+ * the changes in (ArcGIS change tracking: FC_CACHE_SYNCHRONIZED, told to the
+ * change observers as one FC_CHANGE_SYNC) or, where the service cannot say
+ * what changed, drops the coverage as a foreground load would
+ * (FC_CACHE_STALE: views fetch again; populated features stay). Without it
+ * the load does the same before it returns. Errors: FC_E_INVALID_ARGUMENT
+ * for a NULL table, FC_E_INVALID_STATE once the table is loading or loaded.
+ * Threading: any thread. @since 1.4 */
+FC_API fc_status fc_table_set_background_revalidation(fc_table *table, bool background);
 
 /* Seconds a table of the context waits, while it loads, for a cache folder
  * another table holds before it opens the folder read-only (default 2; 0 =

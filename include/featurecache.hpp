@@ -907,6 +907,8 @@ public:
     void set_cache_folder(const std::string &folder, double time_to_live_seconds = -1) {
         check(fc_table_set_cache_folder(get(), folder.empty() ? nullptr : folder.c_str(), time_to_live_seconds));
     }
+    /// Stale-while-revalidate, before load (fc_table_set_background_revalidation).
+    void set_background_revalidation(bool background) { check(fc_table_set_background_revalidation(get(), background)); }
     /// Where the persisted cache stands (its strings borrowed from the table).
     fc_cache_info cache_info() const {
         fc_cache_info info{};

@@ -222,6 +222,7 @@ private func headerConformance() {
     conforms(CFeatureCacheABI.fc_table_request_mode, fcTableRequestMode)
     conforms(CFeatureCacheABI.fc_table_reset_statistics, fcTableResetStatistics)
     conforms(CFeatureCacheABI.fc_table_service_kind, fcTableServiceKind)
+    conforms(CFeatureCacheABI.fc_table_set_background_revalidation, fcTableSetBackgroundRevalidation)
     conforms(CFeatureCacheABI.fc_table_set_cache_budget, fcTableSetCacheBudget)
     conforms(CFeatureCacheABI.fc_table_set_cache_folder, fcTableSetCacheFolder)
     conforms(CFeatureCacheABI.fc_table_set_definition_expression, fcTableSetDefinitionExpression)

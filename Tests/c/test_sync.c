@@ -279,6 +279,49 @@ static void test_killed_mid_sync(void) {
     free(before);
 }
 
+/* Stale-while-revalidate: a reopened cache answers as saved at once, and the
+ * changes come in after the load (the emulator holds extractChanges back). */
+static void test_background_revalidation(void) {
+    const char *ns = emulator_namespace("syncbg");
+    char folder[] = "/tmp/fc-syncbg-XXXXXX";
+    CHECK(mkdtemp(folder) != NULL);
+    fc_table *table = open_tracked(ns, folder, NULL, NULL);
+    CHECK(populate_count(table, NULL, NULL, 0) == SEEDED);
+    CHECK_STATUS(fc_table_set_background_revalidation(table, true), FC_E_INVALID_STATE);
+    CHECK_STATUS(fc_table_set_background_revalidation(NULL, true), FC_E_INVALID_ARGUMENT);
+    fc_table_free(table);
+    emulator_control(ns, "mutate", "service=Tracked&layer=0&adds=3&updates=3&deletes=3&seed=8");
+    emulator_control(ns, "delay", "ms=1500&match=extractChanges&count=1");
+
+    char url[512];
+    emulator_layer_url(url, sizeof url, ns, "Tracked", TRACKED);
+    CHECK_STATUS(fc_table_create_arcgis(NULL, url, &table), FC_OK);
+    CHECK_STATUS(fc_table_set_request_mode(table, FC_REQUEST_MODE_MANUAL_CACHE), FC_OK);
+    CHECK_STATUS(fc_table_set_cache_folder(table, folder, -1), FC_OK);
+    CHECK_STATUS(fc_table_set_background_revalidation(table, true), FC_OK);
+    recorder r = {.count = 0};
+    pthread_mutex_init(&r.mutex, NULL);
+    uint64_t token = 0;
+    CHECK_STATUS(fc_table_add_change_observer(table, record_change, &r, &token), FC_OK);
+    CHECK_STATUS(fc_loadable_wait(fc_table_as_loadable(table), 30), FC_OK);
+    /* Loaded before the service said what changed: the saved features answer. */
+    CHECK_MSG(revalidation(table) == FC_CACHE_REVALIDATING, "revalidation %d", revalidation(table));
+    CHECK(cached_count(table) == SEEDED);
+    int told = 0;
+    for (int i = 0; i < 200 && told == 0; i++) {
+        usleep(50000);
+        pthread_mutex_lock(&r.mutex);
+        told = r.count;
+        pthread_mutex_unlock(&r.mutex);
+    }
+    CHECK_STATUS(fc_table_remove_change_observer(table, token), FC_OK);
+    CHECK_MSG(r.count == 1 && r.causes[0] == FC_CHANGE_SYNC && r.added[0] == 3 && r.updated[0] == 3 && r.deleted[0] == 3,
+              "%d changes told", r.count);
+    CHECK_MSG(revalidation(table) == FC_CACHE_SYNCHRONIZED, "revalidation %d", revalidation(table));
+    check_equal_to_fresh(table, ns, 0, "after a background revalidation");
+    fc_table_free(table);
+}
+
 static void test_arguments(void) {
     CHECK_STATUS(fc_table_synchronize(NULL, NULL, NULL), FC_E_INVALID_ARGUMENT);
     fc_sync_options options;
@@ -311,6 +354,7 @@ static void test_arguments(void) {
 int main(void) {
     RUN(test_arguments);
     RUN(test_delta_both_ways);
+    RUN(test_background_revalidation);
     RUN(test_failures_leave_the_cache);
     RUN(test_killed_mid_sync);
     return fc_test_finish("test_sync");

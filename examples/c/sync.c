@@ -81,6 +81,8 @@ int main(int argc, char **argv) {
         fc_feature_edit_set_string(edit, "Inspector", "Me");
         if (fc_table_update_feature(table, 5, edit) != FC_OK) return fail("edit");
         fc_feature_edit_free(edit);
+        fc_table_remove_change_observer(table, token);
+        token = 0;
         printf("first run: populated, and feature 5 edited locally\n");
     } else {
         printf("reopened: %lld features from the cache (revalidation %d)\n", (long long)info.restored_features,

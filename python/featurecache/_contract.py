@@ -159,6 +159,7 @@ class CacheRevalidation(IntEnum):
     PARTLY_EXPIRED = 8
     CREATED = 9
     SYNCHRONIZED = 10
+    REVALIDATING = 11
 
 
 class ChangeCause(IntEnum):
@@ -488,6 +489,7 @@ SIGNATURES = {
     "fc_context_set_cache_folder": (_status, [_handle, c_char_p, c_double]),
     "fc_context_set_cache_disk_budget": (_status, [_handle, c_int64]),
     "fc_table_set_cache_folder": (_status, [_handle, c_char_p, c_double]),
+    "fc_table_set_background_revalidation": (_status, [_handle, c_bool]),
     "fc_context_set_cache_lock_wait": (_status, [_handle, c_double]),
     "fc_table_flush_cache": (_status, [_handle]),
     "fc_table_get_cache_info": (_status, [_handle, POINTER(CacheInfo)]),

@@ -224,6 +224,12 @@ class Table(Handle, Loadable, Editing):
         encoded = None if folder is None else _ffi.encode(os.fspath(folder), "folder")
         check(_ffi.lib.fc_table_set_cache_folder(self._ptr, encoded, -1.0 if time_to_live is None else float(time_to_live)))
 
+    def set_background_revalidation(self, background=True):
+        """Stale-while-revalidate (before load): a cache reopened after its service moved on
+        answers as saved at once; the service's changes come in after the load (the change
+        observers are told; cache_info.revalidation is REVALIDATING until then)."""
+        check(_ffi.lib.fc_table_set_background_revalidation(self._ptr, bool(background)))
+
     def flush_cache(self):
         """Writes the table's cache to its folder now, synced; returns once it is
         on disk (StorageError when the write fails, InvalidStateError without a

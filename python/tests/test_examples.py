@@ -192,3 +192,22 @@ def test_offline_example_matches_the_c_twin(emulator):
         c = subprocess.run(["bash", script, c_example], env=env, capture_output=True, text=True, timeout=180)
         assert c.returncode == 0, c.stderr
         assert c.stdout == python.stdout
+
+
+def test_sync_example_matches_the_c_twin(emulator):
+    """Issue 45: populate and edit; others change the layer; a reopen brings their
+    changes in and synchronize sends the edit; the same lines from C and Python
+    (Tests/examples/sync.sh runs each three times)."""
+    env = dict(os.environ, FC_EMULATOR_URL=emulator)
+    script = os.path.join(ROOT, "Tests", "examples", "sync.sh")
+    python = subprocess.run(["bash", script, sys.executable, os.path.join(ROOT, "examples", "python", "sync.py")],
+                            env=env, capture_output=True, text=True, timeout=180)
+    assert python.returncode == 0, python.stderr
+    assert ("run 2:\n  change (cause 5): 7 added, 5 updated, 3 deleted\n"
+            "reopened: 200 features from the cache (revalidation 10)\n") in python.stdout
+    assert "synchronized: only what changed (change tracking); 1 edits up, 0 conflicts kept" in python.stdout
+    c_example = os.path.join(ROOT, "build", "examples", "sync")
+    if os.path.exists(c_example):
+        c = subprocess.run(["bash", script, c_example], env=env, capture_output=True, text=True, timeout=180)
+        assert c.returncode == 0, c.stderr
+        assert c.stdout == python.stdout

@@ -31,5 +31,9 @@ extension CacheInfo {
         /// the evidence changed, and the service's changes since the saved generation were brought
         /// in (ArcGIS extractChanges): all kept, current. @since 1.4
         case synchronized = 10
+        /// the evidence changed, and the table revalidates in the background
+        /// (fc_table_set_background_revalidation): it answers from the saved cache meanwhile; then
+        /// SYNCHRONIZED or STALE. @since 1.4
+        case revalidating = 11
     }
 }

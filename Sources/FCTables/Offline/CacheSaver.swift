@@ -48,8 +48,10 @@ package final class CacheSaver: Sendable {
     /// Saves now, whether or not a change was noticed (a caller that must
     /// know the cache is on disk when this returns), without blocking a
     /// task's thread.
-    package func flushed() async {
-        state.withLock { $0.dirty = true }
+    /// `always` false: only when a change was noticed since the last save
+    /// (a populate or synchronize that changed nothing rewrites nothing).
+    package func flushed(always: Bool = true) async {
+        if always { state.withLock { $0.dirty = true } }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             queue.async { [self] in
                 saveIfDirty(save)

@@ -18,8 +18,11 @@ package struct TablePersistence: Sendable {
     /// The service's generation the cached features are current to (a
     /// source that tracks changes): what a synchronize asks changes since.
     var syncGeneration: String?
-    /// The load kept a stale cache for its changes to be brought in (`performLoad`).
-    var deltaPending = false
+    /// The load kept a stale cache for its changes to be brought in, or its
+    /// coverage dropped, after the restore (`revalidateByChanges`).
+    var revalidationPending = false
+    /// Stale-while-revalidate: that revalidation runs after the load returns.
+    var background = false
 }
 
 extension FeatureTable {
@@ -38,6 +41,15 @@ extension FeatureTable {
             $0.folder = folder
             $0.timeToLive = timeToLive
         }
+    }
+
+    /// Stale-while-revalidate (before load): a reopened cache whose service
+    /// moved on answers as saved at once, and is revalidated after the load.
+    public func setBackgroundRevalidation(_ background: Bool) throws(FeatureCacheError) {
+        guard loadStatus == .notLoaded || loadStatus == .failedToLoad else {
+            throw .invalidState("background revalidation must be set before the table loads")
+        }
+        persistence.withLock { $0.background = background }
     }
 
     /// Where the persisted cache stands (`folder` nil: not persisted).
@@ -115,10 +127,13 @@ extension FeatureTable {
                 } else if let before = saved.dataVersion, let now = metadata.dataVersion {
                     // Layer-wide evidence: one date for all its features.
                     revalidation = before == now && !editsMoved ? .unchanged : .stale
-                    if revalidation == .stale, snapshot.syncGeneration != nil, canTrackChanges(metadata) {
-                        // What changed since can be asked: everything is kept
-                        // until the load brings the changes in (or drops it then).
-                        persistence.withLock { $0.deltaPending = true }
+                    let background = persistence.withLock { $0.background }
+                    if revalidation == .stale, background || snapshot.syncGeneration != nil && canTrackChanges(metadata) {
+                        // What changed since can be asked, or the caller takes
+                        // the saved answers first: everything is kept until the
+                        // changes come in (or the coverage goes then).
+                        persistence.withLock { $0.revalidationPending = true }
+                        if background { revalidation = .revalidating }
                     } else if revalidation == .stale {
                         released = coverage.dropAll()
                     }
@@ -184,10 +199,13 @@ extension FeatureTable {
         persistence.withLock { $0.saver }?.changed()
     }
 
-    /// Saves now (the end of a populate or an apply): returns once the
-    /// features are written and synced.
+    /// Saves what changed now (the end of a populate, an apply or a
+    /// synchronize): returns once the features are written and synced. A
+    /// call that changed nothing rewrites nothing (a million points are a
+    /// 118 MB file, 0.5 s to write), unless the last save failed.
     package func flushCache() async {
-        await persistence.withLock { $0.saver }?.flushed()
+        let (saver, failed) = persistence.withLock { ($0.saver, $0.info.lastSaveError != nil) }
+        await saver?.flushed(always: failed)
     }
 
     /// Writes the cache to its folder now, synced, and returns once it is on

@@ -67,16 +67,25 @@ extension FeatureTable {
         (source as? any ChangeTrackingSource)?.changeGeneration(metadata) != nil
     }
 
-    /// The load kept a stale cache whose changes can be asked (`deltaPending`):
-    /// brings them in now, or, when the service cannot say them, drops the
-    /// coverage as any stale cache's (views fetch again).
-    package func revalidateByChanges(_ metadata: TableMetadata) async {
-        guard persistence.withLock({ $0.deltaPending }) else { return }
-        persistence.withLock { $0.deltaPending = false }
+    /// The load kept a stale cache (`revalidationPending`): brings the
+    /// service's changes in, or, when it cannot say them, drops the coverage
+    /// as any stale cache's (views fetch again). Runs before the load returns,
+    /// or after it (`setBackgroundRevalidation`).
+    package func revalidateAfterRestore(_ metadata: TableMetadata) async {
+        let (pending, background) = persistence.withLock { state in
+            defer { state.revalidationPending = false }
+            return (state.revalidationPending, state.background)
+        }
+        guard pending else { return }
+        guard background else { return await revalidate(metadata) }
+        Task.detached { [self] in await revalidate(metadata) }
+    }
+
+    private func revalidate(_ metadata: TableMetadata) async {
         var report = SyncReport()
         var revalidation = CacheInfo.Revalidation.stale
         if let tracker = source as? any ChangeTrackingSource, let since = persistence.withLock({ $0.syncGeneration }),
-            let changes = try? await tracker.changes(since: since, metadata: metadata),
+            canTrackChanges(metadata), let changes = try? await tracker.changes(since: since, metadata: metadata),
             (try? await bringIn(changes, metadata: metadata, into: &report)) != nil
         {
             revalidation = .synchronized
@@ -138,6 +147,15 @@ extension FeatureTable {
         }
 
         let removable = gone.filter { !pending.contains($0) }
+        guard fetched.featureCount > 0 || !removable.isEmpty else {
+            // Nothing to write: only the generation moves on (and is saved).
+            let moved = persistence.withLock { state in
+                defer { state.syncGeneration = changes.generation }
+                return state.syncGeneration != changes.generation
+            }
+            if moved { cacheChanged() }
+            return conflicts
+        }
         var change = write(fetched, replacing: false, keepingFinerCopies: false, cause: .sync, recording: true)
         if !removable.isEmpty { store.remove(removable, recording: &change.delta) }
         interaction.pin(Array(read))

@@ -73,7 +73,7 @@ public final class FeatureTable: Loadable {
         }
         if persistence.withLock({ $0.cache != nil }) { restorePersisted(saved, metadata: metadata, offline: offline) }
         if !offline {
-            await revalidateByChanges(metadata)
+            await revalidateAfterRestore(metadata)
             if persistence.withLock({ $0.info.restoredFeatures == 0 }) { startGeneration(metadata) }
         }
     }

@@ -53,6 +53,11 @@ public func fcTableFlushCache(_ pointer: OpaquePointer?) -> Int32 {
     }
 }
 
+@_cdecl("fc_table_set_background_revalidation")
+public func fcTableSetBackgroundRevalidation(_ pointer: OpaquePointer?, _ background: Bool) -> Int32 {
+    status { () throws(FeatureCacheError) in try table(pointer).1.setBackgroundRevalidation(background) }
+}
+
 @_cdecl("fc_table_set_cache_folder")
 public func fcTableSetCacheFolder(_ pointer: OpaquePointer?, _ folder: UnsafePointer<CChar>?, _ timeToLive: Double) -> Int32 {
     status { () throws(FeatureCacheError) in
