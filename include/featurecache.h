@@ -1529,6 +1529,11 @@ typedef struct fc_table_statistics {
     int64_t format_fallbacks;       /* ArcGIS: operations asked again in JSON because
                                        the layer lists PBF but answered a PBF query
                                        with an error (the table then stays on JSON) */
+    /* @since 1.4 */
+    int64_t tiles_revalidated;      /* tiles a reopened cache kept past their freshness
+                                       that the service said are unchanged (every page
+                                       asked with If-None-Match / If-Modified-Since
+                                       answered 304): renewed without a body */
 } fc_table_statistics;
 
 /* Copies the table's statistics into *out (see fc_table_statistics).
@@ -1604,6 +1609,12 @@ FC_API fc_status fc_table_reset_statistics(fc_table *table);
                                          background (fc_table_set_background_revalidation):
                                          it answers from the saved cache meanwhile; then
                                          SYNCHRONIZED or STALE. @since 1.4 */
+#define FC_CACHE_TO_REVALIDATE     12 /* no evidence of change; the tiles past their freshness
+                                         and the time-to-live whose answers carried validators
+                                         (ETag, Last-Modified) kept: their features answer, and
+                                         a view asks each again conditionally (every page a 304:
+                                         renewed without a body, statistics.tiles_revalidated;
+                                         else fetched again); those without dropped. @since 1.4 */
 
 /* Where a table's persisted cache stands. Versioned like fc_table_statistics:
  * set struct_size to sizeof(fc_cache_info) before the call. */

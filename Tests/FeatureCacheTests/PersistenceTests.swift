@@ -158,7 +158,7 @@ import Glibc
         coverage.write(to: &out)
         var read = try out.bytes.withUnsafeBytes { raw in
             var input = BinaryReader(raw, what: "t")
-            return try TileCoverage.read(from: &input)
+            return try TileCoverage.read(from: &input, version: CacheFiles.formatVersion)
         }
         let aging = read.dropExpired(now: now, timeToLive: 5)
         #expect(aging.fresh == 1 && aging.young == 1 && aging.dropped == 2)
@@ -173,6 +173,40 @@ import Glibc
     }
 
     /// Every prefix of a file and a flipped byte anywhere: an error, never a crash or a wrong read.
+    /// Tiles whose answers carried validators outlive their freshness stale:
+    /// kept (their features held), covering nothing until a 304 renews them;
+    /// the validators survive the file; a tile without them is dropped.
+    @Test func tilesWithValidatorsAreKeptStaleUntilRenewed() throws {
+        typealias Received = TileCoverage.Received
+        let grid = TileGrid(extent: BoundingBox(0, 0, 1024, 1024), geographic: false)
+        let signature = "where=&outFields=*", now: Int64 = 1_800_000_000_000
+        let validators = [
+            AnswerValidator(url: "https://h/items?bbox=0,0,1,1", etag: "\"a1\"", lastModified: nil, accept: "application/geo+json"),
+            AnswerValidator(url: "https://h/items?page=2", etag: nil, lastModified: "Sat, 28 Nov 2026 10:00:00 GMT", accept: nil),
+        ]
+        var coverage = TileCoverage()
+        let kept = TileKey(level: 2, x: 0, y: 0), dropped = TileKey(level: 2, x: 1, y: 0)
+        coverage.cover(kept, signature: signature, ids: [1, 2], received: Received(at: now - 10_000, validators: validators))
+        coverage.cover(dropped, signature: signature, ids: [3], received: Received(at: now - 10_000))
+        var out = BinaryWriter(capacity: 256)
+        coverage.write(to: &out)
+        var read = try out.bytes.withUnsafeBytes { raw in
+            var input = BinaryReader(raw, what: "t")
+            return try TileCoverage.read(from: &input, version: CacheFiles.formatVersion)
+        }
+        let aging = read.dropExpired(now: now, timeToLive: 5)
+        #expect(aging.stale == 1 && aging.dropped == 1 && aging.released == [3])
+        #expect(read.heldIds == [1, 2])
+        #expect(read.staleValidators(kept, signature: signature) == validators)
+        let coveredStale = read.covers(grid.bounds(kept), grid: grid, signature: signature)
+        #expect(!coveredStale)
+        #expect(read.missingPieces(of: kept, signature: signature) == [kept])
+        read.renew(kept, signature: signature, received: Received(at: now, validators: validators))
+        #expect(read.staleValidators(kept, signature: signature) == nil)
+        let coveredRenewed = read.covers(grid.bounds(kept), grid: grid, signature: signature)
+        #expect(coveredRenewed)
+    }
+
     @Test func truncatedAndFlippedFilesAreRefused() throws {
         let framed = CacheFiles.framed(PersistedCache.encode(try snapshot()), kind: .features)
         for length in stride(from: 0, to: framed.count, by: max(1, framed.count / 400)) {

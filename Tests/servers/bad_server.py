@@ -414,6 +414,9 @@ case("redirect_loop", [PROTOCOL], redirect(lambda h, r: r["target"]))
 case("redirect_file", [PROTOCOL], redirect(lambda h, r: "file:///etc/passwd"))
 case("redirect_ftp", [PROTOCOL], redirect(lambda h, r: "ftp://127.0.0.1/x", 307))
 case("redirect_nowhere", [PROTOCOL], body(b"", "text/plain", 301))
+# A 304 Not Modified to a request that was not conditional (no If-None-Match or
+# If-Modified-Since was sent): no body, and none held to reuse.
+case("not_modified", [PROTOCOL], body(b"", "application/json", 304, [("ETag", '"x"')]))
 case("redirect_bad_port", [PROTOCOL], redirect(lambda h, r: "http://127.0.0.1:99999" + r["target"]))
 case("redirect_other_origin", [PARSE], redirect(lambda h, r: "http://127.0.0.1:%d%s" % (h.server.other_port, r["target"])))
 for code in (400, 401, 403, 404, 410, 500, 501):

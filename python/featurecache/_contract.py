@@ -160,6 +160,7 @@ class CacheRevalidation(IntEnum):
     CREATED = 9
     SYNCHRONIZED = 10
     REVALIDATING = 11
+    TO_REVALIDATE = 12
 
 
 class ChangeCause(IntEnum):
@@ -232,7 +233,8 @@ class TableStatistics(Structure):
                 ("server_filters_ignored", c_int64),
                 ("next_links_repaired", c_int64),
                 ("retries", c_int64),
-                ("format_fallbacks", c_int64)]
+                ("format_fallbacks", c_int64),
+                ("tiles_revalidated", c_int64)]
 
 
 class CacheInfo(Structure):

@@ -24,7 +24,7 @@ on disk, and why a saved file was set aside (None: none was)."""
 
 Statistics = namedtuple("Statistics", "requests bytes_received features_received queries_local queries_server "
                                       "tiles_covered tiles_fetched tile_failures evictions "
-                                      "server_filters_ignored next_links_repaired retries format_fallbacks")
+                                      "server_filters_ignored next_links_repaired retries format_fallbacks tiles_revalidated")
 TableChange = namedtuple("TableChange", "cause added updated deleted extent")
 TableChange.__doc__ = """One change of a table's cached features (Table.add_change_observer): its ChangeCause,
 the object ids added, updated (the cached feature now differs) and deleted, as lists, and the Envelope

@@ -121,7 +121,18 @@ package final class InteractionFetcher: Sendable {
     ) async {
         do throws(FeatureCacheError) {
             try budget.take()
-            var (fetched, answers) = try await FreshnessCollector.collecting { () async throws(FeatureCacheError) in
+            // Kept stale with its validators: asked again conditionally first.
+            if let validators = state.withLock({ $0.coverage.staleValidators(key, signature: signature) }),
+                let renewed = try await table.revalidate(validators)
+            {
+                state.withLock { state in
+                    guard state.generation == generation, !Task.isCancelled else { return }
+                    state.coverage.renew(key, signature: signature, received: renewed)
+                }
+                table.statistics.update { $0.tilesRevalidated += 1 }
+                return
+            }
+            var (fetched, answers, validators) = try await FreshnessCollector.collecting { () async throws(FeatureCacheError) in
                 try await table.fetchArea(
                     grid.bounds(key), maxPages: splits < Self.maxSplits ? 1 : nil,
                     tolerance: quantize ? grid.tolerance(key.level) : 0)
@@ -145,10 +156,13 @@ package final class InteractionFetcher: Sendable {
             fetched.compact()  // outside the lock: it copies every row
             let change = state.withLock { state -> FeatureTable.CacheChange? in
                 guard state.generation == generation, !Task.isCancelled else { return nil }
-                let change = table.write(fetched, replacing: false)
-                state.coverage.cover(
+                var change = table.write(fetched, replacing: false)
+                let released = state.coverage.cover(
                     key, signature: signature, ids: fetched.objectIds, tolerance: fetched.geometryTolerance,
-                    received: TileCoverage.Received(answers))
+                    received: TileCoverage.Received(answers, validators: validators))
+                // A tile fetched again (it was stale and changed): what it no
+                // longer has, and nothing else holds, is gone from the service.
+                if !released.isEmpty { table.store.remove(released, recording: &change.delta) }
                 let evicted = enforceBudget(&state, table: table)
                 table.statistics.update { stats in
                     stats.tilesFetched += 1

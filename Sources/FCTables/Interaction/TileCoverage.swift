@@ -20,14 +20,23 @@ package struct TileCoverage {
     package struct Received: Sendable, Equatable {
         package var at: Int64
         package var freshUntil: Int64?
+        /// What asks the answers again conditionally (a 304 renews them
+        /// without a body); nil when some answer had no validator.
+        package var validators: [AnswerValidator]?
 
-        package init(at: Int64 = DateText.now, freshUntil: Int64? = nil) {
+        package init(at: Int64 = DateText.now, freshUntil: Int64? = nil, validators: [AnswerValidator]? = nil) {
             self.at = at
             self.freshUntil = freshUntil
+            self.validators = validators
         }
 
-        /// Received now, with the freshness of the answers that brought it.
-        package init(_ answers: AnswerFreshness) { self.init(freshUntil: answers.vouchedUntil) }
+        /// Received now, with the freshness and validators of the answers that brought it.
+        package init(_ answers: AnswerFreshness, validators: [AnswerValidator]? = nil) {
+            self.init(freshUntil: answers.vouchedUntil, validators: validators)
+        }
+
+        /// Whether it can be asked again conditionally.
+        var canRevalidate: Bool { !(validators?.isEmpty ?? true) }
     }
 
     private struct Tile {
@@ -36,11 +45,15 @@ package struct TileCoverage {
         /// The quantization tolerance its geometry came at (0 = exact).
         var tolerance: Double
         var received: Received
+        /// Past its freshness and time-to-live when the cache was read back,
+        /// kept with its validators: its features answer, but a view asks
+        /// the service again (conditionally) before the tile covers anything.
+        var stale = false
 
         /// Whether it serves views whose pixel is `needed`: snapping moves a
         /// vertex by at most half the tolerance on each axis, so a tile is
         /// within a pixel of views down to half its tolerance.
-        func answers(_ needed: Double) -> Bool { tolerance <= 2 * needed }
+        func answers(_ needed: Double) -> Bool { !stale && tolerance <= 2 * needed }
     }
     private struct Area {
         var box: BoundingBox
@@ -73,12 +86,17 @@ package struct TileCoverage {
     package func contains(_ key: TileKey, signature: String) -> Bool { tiles[signature]?[key] != nil }
 
     /// Records a tile's complete answer, its geometry generalized to `tolerance`.
+    /// Returns the features the tile held before and nothing holds now.
+    @discardableResult
     package mutating func cover(
         _ key: TileKey, signature: String, ids: [Int64], tolerance: Double = 0, received: Received = Received()
-    ) {
+    ) -> [Int64] {
         clock += 1
+        var released: [Int64] = []
         if let old = tiles[signature]?[key] {
-            release(old.ids)
+            for id in ids { references[id, default: 0] += 1 }  // kept ones are not released on the way
+            released = release(old.ids)
+            for id in ids { references[id]! -= 1 }
         } else {
             var ancestor = key.parent
             while let current = ancestor {
@@ -88,6 +106,24 @@ package struct TileCoverage {
         }
         tiles[signature, default: [:]][key] = Tile(ids: ids, lastUsed: clock, tolerance: tolerance, received: received)
         for id in ids { references[id, default: 0] += 1 }
+        return released
+    }
+
+    /// The validators of a tile kept stale for revalidation; nil when it is
+    /// not such a tile.
+    package func staleValidators(_ key: TileKey, signature: String) -> [AnswerValidator]? {
+        guard let tile = tiles[signature]?[key], tile.stale else { return nil }
+        return tile.received.validators
+    }
+
+    /// A stale tile the service said is unchanged (every page a 304): it
+    /// covers again, received now.
+    package mutating func renew(_ key: TileKey, signature: String, received: Received) {
+        guard tiles[signature]?[key] != nil else { return }
+        clock += 1
+        tiles[signature]![key]!.stale = false
+        tiles[signature]![key]!.received = received
+        tiles[signature]![key]!.lastUsed = clock
     }
 
     /// Records the complete answer of a query over `box` (signature: the filter
@@ -232,6 +268,8 @@ package struct TileCoverage {
         package var young = 0
         /// …and dropped.
         package var dropped = 0
+        /// …or kept stale, to be asked again conditionally (they had validators).
+        package var stale = 0
     }
 
     /// Drops the tiles and areas neither fresh by their server's word at `now`
@@ -252,6 +290,12 @@ package struct TileCoverage {
         }
         for (signature, byKey) in tiles {
             for (key, tile) in byKey where !kept(tile.received) {
+                if tile.received.canRevalidate {
+                    aging.dropped -= 1
+                    aging.stale += 1
+                    tiles[signature]![key]!.stale = true
+                    continue
+                }
                 _ = removeTile(key, signature: signature)
                 aging.released += release(tile.ids)
             }
@@ -346,7 +390,8 @@ extension TileCoverage {
         out.buffer(Array(pinned) + restoredPins)
     }
 
-    package static func read(from input: inout BinaryReader) throws(FeatureCacheError) -> TileCoverage {
+    /// Reads what format `version` wrote (validators from format 2 on).
+    package static func read(from input: inout BinaryReader, version: UInt32) throws(FeatureCacheError) -> TileCoverage {
         var coverage = TileCoverage()
         let clock = try input.u64()
         for _ in 0..<Int(try input.u32()) {
@@ -358,7 +403,7 @@ extension TileCoverage {
                     y = try input.int(limit: 1 << level)
                 let tolerance = try input.f64()
                 let lastUsed = try input.u64()
-                let received = try Received.read(from: &input)
+                let received = try Received.read(from: &input, version: version)
                 let ids = try input.buffer(of: Int64.self)
                 guard x < 1 << level, y < 1 << level, tolerance >= 0 else { throw input.corrupt("tile \(level)/\(x)/\(y)") }
                 let key = TileKey(level: level, x: x, y: y)
@@ -376,7 +421,7 @@ extension TileCoverage {
                 box.add(xmin, ymin)
                 box.add(xmax, ymax)
                 let lastUsed = try input.u64()
-                let received = try Received.read(from: &input)
+                let received = try Received.read(from: &input, version: version)
                 let ids = try input.buffer(of: Int64.self)
                 for id in ids { coverage.references[id, default: 0] += 1 }
                 coverage.areas[signature, default: []].append(Area(box: box, ids: ids, lastUsed: lastUsed, received: received))
@@ -404,10 +449,32 @@ extension TileCoverage.Received {
     fileprivate func write(to out: inout BinaryWriter) {
         out.i64(at)
         out.optionalI64(freshUntil)
+        out.bool(validators != nil)
+        guard let validators else { return }
+        out.u32(UInt32(validators.count))
+        for validator in validators {
+            out.string(validator.url)
+            for value in [validator.etag, validator.lastModified, validator.accept] {
+                out.bool(value != nil)
+                if let value { out.string(value) }
+            }
+        }
     }
 
-    fileprivate static func read(from input: inout BinaryReader) throws(FeatureCacheError) -> Self {
+    fileprivate static func read(from input: inout BinaryReader, version: UInt32) throws(FeatureCacheError) -> Self {
         let at = try input.i64()
-        return Self(at: at, freshUntil: try input.optionalI64())
+        var received = Self(at: at, freshUntil: try input.optionalI64())
+        guard version >= 2, try input.bool() else { return received }
+        let count = Int(try input.u32())
+        guard count <= FreshnessCollector.maxValidators else { throw input.corrupt("\(count) validators of one answer") }
+        var validators: [AnswerValidator] = []
+        for _ in 0..<count {
+            let url = try input.string()
+            var values: [String?] = []
+            for _ in 0..<3 { values.append(try input.bool() ? try input.string() : nil) }
+            validators.append(AnswerValidator(url: url, etag: values[0], lastModified: values[1], accept: values[2]))
+        }
+        received.validators = validators
+        return received
     }
 }

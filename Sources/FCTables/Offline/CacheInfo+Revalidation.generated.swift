@@ -35,5 +35,10 @@ extension CacheInfo {
         /// (fc_table_set_background_revalidation): it answers from the saved cache meanwhile; then
         /// SYNCHRONIZED or STALE. @since 1.4
         case revalidating = 11
+        /// no evidence of change; the tiles past their freshness and the time-to-live whose answers
+        /// carried validators (ETag, Last-Modified) kept: their features answer, and a view asks
+        /// each again conditionally (every page a 304: renewed without a body,
+        /// statistics.tiles_revalidated; else fetched again); those without dropped. @since 1.4
+        case toRevalidate = 12
     }
 }

@@ -152,9 +152,11 @@ extension FeatureTable {
                     let aging = coverage.dropExpired(now: DateText.now, timeToLive: ttl)
                     released = aging.released
                     revalidation =
-                        aging.dropped == 0
-                        ? (aging.young == 0 ? .fresh : .withinTimeToLive)
-                        : (aging.fresh + aging.young == 0 ? .expired : .partlyExpired)
+                        aging.stale > 0
+                        ? .toRevalidate
+                        : aging.dropped == 0
+                            ? (aging.young == 0 ? .fresh : .withinTimeToLive)
+                            : (aging.fresh + aging.young == 0 ? .expired : .partlyExpired)
                 }
                 var entries = snapshot.entries
                 if !released.isEmpty {

@@ -137,7 +137,7 @@ package final class PersistedCache: @unchecked Sendable {
         // The identity starts with the service kind's raw value ("1|https://…").
         let kind = identity.split(separator: "|", maxSplits: 1).first.flatMap { Int32($0) }
         let metadata = try MetadataCodec.readMetadata(&input, version: version, kind: kind)
-        let coverage = try TileCoverage.read(from: &input)
+        let coverage = try TileCoverage.read(from: &input, version: version)
         let editIds = try input.buffer(of: Int64.self)
         let count = Int(try input.u32())
         guard count <= input.remaining / 32 else { throw input.corrupt("\(count) batches cannot fit") }

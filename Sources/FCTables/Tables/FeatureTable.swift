@@ -541,7 +541,7 @@ public final class FeatureTable: Loadable {
         whole.maxAllowableOffset = 0  // what a query caches is exact: answered from the cache later, it may be shown closer
         whole.returnGeometry = true
         let generation = interaction.generation
-        var (fetched, answers) = try await FreshnessCollector.collecting { () async throws(FeatureCacheError) in
+        var (fetched, answers, _) = try await FreshnessCollector.collecting { () async throws(FeatureCacheError) in
             try await source.fetch(whole, outFields: nil, metadata: metadata, progress: nil)
         }
         fetched.ordered = !query.orderBy.isEmpty

@@ -43,16 +43,33 @@ package struct AnswerFreshness: Sendable, Equatable {
 /// table's whole, so work that runs side by side is told apart.
 package final class FreshnessCollector: Sendable {
     private let value = Locked(AnswerFreshness())
+    /// The answers' validators, in the order they came; nil once one answer
+    /// had none (the work cannot be asked again conditionally as a whole).
+    private let validators = Locked<[AnswerValidator]?>([])
+
+    /// Answers beyond this many make the work's validators nil (bounds what a
+    /// tile keeps; a tile is one page, or a few when the service caps it).
+    package static let maxValidators = 16
 
     /// The collector of the work running in this task, if any.
     @TaskLocal package static var current: FreshnessCollector?
 
-    package func note(_ until: Int64?) { value.withLock { $0.note(until) } }
+    package func note(_ until: Int64?, validator: AnswerValidator?) {
+        value.withLock { $0.note(until) }
+        validators.withLock { list in
+            guard let validator, let kept = list, kept.count < Self.maxValidators else {
+                list = nil
+                return
+            }
+            list = kept + [validator]
+        }
+    }
 
-    /// Runs `work`, returning what it gave and the freshness of the answers it received.
+    /// Runs `work`, returning what it gave, the freshness of the answers it
+    /// received, and their validators (nil: some answer had none).
     package static func collecting<R>(
         _ work: () async throws(FeatureCacheError) -> R
-    ) async throws(FeatureCacheError) -> (R, AnswerFreshness) {
+    ) async throws(FeatureCacheError) -> (R, AnswerFreshness, [AnswerValidator]?) {
         let collector = FreshnessCollector()
         let outcome = await $current.withValue(collector) { () async -> Result<R, FeatureCacheError> in
             do throws(FeatureCacheError) {
@@ -61,6 +78,6 @@ package final class FreshnessCollector: Sendable {
                 return .failure(error)
             }
         }
-        return (try outcome.get(), collector.value.withLock { $0 })
+        return (try outcome.get(), collector.value.withLock { $0 }, collector.validators.withLock { $0 })
     }
 }

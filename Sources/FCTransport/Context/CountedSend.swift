@@ -48,6 +48,13 @@ extension ClientContext {
             let delay: Double
             do throws(FeatureCacheError) {
                 let response = try await followingRedirects(request, counting: statistics, open: open)
+                if response.status == 304, !request.isConditional {
+                    // No body, and nothing this side holds one: a server's mistake, not an empty answer.
+                    statistics?.countResponse(bytes: response.bytesRead)
+                    throw FeatureCacheError(
+                        .protocol, "\(request.methodAndURL): answered 304 Not Modified to a request that was not conditional",
+                        httpStatus: 304)
+                }
                 let retryAfter = { RetryPolicy.retryAfter(response.header("Retry-After"), now: DateText.now) }
                 guard request.isIdempotent, RetryPolicy.transientStatuses.contains(response.status),
                     let wait = policy.delay(beforeRetry: retry, retryAfter: retryAfter())

@@ -36,6 +36,8 @@ public struct TableStatistics: Sendable, Equatable {
     /// ArcGIS operations asked again in JSON: the layer lists PBF but answered
     /// a PBF query with an error (the table stays on JSON from then on).
     public var formatFallbacks = 0
+    /// Tiles kept past their freshness that the service said are unchanged (a 304 to each page).
+    public var tilesRevalidated = 0
 
     public init() {}
 }
@@ -66,7 +68,7 @@ package final class StatisticsCounter: Sendable {
         guard (200..<300).contains(response.status) else { return }
         let until = request.method == .get ? HTTPFreshness.freshUntil(response.headers, receivedAt: DateText.now) : nil
         answers.withLock { $0.note(until) }
-        FreshnessCollector.current?.note(until)
+        FreshnessCollector.current?.note(until, validator: AnswerValidator.of(response, to: request))
     }
 
     package func countResponse(bytes: Int) {

@@ -64,6 +64,13 @@ public struct HTTPRequest: Sendable {
 }
 
 /// A response of any status; deciding what a status means is the caller's job.
+extension HTTPRequest {
+    /// Whether it asks for a 304 when the answer did not change (If-None-Match, If-Modified-Since).
+    package var isConditional: Bool {
+        headers.contains { ["if-none-match", "if-modified-since"].contains($0.name.lowercased()) }
+    }
+}
+
 public struct HTTPResponse: Sendable {
     public var status: Int
     public var headers: [(name: String, value: String)]

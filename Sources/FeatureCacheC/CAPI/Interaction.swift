@@ -41,7 +41,7 @@ public func fcTableGetStatistics(_ pointer: OpaquePointer?, _ out: UnsafeMutable
             queries_server: Int64(s.queriesServer), tiles_covered: Int64(s.tilesCovered), tiles_fetched: Int64(s.tilesFetched),
             tile_failures: Int64(s.tileFailures), evictions: Int64(s.evictions),
             server_filters_ignored: Int64(s.serverFiltersIgnored), next_links_repaired: Int64(s.nextLinksRepaired),
-            retries: Int64(s.retries), format_fallbacks: Int64(s.formatFallbacks))
+            retries: Int64(s.retries), format_fallbacks: Int64(s.formatFallbacks), tiles_revalidated: Int64(s.tilesRevalidated))
         CArguments.copyVersioned(&full, to: UnsafeMutableRawPointer(out), size: size)
     }
 }

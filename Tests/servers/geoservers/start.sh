@@ -144,6 +144,8 @@ rm -rf "$GH/mapserver/documents"; mkdir -p "$GH/mapserver/documents"
 for l in trees roads buildings; do cp "$DATA/$l.geojson" "$GH/mapserver/documents/"; done
 cp "$HERE"/../../FeatureCacheTests/Fixtures/arcgis-rest/*/*-0.json \
    "$HERE"/../../FeatureCacheTests/Fixtures/arcgis-rest/us-il-cook/page-*.json "$GH/mapserver/documents/"
+# and a static OGC API - Features tree of files (lighttpd sends ETag and Last-Modified).
+python3 "$HERE/make_static_ogc.py" "$DATA/trees.geojson" "$GH/mapserver/documents/ogc" /documents/ogc
 export PYGEOAPI_CONFIG="$GH/pygeoapi/config.yml" PYGEOAPI_OPENAPI="$GH/pygeoapi/openapi.yml"
 lighttpd -tt -f "$GH/mapserver/lighttpd.conf" >/dev/null || die "bad lighttpd config"
 render "$HERE/qgis/lighttpd.conf.in" "$GH/qgis/lighttpd.conf" "$QGIS_PORT"
@@ -258,6 +260,7 @@ PYGEOAPI_URL=$PYGEOAPI_URL
 MAPSERVER_WFS_URL=$MAPSERV_URL
 MAPSERVER_OGCAPI_URL=$MS_OGCAPI_URL
 DOCUMENTS_URL=http://$HOST:$MAPSERVER_PORT/documents
+STATIC_OGCAPI_URL=http://$HOST:$MAPSERVER_PORT/documents/ogc
 QGIS_WFS_URL=$QGIS_URL
 MAPSERVER_NATIONAL_WFS_URL=$MAPSERV_URL?MAP=national
 QGIS_NATIONAL_WFS_URL=http://$HOST:$QGIS_PORT/national

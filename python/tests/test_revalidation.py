@@ -1,0 +1,148 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Conditional requests (issue 45): a reopened cache keeps the tiles past their
+freshness whose answers carried validators (FC_CACHE_TO_REVALIDATE), and a view
+asks each again with If-None-Match / If-Modified-Since: a 304 renews it without
+a body; a changed answer is fetched again whole (what it dropped leaves the
+cache). Against the harness's lighttpd serving a static OGC API tree (a real
+server that sends ETag and Last-Modified), and a local static server whose
+files the tests change, or whose ETag changes while the body does not."""
+import hashlib
+import http.server
+import json
+import os
+import subprocess
+import sys
+import threading
+
+import pytest
+
+import featurecache as fc
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+MAKE_TREE = os.path.join(ROOT, "Tests", "servers", "geoservers", "make_static_ogc.py")
+
+
+def view_run(url, folder, view=None):
+    """Opens the trees collection with its cache in folder (time-to-live 0: only
+    the server's word keeps a tile fresh), shows view (the collection's extent
+    by default) and returns (table, the statistics of the view alone, cached ids)."""
+    table = fc.Table.ogc(url, "trees")
+    table.set_cache_dir(folder, time_to_live=0)
+    table.request_mode = fc.RequestMode.ON_INTERACTION_CACHE
+    layer = fc.Layer(table)
+    map_ = fc.Map([layer])
+    map_.wait(30)
+    before = table.statistics
+    extent = view or table.extent
+    map_.set_visible_extent((extent.xmin, extent.ymin, extent.xmax, extent.ymax), 20000)
+    map_.wait_idle(60)
+    after = table.statistics
+    delta = {name: getattr(after, name) - getattr(before, name) for name in after._fields}
+    ids = sorted(feature.object_id for feature in table.query(fc.Query()))
+    return table, delta, ids
+
+
+def test_the_static_tree_revalidates_with_304(geoservers, tmp_path):
+    url = geoservers.get("STATIC_OGCAPI_URL") or geoservers["DOCUMENTS_URL"] + "/ogc"
+    table, first, ids = view_run(url, tmp_path)
+    assert first["tiles_fetched"] > 0 and first["bytes_received"] > 0
+    assert table.cache_info.revalidation == fc.CacheRevalidation.CREATED
+    table.flush_cache()
+    table.close()
+    table, second, again = view_run(url, tmp_path)
+    assert table.cache_info.revalidation == fc.CacheRevalidation.TO_REVALIDATE
+    assert second["tiles_revalidated"] == first["tiles_fetched"] and second["tiles_fetched"] == 0
+    assert second["bytes_received"] == 0 and second["requests"] == first["requests"]
+    assert again == ids
+
+
+class StaticTree(http.server.SimpleHTTPRequestHandler):
+    """Files with an ETag (a hash of the bytes, or a new one every answer when
+    the server's `rotate` is set) and 304 to a matching If-None-Match."""
+
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        path = self.translate_path(self.path.split("?")[0])
+        if os.path.isdir(path):
+            if not self.path.split("?")[0].endswith("/"):
+                self.send_response(301)
+                self.send_header("Location", self.path.split("?")[0] + "/")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            path = os.path.join(path, "index.json")
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError:
+            self.send_error(404)
+            return
+        server = self.server
+        with server.lock:
+            server.answers += 1
+            etag = '"%s"' % (server.answers if server.rotate else hashlib.sha1(data).hexdigest()[:16])
+        if self.headers.get("If-None-Match") == etag:
+            self.send_response(304)
+            self.send_header("ETag", etag)
+            self.end_headers()
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("ETag", etag)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+@pytest.fixture
+def static_tree(tmp_path):
+    """A local static host of a 200-tree OGC API tree: (url, items file, server)."""
+    trees = tmp_path / "trees.geojson"
+    features = [{"type": "Feature", "id": i, "properties": {"id": i, "name": "t%d" % i},
+                 "geometry": {"type": "Point", "coordinates": [-122.7 + (i % 20) * 0.01, 45.5 + (i // 20) * 0.01]}}
+                for i in range(1, 201)]
+    trees.write_text(json.dumps({"type": "FeatureCollection", "features": features}))
+    www = tmp_path / "www"
+    subprocess.check_call([sys.executable, MAKE_TREE, str(trees), str(www / "ogc"), "/ogc", "--features", "200",
+                           "--page", "200"])
+    handler = lambda *args, **kwargs: StaticTree(*args, directory=str(www), **kwargs)  # noqa: E731
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.lock, server.answers, server.rotate = threading.Lock(), 0, False
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield "http://127.0.0.1:%d/ogc" % server.server_address[1], www / "ogc" / "collections" / "trees" / "items.json", server
+    server.shutdown()
+
+
+def test_a_changed_answer_is_fetched_again(static_tree, tmp_path):
+    url, items, _ = static_tree
+    folder = tmp_path / "cache"
+    table, first, ids = view_run(url, folder)
+    assert ids == list(range(1, 201)) or len(ids) == 200
+    table.flush_cache()
+    table.close()
+    page = json.loads(items.read_text())
+    gone = page["features"].pop(0)["id"]  # deleted on the server
+    page["features"][0]["properties"]["name"] = "changed"
+    page["numberMatched"] = page["numberReturned"] = len(page["features"])
+    items.write_text(json.dumps(page))
+    table, second, again = view_run(url, folder)
+    assert second["tiles_revalidated"] == 0 and second["tiles_fetched"] == first["tiles_fetched"]
+    assert len(again) == 199
+    names = {feature.object_id: feature["name"] for feature in table.query(fc.Query())}
+    assert "changed" in names.values() and "t%d" % gone not in names.values()
+
+
+def test_a_validator_that_changes_while_the_body_does_not(static_tree, tmp_path):
+    url, _, server = static_tree
+    folder = tmp_path / "cache"
+    table, first, ids = view_run(url, folder)
+    table.flush_cache()
+    table.close()
+    server.rotate = True  # every answer a new ETag: nothing ever matches
+    table, second, again = view_run(url, folder)
+    assert table.cache_info.revalidation == fc.CacheRevalidation.TO_REVALIDATE
+    assert second["tiles_revalidated"] == 0 and second["tiles_fetched"] == first["tiles_fetched"]
+    assert again == ids
