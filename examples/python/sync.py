@@ -14,7 +14,8 @@ tracking). Without LAYER_URL: the local emulator's change-tracked layer
 import os
 import sys
 
-import featurecache as fc
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import featurecache as fc  # noqa: E402
 
 METHODS = {fc.SyncMethod.DELTA: "only what changed (change tracking)",
            fc.SyncMethod.REFETCHED: "everything fetched again (no change tracking)",
