@@ -171,7 +171,11 @@ struct OGCItemsPager {
                 throw FeatureCacheError(
                     .service, "\(RequestURL.redacted(url.base)): three empty pages in a row, each with a next link; stopping")
             }
-            if repairing || !Self.keeps(sentParameters, next) {
+            // A next link to the same resource that lost the query (MapServer
+            // 8 drops bbox) is repaired; one to another resource (a static
+            // host's next file) is the server's own paging, followed as it is:
+            // the keeper checks every row whatever the server applied.
+            if repairing || (next.base == url.base && !Self.keeps(sentParameters, next)) {
                 if !repairing { source.statistics.update { $0.nextLinksRepaired += 1 } }
                 repairing = true
                 // The pager's own URL, offset by what the server has sent so far.
@@ -182,7 +186,10 @@ struct OGCItemsPager {
                     "\(RequestURL.redacted(next.string)): the service's next link leads back to a page already read; stopping instead of looping"
                 )
             }
-            if let maxPages, pages >= maxPages {
+            // Stopping early lets the caller ask for less (a tile's quarters);
+            // a server that sent rows outside the query's area did not filter
+            // by it (a static host), so asking for less brings the same: page on.
+            if let maxPages, pages >= maxPages, !keeper.serverIgnoredArea {
                 fetched.complete = false
                 return .complete(fetched)
             }

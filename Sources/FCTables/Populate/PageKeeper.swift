@@ -14,6 +14,12 @@ package struct PageKeeper {
     private let maxFeatures: Int
     private var toSkip: Int
     package private(set) var kept = 0
+    /// The query's area in the table's system, when it has one.
+    private let area: BoundingBox?
+    /// A row came whose box lies wholly outside the query's area: the server
+    /// did not filter by it (a static host), so asking for less — a tile's
+    /// quarters — would bring the same rows again.
+    package private(set) var serverIgnoredArea = false
 
     /// `query` was validated where the call began (once per call).
     package init(_ query: QueryParameters, fields: [FieldInfo], tableWkid: Int32) throws(FeatureCacheError) {
@@ -26,6 +32,7 @@ package struct PageKeeper {
         local = filters ? try LocalQuery(check, definitionExpression: "", fields: fields, tableWkid: tableWkid, validated: true) : nil
         maxFeatures = query.maxFeatures
         toSkip = query.resultOffset
+        area = query.geometry == nil ? nil : try? SpatialFilter(check, tableWkid: tableWkid).box
     }
 
     /// How many of the `matched` server rows a pager needs: all when the local
@@ -47,6 +54,16 @@ package struct PageKeeper {
     /// Adds what `batch` keeps to `fetched` (setting `limitExceeded` when max
     /// features cuts it).
     package mutating func keep(_ batch: FeatureBatch, into fetched: inout FetchedFeatures) throws(FeatureCacheError) {
+        if let area, !serverIgnoredArea {
+            for row in 0..<batch.count {
+                var box = BoundingBox()
+                batch.geometry.addBox(of: row, to: &box)
+                if !box.isEmpty, !box.intersects(area) {
+                    serverIgnoredArea = true
+                    break
+                }
+            }
+        }
         var batch = try checked(batch)
         if toSkip > 0 {
             let skipped = min(toSkip, batch.count)
