@@ -1973,6 +1973,10 @@ FC_API fc_status fc_table_remove_change_observer(fc_table *table, uint64_t token
                                       populated features were fetched again, whole */
 #define FC_SYNC_COVERAGE_DROPPED 3 /* as REFETCHED, for a cache of on-interaction tiles only:
                                       their coverage was dropped, and views fetch them again */
+#define FC_SYNC_NOT_MODIFIED     4 /* no change tracking, but the populated pages carried
+                                      validators (ETag, Last-Modified): each asked again
+                                      conditionally answered 304 Not Modified, so nothing
+                                      was fetched */
 
 /* How a synchronize runs. Versioned: initialise with FC_SYNC_OPTIONS_INIT or
  * fc_sync_options_init. @since 1.4 */
@@ -2013,9 +2017,11 @@ typedef struct fc_sync_result {
  * down. Where the service tracks changes (ArcGIS layers with ChangeTracking
  * and serverGens), only the features changed since the cache's generation are
  * read (extractChanges, then a query by object id) and applied as one change
- * (FC_CHANGE_SYNC); local edits stay on top. Otherwise the populated features
- * are fetched again (FC_SYNC_REFETCHED), or a tile cache's coverage is
- * dropped (FC_SYNC_COVERAGE_DROPPED). The new generation is kept with the
+ * (FC_CHANGE_SYNC); local edits stay on top. Otherwise the pages of the last
+ * whole-table populate are asked again conditionally where they carried
+ * validators (all 304: FC_SYNC_NOT_MODIFIED), and fetched again whole when
+ * one changed or none can be asked (FC_SYNC_REFETCHED); a tile cache's
+ * coverage is dropped (FC_SYNC_COVERAGE_DROPPED). The new generation is kept with the
  * persisted cache, so a later run starts from it.
  * Read the outcome with fc_operation_get_sync_result, and the apply's outcomes
  * (conflicts included, FC_E_CONFLICT) with fc_operation_take_edit_list.

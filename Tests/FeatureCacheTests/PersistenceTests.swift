@@ -154,12 +154,7 @@ import Glibc
         coverage.cover(TileKey(level: 2, x: 2, y: 0), signature: signature, ids: [4], received: Received(at: now - 1_000))
         _ = coverage.coverArea(
             BoundingBox(0, 0, 1, 1), signature: signature + "\u{1}a = 1", ids: [5], received: Received(at: now - 100_000))
-        var out = BinaryWriter(capacity: 256)
-        coverage.write(to: &out)
-        var read = try out.bytes.withUnsafeBytes { raw in
-            var input = BinaryReader(raw, what: "t")
-            return try TileCoverage.read(from: &input, version: CacheFiles.formatVersion)
-        }
+        var read = try reread(coverage)
         let aging = read.dropExpired(now: now, timeToLive: 5)
         #expect(aging.fresh == 1 && aging.young == 1 && aging.dropped == 2)
         #expect(Set(aging.released) == [1, 5])
@@ -173,6 +168,16 @@ import Glibc
     }
 
     /// Every prefix of a file and a flipped byte anywhere: an error, never a crash or a wrong read.
+    /// The coverage as a cache file holds it, read back.
+    private func reread(_ coverage: TileCoverage) throws -> TileCoverage {
+        var out = BinaryWriter(capacity: 256)
+        coverage.write(to: &out)
+        return try out.bytes.withUnsafeBytes { raw in
+            var input = BinaryReader(raw, what: "t")
+            return try TileCoverage.read(from: &input, version: CacheFiles.formatVersion)
+        }
+    }
+
     /// Tiles whose answers carried validators outlive their freshness stale:
     /// kept (their features held), covering nothing until a 304 renews them;
     /// the validators survive the file; a tile without them is dropped.
@@ -188,12 +193,7 @@ import Glibc
         let kept = TileKey(level: 2, x: 0, y: 0), dropped = TileKey(level: 2, x: 1, y: 0)
         coverage.cover(kept, signature: signature, ids: [1, 2], received: Received(at: now - 10_000, validators: validators))
         coverage.cover(dropped, signature: signature, ids: [3], received: Received(at: now - 10_000))
-        var out = BinaryWriter(capacity: 256)
-        coverage.write(to: &out)
-        var read = try out.bytes.withUnsafeBytes { raw in
-            var input = BinaryReader(raw, what: "t")
-            return try TileCoverage.read(from: &input, version: CacheFiles.formatVersion)
-        }
+        var read = try reread(coverage)
         let aging = read.dropExpired(now: now, timeToLive: 5)
         #expect(aging.stale == 1 && aging.dropped == 1 && aging.released == [3])
         #expect(read.heldIds == [1, 2])

@@ -178,6 +178,7 @@ class SyncMethod(IntEnum):
     DELTA = 1
     REFETCHED = 2
     COVERAGE_DROPPED = 3
+    NOT_MODIFIED = 4
 
 
 _status = c_int32

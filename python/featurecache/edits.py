@@ -195,37 +195,34 @@ class Editing:
         check(_ffi.lib.fc_table_get_local_edits(self._ptr, ctypes.byref(out)))
         return _edit_list(out.value)
 
+    def _start_with_options(self, struct, init, start_name, take, progress, callback, **fields):
+        """Starts an operation that takes an options struct with progress (an
+        apply, a synchronize): fields set on the defaults, progress wired."""
+        table = self._ptr
+
+        def start(done, key, out):
+            options = struct()
+            check(init(ctypes.byref(options), ctypes.sizeof(options)))
+            for name, value in fields.items():
+                setattr(options, name, value)
+            if progress is not None:
+                from .operation import _progress_trampoline
+                options.progress = _progress_trampoline
+                options.progress_user_data = key
+            return getattr(_ffi.lib, start_name)(table, ctypes.byref(options), done, key, out)
+        return Operation(progress, callback, take=take)._start(start)
+
     def apply_edits_async(self, rollback_on_failure=True, progress=None, callback=None):
         """Starts applying the pending edits; returns an Operation whose result()
         is a list of EditResult (one per edit the service answered for)."""
-        table = self._ptr
-
-        def start(done, key, out):
-            options = _ffi.ApplyOptions()
-            check(_ffi.lib.fc_apply_options_init(ctypes.byref(options), ctypes.sizeof(options)))
-            options.rollback_on_failure = bool(rollback_on_failure)
-            if progress is not None:
-                from .operation import _progress_trampoline
-                options.progress = _progress_trampoline
-                options.progress_user_data = key
-            return _ffi.lib.fc_table_apply_edits_start(table, ctypes.byref(options), done, key, out)
-        return Operation(progress, callback, take=_take_edits)._start(start)
+        return self._start_with_options(_ffi.ApplyOptions, _ffi.lib.fc_apply_options_init, "fc_table_apply_edits_start",
+                                        _take_edits, progress, callback, rollback_on_failure=bool(rollback_on_failure))
 
     def synchronize_async(self, upload=True, rollback_on_failure=True, progress=None, callback=None):
         """Starts synchronize(); returns an Operation whose result() is a SyncReport."""
-        table = self._ptr
-
-        def start(done, key, out):
-            options = _ffi.SyncOptions()
-            check(_ffi.lib.fc_sync_options_init(ctypes.byref(options), ctypes.sizeof(options)))
-            options.upload = bool(upload)
-            options.rollback_on_failure = bool(rollback_on_failure)
-            if progress is not None:
-                from .operation import _progress_trampoline
-                options.progress = _progress_trampoline
-                options.progress_user_data = key
-            return _ffi.lib.fc_table_synchronize_start(table, ctypes.byref(options), done, key, out)
-        return Operation(progress, callback, take=_take_sync)._start(start)
+        return self._start_with_options(_ffi.SyncOptions, _ffi.lib.fc_sync_options_init, "fc_table_synchronize_start",
+                                        _take_sync, progress, callback, upload=bool(upload),
+                                        rollback_on_failure=bool(rollback_on_failure))
 
     def synchronize(self, upload=True, rollback_on_failure=True, progress=None, timeout=None):
         """Pending edits up, the service's changes down (fc_table_synchronize); returns a SyncReport.

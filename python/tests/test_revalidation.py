@@ -146,3 +146,36 @@ def test_a_validator_that_changes_while_the_body_does_not(static_tree, tmp_path)
     assert table.cache_info.revalidation == fc.CacheRevalidation.TO_REVALIDATE
     assert second["tiles_revalidated"] == 0 and second["tiles_fetched"] == first["tiles_fetched"]
     assert again == ids
+
+
+def test_synchronize_asks_the_populated_pages_again(static_tree, tmp_path):
+    """Without change tracking, a synchronize asks the last whole-table
+    populate's pages again conditionally: all 304, nothing fetched (also after
+    a reopen: the validators are kept with the cache); a changed page, the
+    populate again whole."""
+    url, items, _ = static_tree
+    folder = tmp_path / "cache"
+
+    def manual():
+        table = fc.Table.ogc(url, "trees")
+        table.set_cache_dir(folder)
+        table.request_mode = fc.RequestMode.MANUAL_CACHE
+        table.wait(30)
+        return table
+    table = manual()
+    assert len(table.populate(timeout=60)) == 200
+    report = table.synchronize(timeout=60)
+    assert report.method == fc.SyncMethod.NOT_MODIFIED and report.features_received == 0
+    table.flush_cache()
+    table.close()
+    table = manual()
+    before = table.statistics.bytes_received
+    report = table.synchronize(timeout=60)
+    assert report.method == fc.SyncMethod.NOT_MODIFIED
+    assert table.statistics.bytes_received == before
+    page = json.loads(items.read_text())
+    page["features"][3]["properties"]["name"] = "renamed"
+    items.write_text(json.dumps(page))
+    report = table.synchronize(timeout=60)
+    assert report.method == fc.SyncMethod.REFETCHED and report.updated == 1 and report.features_received == 200
+    assert table.synchronize(timeout=60).method == fc.SyncMethod.NOT_MODIFIED

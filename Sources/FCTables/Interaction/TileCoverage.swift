@@ -449,32 +449,14 @@ extension TileCoverage.Received {
     fileprivate func write(to out: inout BinaryWriter) {
         out.i64(at)
         out.optionalI64(freshUntil)
-        out.bool(validators != nil)
-        guard let validators else { return }
-        out.u32(UInt32(validators.count))
-        for validator in validators {
-            out.string(validator.url)
-            for value in [validator.etag, validator.lastModified, validator.accept] {
-                out.bool(value != nil)
-                if let value { out.string(value) }
-            }
-        }
+        AnswerValidator.write(validators, to: &out)
     }
 
     fileprivate static func read(from input: inout BinaryReader, version: UInt32) throws(FeatureCacheError) -> Self {
         let at = try input.i64()
         var received = Self(at: at, freshUntil: try input.optionalI64())
-        guard version >= 2, try input.bool() else { return received }
-        let count = Int(try input.u32())
-        guard count <= FreshnessCollector.maxValidators else { throw input.corrupt("\(count) validators of one answer") }
-        var validators: [AnswerValidator] = []
-        for _ in 0..<count {
-            let url = try input.string()
-            var values: [String?] = []
-            for _ in 0..<3 { values.append(try input.bool() ? try input.string() : nil) }
-            validators.append(AnswerValidator(url: url, etag: values[0], lastModified: values[1], accept: values[2]))
-        }
-        received.validators = validators
+        guard version >= 2 else { return received }
+        received.validators = try AnswerValidator.read(from: &input, limit: FreshnessCollector.maxValidators)
         return received
     }
 }

@@ -18,6 +18,8 @@ package struct TablePersistence: Sendable {
     /// The service's generation the cached features are current to (a
     /// source that tracks changes): what a synchronize asks changes since.
     var syncGeneration: String?
+    /// The pages of the last whole-table populate, to be asked again conditionally.
+    var populateValidators: [AnswerValidator]?
     /// The load kept a stale cache for its changes to be brought in, or its
     /// coverage dropped, after the restore (`revalidateByChanges`).
     var revalidationPending = false
@@ -169,7 +171,10 @@ extension FeatureTable {
                     statistics.mergeFreshness(AnswerFreshness(saved: snapshot.freshUntil))
                 }
                 store.restore(entries)
-                persistence.withLock { $0.syncGeneration = snapshot.syncGeneration }
+                persistence.withLock {
+                    $0.syncGeneration = snapshot.syncGeneration
+                    $0.populateValidators = snapshot.populateValidators
+                }
                 // Rows of edits no longer pending (landed or undone since) go;
                 // pending edits show over whatever was saved.
                 store.remove(snapshot.editIds.filter { !pendingNow.contains($0) })
@@ -232,7 +237,8 @@ extension FeatureTable {
         let snapshot = PersistedCache.Snapshot(
             identity: cache.identity, savedAt: CacheFiles.now(), freshUntil: statistics.freshness.vouchedUntil,
             metadata: metadata, coverage: coverage, entries: entries,
-            editIds: edits.snapshot().map(\.objectId), syncGeneration: persistence.withLock { $0.syncGeneration })
+            editIds: edits.snapshot().map(\.objectId), syncGeneration: persistence.withLock { $0.syncGeneration },
+            populateValidators: persistence.withLock { $0.populateValidators })
         do {
             try cache.write(snapshot)
             persistence.withLock {

@@ -2,6 +2,7 @@
 import Dispatch
 import FCSupport
 import FCData
+import FCTransport
 
 /// One table's cache on disk: a folder holding `features.fcc` (the cached
 /// features, their coverage and the metadata, rewritten whole and atomically
@@ -38,6 +39,10 @@ package final class PersistedCache: @unchecked Sendable {
         /// tracks changes (a synchronize asks what changed since); nil when
         /// unknown. Format 2 on.
         package var syncGeneration: String? = nil
+        /// The validators of the pages of the last whole-table populate (a
+        /// synchronize without change tracking asks them again); nil when
+        /// some page had none or there was none. Format 2 on.
+        package var populateValidators: [AnswerValidator]? = nil
     }
 
     /// Opens (creating) the folder of `identity` under `root`, waiting up to
@@ -107,6 +112,7 @@ package final class PersistedCache: @unchecked Sendable {
         out.optionalI64(snapshot.freshUntil)
         out.bool(snapshot.syncGeneration != nil)
         if let generation = snapshot.syncGeneration { out.string(generation) }
+        AnswerValidator.write(snapshot.populateValidators, to: &out)
         MetadataCodec.write(snapshot.metadata, to: &out)
         snapshot.coverage.write(to: &out)
         out.buffer(snapshot.editIds)
@@ -133,7 +139,11 @@ package final class PersistedCache: @unchecked Sendable {
         let savedAt = try input.f64()
         let freshUntil = try input.optionalI64()
         var syncGeneration: String? = nil
-        if version >= 2, try input.bool() { syncGeneration = try input.string() }
+        var populateValidators: [AnswerValidator]? = nil
+        if version >= 2 {
+            if try input.bool() { syncGeneration = try input.string() }
+            populateValidators = try AnswerValidator.read(from: &input, limit: FreshnessCollector.maxPopulateValidators)
+        }
         // The identity starts with the service kind's raw value ("1|https://…").
         let kind = identity.split(separator: "|", maxSplits: 1).first.flatMap { Int32($0) }
         let metadata = try MetadataCodec.readMetadata(&input, version: version, kind: kind)
@@ -148,7 +158,7 @@ package final class PersistedCache: @unchecked Sendable {
         guard entries.reduce(0, { $0 + $1.batch.count }) < Int(UInt32.max) else { throw input.corrupt("more than 4 billion rows") }
         return Snapshot(
             identity: identity, savedAt: savedAt, freshUntil: freshUntil, metadata: metadata, coverage: coverage,
-            entries: entries, editIds: editIds, syncGeneration: syncGeneration)
+            entries: entries, editIds: editIds, syncGeneration: syncGeneration, populateValidators: populateValidators)
     }
 
     /// The batch records, decoded side by side (each is independent).

@@ -141,7 +141,7 @@ extension FeatureTable {
             let error = FeatureCacheError(
                 .conflict,
                 "feature \(id) was \(deleted ? "deleted" : "changed") on the service since it was cached: "
-                    + "the local edit is kept, not sent (apply it again to overwrite, or undo it)")
+                    + "the local edit is kept, not sent (undo it to take the service's version, then edit again)")
             edits.update(id) { $0.lastError = error }
             conflicts[id] = error
         }
@@ -179,10 +179,22 @@ extension FeatureTable {
             interaction.dropCoverage(table: self)
             report.method = .coverageDropped
         case .pinned:
+            // The populate's pages asked again where they carried validators: all
+            // unchanged, nothing to fetch.
+            if let validators = persistence.withLock({ $0.populateValidators }), !validators.isEmpty,
+                try await revalidate(validators) != nil
+            {
+                report.method = .notModified
+                return
+            }
             // Asked first: the features fetched next are current to it at least.
             let tracker = source as? any ChangeTrackingSource
             let generation = try await tracker?.currentGeneration(metadata: metadata)
-            var fetched = try await source.fetch(serverQuery(QueryParameters()), outFields: nil, metadata: metadata, progress: progress)
+            var (fetched, _, validators) = try await FreshnessCollector.collecting(limit: FreshnessCollector.maxPopulateValidators) {
+                () async throws(FeatureCacheError) in
+                try await source.fetch(serverQuery(QueryParameters()), outFields: nil, metadata: metadata, progress: progress)
+            }
+            persistence.withLock { $0.populateValidators = validators }
             try Task.checkCancellationTyped()
             fetched.compact()
             interaction.restart(resetCoverage: true)

@@ -36,3 +36,14 @@ package protocol ChangeTrackingSource: FeatureSource {
     /// what the refetched features are current to at least).
     func currentGeneration(metadata: TableMetadata) async throws(FeatureCacheError) -> String?
 }
+
+extension QueryParameters {
+    /// Every feature of the table as cached: no filter, window, field choice,
+    /// generalization or other output system (what a synchronize fetches again).
+    package var isWholeTable: Bool {
+        let filter = whereClause.trimmingCharacters(in: " ")
+        return (filter.isEmpty || filter == "1=1") && geometry == nil && objectIds.isEmpty && maxFeatures == 0
+            && resultOffset == 0 && outFields == nil && returnGeometry && maxAllowableOffset == 0 && quantizationTolerance == 0
+            && outWkid == 0
+    }
+}

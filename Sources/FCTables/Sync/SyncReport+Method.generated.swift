@@ -16,5 +16,8 @@ extension SyncReport {
         /// as REFETCHED, for a cache of on-interaction tiles only: their coverage was dropped, and
         /// views fetch them again
         case coverageDropped = 3
+        /// no change tracking, but the populated pages carried validators (ETag, Last-Modified):
+        /// each asked again conditionally answered 304 Not Modified, so nothing was fetched
+        case notModified = 4
     }
 }

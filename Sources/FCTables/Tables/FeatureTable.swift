@@ -314,9 +314,14 @@ public final class FeatureTable: Loadable {
         if !validated { try query.validate() }
         try await load()
         let metadata = try metadata()
-        var fetched = try await source.fetch(serverQuery(query), outFields: query.outFields, metadata: metadata, progress: progress)
+        var (fetched, _, validators) = try await FreshnessCollector.collecting(limit: FreshnessCollector.maxPopulateValidators) {
+            () async throws(FeatureCacheError) in
+            try await source.fetch(serverQuery(query), outFields: query.outFields, metadata: metadata, progress: progress)
+        }
         fetched.ordered = !query.orderBy.isEmpty
         let result = try cachePopulated(&fetched, clearCache: clearCache, metadata: metadata)
+        // The pages of the whole table: what a synchronize asks again conditionally.
+        if query.isWholeTable { persistence.withLock { $0.populateValidators = validators } }
         await flushCache()  // a populate that returned is on disk
         return result
     }

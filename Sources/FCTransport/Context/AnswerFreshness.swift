@@ -47,9 +47,14 @@ package final class FreshnessCollector: Sendable {
     /// had none (the work cannot be asked again conditionally as a whole).
     private let validators = Locked<[AnswerValidator]?>([])
 
-    /// Answers beyond this many make the work's validators nil (bounds what a
+    /// Answers beyond this many make a tile's validators nil (bounds what a
     /// tile keeps; a tile is one page, or a few when the service caps it).
     package static let maxValidators = 16
+    /// The same bound for a whole-table populate (a page each).
+    package static let maxPopulateValidators = 4096
+    private let limit: Int
+
+    package init(limit: Int = FreshnessCollector.maxValidators) { self.limit = limit }
 
     /// The collector of the work running in this task, if any.
     @TaskLocal package static var current: FreshnessCollector?
@@ -57,20 +62,20 @@ package final class FreshnessCollector: Sendable {
     package func note(_ until: Int64?, validator: AnswerValidator?) {
         value.withLock { $0.note(until) }
         validators.withLock { list in
-            guard let validator, let kept = list, kept.count < Self.maxValidators else {
+            guard let validator, let count = list?.count, count < limit else {
                 list = nil
                 return
             }
-            list = kept + [validator]
+            list!.append(validator)
         }
     }
 
     /// Runs `work`, returning what it gave, the freshness of the answers it
     /// received, and their validators (nil: some answer had none).
     package static func collecting<R>(
-        _ work: () async throws(FeatureCacheError) -> R
+        limit: Int = maxValidators, _ work: () async throws(FeatureCacheError) -> R
     ) async throws(FeatureCacheError) -> (R, AnswerFreshness, [AnswerValidator]?) {
-        let collector = FreshnessCollector()
+        let collector = FreshnessCollector(limit: limit)
         let outcome = await $current.withValue(collector) { () async -> Result<R, FeatureCacheError> in
             do throws(FeatureCacheError) {
                 return .success(try await work())
