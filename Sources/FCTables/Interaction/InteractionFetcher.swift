@@ -292,6 +292,12 @@ package final class InteractionFetcher: Sendable {
     /// The filter changed: cancel, forget coverage of other filters and drop
     /// the features only they held.
     package func filterChanged(to signature: String, table: FeatureTable) {
+        keepCoverage(of: signature, table: table)
+    }
+
+    /// Cancels, forgets the coverage of every signature but `signature`, and
+    /// drops the features only that coverage held.
+    private func keepCoverage(of signature: String, table: FeatureTable) {
         restart(resetCoverage: false)
         state.withLock { state -> Void in
             _ = table.store.remove(state.coverage.keepOnly(signature: signature))
@@ -329,10 +335,8 @@ package final class InteractionFetcher: Sendable {
     /// Forgets every covered tile and answered area (their data changed on
     /// the service) and drops the features only they held; pins stay.
     package func dropCoverage(table: FeatureTable) {
-        restart(resetCoverage: false)
-        state.withLock { state -> Void in
-            _ = table.store.remove(state.coverage.dropAll())
-        }
+        keepCoverage(of: TileCoverage.noSignature, table: table)
+        // A view's tile may have held the id of a feature edited here.
         table.restoreEdits()
     }
 

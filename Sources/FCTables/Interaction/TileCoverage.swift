@@ -435,8 +435,11 @@ extension TileCoverage {
     /// Forgets every tile and answered area (their data changed on the
     /// service); returns the features nothing holds any more (pins still do).
     package mutating func dropAll() -> [Int64] {
-        keepOnly(signature: "\u{0}")
+        keepOnly(signature: Self.noSignature)
     }
+
+    /// A signature no filter has: keeping only it keeps no coverage.
+    package static let noSignature = "\u{0}"
 
     /// Whether a populate pinned features (read back from disk or not).
     package var hasPins: Bool { !pinned.isEmpty || !restoredPins.isEmpty }

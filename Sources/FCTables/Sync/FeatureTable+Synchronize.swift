@@ -29,7 +29,8 @@ extension FeatureTable {
     ) async throws(FeatureCacheError) {
         try await load()
         let metadata = try metadata()
-        let tracker = canTrackChanges(metadata) ? source as? any ChangeTrackingSource : nil
+        // A source that does not track changes (or not this layer) says nil.
+        let tracker = source as? any ChangeTrackingSource
         let since = persistence.withLock { $0.syncGeneration }
         // 1. Down first, where the service can say what changed: the edits of
         //    features it changed are conflicts, not sent over its version.
@@ -77,15 +78,15 @@ extension FeatureTable {
             return (state.revalidationPending, state.background)
         }
         guard pending else { return }
-        guard background else { return await revalidate(metadata) }
-        Task.detached { [self] in await revalidate(metadata) }
+        guard background else { return await catchUpAfterRestore(metadata) }
+        Task.detached { [self] in await catchUpAfterRestore(metadata) }
     }
 
-    private func revalidate(_ metadata: TableMetadata) async {
+    private func catchUpAfterRestore(_ metadata: TableMetadata) async {
         var report = SyncReport()
         var revalidation = CacheInfo.Revalidation.stale
         if let tracker = source as? any ChangeTrackingSource, let since = persistence.withLock({ $0.syncGeneration }),
-            canTrackChanges(metadata), let changes = try? await tracker.changes(since: since, metadata: metadata),
+            let changes = try? await tracker.changes(since: since, metadata: metadata),
             (try? await bringIn(changes, metadata: metadata, into: &report)) != nil
         {
             revalidation = .synchronized
@@ -129,9 +130,10 @@ extension FeatureTable {
         // definition expression now). Either way not the service's any more.
         let gone = changes.deleted + changes.upserted.filter { !read.contains($0) }
 
-        let pending = Set(edits.snapshot().filter { $0.kind != .add }.map(\.objectId))
+        let local = edits.snapshot()
+        let pending = Set(local.filter { $0.kind != .add }.map(\.objectId))
+        let deletes = Set(local.filter { $0.kind == .delete }.map(\.objectId))
         var conflicts: [Int64: FeatureCacheError] = [:]
-        let deletes = Set(edits.snapshot().filter { $0.kind == .delete }.map(\.objectId))
         for id in Set(changes.upserted).union(changes.deleted) where pending.contains(id) {
             let deleted = !read.contains(id)
             if deleted, deletes.contains(id) {
@@ -156,14 +158,24 @@ extension FeatureTable {
             if moved { cacheChanged() }
             return conflicts
         }
-        var change = write(fetched, replacing: false, keepingFinerCopies: false, cause: .sync, recording: true)
-        if !removable.isEmpty { store.remove(removable, recording: &change.delta) }
-        interaction.pin(Array(read))
-        persistence.withLock { $0.syncGeneration = changes.generation }
+        writeSynchronized(fetched, replacing: false, removing: removable, generation: changes.generation, into: &report)
+        return conflicts
+    }
+
+    /// Writes what a synchronize read as one change (`.sync`): the features,
+    /// pinned, and the removals; counted in the report whether or not someone
+    /// listens, then told. The generation moves on with it.
+    private func writeSynchronized(
+        _ fetched: FetchedFeatures, replacing: Bool, removing gone: [Int64], generation: String?,
+        into report: inout SyncReport
+    ) {
+        var change = write(fetched, replacing: replacing, keepingFinerCopies: false, cause: .sync, recording: true)
+        if !gone.isEmpty { store.remove(gone, recording: &change.delta) }
+        interaction.pin(fetched.objectIds)
+        if let generation { persistence.withLock { $0.syncGeneration = generation } }
         report.count(change.delta, received: fetched.featureCount)
         if !recordsChanges { change.delta = nil }
         announce(change)
-        return conflicts
     }
 
     /// Without change tracking: the populated features are fetched again
@@ -190,21 +202,15 @@ extension FeatureTable {
             // Asked first: the features fetched next are current to it at least.
             let tracker = source as? any ChangeTrackingSource
             let generation = try await tracker?.currentGeneration(metadata: metadata)
-            var (fetched, _, validators) = try await FreshnessCollector.collecting(limit: FreshnessCollector.maxPopulateValidators) {
-                () async throws(FeatureCacheError) in
-                try await source.fetch(serverQuery(QueryParameters()), outFields: nil, metadata: metadata, progress: progress)
-            }
-            persistence.withLock { $0.populateValidators = validators }
+            var (fetched, validators) = try await fetchWithValidators(QueryParameters(), metadata: metadata, progress: progress)
             try Task.checkCancellationTyped()
             fetched.compact()
             interaction.restart(resetCoverage: true)
-            var change = write(fetched, replacing: true, keepingFinerCopies: false, cause: .sync, recording: true)
-            interaction.pin(fetched.objectIds)
-            if let generation { persistence.withLock { $0.syncGeneration = generation } }
             report.method = .refetched
-            report.count(change.delta, received: fetched.featureCount)
-            if !recordsChanges { change.delta = nil }
-            announce(change)
+            writeSynchronized(fetched, replacing: true, removing: [], generation: generation, into: &report)
+            // Kept once the features they describe are cached: a cancel before
+            // leaves the old pages' validators with the old features.
+            persistence.withLock { $0.populateValidators = validators }
         }
     }
 }

@@ -314,16 +314,26 @@ public final class FeatureTable: Loadable {
         if !validated { try query.validate() }
         try await load()
         let metadata = try metadata()
-        var (fetched, _, validators) = try await FreshnessCollector.collecting(limit: FreshnessCollector.maxPopulateValidators) {
-            () async throws(FeatureCacheError) in
-            try await source.fetch(serverQuery(query), outFields: query.outFields, metadata: metadata, progress: progress)
-        }
+        var (fetched, validators) = try await fetchWithValidators(query, metadata: metadata, progress: progress)
         fetched.ordered = !query.orderBy.isEmpty
         let result = try cachePopulated(&fetched, clearCache: clearCache, metadata: metadata)
-        // The pages of the whole table: what a synchronize asks again conditionally.
+        // The pages of the whole table, once cached: what a synchronize asks again conditionally.
         if query.isWholeTable { persistence.withLock { $0.populateValidators = validators } }
         await flushCache()  // a populate that returned is on disk
         return result
+    }
+
+    /// Fetches `query` (with the definition expression), and the validators
+    /// of its pages (nil when one had none, or there were too many); the
+    /// caller keeps them once the features are cached, never before.
+    package func fetchWithValidators(
+        _ query: QueryParameters, metadata: TableMetadata, progress: PopulateProgress?
+    ) async throws(FeatureCacheError) -> (FetchedFeatures, [AnswerValidator]?) {
+        let (fetched, _, validators) = try await FreshnessCollector.collecting(limit: FreshnessCollector.maxPopulateValidators) {
+            () async throws(FeatureCacheError) in
+            try await source.fetch(serverQuery(query), outFields: query.outFields, metadata: metadata, progress: progress)
+        }
+        return (fetched, validators)
     }
 
     /// The last step of every populate: the fetched pages (which this call owns)
