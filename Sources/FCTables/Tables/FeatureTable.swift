@@ -94,6 +94,10 @@ public final class FeatureTable: Loadable {
         return metadata
     }
 
+    /// The metadata the load settled on, from the moment it did: changes a
+    /// load makes (a restore brought current) are told in its spatial reference.
+    package var settledMetadata: TableMetadata? { settings.withLock { $0.metadata } }
+
     /// The metadata when loaded, else nil (for properties with fallbacks).
     public var loadedMetadata: TableMetadata? {
         loadStatus == .loaded ? settings.withLock { $0.metadata } : nil

@@ -57,6 +57,6 @@ extension FeatureTable {
     /// Tells the observers one change (nothing for none).
     package func tell(_ delta: StoreDelta?, _ cause: TableChange.Cause) {
         guard let delta, !delta.isEmpty else { return }
-        changes.send(TableChange(delta, cause: cause, spatialReference: loadedMetadata?.spatialReference))
+        changes.send(TableChange(delta, cause: cause, spatialReference: settledMetadata?.spatialReference))
     }
 }
