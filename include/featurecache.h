@@ -555,7 +555,14 @@ FC_API fc_status fc_table_create_ogc(fc_context *ctx, const char *api_url, const
  * fc_wfs_service_create_table). A document table (FC_SERVICE_DOCUMENT) reads
  * the document once, from the opening request: every request mode then
  * answers from that copy (populate, views and no-cache queries alike) without
- * asking the server again; GeoJSON is WGS84 (4326) unless its GeoJSON 2008
+ * asking the server again. Since 1.4, with a cache folder the copy is kept
+ * with the cache and the opening request of a later run asks whether it
+ * changed (If-None-Match / If-Modified-Since with the server's validators): a
+ * 304 loads the kept copy without a body (FC_CACHE_UNCHANGED); a changed
+ * document brings in only the features that differ between the two copies
+ * (FC_CACHE_SYNCHRONIZED, one FC_CHANGE_SYNC); a server that cannot be
+ * reached opens the URL from the kept copy (FC_CACHE_OFFLINE). GeoJSON is
+ * WGS84 (4326) unless its GeoJSON 2008
  * "crs" member names another EPSG code; an Esri JSON answer the server cut
  * short (exceededTransferLimit) fails with FC_E_LIMIT rather than lack features.
  * The operation's table is taken with fc_operation_take_table (owned by the
@@ -1593,7 +1600,8 @@ FC_API fc_status fc_table_reset_statistics(fc_table *table);
 #define FC_CACHE_WITHIN_TIME_TO_LIVE 4 /* no evidence of change; all kept, some tiles only
                                          for being within the time-to-live */
 #define FC_CACHE_OFFLINE            5 /* the service was unreachable: loaded from the cache */
-#define FC_CACHE_SCHEMA_CHANGED     6 /* fields, geometry type, CRS or extent changed: dropped */
+#define FC_CACHE_SCHEMA_CHANGED     6 /* fields, geometry type or CRS changed: dropped (an extent
+                                       that moved drops the tiles alone, @since 1.4) */
 #define FC_CACHE_FRESH              7 /* no evidence of change, and every tile still fresh
                                          by its server's Cache-Control max-age or Expires:
                                          all kept */
@@ -1967,16 +1975,18 @@ FC_API fc_status fc_table_remove_change_observer(fc_table *table, uint64_t token
                                       or the call stopped before (see its status) */
 #define FC_SYNC_DELTA            1 /* only what changed: the service tracks changes (ArcGIS
                                       ChangeTracking) and gave the ids changed since the
-                                      cache's generation; those features were read again */
+                                      cache's generation; those features were read again.
+                                      A document: downloaded again and compared with its
+                                      copy, the features that differ written */
 #define FC_SYNC_REFETCHED        2 /* the service cannot say what changed since (no change
                                       tracking, or a generation older than it keeps): the
                                       populated features were fetched again, whole */
 #define FC_SYNC_COVERAGE_DROPPED 3 /* as REFETCHED, for a cache of on-interaction tiles only:
                                       their coverage was dropped, and views fetch them again */
-#define FC_SYNC_NOT_MODIFIED     4 /* no change tracking, but the populated pages carried
-                                      validators (ETag, Last-Modified): each asked again
-                                      conditionally answered 304 Not Modified, so nothing
-                                      was fetched */
+#define FC_SYNC_NOT_MODIFIED     4 /* no change tracking, but the populated pages (or the
+                                      document) carried validators (ETag, Last-Modified):
+                                      each asked again conditionally answered 304 Not
+                                      Modified, so nothing was fetched */
 
 /* How a synchronize runs. Versioned: initialise with FC_SYNC_OPTIONS_INIT or
  * fc_sync_options_init. @since 1.4 */
@@ -2017,7 +2027,11 @@ typedef struct fc_sync_result {
  * down. Where the service tracks changes (ArcGIS layers with ChangeTracking
  * and serverGens), only the features changed since the cache's generation are
  * read (extractChanges, then a query by object id) and applied as one change
- * (FC_CHANGE_SYNC); local edits stay on top. Otherwise the pages of the last
+ * (FC_CHANGE_SYNC); local edits stay on top. A document is asked again
+ * (conditionally where it came with validators: 304 is FC_SYNC_NOT_MODIFIED)
+ * and compared with its copy: the features that differ are that change
+ * (FC_SYNC_DELTA); one whose fields changed fails with FC_E_INVALID_STATE
+ * (open it again). Otherwise the pages of the last
  * whole-table populate are asked again conditionally where they carried
  * validators (all 304: FC_SYNC_NOT_MODIFIED), and fetched again whole when
  * one changed or none can be asked (FC_SYNC_REFETCHED); a tile cache's

@@ -91,7 +91,7 @@ step "C tests of the offline tier under AddressSanitizer" scripts/test-asan.sh
 # A bounded libFuzzer run of every input path; a finding fails the suite.
 step "fuzz smoke (${FC_FUZZ_SECONDS:-8} s per target, one target per core)" scripts/fuzz.sh "${FC_FUZZ_SECONDS:-8}"
 step "pytest (pytest-xdist, one worker per core)" \
-    env FEATURECACHE_LIBRARY="$root/build/lib/libfeaturecache.so" python3 -m pytest -q -n "$(nproc)" python/tests
+    env FEATURECACHE_LIBRARY="$root/build/lib/libfeaturecache.so" python3 -m pytest -q -n "$(nproc)" --dist loadgroup python/tests
 
 echo
 echo "step times (wall, $(nproc) cores):"

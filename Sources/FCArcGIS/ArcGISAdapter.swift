@@ -16,12 +16,20 @@ package struct ArcGISAdapter: ServiceAdapter {
 
     package func service(for probe: ServiceProbe) async throws(FeatureCacheError) -> FeatureService? {
         let requester = ArcGISRequester(context: probe.context, serviceURL: probe.parsed.string)
-        let request = requester.request(probe.parsed)
+        // Conditional when an earlier run kept this URL's answer (a document).
+        let request = probe.conditional(requester.request(probe.parsed))
         let json: JSONValue
         do throws(FeatureCacheError) {
             let response = try await probe.context.send(request, counting: nil)
+            if response.status == 304, request.isConditional {
+                // The kept document is the answer still: not a service.
+                probe.request = request
+                probe.notModified = true
+                return nil
+            }
             if response.status < 400, ServiceResponse.looksLikeJSON(response.body) {
                 probe.response = response
+                probe.request = request
                 // A document of features is another adapter's; never built as a tree here.
                 if probe.holdsFeatures { return nil }
             }

@@ -13,12 +13,35 @@ package struct FeatureDocumentAdapter: ServiceAdapter {
 
     package var describes: String { "a GeoJSON or Esri JSON document of features" }
 
+    /// A copy of the URL's document an earlier run kept under the context's
+    /// cache folder (as a table opened from the URL keeps it: the service's
+    /// spatial reference, no definition expression): the probe asks whether
+    /// it changed rather than download it again.
+    package func prepare(_ probe: ServiceProbe) {
+        guard let root = probe.context.settings.cacheFolder, !root.isEmpty,
+            let url = try? RequestURL(parsing: probe.url)
+        else { return }
+        let identity = FeatureTable.cacheIdentity(kind: .document, source: url.string, wkid: 0, definitionExpression: "")
+        if let answer = PersistedCache.peekKeptAnswer(root: root, identity: identity) {
+            probe.kept = (answer, PersistedCache.folder(root: root, identity: identity))
+        }
+    }
+
     package func service(for probe: ServiceProbe) async throws(FeatureCacheError) -> FeatureService? {
-        guard probe.holdsFeatures, let response = probe.response else { return nil }
-        // The probe asked with f=json; a URL that names its own format (an
-        // ArcGIS query's f=geojson) is the document the caller meant.
-        let asked = probe.parsed.value(of: "f") == nil && (try? RequestURL(parsing: probe.url))?.value(of: "f") != nil
-        let table = try FeatureTable.document(url: probe.url, context: probe.context, prefetched: asked ? nil : response)
+        let opening: FeatureDocumentSource.Opening?
+        if let error = probe.unreachable, let kept = probe.kept {
+            opening = .unreachable(kept.answer, error)
+        } else if probe.notModified, let kept = probe.kept {
+            opening = .notModified(kept.answer, folder: kept.folder)
+        } else if probe.holdsFeatures, let response = probe.response {
+            // The probe asked with f=json; a URL that names its own format (an
+            // ArcGIS query's f=geojson) is the document the caller meant.
+            let asked = probe.parsed.value(of: "f") == nil && (try? RequestURL(parsing: probe.url))?.value(of: "f") != nil
+            opening = asked ? nil : .answer(response, probe.request)
+        } else {
+            return nil
+        }
+        let table = try FeatureTable.document(url: probe.url, context: probe.context, opening: opening)
         let item = ServiceItem(id: table.documentName, name: table.documentName, geometryType: .unknown)
         // One document, one table: the probe's download is its first load's.
         let once = Locked<FeatureTable?>(table)
@@ -38,14 +61,15 @@ extension FeatureTable {
     /// whole at `url`, e.g. `https://host/data/parks.geojson`: loading downloads
     /// it once, and every request mode answers from that copy.
     public static func document(url: String, context: ClientContext = .shared) throws(FeatureCacheError) -> FeatureTable {
-        try document(url: url, context: context, prefetched: nil)
+        try document(url: url, context: context, opening: nil)
     }
 
-    static func document(url: String, context: ClientContext, prefetched: HTTPResponse?) throws(FeatureCacheError) -> FeatureTable {
+    static func document(
+        url: String, context: ClientContext, opening: FeatureDocumentSource.Opening?
+    ) throws(FeatureCacheError) -> FeatureTable {
         let statistics = StatisticsCounter()
         let source = FeatureDocumentSource(
-            url: try RequestURL(parsing: url), context: context, statistics: statistics,
-            prefetched: prefetched)
+            url: try RequestURL(parsing: url), context: context, statistics: statistics, opening: opening)
         return FeatureTable(source: source, context: context, statistics: statistics)
     }
 

@@ -19,6 +19,13 @@ package protocol ServiceAdapter: Sendable {
     /// protocol's and says the URL cannot be opened, or when it settles that no
     /// other adapter should be asked (a network failure).
     func service(for probe: ServiceProbe) async throws(FeatureCacheError) -> FeatureService?
+    /// Readies the probe before any adapter sends it (a document's copy an
+    /// earlier run kept, for the probe to be asked conditionally).
+    func prepare(_ probe: ServiceProbe)
+}
+
+extension ServiceAdapter {
+    package func prepare(_ probe: ServiceProbe) {}
 }
 
 /// What a URL gave when asked, gathered once and shared by the adapters the
@@ -33,6 +40,17 @@ package final class ServiceProbe: @unchecked Sendable {  // one opener task uses
     package let context: ClientContext
     /// The JSON answer (HTTP status below 400, a body that opens with `{` or `[`), once asked.
     package var response: HTTPResponse?
+    /// The request `response` (or `notModified`) answered.
+    package var request: HTTPRequest?
+    /// A copy of this URL's answer an earlier run kept (a document of
+    /// features, in the context's cache folder), and that folder: the JSON
+    /// request is asked conditionally with its validator.
+    package var kept: (answer: KeptAnswer, folder: String)?
+    /// The server answered the conditional JSON request 304 Not Modified: the
+    /// kept answer is the URL's answer now.
+    package var notModified = false
+    /// The server could not be reached (with a kept answer: it opens offline).
+    package var unreachable: FeatureCacheError?
     /// What each probe answered that claimed nothing, in order ("asked for JSON: …").
     package var findings: [String] = []
     private var scannedKeys: [String]?
@@ -42,6 +60,17 @@ package final class ServiceProbe: @unchecked Sendable {  // one opener task uses
         self.url = url
         self.parsed = try RequestURL(parsingService: url)
         self.context = context
+    }
+
+    /// `request` asking whether the kept answer changed, when it is the request
+    /// the kept answer came from (the same URL): the validator's headers added.
+    package func conditional(_ request: HTTPRequest) -> HTTPRequest {
+        guard let validator = kept?.answer.validator, validator.url == request.url, request.method == .get else { return request }
+        var asked = request
+        asked.headers += validator.conditionalHeaders.filter { header in
+            !request.headers.contains { $0.name.lowercased() == header.name.lowercased() }
+        }
+        return asked
     }
 
     /// The members of the JSON answer's top-level object, read without building

@@ -8,6 +8,10 @@
 @testable import FCTables
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Documents of features served whole (the fourth source): what decides the
 /// format, the coordinate system and the ids; what fails; and a table opened from
 /// the URL alone answering all three request modes from one download.
@@ -175,5 +179,47 @@ private func failure<T>(_ work: () throws -> T) -> FeatureCacheError.Code? {
             #expect(error.code == .invalidArgument)
             #expect(error.message.contains("is the feature document layer 'parks', not 'lakes'"))
         }
+    }
+
+    @Test func twoCopiesTellWhatChangedBetweenThem() throws {
+        let identity = FeatureIdentity()
+        func copy(_ text: String) throws -> FeatureBatch {
+            try FeatureDocumentReader.read(Array(text.utf8), name: "doc", url: "http://docs.test/doc.json", identity: identity).batch
+        }
+        let old = try copy(Self.points)
+        let new = try copy(
+            """
+            {"type":"FeatureCollection","features":[
+              {"type":"Feature","id":"c","geometry":{"type":"Point","coordinates":[7,8]},"properties":{"n":4,"s":"w"}},
+              {"type":"Feature","id":"a","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"n":1,"s":"x"}},
+              {"type":"Feature","id":"b","geometry":{"type":"Point","coordinates":[3,4.5]},"properties":{"n":2.5,"s":null}}]}
+            """)
+        let changes = SourceChanges(from: old, to: new, generation: "g2")
+        // a moved nowhere (reordered only: no change); b moved; c is new; the
+        // feature without an id is gone (its number was its place in the old copy).
+        let (a, b, c) = (identity.objectId(for: "a"), identity.objectId(for: "b"), identity.objectId(for: "c"))
+        #expect(changes.generation == "g2" && !changes.notModified)
+        #expect(Set(changes.upserted) == [b, c] && changes.deleted == [old.objectId(2)])
+        #expect(!changes.upserted.contains(a))
+        #expect(SourceChanges(from: new, to: new, generation: "g2").upserted.isEmpty)
+    }
+
+    @Test func aKeptAnswerRoundTripsAndACorruptOneIsSetAside() throws {
+        let root = "/tmp/fc-kept-test-\(getpid())"
+        defer { _ = system("rm -rf '\(root)'") }
+        let cache = try PersistedCache(root: root, identity: "4|http://docs.test/doc.json|wkid=0|where=")
+        #expect(cache.readKeptAnswer() == nil)
+        let validator = AnswerValidator(url: "http://docs.test/doc.json?f=json", etag: "\"v1\"", lastModified: nil, accept: nil)
+        try cache.keep(KeptAnswer(validator: validator, body: Array(Self.points.utf8)))
+        let peeked = PersistedCache.peekKeptAnswer(root: root, identity: cache.identity)
+        #expect(peeked?.validator == validator && peeked?.body == Array(Self.points.utf8))
+        // One byte flipped: not read, set aside by the table that holds the folder.
+        var bytes = try #require(try CacheFiles.readRaw(cache.answerPath))
+        bytes[bytes.count - 5] ^= 0xFF
+        try CacheFiles.replace(cache.answerPath, with: bytes)
+        #expect(PersistedCache.peekKeptAnswer(root: root, identity: cache.identity) == nil)
+        #expect(CacheFiles.hasFile(in: cache.folder, prefix: "answer.fcc"))
+        #expect(cache.readKeptAnswer() == nil)
+        #expect(CacheFiles.hasFile(in: cache.folder, prefix: "answer.fcc.corrupt-"))
     }
 }

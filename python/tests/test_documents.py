@@ -13,19 +13,25 @@ import pytest
 import featurecache as fc
 from groundtruth import BBOX, check_trees, expected_trees
 
+# They count lighttpd's log of the same files: one worker runs them all
+# (test-all.sh distributes with --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("documents")
+
 FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "Tests", "FeatureCacheTests", "Fixtures", "arcgis-rest")
 VIEW = fc.Envelope(*BBOX, 4326)
 
 
-def downloads(geoservers, name, at_least=0):
-    """GET requests lighttpd logged for /documents/<name>. It writes its access
-    log in batches, later while other workers keep it busy (its CGI requests):
-    read until the count reaches at_least and then holds for 1.5 s (at most 30 s)."""
+def downloads(geoservers, name, at_least=0, status=""):
+    """GET requests lighttpd logged for /documents/<name> (answered with
+    status, when given). It writes its access log in batches, later while other
+    workers keep it busy (its CGI requests): read until the count reaches
+    at_least and then holds for 1.5 s (at most 30 s)."""
     log = os.path.join(os.environ.get("GEOSERVERS_HOME", "/tmp/featurecache-geoservers"), "mapserver", "lighttpd-access.log")
+    answered = '" %s ' % status if status else ""
 
     def count():
         with open(log, errors="replace") as lines:
-            return sum(1 for line in lines if '"GET /documents/%s' % name in line)
+            return sum(1 for line in lines if '"GET /documents/%s' % name in line and answered in line)
     last, steady, deadline = count(), 0, time.monotonic() + 30
     while (steady < 3 or last < at_least) and time.monotonic() < deadline:
         time.sleep(0.5)
@@ -141,3 +147,25 @@ def test_what_is_not_a_document_is_said(docs):
     with pytest.raises(fc.UnsupportedError) as raised:
         fc.Table.open(docs + "/missing.geojson")
     assert "document of features" in str(raised.value)
+
+
+def test_a_reopened_document_is_asked_whether_it_changed(docs, geoservers, tmp_path):
+    """With a cache folder the download is kept beside the cache: reopened, the
+    opening probe asks with lighttpd's own ETag / Last-Modified, and its 304
+    is the whole load (issue 45)."""
+    def run():
+        table = fc.Table.open(docs + "/roads.geojson", context=fc.Context(cache_dir=str(tmp_path)))
+        table.request_mode = fc.RequestMode.MANUAL_CACHE
+        if table.cache_info.revalidation == fc.CacheRevalidation.CREATED:
+            table.populate()
+        ids = sorted(feature.object_id for feature in table.query(fc.Query()))
+        revalidation = table.cache_info.revalidation
+        table.flush_cache()
+        table.close()
+        return revalidation, ids
+    before = downloads(geoservers, "roads.geojson", status="304")
+    created, ids = run()
+    assert created == fc.CacheRevalidation.CREATED and ids
+    revalidation, again = run()
+    assert revalidation == fc.CacheRevalidation.UNCHANGED and again == ids
+    assert downloads(geoservers, "roads.geojson", at_least=before + 1, status="304") == before + 1

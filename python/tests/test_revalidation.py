@@ -84,6 +84,8 @@ class StaticTree(http.server.SimpleHTTPRequestHandler):
             server.answers += 1
             etag = '"%s"' % (server.answers if server.rotate else hashlib.sha1(data).hexdigest()[:16])
         if self.headers.get("If-None-Match") == etag:
+            with server.lock:
+                server.not_modified += 1
             self.send_response(304)
             self.send_header("ETag", etag)
             self.end_headers()
@@ -109,7 +111,7 @@ def static_tree(tmp_path):
                            "--page", "200"])
     handler = lambda *args, **kwargs: StaticTree(*args, directory=str(www), **kwargs)  # noqa: E731
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.lock, server.answers, server.rotate = threading.Lock(), 0, False
+    server.lock, server.answers, server.not_modified, server.rotate = threading.Lock(), 0, 0, False
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield "http://127.0.0.1:%d/ogc" % server.server_address[1], www / "ogc" / "collections" / "trees" / "items.json", server
@@ -179,3 +181,137 @@ def test_synchronize_asks_the_populated_pages_again(static_tree, tmp_path):
     report = table.synchronize(timeout=60)
     assert report.method == fc.SyncMethod.REFETCHED and report.updated == 1 and report.features_received == 200
     assert table.synchronize(timeout=60).method == fc.SyncMethod.NOT_MODIFIED
+
+
+# Whole documents (a .geojson served as a file): the download is kept beside
+# the cache and asked again conditionally, by the opening probe itself.
+
+def write_document(path, features):
+    path.write_text(json.dumps({"type": "FeatureCollection", "features": features}))
+
+
+def tree(i, name=None):
+    return {"type": "Feature", "id": "tree-%d" % i, "properties": {"name": name or "t%d" % i, "height": i},
+            "geometry": {"type": "Point", "coordinates": [-122.7 + (i % 20) * 0.01, 45.5 + (i // 20) * 0.01]}}
+
+
+def open_document(url, folder, changes=None):
+    """The document opened from its URL with the context's cache folder (the
+    service first, so that changes, a list, observes the load too); a manual
+    cache, populated whole on the first run. Returns (table, features by id)."""
+    service = fc.FeatureService.open(url, context=fc.Context(cache_dir=str(folder)), timeout=30)
+    table = service.table()
+    if changes is not None:
+        table.add_change_observer(changes.append)
+    table.request_mode = fc.RequestMode.MANUAL_CACHE
+    table.wait(30)
+    if table.cache_info.revalidation == fc.CacheRevalidation.CREATED:
+        table.populate(timeout=30)
+    features = {feature.object_id: (feature["name"], feature["height"]) for feature in table.query(fc.Query())}
+    return table, features
+
+
+@pytest.fixture
+def document(static_tree):
+    """A 200-tree GeoJSON document with string ids on the static host: (url, path, server)."""
+    url, items, server = static_tree
+    path = items.parents[3] / "trees-document.geojson"
+    write_document(path, [tree(i) for i in range(1, 201)])
+    return url.rsplit("/", 1)[0] + "/trees-document.geojson", path, server
+
+
+def test_an_unchanged_document_reopens_with_a_304(document, tmp_path):
+    url, _, server = document
+    table, first = open_document(url, tmp_path / "cache")
+    assert table.service_kind == fc.ServiceKind.DOCUMENT and len(first) == 200
+    table.flush_cache()
+    table.close()
+    answers, not_modified = server.answers, server.not_modified
+    table, again = open_document(url, tmp_path / "cache")
+    # One request (the opening probe, asked conditionally), answered 304.
+    assert (server.answers, server.not_modified) == (answers + 1, not_modified + 1)
+    assert table.cache_info.revalidation == fc.CacheRevalidation.UNCHANGED
+    assert table.statistics.bytes_received == 0
+    assert again == first
+    report = table.synchronize(timeout=30)
+    assert report.method == fc.SyncMethod.NOT_MODIFIED and report.features_received == 0
+
+
+def test_a_changed_document_brings_in_only_what_changed(document, tmp_path):
+    url, path, _ = document
+    table, first = open_document(url, tmp_path / "cache")
+    table.flush_cache()
+    table.close()
+    features = [tree(i) for i in range(1, 201) if i != 7]  # 7 deleted
+    features[0] = tree(1, "renamed")  # 1 updated
+    features.append(tree(500))  # 500 added
+    write_document(path, features)
+    changes = []
+    table, again = open_document(url, tmp_path / "cache", changes)
+    assert table.cache_info.revalidation == fc.CacheRevalidation.SYNCHRONIZED
+    fresh, expected = open_document(url, tmp_path / "other")
+    assert again == expected and len(again) == 200
+    # The load's one change: the three features that differ, nothing else.
+    synced = [c for c in changes if c.cause == fc.ChangeCause.SYNC]
+    assert len(synced) == 1 and (len(synced[0].added), len(synced[0].updated), len(synced[0].deleted)) == (1, 1, 1)
+    assert synced[0].extent.wkid == 4326
+    # In the same run: a synchronize asks again, and takes the difference.
+    features[1] = tree(2, "again")
+    del features[5]
+    write_document(path, features)
+    seen = []
+    table.add_change_observer(seen.append)
+    report = table.synchronize(timeout=30)
+    assert report.method == fc.SyncMethod.DELTA
+    assert (report.added, report.updated, report.deleted) == (0, 1, 1)
+    assert len(seen) == 1 and seen[0].cause == fc.ChangeCause.SYNC
+    assert len(seen[0].updated) == 1 and len(seen[0].deleted) == 1
+    names = {feature["name"] for feature in table.query(fc.Query())}
+    assert "again" in names and "renamed" in names and len(names) == 199
+
+
+def test_a_corrupt_kept_document_is_downloaded_again(document, tmp_path):
+    url, _, _ = document
+    table, first = open_document(url, tmp_path / "cache")
+    table.flush_cache()
+    folder = table.cache_info.folder
+    table.close()
+    kept = os.path.join(folder, "answer.fcc")
+    data = bytearray(open(kept, "rb").read())
+    data[-10] ^= 0xFF
+    open(kept, "wb").write(bytes(data))
+    table, again = open_document(url, tmp_path / "cache")
+    assert again == first
+    assert table.cache_info.revalidation == fc.CacheRevalidation.UNCHANGED
+    assert any(name.startswith("answer.fcc.corrupt-") for name in os.listdir(folder))
+    assert os.path.exists(kept)  # kept again, whole
+
+
+def test_a_document_whose_etag_changes_with_the_same_body_stays_unchanged(document, tmp_path):
+    url, _, server = document
+    table, first = open_document(url, tmp_path / "cache")
+    table.flush_cache()
+    table.close()
+    server.rotate = True  # a new ETag every answer: the body comes again, and is compared
+    table, again = open_document(url, tmp_path / "cache")
+    assert table.cache_info.revalidation == fc.CacheRevalidation.UNCHANGED and again == first
+    report = table.synchronize(timeout=30)
+    assert report.method == fc.SyncMethod.DELTA and (report.added, report.updated, report.deleted) == (0, 0, 0)
+
+
+def test_a_kept_document_opens_offline(document, tmp_path):
+    """The server gone: fc_table_open still opens the URL, from the copy an
+    earlier run kept, and every request mode answers from it."""
+    url, _, server = document
+    table, first = open_document(url, tmp_path / "cache")
+    table.flush_cache()
+    table.close()
+    server.shutdown()
+    server.server_close()
+    table, again = open_document(url, tmp_path / "cache")
+    assert table.cache_info.offline and table.cache_info.revalidation == fc.CacheRevalidation.OFFLINE
+    assert again == first
+    table.request_mode = fc.RequestMode.ON_INTERACTION_NO_CACHE
+    assert len(table.query(fc.Query(where="height < 10"))) == 9
+    with pytest.raises(fc.NetworkError):
+        fc.Table.open(url, context=fc.Context(cache_dir=str(tmp_path / "never-kept")), timeout=30)

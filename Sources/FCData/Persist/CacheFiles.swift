@@ -27,6 +27,8 @@ package enum CacheFiles {
     package enum Kind: UInt32, Sendable {
         case features = 1
         case edits = 2
+        /// A whole answer a source keeps (a document of features): `answer.fcc`.
+        case answer = 3
     }
 
     // MARK: - Whole files
@@ -363,10 +365,10 @@ package enum CacheFiles {
     }
 
     /// A name the cache gives its files: the lock, the features, the journal,
-    /// their temporary and set-aside copies.
+    /// a source's kept answer, their temporary and set-aside copies.
     private static func isCacheFile(_ name: String) -> Bool {
-        name == "lock" || name == "features.fcc" || name == "edits.fcj" || name.hasPrefix("features.fcc.")
-            || name.hasPrefix("edits.fcj.")
+        ["lock", "features.fcc", "edits.fcj", "answer.fcc"].contains(name) || name.hasPrefix("features.fcc.")
+            || name.hasPrefix("edits.fcj.") || name.hasPrefix("answer.fcc.")
     }
 
     private static func isLowerHex(_ byte: UInt8) -> Bool { (48...57).contains(byte) || (97...102).contains(byte) }

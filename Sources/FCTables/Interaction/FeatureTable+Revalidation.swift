@@ -21,14 +21,10 @@ extension FeatureTable {
                 .get, url: validator.url, headers: validator.conditionalHeaders, credentialsFor: source.urlString)
             let response = try await context.send(request, counting: statistics)
             guard response.status == 304 else { return nil }
-            // The 304's own validators and freshness replace the stored ones
-            // (RFC 9111 §4.3.4); a 304 without them keeps the stored ones.
+            // The 304's own freshness and validators replace the stored ones.
             let now = DateText.now
             freshness.note(HTTPFreshness.freshUntil(response.headers, receivedAt: now))
-            var updated = validator
-            if let etag = response.header("ETag"), !etag.isEmpty { updated.etag = etag }
-            if let modified = response.header("Last-Modified"), !modified.isEmpty { updated.lastModified = modified }
-            renewed.append(updated)
+            renewed.append(validator.renewed(by: response))
         }
         statistics.mergeFreshness(freshness)
         return TileCoverage.Received(freshUntil: freshness.vouchedUntil, validators: renewed)

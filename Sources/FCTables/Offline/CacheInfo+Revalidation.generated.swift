@@ -17,7 +17,8 @@ extension CacheInfo {
         case withinTimeToLive = 4
         /// the service was unreachable: loaded from the cache
         case offline = 5
-        /// fields, geometry type, CRS or extent changed: dropped
+        /// fields, geometry type or CRS changed: dropped (an extent that moved drops the tiles
+        /// alone, @since 1.4)
         case schemaChanged = 6
         /// no evidence of change, and every tile still fresh by its server's Cache-Control max-age
         /// or Expires: all kept

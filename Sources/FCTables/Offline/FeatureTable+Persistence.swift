@@ -66,8 +66,15 @@ extension FeatureTable {
     /// and item (credentials taken out), the spatial reference asked for, the
     /// definition expression.
     private var cacheIdentity: String {
-        let wkid = presetSpatialReference?.wkid ?? 0
-        return "\(source.kind.rawValue)|\(RequestURL.redacted(source.cacheIdentity))|wkid=\(wkid)|where=\(definitionExpression)"
+        Self.cacheIdentity(
+            kind: source.kind, source: source.cacheIdentity, wkid: presetSpatialReference?.wkid ?? 0,
+            definitionExpression: definitionExpression)
+    }
+
+    /// The identity of a table of `kind` on `source` (its `cacheIdentity`)
+    /// in `wkid` (0: the service's) under a definition expression.
+    package static func cacheIdentity(kind: ServiceKind, source: String, wkid: Int32, definitionExpression: String) -> String {
+        "\(kind.rawValue)|\(RequestURL.redacted(source))|wkid=\(wkid)|where=\(definitionExpression)"
     }
 
     /// Opens the folder (once) and reads what it holds; nil when not persisted.
@@ -86,6 +93,7 @@ extension FeatureTable {
             failure.message = "the cache folder cannot be used: \(error.message)"
             throw failure
         }
+        (source as? any AnswerKeepingSource)?.keepAnswers(in: cache)
         let (snapshot, setAside) = cache.readSnapshot()
         let (journal, contents, journalSetAside) = cache.openJournal()
         edits.restore(contents.edits, nextLocalId: contents.nextLocalId, nextSequence: contents.nextSequence)
@@ -114,7 +122,6 @@ extension FeatureTable {
             if !offline,
                 saved.fields != metadata.fields || saved.geometryType != metadata.geometryType
                     || saved.spatialReference?.effectiveWkid != metadata.spatialReference?.effectiveWkid
-                    || Self.grid(for: saved) != Self.grid(for: metadata)
             {
                 revalidation = .schemaChanged
             } else {
@@ -123,7 +130,10 @@ extension FeatureTable {
                 // Edits landed or undone after the features were saved: what
                 // the service holds moved on since, whatever else it says.
                 let editsMoved = Set(snapshot.editIds) != pendingNow
-                var released: [Int64] = []
+                // The tiles were cut from another extent (the data grew or
+                // shrank): they cover nothing now; the features themselves
+                // stay for the evidence to judge.
+                var released = !offline && Self.grid(for: saved) != Self.grid(for: metadata) ? coverage.dropAll() : []
                 if offline {
                     revalidation = .offline
                 } else if let before = saved.dataVersion, let now = metadata.dataVersion {
@@ -137,11 +147,11 @@ extension FeatureTable {
                         persistence.withLock { $0.revalidationPending = true }
                         if background { revalidation = .revalidating }
                     } else if revalidation == .stale {
-                        released = coverage.dropAll()
+                        released += coverage.dropAll()
                     }
                 } else if editsMoved {
                     revalidation = .expired
-                    released = coverage.dropAll()
+                    released += coverage.dropAll()
                 } else if coverage.isEmpty {
                     // Populated features only (pins, kept whatever the verdict):
                     // the table's answers together decide.
@@ -152,7 +162,7 @@ extension FeatureTable {
                     // or younger than the caller's time-to-live, the staleness
                     // it accepts; only what aged is fetched again.
                     let aging = coverage.dropExpired(now: DateText.now, timeToLive: ttl)
-                    released = aging.released
+                    released += aging.released
                     revalidation =
                         aging.stale > 0
                         ? .toRevalidate

@@ -48,12 +48,17 @@ package final class PersistedCache: @unchecked Sendable {
     /// Opens (creating) the folder of `identity` under `root`, waiting up to
     /// `lockWait` seconds for a table that holds it.
     package init(root: String, identity: String, lockWait: Double = 2) throws(FeatureCacheError) {
-        let name = String(identity.utf8.withContiguousStorageIfAvailable { ContentHash.of(UnsafeRawBufferPointer($0)) } ?? 0, radix: 16)
         self.root = root
-        folder = root.hasSuffix("/") ? root + name : root + "/" + name
+        folder = Self.folder(root: root, identity: identity)
         self.identity = identity
         lock = try CacheFiles.Lock.folder(folder, patience: lockWait)
         isReadOnly = lock == nil
+    }
+
+    /// The folder of `identity` under `root`: named by the identity's hash.
+    package static func folder(root: String, identity: String) -> String {
+        let name = String(identity.utf8.withContiguousStorageIfAvailable { ContentHash.of(UnsafeRawBufferPointer($0)) } ?? 0, radix: 16)
+        return root.hasSuffix("/") ? root + name : root + "/" + name
     }
 
     // MARK: - Features
@@ -222,7 +227,7 @@ package final class PersistedCache: @unchecked Sendable {
     }
 
     /// Bytes the table's files take on disk.
-    package var bytesOnDisk: Int { CacheFiles.size(featuresPath) + CacheFiles.size(journalPath) }
+    package var bytesOnDisk: Int { CacheFiles.size(featuresPath) + CacheFiles.size(journalPath) + CacheFiles.size(answerPath) }
 }
 
 /// Records lent to the threads of one `concurrentPerform`, which returns

@@ -35,9 +35,9 @@ extension FeatureTable {
         // 1. Down first, where the service can say what changed: the edits of
         //    features it changed are conflicts, not sent over its version.
         var conflicts: [Int64: FeatureCacheError] = [:]
-        var delta = false
+        var delta = false, notModified = false
         if let tracker, let since, let changes = try await tracker.changes(since: since, metadata: metadata) {
-            delta = true
+            (delta, notModified) = (true, changes.notModified)
             conflicts = try await bringIn(changes, metadata: metadata, into: &report)
         }
         try Task.checkCancellationTyped()
@@ -51,7 +51,7 @@ extension FeatureTable {
         //    fields), so the next synchronize does not take our own edits for
         //    someone else's — or, without change tracking, everything.
         if delta {
-            report.method = .delta
+            report.method = notModified && report.uploaded == 0 ? .notModified : .delta
             if report.uploaded > 0, let tracker, let since = persistence.withLock({ $0.syncGeneration }),
                 let changes = try await tracker.changes(since: since, metadata: metadata)
             {

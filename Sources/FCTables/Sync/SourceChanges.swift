@@ -13,11 +13,33 @@ package struct SourceChanges: Sendable, Equatable {
     /// Added or updated since the generation asked from.
     package var upserted: [Int64]
     package var deleted: [Int64]
+    /// The service said so without a body (HTTP 304 Not Modified): nothing changed.
+    package var notModified = false
 
-    package init(generation: String, upserted: [Int64], deleted: [Int64]) {
+    package init(generation: String, upserted: [Int64], deleted: [Int64], notModified: Bool = false) {
         self.generation = generation
         self.upserted = upserted
         self.deleted = deleted
+        self.notModified = notModified
+    }
+
+    /// What changed from one whole copy of the data to the next (a document
+    /// downloaded again): ids new in `new` or whose row differs (attributes
+    /// or geometry), and ids `new` lacks.
+    package init(from old: FeatureBatch, to new: FeatureBatch, generation: String) {
+        var oldRows: [Int64: Int] = [:]
+        oldRows.reserveCapacity(old.count)
+        for row in 0..<old.count { oldRows[old.objectId(row)] = row }
+        var upserted: [Int64] = []
+        for row in 0..<new.count {
+            let id = new.objectId(row)
+            guard let before = oldRows.removeValue(forKey: id) else {
+                upserted.append(id)
+                continue
+            }
+            if !new.rowEquals(row, old, before) { upserted.append(id) }
+        }
+        self.init(generation: generation, upserted: upserted, deleted: oldRows.keys.sorted())
     }
 }
 

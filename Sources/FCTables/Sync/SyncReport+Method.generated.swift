@@ -8,7 +8,8 @@ extension SyncReport {
         /// its status)
         case none = 0
         /// only what changed: the service tracks changes (ArcGIS ChangeTracking) and gave the ids
-        /// changed since the cache's generation; those features were read again
+        /// changed since the cache's generation; those features were read again. A document:
+        /// downloaded again and compared with its copy, the features that differ written
         case delta = 1
         /// the service cannot say what changed since (no change tracking, or a generation older
         /// than it keeps): the populated features were fetched again, whole
@@ -16,8 +17,9 @@ extension SyncReport {
         /// as REFETCHED, for a cache of on-interaction tiles only: their coverage was dropped, and
         /// views fetch them again
         case coverageDropped = 3
-        /// no change tracking, but the populated pages carried validators (ETag, Last-Modified):
-        /// each asked again conditionally answered 304 Not Modified, so nothing was fetched
+        /// no change tracking, but the populated pages (or the document) carried validators (ETag,
+        /// Last-Modified): each asked again conditionally answered 304 Not Modified, so nothing was
+        /// fetched
         case notModified = 4
     }
 }

@@ -23,9 +23,17 @@ package struct AnswerValidator: Sendable, Equatable {
     /// be asked again conditionally (not a GET, no validator, a credential in
     /// its URL, a weak or oversized value).
     package static func of(_ response: StreamedResponse, to request: HTTPRequest) -> AnswerValidator? {
+        of(headers: response.headers, to: request)
+    }
+
+    package static func of(_ response: HTTPResponse, to request: HTTPRequest) -> AnswerValidator? {
+        of(headers: response.headers, to: request)
+    }
+
+    private static func of(headers: [(name: String, value: String)], to request: HTTPRequest) -> AnswerValidator? {
         guard request.method == .get, RequestURL.redacted(request.url) == request.url else { return nil }
-        let etag = response.header("ETag").flatMap(usable)
-        let lastModified = response.header("Last-Modified").flatMap(usable)
+        let etag = firstHeader("ETag", in: headers).flatMap(usable)
+        let lastModified = firstHeader("Last-Modified", in: headers).flatMap(usable)
         guard etag != nil || lastModified != nil else { return nil }
         let accept = request.headers.first { $0.name.lowercased() == "accept" }?.value
         return AnswerValidator(url: request.url, etag: etag, lastModified: lastModified, accept: accept)
@@ -39,6 +47,15 @@ package struct AnswerValidator: Sendable, Equatable {
         if let lastModified { headers.append(("If-Modified-Since", lastModified)) }
         if let accept { headers.append(("Accept", accept)) }
         return headers
+    }
+
+    /// The validator after a 304 to it: the 304's own validators replace the
+    /// stored ones (RFC 9111 §4.3.4); a 304 without them keeps the stored ones.
+    package func renewed(by response: HTTPResponse) -> AnswerValidator {
+        var updated = self
+        if let etag = response.header("ETag").flatMap(Self.usable) { updated.etag = etag }
+        if let modified = response.header("Last-Modified").flatMap(Self.usable) { updated.lastModified = modified }
+        return updated
     }
 
     /// Longest validator kept: real ones are tens of bytes.

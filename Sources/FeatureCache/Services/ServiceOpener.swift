@@ -34,9 +34,18 @@ extension FeatureTable {
 enum ServiceOpener {
     static func service(url: String, context: ClientContext) async throws(FeatureCacheError) -> FeatureService {
         let probe = try ServiceProbe(url: url, context: context)
+        for adapter in ServiceAdapters.registered { adapter.prepare(probe) }
         for adapter in ServiceAdapters.registered {
-            if let service = try await adapter.service(for: probe) { return service }
+            do {
+                if let service = try await adapter.service(for: probe) { return service }
+            } catch {
+                // Unreachable, with the URL's document kept by an earlier run:
+                // the adapters after go on, and the document's opens offline.
+                guard probe.unreachable == nil, probe.kept != nil, FeatureTable.isUnreachable(error) else { throw error }
+                probe.unreachable = error
+            }
         }
+        if let error = probe.unreachable { throw error }
         let kinds = ServiceAdapters.registered.map(\.describes)
         throw FeatureCacheError(
             .unsupported,
