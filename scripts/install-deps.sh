@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Installs what building and testing FeatureCache needs, idempotently: Debian
-# packages (libcurl, libxml2, PROJ, cmake, pkg-config, a C/C++ compiler, venv, the
-# Debian packaging tools and lintian) and
+# packages (libcurl, libxml2, PROJ, SQLite for the command-line tool's
+# GeoPackages, cmake, pkg-config, a C/C++ compiler, venv, the Debian packaging
+# tools and lintian, GDAL's programs to read what the tool writes) and
 # the Python test packages (pytest, pyarrow, geopandas, shapely).
 # The Swift 6 toolchain itself must already be on PATH.
 set -euo pipefail
 
 # dpkg-dev (dpkg-shlibdeps, dpkg-architecture) and lintian: the Debian packages
 # and their check; iproute2 and util-linux: the offline tier's namespace.
-packages=(libcurl4-openssl-dev libxml2-dev libproj-dev cmake pkg-config gcc g++ make binutils python3 python3-venv curl
-          dpkg-dev lintian iproute2 util-linux file)
+packages=(libcurl4-openssl-dev libxml2-dev libproj-dev libsqlite3-dev cmake pkg-config gcc g++ make binutils python3
+          python3-venv curl dpkg-dev lintian iproute2 util-linux file gdal-bin)
 missing=()
 for package in "${packages[@]}"; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
