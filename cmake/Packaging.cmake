@@ -5,6 +5,8 @@
 #                            computed by dpkg-shlibdeps, a shlibs file, ldconfig
 #   libfeaturecache-dev      header, C++ header, .so link, .pc, CMake package
 #                            (component development), Depends on the exact runtime
+#   featurecache             the command-line tool and its man page (component
+#                            tools), Depends on the exact runtime and SQLite
 # Each package carries /usr/share/doc/<package>/{copyright, changelog.Debian.gz,
 # changelog.gz}, installed only by component installs (the Debian packages), never
 # by a plain install or the tarball.
@@ -17,6 +19,7 @@ set(FC_PACKAGE_CONTACT "FeatureCache developers <maintainers@featurecache.invali
 set(FC_DEB_REVISION 1 CACHE STRING "The Debian revision of the packages")
 set(FC_DEB_RUNTIME "libfeaturecache${PROJECT_VERSION_MAJOR}")  # named after the SONAME
 set(FC_DEB_DEV "libfeaturecache-dev")
+set(FC_DEB_TOOLS "featurecache")
 set(FC_DEB_VERSION "${PROJECT_VERSION}-${FC_DEB_REVISION}")
 
 # The release date from CHANGELOG.md's heading for this version: it dates the
@@ -43,11 +46,17 @@ configure_file(CHANGELOG.md "${_fc_debian}/changelog" COPYONLY)
 foreach(file changelog.Debian changelog)
   execute_process(COMMAND gzip -9nf "${_fc_debian}/${file}" COMMAND_ERROR_IS_FATAL ANY)
 endforeach()
-foreach(package IN ITEMS ${FC_DEB_RUNTIME} ${FC_DEB_DEV})
+set(_fc_packages ${FC_DEB_RUNTIME} ${FC_DEB_DEV})
+if(FC_BUILD_TOOLS)
+  list(APPEND _fc_packages ${FC_DEB_TOOLS})
+endif()
+foreach(package IN ITEMS ${_fc_packages})
   if(package STREQUAL FC_DEB_RUNTIME)
     set(_fc_component runtime)
-  else()
+  elseif(package STREQUAL FC_DEB_DEV)
     set(_fc_component development)
+  else()
+    set(_fc_component tools)
   endif()
   install(FILES "${_fc_debian}/copyright" "${_fc_debian}/changelog.Debian.gz" "${_fc_debian}/changelog.gz"
           DESTINATION "${CMAKE_INSTALL_DATAROOTDIR}/doc/${package}" COMPONENT ${_fc_component}-debian
@@ -77,6 +86,9 @@ set(CPACK_PACKAGE_FILE_NAME "featurecache-${PROJECT_VERSION}-linux-${CMAKE_SYSTE
 # The Debian packages: one per component group.
 set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_COMPONENTS_ALL runtime runtime-debian development development-debian)
+if(FC_BUILD_TOOLS)
+  list(APPEND CPACK_COMPONENTS_ALL tools tools-debian)
+endif()
 set(CPACK_COMPONENTS_GROUPING ONE_PER_GROUP)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_RELEASE "${FC_DEB_REVISION}")
@@ -118,6 +130,20 @@ columnar cache, with request modes, paging and a loadable pattern.
 This package contains the C header, the C++17 header, the pkg-config file and
 the CMake package.")
 
+set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME "${FC_DEB_TOOLS}")
+set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION utils)
+# Written by hand: dpkg-shlibdeps cannot find the library of the package
+# built beside it. What the program links: the library, SQLite, libc.
+set(CPACK_DEBIAN_TOOLS_PACKAGE_DEPENDS
+    "${FC_DEB_RUNTIME} (= ${FC_DEB_VERSION}), libsqlite3-0 (>= 3.7.15), libc6 (>= 2.34)")
+set(CPACK_DEBIAN_TOOLS_DESCRIPTION
+    "feature-service client with a fast local cache - command-line tool
+featurecache reads the features of ArcGIS REST feature services, OGC API -
+Features collections, WFS feature types and GeoJSON documents served whole,
+and writes them as GeoJSON, GeoJSON sequences, CSV or GeoPackage.
+.
+This package contains the featurecache program and its manual page.")
+
 include(CPack)
 cpack_add_component_group(runtime)
 cpack_add_component_group(development)
@@ -125,3 +151,8 @@ cpack_add_component(runtime GROUP runtime)
 cpack_add_component(runtime-debian GROUP runtime)
 cpack_add_component(development GROUP development DEPENDS runtime)
 cpack_add_component(development-debian GROUP development)
+if(FC_BUILD_TOOLS)
+  cpack_add_component_group(tools)
+  cpack_add_component(tools GROUP tools DEPENDS runtime)
+  cpack_add_component(tools-debian GROUP tools)
+endif()

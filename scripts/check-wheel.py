@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Checks a featurecache wheel: it holds the binding, py.typed and the library
-under its SONAME; the library needs no shared library beyond the C library and
+"""Checks a featurecache wheel: it holds the binding, py.typed, the library
+under its SONAME and the command-line tool (which finds that library); the library needs no shared library beyond the C library and
 the native dependencies the package states (featurecache._ffi.NATIVE_DEPENDENCIES),
 and those it states it does need. Prints "wheel ok".
 
@@ -37,6 +37,16 @@ def main(path):
         with tempfile.TemporaryDirectory() as folder:
             library = wheel.extract("featurecache/libfeaturecache.so.1", folder)
             dynamic = subprocess.check_output(["readelf", "-d", library], text=True)
+            if "featurecache/bin/featurecache" not in names:
+                raise SystemExit("%s: the command-line tool featurecache/bin/featurecache is missing" % path)
+            tool = subprocess.check_output(["readelf", "-d", wheel.extract("featurecache/bin/featurecache", folder)],
+                                           text=True)
+    # The tool: the package's library (found through its RUNPATH), SQLite, libc.
+    tool_needs = {line.split("[")[1].split("]")[0] for line in tool.splitlines() if "(NEEDED)" in line}
+    if tool_needs - SYSTEM != {"libfeaturecache.so.1", "libsqlite3.so.0"}:
+        raise SystemExit("the tool needs %s" % sorted(tool_needs - SYSTEM))
+    if "[$ORIGIN/..]" not in tool:
+        raise SystemExit("the tool does not find the package's library through $ORIGIN/..")
     needed = {line.split("[")[1].split("]")[0] for line in dynamic.splitlines() if "(NEEDED)" in line}
     soname = [line for line in dynamic.splitlines() if "(SONAME)" in line]
     if not soname or "libfeaturecache.so.1" not in soname[0]:

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # The release packages as a user and a distribution see them:
-#   - scripts/package.sh makes the tarball and the two .debs from build/lib
+#   - scripts/package.sh makes the tarball and the three .debs from build/lib
 #     (built first if missing), twice: both runs give identical files;
 #   - lintian finds no error in the .debs (its warnings are printed);
 #   - the control fields: computed Depends (libc6, libcurl4, libxml2, libproj25), the
@@ -10,6 +10,8 @@
 #   - the .debs unpacked into a scratch root (dpkg -x) and the tarball unpacked
 #     elsewhere: the C and C++ consumers build against each (pkg-config and
 #     find_package) and run;
+#   - the featurecache program, from the .deb and from the tarball, dumps a
+#     layer of the ArcGIS emulator into a GeoPackage GDAL reads whole;
 #   - CMAKE_BUILD_TYPE=Debug asks for SwiftPM's debug configuration, unstripped.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -31,13 +33,14 @@ echo "packages: two runs give identical files"
 
 runtime="$(echo "$work"/dist/libfeaturecache[0-9]*_*.deb)"
 dev="$(echo "$work"/dist/libfeaturecache-dev_*.deb)"
+tools="$(echo "$work"/dist/featurecache_*.deb)"
 tarball="$(echo "$work"/dist/featurecache-*.tar.gz)"
-for file in "$runtime" "$dev" "$tarball"; do [ -f "$file" ] || fail "missing package $file"; done
+for file in "$runtime" "$dev" "$tools" "$tarball"; do [ -f "$file" ] || fail "missing package $file"; done
 
 # lintian: no errors; warnings and notes are listed, not fatal.
 # (spelling-error-in-binary notes are counted, not listed: they are fragments
 # of words in the statically linked Swift runtime's strings.)
-lintian --display-info --pedantic "$runtime" "$dev" > "$work/lintian.txt" 2>&1 || true
+lintian --display-info --pedantic "$runtime" "$dev" "$tools" > "$work/lintian.txt" 2>&1 || true
 grep -E '^[EWIP]: ' "$work/lintian.txt" | grep -v 'spelling-error-in-binary' || true
 echo "I: spelling-error-in-binary: $(grep -c 'spelling-error-in-binary' "$work/lintian.txt" || true) notes"
 if grep -q '^E: ' "$work/lintian.txt"; then fail "lintian reports errors"; fi
@@ -57,9 +60,11 @@ dpkg-deb --ctrl-tarfile "$runtime" | tar -xO ./shlibs | grep -c "^libfeaturecach
 dpkg-deb --ctrl-tarfile "$runtime" | tar -xO ./triggers | grep -c "^activate-noawait ldconfig$" >/dev/null \
     || fail "no ldconfig trigger"
 echo "control: Depends: $depends"
+[ "$(dpkg-deb -f "$tools" Depends)" = "$(dpkg-deb -f "$runtime" Package) (= $version), libsqlite3-0 (>= 3.7.15), libc6 (>= 2.34)" ] \
+    || fail "the featurecache package's Depends: $(dpkg-deb -f "$tools" Depends)"
 
 # apt would install them here: their dependencies resolve on this system.
-apt-get install --simulate --no-download -q "$runtime" "$dev" > "$work/apt.txt" 2>&1 \
+apt-get install --simulate --no-download -q "$runtime" "$dev" "$tools" > "$work/apt.txt" 2>&1 \
     || { cat "$work/apt.txt"; fail "apt cannot install the packages"; }
 grep -q "^Inst libfeaturecache-dev" "$work/apt.txt" || { cat "$work/apt.txt"; fail "apt would not install them"; }
 echo "apt-get install --simulate: resolves"
@@ -68,6 +73,8 @@ echo "apt-get install --simulate: resolves"
 triplet="$(dpkg-architecture -qDEB_HOST_MULTIARCH)"
 dpkg -x "$runtime" "$work/root"
 dpkg -x "$dev" "$work/root"
+dpkg -x "$tools" "$work/root"
+[ -f "$work/root/usr/share/man/man1/featurecache.1.gz" ] || fail "no man page in the featurecache package"
 [ "$(find "$work/root/usr/lib/$triplet" -maxdepth 1 -name 'libfeaturecache.so.*.*.*' -perm -u+x | wc -l)" = 0 ] \
     || fail "the library is executable (Debian wants 0644)"
 consumers "$root" "$work/root/usr" "lib/$triplet" \
@@ -77,6 +84,28 @@ consumers "$root" "$work/root/usr" "lib/$triplet" \
 mkdir -p "$work/tarball"
 tar -xzf "$tarball" -C "$work/tarball"
 consumers "$root" "$(echo "$work"/tarball/featurecache-*)" lib share/doc/FeatureCache/LICENSE
+
+# The program, as each package installs it, against the ArcGIS emulator: a
+# GeoPackage GDAL reads whole. The .deb's finds the library where the system
+# would (here LD_LIBRARY_PATH stands for /usr/lib/<triplet>); the tarball's
+# finds its own through its RUNPATH.
+state="$(mktemp -d)"
+emulator="$("$root/Tests/servers/emulator-ctl.sh" start "$state")"
+trap '"$root/Tests/servers/emulator-ctl.sh" stop "$state" >/dev/null 2>&1 || true' EXIT
+layer="$emulator/arcgis/rest/services/Portland/FeatureServer/0"
+check_program() {
+    local name="$1" out="$work/$1.gpkg"
+    shift
+    "$@" --version | grep -c "^featurecache $(dpkg-deb -f "$runtime" Version | cut -d- -f1)$" >/dev/null \
+        || fail "$name: featurecache --version"
+    "$@" dump "$layer" --bbox -122.6,45.5,-122.55,45.55 -o "$out" || fail "$name: featurecache dump"
+    local count
+    count="$(ogrinfo -ro -so -al "$out" | sed -n 's/^Feature Count: //p')"
+    [ "${count:-0}" -gt 1000 ] || fail "$name: GDAL reads $count features"
+    echo "featurecache ($name): $count features into a GeoPackage GDAL reads"
+}
+check_program deb env LD_LIBRARY_PATH="$work/root/usr/lib/$triplet" "$work/root/usr/bin/featurecache"
+check_program tarball "$(echo "$work"/tarball/featurecache-*)/bin/featurecache"
 
 # CMAKE_BUILD_TYPE reaches the Swift build: Debug is SwiftPM's debug
 # configuration, unstripped. Read from the build's commands (make -n) rather

@@ -25,3 +25,21 @@ def test_imported_from_site_packages_with_its_own_library():
     mapped = [line.split()[-1] for line in open("/proc/self/maps") if _ffi.SONAME in line]
     assert mapped and all(path.startswith(package) for path in mapped)
     assert fc.__version__ == ctypes.cast(_ffi.lib.fc_version(), ctypes.c_char_p).value.decode()
+
+
+def test_the_command_line_tool_runs_from_the_package(ns, tmp_path):
+    """python -m featurecache and the featurecache script both run the tool
+    the wheel carries, which finds the package's library on its own."""
+    import shutil
+    import subprocess
+    import sys
+    version = subprocess.run([sys.executable, "-m", "featurecache", "--version"], capture_output=True, text=True)
+    assert version.returncode == 0 and version.stdout.strip() == "featurecache " + fc.__version__
+    script = shutil.which("featurecache", path=os.path.dirname(sys.executable))
+    assert script, "pip installed no featurecache script"
+    out = str(tmp_path / "trees.geojsonl")
+    done = subprocess.run([script, "dump", ns.layer_url(0), "--bbox", "-122.6,45.5,-122.55,45.55", "-o", out],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    with open(out) as lines:
+        assert sum(1 for _ in lines) == len(fc.read_dataframe(ns.layer_url(0), bbox=(-122.6, 45.5, -122.55, 45.55)))
