@@ -36,7 +36,7 @@ exits() {
 
 check "info --json" sh -c "'$program' info '$layer' --json > '$work/info.json'"
 check "info's count" python3 -c "import json,sys; i=json.load(open('$work/info.json')); sys.exit(i['count'] != 200000 or i['geometry_type'] != 'point')"
-for suffix in geojson geojsonl geojsons csv gpkg; do
+for suffix in geojson geojsonl geojsons csv gpkg fgb; do
     check "dump .$suffix" "$program" dump "$layer" --bbox "$box" -o "$work/trees.$suffix"
 done
 counts="$(python3 - "$work" <<'PY'
@@ -51,6 +51,8 @@ db = sqlite3.connect(w + "/trees.gpkg")
 ids["gpkg"] = sorted(row[0] for row in db.execute("SELECT fid FROM Trees"))
 assert db.execute("SELECT rtreecheck('rtree_Trees_geom')").fetchone()[0] == "ok"
 assert db.execute("SELECT count(*) FROM rtree_Trees_geom").fetchone()[0] == len(ids["gpkg"])
+fgb = open(w + "/trees.fgb", "rb").read()
+assert fgb[:8] == b"fgb\x03fgb\x00" and len(fgb) > 40 * len(ids["geojson"])
 first = ids["geojson"]
 print(len(first), all(v == first for v in ids.values()))
 PY

@@ -21,7 +21,7 @@ pyogrio = pytest.importorskip("pyogrio")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CLI = os.environ.get("FEATURECACHE_CLI") or os.path.join(ROOT, "build", "bin", "featurecache")
 BOX = "-122.6,45.5,-122.55,45.55"
-FORMATS = ["geojson", "geojsonl", "geojsons", "csv", "gpkg"]
+FORMATS = ["geojson", "geojsonl", "geojsons", "csv", "gpkg", "fgb"]
 
 
 def run(*args, timeout=300):
@@ -114,6 +114,24 @@ def test_a_geopackage_is_indexed_and_typed(ns, tmp_path):
     window = (-122.58, 45.52, -122.57, 45.53)
     inside = pyogrio.read_dataframe(out, bbox=window)
     assert len(inside) == len(fc.read_dataframe(ns.layer_url(0), bbox=window))
+
+
+@pytest.mark.parametrize("layer", [0, 1, 2])
+def test_a_flatgeobuf_index_answers_gdal_bbox_reads(ns, tmp_path, layer):
+    """Points, polygons (some multi: parts) and lines: GDAL's spatial filter
+    walks the packed R-tree, and finds what the library finds."""
+    url = ns.layer_url(layer)
+    out = str(tmp_path / "layer.fgb")
+    assert run("dump", url, "-o", out, "--max-features", "5000").returncode == 0
+    everything = pyogrio.read_dataframe(out)
+    assert len(everything) == 5000
+    xmin, ymin, xmax, ymax = everything.total_bounds
+    window = (xmin + (xmax - xmin) * 0.4, ymin + (ymax - ymin) * 0.4, xmin + (xmax - xmin) * 0.5, ymin + (ymax - ymin) * 0.5)
+    inside = pyogrio.read_dataframe(out, bbox=window)
+    import shapely
+    box = shapely.box(*window)
+    assert 0 < len(inside) < 5000
+    assert sorted(inside.OBJECTID) == sorted(everything[everything.intersects(box)].OBJECTID)
 
 
 def test_an_output_system_is_asked_for(ns, tmp_path):

@@ -20,13 +20,14 @@ static const output_format formats[] = {
     {"GeoJSONSeqRS", ".geojsons", true, write_geojson_seq_rs},
     {"CSV", ".csv", true, write_csv},
     {"GPKG", ".gpkg", false, write_gpkg},
+    {"FlatGeobuf", ".fgb", false, write_fgb},
 };
 enum { FORMAT_COUNT = sizeof formats / sizeof formats[0] };
 
 static const output_format *format_named(const char *name) {
     for (int i = 0; i < FORMAT_COUNT; i++)
         if (!strcasecmp(formats[i].name, name)) return &formats[i];
-    if (!strcasecmp(name, "GeoPackage")) return &formats[4];
+    if (!strcasecmp(name, "GeoPackage")) return format_named("GPKG");
     return NULL;
 }
 
@@ -260,8 +261,9 @@ int command_dump(int argc, char **argv) {
     if (code) return code < 0 ? EXIT_DONE : code;
     const output_format *format = o.format ? format_named(o.format) : format_of(o.output);
     if (!format) {
-        return o.format ? fail(EXIT_USAGE, "-f %s: GeoJSON, GeoJSONSeq, CSV or GPKG", o.format)
-                        : fail(EXIT_USAGE, "%s: which format? (an extension .geojson .geojsons .geojsonl .csv .gpkg, or -f)",
+        return o.format ? fail(EXIT_USAGE, "-f %s: GeoJSON, GeoJSONSeq, CSV, GPKG or FlatGeobuf", o.format)
+                        : fail(EXIT_USAGE,
+                               "%s: which format? (an extension .geojson .geojsons .geojsonl .csv .gpkg .fgb, or -f)",
                                o.output);
     }
     bool to_stdout = !strcmp(o.output, "-");

@@ -5,47 +5,40 @@
 #include <math.h>
 #include <string.h>
 
-#include "cli.h"
+#include "wkb.h"
 
 enum mode { AS_GEOJSON, AS_WKT, AS_BOUNDS };
-enum { MAX_DEPTH = 32 };
 
 typedef struct walker {
-    const uint8_t *p, *end;
+    wkb_reader r;
     enum mode mode;
     text *out;
     bounds *box;
 } walker;
 
-typedef struct shape {
-    bool little;
-    uint32_t base; /* 1 point … 7 geometry collection */
-    bool z, m;
-} shape;
-
-static bool read_u32(walker *w, bool little, uint32_t *value) {
-    if (w->end - w->p < 4) return false;
-    const uint8_t *b = w->p;
+bool wkb_u32(wkb_reader *r, bool little, uint32_t *value) {
+    if (r->end - r->p < 4) return false;
+    const uint8_t *b = r->p;
     *value = little ? (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24
                     : (uint32_t)b[3] | (uint32_t)b[2] << 8 | (uint32_t)b[1] << 16 | (uint32_t)b[0] << 24;
-    w->p += 4;
+    r->p += 4;
     return true;
 }
 
-static bool read_f64(walker *w, bool little, double *value) {
-    if (w->end - w->p < 8) return false;
+bool wkb_f64(wkb_reader *r, bool little, double *value) {
+    if (r->end - r->p < 8) return false;
     uint64_t bits = 0;
-    for (int i = 0; i < 8; i++) bits |= (uint64_t)w->p[little ? i : 7 - i] << (8 * i);
+    for (int i = 0; i < 8; i++) bits |= (uint64_t)r->p[little ? i : 7 - i] << (8 * i);
     memcpy(value, &bits, 8);
-    w->p += 8;
+    r->p += 8;
     return true;
 }
 
-static bool read_shape(walker *w, shape *s) {
-    if (w->p >= w->end || *w->p > 1) return false;
-    s->little = *w->p++ == 1;
+bool wkb_shape_read(wkb_reader *r, wkb_shape *s) {
+    if (r->p >= r->end || *r->p > 1) return false;
+    s->little = *r->p++ == 1;
     uint32_t type;
-    if (!read_u32(w, s->little, &type)) return false;
+    if (!wkb_u32(r, s->little, &type)) return false;
     /* ISO (1000s) and the EWKB flags alike. */
     s->z = (type & 0x80000000u) != 0;
     s->m = (type & 0x40000000u) != 0;
@@ -57,17 +50,21 @@ static bool read_shape(walker *w, shape *s) {
     return dims <= 3 && s->base >= 1 && s->base <= 7;
 }
 
+bool wkb_count(wkb_reader *r, bool little, size_t each, uint32_t *n) {
+    return wkb_u32(r, little, n) && (size_t)(r->end - r->p) / each >= *n;
+}
+
 static const char *const geojson_names[] = {"", "Point", "LineString", "Polygon", "MultiPoint",
                                             "MultiLineString", "MultiPolygon", "GeometryCollection"};
 static const char *const wkt_names[] = {"", "POINT", "LINESTRING", "POLYGON", "MULTIPOINT",
                                         "MULTILINESTRING", "MULTIPOLYGON", "GEOMETRYCOLLECTION"};
 
 /* One coordinate tuple; *empty for a point of NaNs (WKB's empty point). */
-static bool tuple(walker *w, const shape *s, bool *empty) {
+static bool tuple(walker *w, const wkb_shape *s, bool *empty) {
     double v[4] = {0, 0, NAN, NAN};
     int n = 2 + s->z + s->m;
     for (int i = 0; i < n; i++)
-        if (!read_f64(w, s->little, &v[i])) return false;
+        if (!wkb_f64(&w->r, s->little, &v[i])) return false;
     double z = s->z ? v[2] : NAN, m = s->m ? v[2 + s->z] : NAN;
     *empty = isnan(v[0]) && isnan(v[1]);
     if (*empty) return true;
@@ -120,12 +117,12 @@ static void put(walker *w, const char *s) {
 }
 
 /* A count of items of at least `each` bytes, checked against what is left. */
-static bool count(walker *w, const shape *s, size_t each, uint32_t *n) {
-    return read_u32(w, s->little, n) && (size_t)(w->end - w->p) / each >= *n;
+static bool count(walker *w, const wkb_shape *s, size_t each, uint32_t *n) {
+    return wkb_count(&w->r, s->little, each, n);
 }
 
 /* A sequence of tuples: GeoJSON [[x,y],…], WKT (x y, …). */
-static bool points(walker *w, const shape *s) {
+static bool points(walker *w, const wkb_shape *s) {
     uint32_t n;
     if (!count(w, s, 8u * (2 + s->z + s->m), &n)) return false;
     put(w, w->mode == AS_GEOJSON ? "[" : "(");
@@ -138,7 +135,7 @@ static bool points(walker *w, const shape *s) {
     return true;
 }
 
-static bool rings(walker *w, const shape *s) {
+static bool rings(walker *w, const wkb_shape *s) {
     uint32_t n;
     if (!count(w, s, 4, &n)) return false;
     put(w, w->mode == AS_GEOJSON ? "[" : "(");
@@ -154,7 +151,7 @@ static bool geometry(walker *w, int depth, bool bare);
 
 /* The body of a geometry whose header was read: its coordinates (GeoJSON)
  * or its parenthesised text (WKT). */
-static bool body(walker *w, const shape *s, int depth) {
+static bool body(walker *w, const wkb_shape *s, int depth) {
     switch (s->base) {
     case 1: {
         /* Read once to see whether it is WKB's empty point (NaNs). */
@@ -165,7 +162,7 @@ static bool body(walker *w, const shape *s, int depth) {
         bool empty;
         if (!tuple(&probe, s, &empty)) return false;
         if (empty) {
-            w->p = probe.p;
+            w->r.p = probe.r.p;
             put(w, w->mode == AS_GEOJSON ? "[]" : "EMPTY");
             return true;
         }
@@ -192,9 +189,9 @@ static bool body(walker *w, const shape *s, int depth) {
 }
 
 static bool geometry(walker *w, int depth, bool bare) {
-    if (depth > MAX_DEPTH) return false;
-    shape s;
-    if (!read_shape(w, &s)) return false;
+    if (depth > WKB_MAX_DEPTH) return false;
+    wkb_shape s;
+    if (!wkb_shape_read(&w->r, &s)) return false;
     if (w->mode == AS_BOUNDS) return body(w, &s, depth);
     if (w->mode == AS_GEOJSON) {
         if (bare) return body(w, &s, depth);
@@ -210,11 +207,11 @@ static bool geometry(walker *w, int depth, bool bare) {
         text_puts(w->out, s.z && s.m ? " ZM " : s.z ? " Z " : s.m ? " M " : " ");
     }
     /* An empty sequence is EMPTY in WKT, () nowhere. */
-    if (s.base != 1 && w->end - w->p >= 4) {
+    if (s.base != 1 && w->r.end - w->r.p >= 4) {
         uint32_t n;
-        walker probe = *w;
-        if (read_u32(&probe, s.little, &n) && n == 0) {
-            w->p = probe.p;
+        wkb_reader probe = w->r;
+        if (wkb_u32(&probe, s.little, &n) && n == 0) {
+            w->r.p = probe.p;
             text_puts(w->out, "EMPTY");
             return true;
         }
@@ -227,20 +224,20 @@ bool wkb_to_geojson(const uint8_t *wkb, size_t length, text *out) {
         text_puts(out, "null");
         return true;
     }
-    walker w = {wkb, wkb + length, AS_GEOJSON, out, NULL};
-    return geometry(&w, 0, false) && w.p == w.end;
+    walker w = {{wkb, wkb + length}, AS_GEOJSON, out, NULL};
+    return geometry(&w, 0, false) && w.r.p == w.r.end;
 }
 
 bool wkb_to_wkt(const uint8_t *wkb, size_t length, text *out) {
     if (!wkb || !length) return true;
-    walker w = {wkb, wkb + length, AS_WKT, out, NULL};
-    return geometry(&w, 0, false) && w.p == w.end;
+    walker w = {{wkb, wkb + length}, AS_WKT, out, NULL};
+    return geometry(&w, 0, false) && w.r.p == w.r.end;
 }
 
 bool wkb_bounds(const uint8_t *wkb, size_t length, bounds *b) {
     b->empty = true;
     b->xmin = b->ymin = b->xmax = b->ymax = 0;
     if (!wkb || !length) return true;
-    walker w = {wkb, wkb + length, AS_BOUNDS, NULL, b};
-    return geometry(&w, 0, false) && w.p == w.end;
+    walker w = {{wkb, wkb + length}, AS_BOUNDS, NULL, b};
+    return geometry(&w, 0, false) && w.r.p == w.r.end;
 }

@@ -48,18 +48,7 @@ typedef struct node {
     bounds box;
 } node;
 
-static void widen(bounds *b, const bounds *by) {
-    if (b->empty) {
-        *b = *by;
-        return;
-    }
-    if (by->xmin < b->xmin) b->xmin = by->xmin;
-    if (by->ymin < b->ymin) b->ymin = by->ymin;
-    if (by->xmax > b->xmax) b->xmax = by->xmax;
-    if (by->ymax > b->ymax) b->ymax = by->ymax;
-}
-
-int rtree_bulk_load(sqlite3 *db, const char *rtree, const rtree_item *items, int64_t n, text *error) {
+int rtree_bulk_load(sqlite3 *db, const char *rtree, const ordered_row *items, int64_t n, text *error) {
     /* Levels: n items → ceil(n/51) leaves → … → 1 root (node 1). Numbers
      * are given top-down so that the root is 1: count the levels first. */
     int levels = 1;
@@ -124,7 +113,7 @@ int rtree_bulk_load(sqlite3 *db, const char *rtree, const rtree_item *items, int
                 put_f32(cell + 12, up(box->xmax));
                 put_f32(cell + 16, down(box->ymin));
                 put_f32(cell + 20, up(box->ymax));
-                widen(&made[k].box, box);
+                bounds_add(&made[k].box, box);
                 sqlite3_stmt *link = level == 0 ? put_rowid : put_parent;
                 sqlite3_bind_int64(link, 1, level == 0 ? items[e].id : below[e].number);
                 sqlite3_bind_int64(link, 2, made[k].number);

@@ -4,18 +4,13 @@
 
 #include <sqlite3.h>
 
-#include "cli.h"
+#include "spatial_order.h"
 
-typedef struct rtree_item {
-    int64_t id;
-    bounds box;
-} rtree_item;
-
-/* Writes items (in the order the tree should keep them: a space-filling
+/* Writes the ids and boxes of items (in the order the tree should keep them: a space-filling
  * curve's) into the empty R*Tree virtual table `rtree` (its shadow tables
  * <rtree>_node, _rowid and _parent), inside the caller's transaction. The
  * virtual table must be created with 2 dimensions and no auxiliary columns
  * on a database of 4096-byte pages or larger (nodes of 51 cells). */
-int rtree_bulk_load(sqlite3 *db, const char *rtree, const rtree_item *items, int64_t n, text *error);
+int rtree_bulk_load(sqlite3 *db, const char *rtree, const ordered_row *items, int64_t n, text *error);
 
 #endif

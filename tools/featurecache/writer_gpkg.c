@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "rtree_bulk.h"
+#include "spatial_order.h"
 #include "writers.h"
 
 /* Steps a statement once (prepared gives how its preparation went) and
@@ -175,51 +176,9 @@ static int create_schema(sqlite3 *db, const layer_data *layer, const char *geome
     return run_once(db, statement, prepared, error);
 }
 
-/* One R-tree entry, and its place on a Hilbert curve over the extent. */
-typedef struct index_entry {
-    int64_t fid;
-    bounds box;
-    uint64_t order;
-} index_entry;
-
-/* The Hilbert index of (x, y) on a 2^16 x 2^16 grid. */
-static uint64_t hilbert(uint32_t x, uint32_t y) {
-    uint64_t d = 0;
-    for (uint32_t s = 1u << 15; s > 0; s >>= 1) {
-        uint32_t rx = (x & s) > 0, ry = (y & s) > 0;
-        d += (uint64_t)s * s * ((3 * rx) ^ ry);
-        if (ry == 0) {
-            if (rx == 1) {
-                x = s - 1 - (x & (s - 1)) + (x & ~(s - 1));
-                y = s - 1 - (y & (s - 1)) + (y & ~(s - 1));
-            }
-            uint32_t t = x;
-            x = y;
-            y = t;
-        }
-    }
-    return d;
-}
-
-static int by_order(const void *a, const void *b) {
-    uint64_t x = ((const index_entry *)a)->order, y = ((const index_entry *)b)->order;
+static int by_id(const void *a, const void *b) {
+    int64_t x = ((const ordered_row *)a)->id, y = ((const ordered_row *)b)->id;
     return x < y ? -1 : x > y;
-}
-
-static int by_fid(const void *a, const void *b) {
-    int64_t x = ((const index_entry *)a)->fid, y = ((const index_entry *)b)->fid;
-    return x < y ? -1 : x > y;
-}
-
-static void sort_entries(index_entry *entries, int64_t n, const bounds *extent) {
-    double width = extent->xmax - extent->xmin, height = extent->ymax - extent->ymin;
-    for (int64_t i = 0; i < n; i++) {
-        double cx = (entries[i].box.xmin + entries[i].box.xmax) / 2, cy = (entries[i].box.ymin + entries[i].box.ymax) / 2;
-        uint32_t x = width > 0 ? (uint32_t)((cx - extent->xmin) / width * 65535.0) : 0;
-        uint32_t y = height > 0 ? (uint32_t)((cy - extent->ymin) / height * 65535.0) : 0;
-        entries[i].order = hilbert(x & 0xFFFF, y & 0xFFFF);
-    }
-    qsort(entries, (size_t)n, sizeof *entries, by_order);
 }
 
 /* Every feature, its row and its R-tree entry; the extent into *extent. */
@@ -248,71 +207,53 @@ static int insert_features(sqlite3 *db, const layer_data *layer, const char *geo
     if (!failed) failed = sqlite3_prepare_v2(db, sql.data, -1, &insert, NULL) != SQLITE_OK;
     int32_t srs = layer->wkid > 0 ? layer->wkid : 0;
     extent->empty = true;
-    index_entry *entries = malloc(sizeof *entries * (size_t)(layer->count + 1));
-    int64_t boxed = 0;
-    if (!entries) failed = 1;
     /* Rows in fid order: each insert appends to the table's B-tree. */
-    index_entry *rows = malloc(sizeof *rows * (size_t)(layer->count + 1));
+    ordered_row *rows = malloc(sizeof *rows * (size_t)(layer->count + 1));
     if (!rows) failed = 1;
     for (int64_t row = 0; row < layer->count && rows; row++) {
-        rows[row].order = (uint64_t)row;
-        fc_result_object_id(layer->result, row, &rows[row].fid);
+        rows[row].row = row;
+        fc_result_object_id(layer->result, row, &rows[row].id);
     }
-    if (rows) qsort(rows, (size_t)layer->count, sizeof *rows, by_fid);
+    if (rows) qsort(rows, (size_t)layer->count, sizeof *rows, by_id);
+    int64_t boxed = 0;
     for (int64_t i = 0; i < layer->count && !failed && !interrupted; i++) {
-        int64_t row = (int64_t)rows[i].order, fid = rows[i].fid;
-        sqlite3_bind_int64(insert, 1, fid);
+        int64_t row = rows[i].row;
+        sqlite3_bind_int64(insert, 1, rows[i].id);
         const uint8_t *wkb = NULL;
         size_t length = 0;
         fc_result_geometry_wkb(layer->result, row, &wkb, &length);
-        bounds box = {0, 0, 0, 0, true};
+        bounds *box = &rows[i].box;
+        box->empty = true;
         if (!wkb || !length) sqlite3_bind_null(insert, 2);
-        else if (binary_geometry(wkb, length, srs, &blob, &box))
+        else if (binary_geometry(wkb, length, srs, &blob, box))
             sqlite3_bind_blob(insert, 2, blob.data, (int)blob.length, SQLITE_STATIC);
         else {
             text_printf(error, "feature %lld: its geometry cannot be read", (long long)row);
             failed = 1;
             break;
         }
-        for (int32_t i = 0; i < written; i++) {
+        for (int32_t c = 0; c < written; c++) {
             value v;
-            read_value(layer, row, columns[i], &v);
+            read_value(layer, row, columns[c], &v);
             switch (v.kind) {
-            case VALUE_NULL: sqlite3_bind_null(insert, 3 + i); break;
+            case VALUE_NULL: sqlite3_bind_null(insert, 3 + c); break;
             case VALUE_INTEGER:
-            case VALUE_BOOLEAN: sqlite3_bind_int64(insert, 3 + i, v.integer); break;
-            case VALUE_REAL: sqlite3_bind_double(insert, 3 + i, v.real); break;
-            case VALUE_TEXT: sqlite3_bind_text(insert, 3 + i, v.string, -1, SQLITE_TRANSIENT); break;
+            case VALUE_BOOLEAN: sqlite3_bind_int64(insert, 3 + c, v.integer); break;
+            case VALUE_REAL: sqlite3_bind_double(insert, 3 + c, v.real); break;
+            case VALUE_TEXT: sqlite3_bind_text(insert, 3 + c, v.string, -1, SQLITE_TRANSIENT); break;
             }
         }
         failed = sqlite3_step(insert) != SQLITE_DONE;
         sqlite3_reset(insert);
-        if (!failed && !box.empty) {
-            entries[boxed].fid = fid;
-            entries[boxed].box = box;
-            boxed++;
-            if (extent->empty) *extent = box;
-            else {
-                if (box.xmin < extent->xmin) extent->xmin = box.xmin;
-                if (box.ymin < extent->ymin) extent->ymin = box.ymin;
-                if (box.xmax > extent->xmax) extent->xmax = box.xmax;
-                if (box.ymax > extent->ymax) extent->ymax = box.ymax;
-            }
-        }
+        boxed += !box->empty;
+        bounds_add(extent, box);
     }
-    /* The R-tree, bulk-loaded in curve order (rtree_bulk.c). */
+    /* The R-tree, bulk-loaded in curve order (rtree_bulk.c; the rows without
+     * a box sort last and are left out). */
     if (!failed && !interrupted && boxed) {
-        sort_entries(entries, boxed, extent);
-        rtree_item *items = malloc(sizeof *items * (size_t)boxed);
-        if (!items) failed = 1;
-        for (int64_t i = 0; items && i < boxed; i++) {
-            items[i].id = entries[i].fid;
-            items[i].box = entries[i].box;
-        }
-        if (items) failed = rtree_bulk_load(db, rtree, items, boxed, error);
-        free(items);
+        order_by_hilbert(rows, layer->count, extent);
+        failed = rtree_bulk_load(db, rtree, rows, boxed, error);
     }
-    free(entries);
     free(rows);
     if (failed && !error->length) text_printf(error, "GeoPackage: %s", sqlite3_errmsg(db));
     sqlite3_finalize(insert);

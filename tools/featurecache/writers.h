@@ -58,6 +58,7 @@ int write_geojson_seq(const char *path, const layer_data *layer, text *error);
 int write_geojson_seq_rs(const char *path, const layer_data *layer, text *error);
 int write_csv(const char *path, const layer_data *layer, text *error);
 int write_gpkg(const char *path, const layer_data *layer, text *error);
+int write_fgb(const char *path, const layer_data *layer, text *error);
 
 /* Opens path for writing ("-": standard output). */
 FILE *open_output(const char *path, text *error);
