@@ -257,6 +257,37 @@ FC_API fc_status fc_context_set_header(fc_context *ctx, const char *name, const 
 /* Removes every header added with fc_context_set_header. @since 0.1 */
 FC_API fc_status fc_context_clear_headers(fc_context *ctx);
 
+/* One HTTP exchange, as a request observer is told it. Each redirect hop and
+ * each retry is an exchange of its own. Versioned: fields added later come
+ * after these (check struct_size). @since 1.4 */
+typedef struct fc_request_info {
+    uint32_t struct_size;    /* sizeof(fc_request_info) of the library */
+    const char *method;      /* "GET", "POST", ... */
+    const char *url;         /* the URL asked, credentials masked (token=, key=, ...) */
+    int32_t http_status;     /* the answer's status; 0 when none came */
+    int32_t attempt;         /* 1, or the retry's number (transient failures are sent again) */
+    int64_t bytes;           /* the answer's body bytes as received */
+    double seconds;          /* from sending the request to the body's last byte */
+    fc_status status;        /* FC_OK when an answer was read (whatever its http_status), else
+                                what ended the exchange: FC_E_NETWORK, FC_E_TIMEOUT, FC_E_LIMIT,
+                                FC_E_PARSE (a body that could not be read), FC_E_CANCELLED, ... */
+    const char *message;     /* that error's message; NULL for FC_OK */
+} fc_request_info;
+
+/* Called once per exchange, when it ends, in the order they end, on a library
+ * thread, never under a library lock (it may call the library). info and its
+ * strings are valid during the call. @since 1.4 */
+typedef void (*fc_request_callback)(const fc_request_info *info, void *user_data);
+
+/* Sets the observer told of every HTTP exchange of the context's services
+ * and tables (a request log, a --verbose), replacing the one set before;
+ * callback NULL sets none. When this returns, the previous observer is not
+ * called again and is not running (unless this is called from inside it).
+ * fc_context_free removes the observer set through that handle. ctx NULL is
+ * the default context. Errors: FC_E_INVALID_ARGUMENT for a freed ctx. Any
+ * thread. @since 1.4 */
+FC_API fc_status fc_context_set_request_observer(fc_context *ctx, fc_request_callback callback, void *user_data);
+
 /* Where an ArcGIS token goes. */
 #define FC_TOKEN_AS_HEADER     0  /* X-Esri-Authorization: Bearer <token> (default; keeps it out of URLs) */
 #define FC_TOKEN_AS_PARAMETER  1  /* token=<token> in the request parameters */

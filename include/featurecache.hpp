@@ -1224,6 +1224,8 @@ private:
 //     fc_version, fc_version_number
 //   errors arrive as exceptions; there is no last error to clear:
 //     fc_clear_last_error
+//   a request log is a C callback; featurecache::Context has no callback members yet:
+//     fc_context_set_request_observer
 //   C++ opens with the blocking Table::open and FeatureService::open (or load() with a callback on a created Table); no asynchronous open yet:
 //     fc_table_open_start, fc_service_open_start, fc_operation_take_service,
 //     fc_operation_take_table

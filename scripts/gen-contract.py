@@ -126,6 +126,8 @@ CPP_UNWRAPPED = [
     ("fc_operation_take_edit_list", "Table::apply_edits blocks; an asynchronous apply for C++ is not written yet"),
     ("fc_table_synchronize_start", "Table::synchronize blocks; an asynchronous synchronize for C++ is not written yet"),
     ("fc_operation_get_sync_result", "Table::synchronize blocks; an asynchronous synchronize for C++ is not written yet"),
+    ("fc_context_set_request_observer", "a request log is a C callback; featurecache::Context has no callback "
+                                        "members yet"),
     ("fc_arcgis_*", "a protocol's own spelling (C only): the C++ classes wrap the generic fc_table_*, fc_service_* and option calls"),
     ("fc_ogc_*", "a protocol's own spelling (C only): the C++ classes wrap the generic fc_table_*, fc_service_* and option calls"),
     ("fc_wfs_*", "a protocol's own spelling (C only): the C++ classes wrap the generic fc_table_*, fc_service_* and option calls"),

@@ -41,6 +41,7 @@ private func headerConformance() {
     conforms(CFeatureCacheABI.fc_context_set_low_speed_limit, fcContextSetLowSpeedLimit)
     conforms(CFeatureCacheABI.fc_context_set_max_connections_per_host, fcContextSetMaxConnectionsPerHost)
     conforms(CFeatureCacheABI.fc_context_set_max_response_bytes, fcContextSetMaxResponseBytes)
+    conforms(CFeatureCacheABI.fc_context_set_request_observer, fcContextSetRequestObserver)
     conforms(CFeatureCacheABI.fc_context_set_retry_policy, fcContextSetRetryPolicy)
     conforms(CFeatureCacheABI.fc_context_set_timeouts, fcContextSetTimeouts)
     conforms(CFeatureCacheABI.fc_context_set_token, fcContextSetToken)

@@ -4,7 +4,9 @@
  * features, merge vs clear, atomicity under faults at page k, cancellation, the
  * loop guard, POST for long requests, tokens, and every result accessor. */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "harness.h"
 
@@ -377,6 +379,67 @@ static void test_token_required(void) {
     fc_context_free(ctx);
 }
 
+/* What a request observer was told. */
+typedef struct request_log {
+    pthread_mutex_t lock;
+    int count, answered_ok, failed, status_500, leaked, queries;
+    int64_t bytes;
+} request_log;
+
+static void on_request(const fc_request_info *info, void *user_data) {
+    request_log *log = user_data;
+    pthread_mutex_lock(&log->lock);
+    log->count++;
+    if (info->struct_size >= sizeof(fc_request_info) && info->status == FC_OK && info->http_status == 200 &&
+        info->seconds >= 0 && info->attempt >= 1 && info->message == NULL && !strcmp(info->method, "GET"))
+        log->answered_ok++;
+    if (info->status != FC_OK || info->http_status != 200) log->failed++;
+    if (info->http_status == 500 && info->status == FC_OK) log->status_500++; /* an answer came: its status says it */
+    if (strstr(info->url, "let-me-in")) log->leaked++;
+    if (strstr(info->url, "/query")) log->queries++;
+    log->bytes += info->bytes;
+    pthread_mutex_unlock(&log->lock);
+}
+
+static void test_request_observer(void) {
+    const char *ns = emulator_namespace("requests");
+    fc_context *ctx = NULL;
+    CHECK_STATUS(fc_context_create(&ctx), FC_OK);
+    CHECK_STATUS(fc_context_set_token(ctx, "let-me-in", FC_TOKEN_AS_PARAMETER), FC_OK);
+    request_log log = {PTHREAD_MUTEX_INITIALIZER, 0, 0, 0, 0, 0, 0, 0};
+    CHECK_STATUS(fc_context_set_request_observer(ctx, on_request, &log), FC_OK);
+    fc_table *table = open_table_in(ctx, ns, "Secure", 0);
+    fc_query *query = where_query("OBJECTID <= 2500");
+    fc_status status = FC_OK;
+    fc_result *r = populate_result(table, query, true, &status);
+    CHECK(status == FC_OK && result_count(r) == 2500);
+    fc_result_free(r);
+    /* Every exchange told once, when it ended (the table's operation has
+     * returned: the observer may still be finishing; setting none waits). */
+    CHECK_STATUS(fc_context_set_request_observer(ctx, NULL, NULL), FC_OK);
+    CHECK(log.count > 0 && log.answered_ok == log.count && log.failed == 0);
+    CHECK_MSG(log.queries == emulator_stat(ns, "query"), "%d queries told, %ld asked", log.queries, emulator_stat(ns, "query"));
+    CHECK(log.leaked == 0); /* the token masked in every URL told */
+    CHECK(log.bytes > 0);
+    int told = log.count;
+    r = populate_result(table, query, true, &status);
+    fc_result_free(r);
+    CHECK(log.count == told); /* none set: nothing more */
+
+    /* An answer with an error status is told with it. */
+    CHECK_STATUS(fc_context_set_request_observer(ctx, on_request, &log), FC_OK);
+    emulator_control(ns, "fail", "mode=http500&count=1&match=query");
+    r = populate_result(table, query, true, &status);
+    CHECK(r == NULL && status == FC_E_HTTP);
+    fc_context_free(ctx); /* removes the observer, and waits for a call in progress */
+    CHECK(log.status_500 == 1);
+    told = log.count;
+    fc_query_free(query);
+    fc_table_free(table);
+    CHECK(log.count == told);
+    CHECK_STATUS(fc_context_set_request_observer(NULL, NULL, NULL), FC_OK); /* the default context: none */
+}
+
 static void test_result_accessors(void) {
     const char *ns = emulator_namespace("result");
     fc_table *table = open_table(ns, "Portland", 0);
@@ -491,5 +554,6 @@ int main(void) {
     RUN(test_loop_guard);
     RUN(test_long_requests_go_as_post);
     RUN(test_token_required);
+    RUN(test_request_observer);
     return fc_test_finish("test_populate");
 }

@@ -11,7 +11,7 @@ from .arcgis import ArcGISLayer, ArcGISService
 from .constants import (AxisOrder, CacheInfo, CacheRevalidation, ChangeCause, SyncMethod, CRSFormat, EditKind, EditState, Envelope, Field, FieldType, GeometryType, LoadStatus, Progress, QueryFormat, QueryLanguage,
                         RequestMode, ServiceKind, SpatialReference, SpatialRelationship, Statistics, TableChange,
                         TokenPlacement)
-from .context import Context
+from .context import Context, RequestInfo
 from .crs import projection_accuracy
 from .edits import EditResult, SyncReport
 from .errors import (CancelledError, ConflictError, StorageError, FeatureCacheError, HTTPError, InvalidArgumentError, InvalidStateError,
@@ -59,7 +59,7 @@ def __getattr__(name):
 
 __all__ = [
     "read_arrow", "read_dataframe", "read_result", "read_info", "list_layers", "open_arrow", "projection_accuracy",
-    "Context", "Table", "FeatureService", "ServiceItem", "ArcGISService", "ArcGISLayer", "OGCService", "WFSService", "Layer", "Map",
+    "Context", "RequestInfo", "Table", "FeatureService", "ServiceItem", "ArcGISService", "ArcGISLayer", "OGCService", "WFSService", "Layer", "Map",
     "Query", "Result", "ResultField", "Feature", "Operation", "wkb_to_geojson",
     "Field", "Envelope", "SpatialReference", "Statistics", "Progress",
     "LoadStatus", "RequestMode", "ServiceKind", "AxisOrder", "QueryFormat", "QueryLanguage", "TokenPlacement", "FieldType",

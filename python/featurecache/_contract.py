@@ -186,6 +186,18 @@ _handle = c_void_p
 _out_handle = POINTER(c_void_p)
 
 
+class RequestInfo(Structure):
+    _fields_ = [("struct_size", c_uint32),
+                ("method", c_char_p),
+                ("url", c_char_p),
+                ("http_status", c_int32),
+                ("attempt", c_int32),
+                ("bytes", c_int64),
+                ("seconds", c_double),
+                ("status", _status),
+                ("message", c_char_p)]
+
+
 class WorkLimits(Structure):
     _fields_ = [("struct_size", c_uint32),
                 ("max_tiles_per_view", c_int64),
@@ -305,6 +317,8 @@ class SyncResult(Structure):
 
 OPERATION_CALLBACK = CFUNCTYPE(None, _handle, c_void_p)
 
+REQUEST_CALLBACK = CFUNCTYPE(None, POINTER(RequestInfo), c_void_p)
+
 LOAD_CALLBACK = CFUNCTYPE(None, _handle, _handle, c_void_p)
 
 LOAD_STATUS_CALLBACK = CFUNCTYPE(None, _handle, c_int32, c_void_p)
@@ -334,6 +348,7 @@ SIGNATURES = {
     "fc_context_set_user_agent": (_status, [_handle, c_char_p]),
     "fc_context_set_header": (_status, [_handle, c_char_p, c_char_p]),
     "fc_context_clear_headers": (_status, [_handle]),
+    "fc_context_set_request_observer": (_status, [_handle, REQUEST_CALLBACK, c_void_p]),
     "fc_context_set_token": (_status, [_handle, c_char_p, c_int32]),
     "fc_context_set_ca_file": (_status, [_handle, c_char_p]),
     "fc_context_set_ca_path": (_status, [_handle, c_char_p]),

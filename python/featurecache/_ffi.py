@@ -46,7 +46,7 @@ lib = _load()
 # The structs, callback types and signatures, generated from the header.
 from ._contract import (SIGNATURES, ApplyOptions, CacheInfo, EditInfo, Envelope, PopulateOptions, SyncOptions, SyncResult,  # noqa: E402,F401
                         Progress, TableStatistics, WorkLimits, CHANGE_CALLBACK, FEATURES_CHANGED_CALLBACK,
-                        LOAD_CALLBACK, LOAD_STATUS_CALLBACK, OPERATION_CALLBACK, PROGRESS_CALLBACK)
+                        LOAD_CALLBACK, LOAD_STATUS_CALLBACK, OPERATION_CALLBACK, PROGRESS_CALLBACK, REQUEST_CALLBACK)
 
 STATUS_CALLBACK = LOAD_STATUS_CALLBACK
 

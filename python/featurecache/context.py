@@ -3,10 +3,30 @@
 import ctypes
 import os
 
+from collections import namedtuple
+
 from . import _ffi
+from ._callbacks import invoke, registry
 from ._handle import Handle
 from .constants import TokenPlacement
 from .errors import check
+
+RequestInfo = namedtuple("RequestInfo", "method url http_status attempt bytes seconds status message")
+RequestInfo.__doc__ = """One HTTP exchange (Context.set_request_observer): method, URL (credentials
+masked), the answer's HTTP status (0 when none came), attempt (1, or the retry's
+number), body bytes, seconds from sending to the last byte, and the status code
+and message of what ended it (0 and None when an answer was read)."""
+
+
+@_ffi.REQUEST_CALLBACK
+def _request_trampoline(info, user_data):
+    observer = registry.get(user_data)
+    if observer is None:
+        return
+    i = info.contents
+    invoke("request observer", observer, RequestInfo(
+        i.method.decode(), i.url.decode(), i.http_status, i.attempt, i.bytes, i.seconds, i.status,
+        i.message.decode(errors="replace") if i.message else None))
 
 TOKEN_AS_HEADER = TokenPlacement.AS_HEADER
 TOKEN_AS_PARAMETER = TokenPlacement.AS_PARAMETER
@@ -45,6 +65,22 @@ class Context(Handle):
             self.set_cache_disk_budget(cache_disk_budget)
         if cache_lock_wait is not None:
             self.set_cache_lock_wait(cache_lock_wait)
+
+    def set_request_observer(self, observer):
+        """observer(RequestInfo) once per HTTP exchange of this context's services
+        and tables, when it ends (a redirect hop and a retry each their own), on a
+        library thread; None: none. When this returns the previous observer is not
+        called again."""
+        key = registry.add(observer, owner=self) if observer is not None else None
+        callback = _request_trampoline if key else _ffi.REQUEST_CALLBACK()  # the latter NULL
+        status = _ffi.lib.fc_context_set_request_observer(self._ptr, callback, key)
+        previous = self.__dict__.pop("_request_key", None)
+        if status != 0:
+            registry.pop(key)
+            check(status)
+        registry.pop(previous)
+        if key:
+            self.__dict__["_request_key"] = key
 
     def set_cache_lock_wait(self, seconds):
         """Seconds a loading table waits for a cache folder another table holds

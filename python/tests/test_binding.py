@@ -102,3 +102,23 @@ def test_query_geometry_from_shapely(ns):
     with pytest.raises(TypeError):
         table.populate(fc.Query(), where="1=1")
     table.close()
+
+
+def test_a_request_observer_sees_every_exchange(ns):
+    """Context.set_request_observer: each HTTP exchange once, when it ended,
+    with the token masked; None stops it, and closing the context drops it."""
+    seen = []
+    context = fc.Context(token="let-me-in", token_as_parameter=True)
+    context.set_request_observer(seen.append)
+    table = fc.Table.open(ns.layer_url(0, service="Secure"), context=context)
+    table.request_mode = fc.RequestMode.MANUAL_CACHE
+    assert len(table.populate(fc.Query(where="OBJECTID <= 2500"))) == 2500
+    context.set_request_observer(None)
+    assert seen and all(isinstance(r, fc.RequestInfo) for r in seen)
+    assert all(r.method == "GET" and r.http_status == 200 and r.status == 0 and r.message is None for r in seen)
+    assert "let-me-in" not in " ".join(r.url for r in seen) and "token=" in " ".join(r.url for r in seen)
+    assert sum("/query" in r.url for r in seen) == ns.stats["by_kind"]["query"]
+    assert sum(r.bytes for r in seen) > 0
+    told = len(seen)
+    table.populate(fc.Query(where="OBJECTID <= 10"))
+    assert len(seen) == told

@@ -13,6 +13,8 @@ public final class ClientContext: Sendable {
     /// Interaction fetches in flight per host (the scheduler's cap; libcurl's own
     /// per-host cap covers every other request).
     private let gates = Locked<[String: AsyncGate]>([:])
+    /// Told of every exchange that ends (`addRequestObserver`).
+    package let requests = EventChannel<RequestRecord>(label: "requests")
 
     /// `transport` nil = a libcurl transport of its own.
     public init(transport: (any Transport)? = nil, settings: ClientSettings = ClientSettings()) {

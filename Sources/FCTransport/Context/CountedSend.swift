@@ -46,8 +46,12 @@ extension ClientContext {
         while true {
             retry += 1
             let delay: Double
+            var started = ContinuousClock.now
+            // The exchange's last answer, told to the request observers when it ends.
+            var answered: (status: Int, url: String?, bytes: () -> Int)? = nil
             do throws(FeatureCacheError) {
-                let response = try await followingRedirects(request, counting: statistics, open: open)
+                let response = try await followingRedirects(request, counting: statistics, started: &started, open: open)
+                answered = (response.status, response.redirectedURL, { response.bytesRead })
                 if response.status == 304, !request.isConditional {
                     // No body, and nothing this side holds one: a server's mistake, not an empty answer.
                     statistics?.countResponse(bytes: response.bytesRead)
@@ -61,12 +65,22 @@ extension ClientContext {
                 else {
                     defer { statistics?.countResponse(bytes: response.bytesRead) }
                     statistics?.noteAnswer(response, to: request)
-                    return try await read(response)
+                    let value = try await read(response)
+                    observe(
+                        request, url: response.redirectedURL, status: response.status, attempt: retry, bytes: response.bytesRead,
+                        started: started)
+                    return value
                 }
                 _ = try? await response.collect()
                 statistics?.countResponse(bytes: response.bytesRead)
+                observe(
+                    request, url: response.redirectedURL, status: response.status, attempt: retry, bytes: response.bytesRead,
+                    started: started)
                 delay = wait
             } catch {
+                observe(
+                    request, url: answered?.url, status: answered?.status ?? Int(error.httpStatus), attempt: retry,
+                    bytes: answered?.bytes() ?? 0, started: started, error: error)
                 guard request.isIdempotent, error.isTransient, let wait = policy.delay(beforeRetry: retry, retryAfter: nil) else {
                     throw error
                 }
@@ -79,8 +93,10 @@ extension ClientContext {
     }
 
     /// The answer after following redirects; each redirect counted as an exchange.
+    /// `started`: when the exchange was sent; each hop that redirected is told
+    /// to the request observers, and the next one starts then.
     private func followingRedirects(
-        _ request: HTTPRequest, counting statistics: StatisticsCounter?,
+        _ request: HTTPRequest, counting statistics: StatisticsCounter?, started: inout ContinuousClock.Instant,
         open: (HTTPRequest) async throws(FeatureCacheError) -> StreamedResponse
     ) async throws(FeatureCacheError) -> StreamedResponse {
         var current = request
@@ -98,6 +114,8 @@ extension ClientContext {
             }
             _ = try? await response.collect()
             statistics?.countResponse(bytes: response.bytesRead)
+            observe(current, status: response.status, attempt: 1, bytes: response.bytesRead, started: started)
+            started = ContinuousClock.now
             current = next
         }
         throw .protocol("\(request.methodAndURL) redirected more than \(Redirect.maxHops) times")

@@ -21,7 +21,51 @@ public func fcContextCreate(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int
 
 @_cdecl("fc_context_free")
 public func fcContextFree(_ ctx: OpaquePointer?) {
-    _ = Handles.take(ctx, .context)
+    guard let handle = Handles.take(ctx, .context), let context = handle.object as? ClientContext else { return }
+    setRequestObserver(of: context, nil)
+}
+
+// fc_context_set_request_observer: every HTTP exchange, told when it ends.
+
+private struct RequestCallback: @unchecked Sendable {
+    let function: fc_request_callback
+    let userData: UnsafeMutableRawPointer?
+}
+
+/// The token of the observer set through the C API, per context.
+private let requestObserverTokens = Locked<[ObjectIdentifier: UInt64]>([:])
+
+private func setRequestObserver(of context: ClientContext, _ callback: RequestCallback?) {
+    let token: UInt64? = callback.map { callback in
+        context.addRequestObserver { record in
+            record.method.withCString { method in
+                record.url.withCString { url in
+                    (record.error?.message ?? "").withCString { message in
+                        var info = fc_request_info(
+                            struct_size: UInt32(MemoryLayout<fc_request_info>.size), method: method, url: url,
+                            http_status: Int32(clamping: record.httpStatus), attempt: Int32(clamping: record.attempt),
+                            bytes: record.bytes, seconds: record.seconds,
+                            status: record.error.map { $0.code.rawValue } ?? 0, message: record.error == nil ? nil : message)
+                        callback.function(&info, callback.userData)
+                    }
+                }
+            }
+        }
+    }
+    let previous = requestObserverTokens.withLock { tokens in
+        defer { tokens[ObjectIdentifier(context)] = token }
+        return tokens[ObjectIdentifier(context)]
+    }
+    if let previous { context.removeRequestObserver(previous) }
+}
+
+@_cdecl("fc_context_set_request_observer")
+public func fcContextSetRequestObserver(
+    _ ctx: OpaquePointer?, _ callback: fc_request_callback?, _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
+    status { () throws(FeatureCacheError) in
+        setRequestObserver(of: try context(ctx), callback.map { RequestCallback(function: $0, userData: userData) })
+    }
 }
 
 @_cdecl("fc_context_set_timeouts")
