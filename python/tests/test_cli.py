@@ -234,3 +234,21 @@ def test_the_harness_servers_in_every_format(geoservers, tmp_path):
             done = run("dump", url, *([layer] if layer else []), *(["--bbox", BOX] if box else []), "-o", out)
             assert done.returncode == 0, done.stderr
             assert_same_features(expected, read_output(out), id_field)
+
+
+def test_verbose_tells_every_request_with_credentials_masked(ns):
+    """--verbose: a line per exchange, when it ends; the token given in the
+    environment reaches the service (its Secure layer answers) and no line."""
+    layer = ns.layer_url(0, service="Secure")
+    done = subprocess.run([CLI, "dump", layer, "-o", "-", "-f", "GeoJSONSeq", "--where", "OBJECTID <= 10", "-v"],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "FEATURECACHE_TOKEN": "let-me-in"})
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.splitlines()) == 10
+    lines = done.stderr.splitlines()
+    queries = [line for line in lines if "/query" in line]
+    assert lines and all(line.startswith("featurecache: GET http") and " -> 200, " in line for line in lines), lines
+    assert len(queries) == ns.stats["by_kind"]["query"]
+    assert "let-me-in" not in done.stderr
+    refused = run("dump", layer, "-o", "-", "-f", "GeoJSONSeq")  # no token: the service's own refusal
+    assert refused.returncode == 4 and "499" in refused.stderr

@@ -35,6 +35,7 @@ typedef struct open_options {
     int32_t page_size;     /* 0: the service's largest */
     double timeout;        /* seconds for a whole request (0: the library's default) */
     int32_t request_mode;  /* FC_REQUEST_MODE_*: MANUAL_CACHE to dump, NO_CACHE to ask */
+    const char *token;     /* an ArcGIS token or API key (--token, FEATURECACHE_TOKEN) */
     bool verbose;
 } open_options;
 

@@ -137,6 +137,7 @@ static int parse(int argc, char **argv, dump_options *o) {
             print_usage(stdout);
             return -1;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) o->quiet = true;
+        else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) o->open.verbose = true;
         else if (!strcmp(a, "-o") || is_option(a, "--output")) {
             if (!VALUE(a[1] == 'o' ? "-o" : "--output")) return EXIT_USAGE;
             o->output = v;
@@ -171,6 +172,9 @@ static int parse(int argc, char **argv, dump_options *o) {
         } else if (is_option(a, "--cache-dir")) {
             if (!VALUE("--cache-dir")) return EXIT_USAGE;
             o->open.cache_dir = v;
+        } else if (is_option(a, "--token")) {
+            if (!VALUE("--token")) return EXIT_USAGE;
+            o->open.token = v;
         } else if (is_option(a, "--timeout")) {
             if (!VALUE("--timeout")) return EXIT_USAGE;
             char *end = NULL;

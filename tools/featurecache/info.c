@@ -224,9 +224,14 @@ int command_info(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--json")) r.json = true;
+        else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) options.verbose = true;
         else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             print_usage(stdout);
             return EXIT_DONE;
+        } else if (is_option(a, "--token")) {
+            const char *v = option_value(argc, argv, &i, "--token");
+            if (!v) return EXIT_USAGE;
+            options.token = v;
         } else if (is_option(a, "--timeout")) {
             const char *v = option_value(argc, argv, &i, "--timeout");
             if (!v) return EXIT_USAGE;

@@ -51,6 +51,19 @@ static int load(fc_loadable *loadable, const char *what) {
     return report_error(error, FC_E_INVALID_STATE, what);
 }
 
+/* --verbose: each exchange on stderr as it ends (the URL with credentials
+ * masked by the library). */
+static void log_request(const fc_request_info *info, void *user_data) {
+    (void)user_data;
+    if (info->status != FC_OK && !info->http_status) {
+        fprintf(stderr, "%s: %s %s: %s (%.3f s)\n", program_name, info->method, info->url,
+                info->message ? info->message : "failed", info->seconds);
+        return;
+    }
+    fprintf(stderr, "%s: %s %s -> %d, %lld bytes, %.3f s%s\n", program_name, info->method, info->url, info->http_status,
+            (long long)info->bytes, info->seconds, info->attempt > 1 ? " (a retry)" : "");
+}
+
 int open_service(const open_options *options, fc_context **out_context, fc_service **out) {
     *out = NULL;
     *out_context = NULL;
@@ -67,6 +80,12 @@ int open_service(const open_options *options, fc_context **out_context, fc_servi
         fc_context_free(context);
         return fail_with(status, options->cache_dir);
     }
+    const char *token = options->token ? options->token : getenv("FEATURECACHE_TOKEN");
+    if (token && *token && (status = fc_context_set_token(context, token, FC_TOKEN_AS_HEADER)) != FC_OK) {
+        fc_context_free(context);
+        return fail(EXIT_USAGE, "--token: %s", fc_error_message(fc_last_error()));
+    }
+    if (options->verbose) fc_context_set_request_observer(context, log_request, NULL);
     fc_operation *operation = NULL;
     status = fc_service_open_start(context, options->url, NULL, NULL, &operation);
     if (status != FC_OK) {

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# The featurecache command-line tool against the tools people use for the same
+# job, on the same URL and into the same format: GDAL's ogr2ogr (ESRIJSON with
+# its FeatureServer paging, OAPIF) and esridump's esri2geojson (PyPI; ArcGIS,
+# GeoJSON only). 200,000 trees from the ArcGIS emulator, and from MapServer's
+# OGC API with the 200,000-tree data set (bench/lib/big_servers.sh), into
+# GeoJSON, FlatGeobuf and GeoPackage. Wall time and peak memory (max RSS) from
+# /usr/bin/time, the features each output holds as GDAL counts them, median
+# of the runs.
+#   bash bench/cli.sh [runs]
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+runs="${1:-3}"
+bash bench/install-peers.sh >/dev/null
+source bench/lib/big_servers.sh
+venv="$root/build/bench-venv/esridump"
+[ -x "$venv/bin/esri2geojson" ] || { python3 -m venv "$venv" && "$venv/bin/pip" install -q esridump; }
+emulator_state="$(mktemp -d)"
+out="$(mktemp -d)"
+trap 'Tests/servers/emulator-ctl.sh stop "$emulator_state" >/dev/null; rm -rf "$out"' EXIT
+base="$(Tests/servers/emulator-ctl.sh start "$emulator_state")"
+layer="$base/arcgis/rest/services/Portland/FeatureServer/0"
+ms="http://127.0.0.1:$MAPSERVER_PORT/cgi-bin/mapserv/features/ogcapi"
+tool="$root/build/bin/featurecache"
+
+count() { ogrinfo -ro -so -al "$1" 2>/dev/null | sed -n 's/^Feature Count: //p' | head -1; }
+
+# measure LABEL FILE command...: the median wall time and peak memory of $runs runs.
+measure() {
+    local label="$1" file="$2"
+    shift 2
+    local times=()
+    for _ in $(seq "$runs"); do
+        rm -f "$file"
+        times+=("$( { /usr/bin/time -f "%e %M" "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1)")
+    done
+    printf '%s\n' "${times[@]}" | sort -n | sed -n "$(( (runs + 1) / 2 ))p" | {
+        read -r wall rss
+        printf "%-44s %7.2f s  %6.0f MB  %7s features\n" "$label" "$wall" "$(echo "$rss / 1024" | bc -l)" "$(count "$file")"
+    }
+}
+
+echo "featurecache $("$tool" --version | cut -d' ' -f2); $(ogr2ogr --version | cut -d, -f1); esridump $("$venv/bin/pip" show esridump | sed -n 's/^Version: //p'); median of $runs"
+echo "== ArcGIS emulator, Portland/FeatureServer/0 (200,000 points)"
+esrijson="ESRIJSON:$layer/query?where=1%3D1&outFields=*&f=json"
+for format in geojson fgb gpkg; do
+    case "$format" in geojson) driver=GeoJSON ;; fgb) driver=FlatGeobuf ;; gpkg) driver=GPKG ;; esac
+    measure "featurecache dump -> $format" "$out/fc.$format" "$tool" dump "$layer" -q -o "$out/fc.$format"
+    measure "ogr2ogr ESRIJSON -> $format" "$out/gdal.$format" \
+        ogr2ogr -f "$driver" "$out/gdal.$format" "$esrijson" -oo FEATURE_SERVER_PAGING=YES
+done
+measure "esri2geojson -> geojson" "$out/esridump.geojson" "$venv/bin/esri2geojson" "$layer" "$out/esridump.geojson"
+echo "== MapServer 8 OGC API, trees (200,000 points)"
+for format in geojson fgb gpkg; do
+    case "$format" in geojson) driver=GeoJSON ;; fgb) driver=FlatGeobuf ;; gpkg) driver=GPKG ;; esac
+    measure "featurecache dump -> $format" "$out/fc.$format" "$tool" dump "$ms" trees -q -o "$out/fc.$format"
+    measure "ogr2ogr OAPIF -> $format" "$out/gdal.$format" \
+        ogr2ogr -f "$driver" "$out/gdal.$format" "OAPIF:$ms/collections/trees" -oo PAGE_SIZE=10000
+done
