@@ -231,11 +231,9 @@ static int describe(fc_table *table, const fc_result *result, layer_data *layer)
     layer->field_types = calloc(n, sizeof *layer->field_types);
     layer->field_lengths = calloc(n, sizeof *layer->field_lengths);
     if (!layer->field_names || !layer->field_types || !layer->field_lengths) return fail(EXIT_INTERNAL, "out of memory");
-    layer->id_column = -1;
     for (int32_t col = 0; col < layer->field_count; col++) {
         fc_result_field_name(result, col, &layer->field_names[col]);
         fc_result_field_type(result, col, &layer->field_types[col]);
-        if (layer->field_types[col] == FC_FIELD_TYPE_OID) layer->id_column = col;
         int32_t index = -1;
         if (fc_table_field_index(table, layer->field_names[col], &index) == FC_OK && index >= 0)
             fc_table_field_length(table, index, &layer->field_lengths[col]);

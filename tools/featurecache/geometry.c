@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "spatial_order.h"
 #include "wkb.h"
 
 enum mode { AS_GEOJSON, AS_WKT, AS_BOUNDS };
@@ -59,15 +60,18 @@ static const char *const geojson_names[] = {"", "Point", "LineString", "Polygon"
 static const char *const wkt_names[] = {"", "POINT", "LINESTRING", "POLYGON", "MULTIPOINT",
                                         "MULTILINESTRING", "MULTIPOLYGON", "GEOMETRYCOLLECTION"};
 
-/* One coordinate tuple; *empty for a point of NaNs (WKB's empty point). */
-static bool tuple(walker *w, const wkb_shape *s, bool *empty) {
-    double v[4] = {0, 0, NAN, NAN};
+/* Reads one coordinate tuple into v (z and m NaN when absent). */
+static bool read_tuple(walker *w, const wkb_shape *s, double v[4]) {
+    v[2] = v[3] = NAN;
     int n = 2 + s->z + s->m;
     for (int i = 0; i < n; i++)
         if (!wkb_f64(&w->r, s->little, &v[i])) return false;
+    return true;
+}
+
+/* Writes a tuple read by read_tuple (or adds it to the box). */
+static void emit(walker *w, const wkb_shape *s, const double v[4]) {
     double z = s->z ? v[2] : NAN, m = s->m ? v[2 + s->z] : NAN;
-    *empty = isnan(v[0]) && isnan(v[1]);
-    if (*empty) return true;
     switch (w->mode) {
     case AS_GEOJSON:
         text_append(w->out, "[", 1);
@@ -95,20 +99,18 @@ static bool tuple(walker *w, const wkb_shape *s, bool *empty) {
         break;
     case AS_BOUNDS:
         if (isfinite(v[0]) && isfinite(v[1])) {
-            bounds *b = w->box;
-            if (b->empty) {
-                b->xmin = b->xmax = v[0];
-                b->ymin = b->ymax = v[1];
-                b->empty = false;
-            } else {
-                if (v[0] < b->xmin) b->xmin = v[0];
-                if (v[0] > b->xmax) b->xmax = v[0];
-                if (v[1] < b->ymin) b->ymin = v[1];
-                if (v[1] > b->ymax) b->ymax = v[1];
-            }
+            bounds one = {v[0], v[1], v[0], v[1], false};
+            bounds_add(w->box, &one);
         }
         break;
     }
+}
+
+/* One coordinate tuple of a sequence, read and written. */
+static bool tuple(walker *w, const wkb_shape *s) {
+    double v[4];
+    if (!read_tuple(w, s, v)) return false;
+    emit(w, s, v);
     return true;
 }
 
@@ -128,8 +130,7 @@ static bool points(walker *w, const wkb_shape *s) {
     put(w, w->mode == AS_GEOJSON ? "[" : "(");
     for (uint32_t i = 0; i < n; i++) {
         if (i) put(w, w->mode == AS_GEOJSON ? "," : ", ");
-        bool empty;
-        if (!tuple(w, s, &empty)) return false;
+        if (!tuple(w, s)) return false;
     }
     put(w, w->mode == AS_GEOJSON ? "]" : ")");
     return true;
@@ -154,20 +155,14 @@ static bool geometry(walker *w, int depth, bool bare);
 static bool body(walker *w, const wkb_shape *s, int depth) {
     switch (s->base) {
     case 1: {
-        /* Read once to see whether it is WKB's empty point (NaNs). */
-        walker probe = *w;
-        bounds ignored = {0, 0, 0, 0, true};
-        probe.mode = AS_BOUNDS;
-        probe.box = &ignored;
-        bool empty;
-        if (!tuple(&probe, s, &empty)) return false;
-        if (empty) {
-            w->r.p = probe.r.p;
+        double v[4];
+        if (!read_tuple(w, s, v)) return false;
+        if (isnan(v[0]) && isnan(v[1])) { /* WKB's empty point */
             put(w, w->mode == AS_GEOJSON ? "[]" : "EMPTY");
             return true;
         }
         if (w->mode == AS_WKT) put(w, "(");
-        if (!tuple(w, s, &empty)) return false;
+        emit(w, s, v);
         if (w->mode == AS_WKT) put(w, ")");
         return true;
     }

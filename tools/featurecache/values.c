@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wkb.h"
 #include "writers.h"
 
 bool column_is_written(int32_t type) {
@@ -68,6 +69,21 @@ const char *feature_id(const layer_data *layer, int64_t row, char *buffer, size_
     }
     snprintf(buffer, size, "%" PRId64, id);
     return buffer;
+}
+
+uint32_t shared_geometry_type(const layer_data *layer) {
+    uint32_t shared = 0;
+    for (int64_t row = 0; row < layer->count; row++) {
+        const uint8_t *wkb = NULL;
+        size_t length = 0;
+        fc_result_geometry_wkb(layer->result, row, &wkb, &length);
+        if (!wkb || !length) continue;
+        wkb_reader r = {wkb, wkb + length};
+        wkb_shape s;
+        if (!wkb_shape_read(&r, &s) || (shared && shared != s.base)) return 0;
+        shared = s.base;
+    }
+    return shared;
 }
 
 FILE *open_output(const char *path, text *error) {

@@ -356,8 +356,6 @@ int write_fgb(const char *path, const layer_data *layer, text *error) {
     }
     bounds extent = {0, 0, 0, 0, true};
     bool indexed = layer->count > 0;
-    uint8_t shared = 0;
-    bool mixed = false;
     for (int64_t row = 0; row < layer->count; row++) {
         const uint8_t *wkb = NULL;
         size_t length = 0;
@@ -372,14 +370,6 @@ int write_fgb(const char *path, const layer_data *layer, text *error) {
         }
         indexed &= !rows[row].box.empty;
         bounds_add(&extent, &rows[row].box);
-        if (wkb && length >= 5) {
-            wkb_reader r = {wkb, wkb + length};
-            wkb_shape s;
-            if (wkb_shape_read(&r, &s)) {
-                if (!shared) shared = (uint8_t)s.base;
-                else mixed |= shared != s.base;
-            }
-        }
     }
     if (indexed) order_by_hilbert(rows, layer->count, &extent);
     FILE *file = open_output(path, error);
@@ -392,7 +382,7 @@ int write_fgb(const char *path, const layer_data *layer, text *error) {
     flatbuffer b = {0};
     coords c = {0};
     text properties = {0};
-    put_header(&b, layer, mixed ? 0 : shared, &extent, (uint64_t)layer->count, indexed);
+    put_header(&b, layer, (uint8_t)shared_geometry_type(layer), &extent, (uint64_t)layer->count, indexed);
     bool ok = !b.failed && fwrite(magic, 1, 8, file) == 8 && put_u32_file(file, (uint32_t)b.length) &&
               fwrite(b.data, 1, b.length, file) == b.length;
     long index_at = ftell(file);

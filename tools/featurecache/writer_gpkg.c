@@ -49,20 +49,7 @@ static const char *column_type(int32_t type) {
 static const char *geometry_name(const layer_data *layer) {
     static const char *const names[] = {"GEOMETRY", "POINT", "LINESTRING", "POLYGON", "MULTIPOINT",
                                         "MULTILINESTRING", "MULTIPOLYGON", "GEOMETRYCOLLECTION"};
-    uint32_t shared = 0;
-    for (int64_t row = 0; row < layer->count; row++) {
-        const uint8_t *wkb = NULL;
-        size_t length = 0;
-        fc_result_geometry_wkb(layer->result, row, &wkb, &length);
-        if (!wkb || length < 5) continue;
-        uint32_t type = wkb[0] == 1 ? (uint32_t)wkb[1] | (uint32_t)wkb[2] << 8 | (uint32_t)wkb[3] << 16 | (uint32_t)wkb[4] << 24
-                                    : (uint32_t)wkb[4] | (uint32_t)wkb[3] << 8 | (uint32_t)wkb[2] << 16 | (uint32_t)wkb[1] << 24;
-        type = (type & 0x0FFFFFFFu) % 1000;
-        if (type < 1 || type > 7) return names[0];
-        if (!shared) shared = type;
-        else if (shared != type) return names[0];
-    }
-    return names[shared];
+    return names[shared_geometry_type(layer)];
 }
 
 /* A GeoPackage binary geometry: "GP", version 0, flags (little-endian, an
@@ -89,6 +76,7 @@ static const char *const wgs84_wkt =
 
 /* The schema every GeoPackage has, and this layer's rows in it. */
 static int create_schema(sqlite3 *db, const layer_data *layer, const char *geometry_column, text *error) {
+    const char *geometry_type = geometry_name(layer); /* a pass over every row: once */
     if (exec(db,
              "PRAGMA application_id=1196444487; PRAGMA user_version=10300;"
              "CREATE TABLE gpkg_spatial_ref_sys (srs_name TEXT NOT NULL, srs_id INTEGER NOT NULL PRIMARY KEY,"
@@ -139,7 +127,7 @@ static int create_schema(sqlite3 *db, const layer_data *layer, const char *geome
     text_sql_identifier(&sql, layer->name, "");
     text_puts(&sql, " (fid INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, ");
     text_sql_identifier(&sql, geometry_column, "");
-    text_printf(&sql, " %s", geometry_name(layer));
+    text_printf(&sql, " %s", geometry_type);
     for (int32_t col = 0; col < layer->field_count; col++) {
         if (!column_is_written(layer->field_types[col]) || !sqlite3_stricmp(layer->field_names[col], "fid") ||
             !sqlite3_stricmp(layer->field_names[col], geometry_column))
@@ -168,7 +156,7 @@ static int create_schema(sqlite3 *db, const layer_data *layer, const char *geome
     if (prepared == SQLITE_OK) {
         sqlite3_bind_text(statement, 1, layer->name, -1, SQLITE_STATIC);
         sqlite3_bind_text(statement, 2, geometry_column, -1, SQLITE_STATIC);
-        sqlite3_bind_text(statement, 3, geometry_name(layer), -1, SQLITE_STATIC);
+        sqlite3_bind_text(statement, 3, geometry_type, -1, SQLITE_STATIC);
         sqlite3_bind_int(statement, 4, srs);
         sqlite3_bind_int(statement, 5, layer->has_z ? 1 : 0);
         sqlite3_bind_int(statement, 6, layer->has_m ? 1 : 0);

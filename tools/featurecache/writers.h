@@ -16,7 +16,6 @@ typedef struct layer_data {
     const char **field_names; /* the result's columns */
     int32_t *field_types;     /* FC_FIELD_TYPE_* */
     int32_t *field_lengths;   /* the table's length for text fields, 0 if none */
-    int32_t id_column;        /* the object-id column, -1 if none */
     int32_t geometry_type;    /* FC_GEOMETRY_TYPE_* */
     bool has_z, has_m;
     int32_t wkid;           /* of the geometries, 0 if unknown */
@@ -59,6 +58,10 @@ int write_geojson_seq_rs(const char *path, const layer_data *layer, text *error)
 int write_csv(const char *path, const layer_data *layer, text *error);
 int write_gpkg(const char *path, const layer_data *layer, text *error);
 int write_fgb(const char *path, const layer_data *layer, text *error);
+
+/* The WKB base type (1 point … 7 collection) every row with a geometry
+ * shares; 0 when they differ, one cannot be read, or none has one. */
+uint32_t shared_geometry_type(const layer_data *layer);
 
 /* Opens path for writing ("-": standard output). */
 FILE *open_output(const char *path, text *error);
