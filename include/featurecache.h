@@ -1417,9 +1417,12 @@ typedef struct fc_populate_options {
                                       the same object id replaced by the new copy */
     fc_progress_callback progress; /* NULL (the default): no progress calls */
     void *progress_user_data;      /* handed to progress */
+    bool resumable;                /* false (the default). true, for a table with a
+                                      writable cache folder whose service gives a data
+                                      version: see "Resumable populate". @since 1.4 */
 } fc_populate_options;
 
-#define FC_POPULATE_OPTIONS_INIT { (uint32_t)sizeof(fc_populate_options), NULL, true, NULL, NULL }
+#define FC_POPULATE_OPTIONS_INIT { (uint32_t)sizeof(fc_populate_options), NULL, true, NULL, NULL, false }
 
 /* Sets *options to its defaults for a struct of struct_size bytes (pass
  * sizeof(fc_populate_options)). FC_E_INVALID_ARGUMENT for NULL or a size
@@ -1447,6 +1450,27 @@ FC_API fc_status fc_populate_options_init(fc_populate_options *options, size_t s
  * FC_E_NETWORK, FC_E_TIMEOUT, FC_E_HTTP, FC_E_SERVICE, FC_E_PARSE,
  * FC_E_PROTOCOL, FC_E_LIMIT, FC_E_CANCELLED, FC_E_INVALID_ARGUMENT for a where
  * clause the table cannot take. @since 1.0 */
+/* Resumable populate (options->resumable, @since 1.4). A populate is atomic,
+ * so one cut short (cancelled, failed, the process killed) leaves the cache
+ * as it was and, by itself, nothing to resume. With resumable set, a table
+ * with a writable cache folder (see "Persistent cache") also appends each
+ * page it takes to its folder as it comes (populate.fcj, FILE-FORMAT.md), and
+ * the next resumable populate of the same query reads those pages back
+ * instead of asking for them again, then pages on from where the first one
+ * stopped. Replaying is sound only while the service's data is what it was,
+ * so the kept pages are bound to the layer's data version, evidence the
+ * service gives for the whole layer (an ArcGIS layer's editingInfo last edit
+ * date; a document's content): a changed version, another query (where,
+ * geometry, fields, order, page size, CRS, options) or a write to the cache
+ * in between starts over. A populate that replaced the cache
+ * (clear_cache) and completed leaves a mark instead of its pages: the next
+ * resumable populate of the same query, on a table whose load found its
+ * saved cache unchanged (FC_CACHE_UNCHANGED) and into which nothing was
+ * written since, is answered from the cache without a request (one of max
+ * features cut is fetched again). Without a cache folder, without a data
+ * version (OGC API and WFS servers give none) or with a read-only folder,
+ * resumable changes nothing. The journal never holds a credential (page keys
+ * are hashed). */
 FC_API fc_status fc_table_populate_start(fc_table *table, const fc_populate_options *options,
                                          fc_operation_callback callback, void *user_data, fc_operation **out);
 

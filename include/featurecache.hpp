@@ -627,6 +627,7 @@ struct PopulateOptions {
     const Query *query = nullptr;   ///< nullptr: every feature
     bool clear_cache = true;        ///< false merges into the cache
     ProgressCallback progress;      ///< after each page, on a library thread
+    bool resumable = false;         ///< keep pages to resume from (the C header's "Resumable populate")
 };
 
 // ---- tables -------------------------------------------------------------------------
@@ -1009,6 +1010,7 @@ private:
         check(fc_populate_options_init(&c, sizeof c));  // the macro's C cast would warn in C++
         c.query = options.query ? options.query->get() : nullptr;
         c.clear_cache = options.clear_cache;
+        c.resumable = options.resumable;
         if (options.progress) {
             c.progress = &detail::OperationCallbacks::progress_trampoline;
             c.progress_user_data = callbacks;

@@ -208,11 +208,16 @@ struct ArcGISQueryRunner {
         }
         // Every batch of ids is known: they are sent side by side, applied in order.
         let chunks = stride(from: 0, to: ids.count, by: pageSize).map { Array(ids[$0..<min($0 + pageSize, ids.count)]) }
-        let pages = PagePrefetcher<Int, EsriQueryPage>(context: requester.context)
+        // Keyed by the ids themselves: a resumed populate replays a kept page
+        // only for the very ids it holds.
+        let keys = chunks.enumerated().map { index, chunk in
+            "\(index):" + String(chunk.withUnsafeBytes { ContentHash.of($0) }, radix: 16)
+        }
+        let pages = PagePrefetcher<String, EsriQueryPage>(context: requester.context)
         defer { pages.finish() }
         /// The request for a batch of ids, built when it is sent (the batches
         /// ahead are named again for every page).
-        let idsPage = { [self] (ids: [Int64]) -> PagePrefetcher<Int, EsriQueryPage>.Fetch in
+        let idsPage = { [self] (ids: [Int64]) -> PagePrefetcher<String, EsriQueryPage>.Fetch in
             { [self] () async throws(FeatureCacheError) in
                 // Ids alone select the features when the service chose them;
                 // explicit ids still honour the caller's where and geometry.
@@ -222,8 +227,8 @@ struct ArcGISQueryRunner {
             }
         }
         for (index, chunk) in chunks.enumerated() {
-            pages.expect((index..<min(index + pages.window.limit, chunks.count)).map { ($0, idsPage(chunks[$0])) })
-            var page = try await pages.page(index, fetch: idsPage(chunk))
+            pages.expect((index..<min(index + pages.window.limit, chunks.count)).map { (keys[$0], idsPage(chunks[$0])) })
+            var page = try await pages.page(keys[index], fetch: idsPage(chunk))
             var pending = chunk
             while true {
                 fetched.spatialReference = fetched.spatialReference ?? page.spatialReference

@@ -27,7 +27,7 @@ struct OGCItemsPager {
     private var query: QueryParameters { plan.query }
 
     /// One page as read, with what it says about the rest.
-    private struct Page {
+    fileprivate struct Page {
         var page: GeoJSONPage
         var contentCRS: String?
     }
@@ -407,5 +407,17 @@ struct OGCItemsPager {
             try Task.checkCancellationTyped()
         }
         return fetched
+    }
+}
+
+/// A resumable populate keeps each page the pager took (`PopulateJournal`).
+extension OGCItemsPager.Page: JournaledPage {
+    func write(to out: inout BinaryWriter) {
+        page.write(to: &out)
+        out.optionalString(contentCRS)
+    }
+
+    static func read(from input: inout BinaryReader) throws(FeatureCacheError) -> OGCItemsPager.Page {
+        OGCItemsPager.Page(page: try GeoJSONPage.read(from: &input), contentCRS: try input.optionalString())
     }
 }

@@ -164,3 +164,20 @@ struct WFSPageReader {
         return guess
     }
 }
+
+/// A resumable populate keeps each page the pager took (`PopulateJournal`).
+extension WFSPageReader.Page: JournaledPage {
+    package func write(to out: inout BinaryWriter) {
+        BatchCodec.write(batch, to: &out)
+        out.optionalI64(numberMatched)
+        out.optionalI64(numberReturned)
+        out.optionalString(next)
+        out.bool(emptyBody)
+    }
+
+    package static func read(from input: inout BinaryReader) throws(FeatureCacheError) -> WFSPageReader.Page {
+        WFSPageReader.Page(
+            batch: try BatchCodec.read(from: &input), numberMatched: try input.optionalI64(),
+            numberReturned: try input.optionalI64(), next: try input.optionalString(), emptyBody: try input.bool())
+    }
+}

@@ -171,6 +171,14 @@ long emulator_stat(const char *ns, const char *key) {
     return at ? strtol(at + strlen(pattern), NULL, 10) : 0;
 }
 
+fc_cache_info table_cache_info(const fc_table *table) {
+    fc_cache_info info;
+    memset(&info, 0, sizeof info);
+    info.struct_size = sizeof info;
+    CHECK_STATUS(fc_table_get_cache_info(table, &info), FC_OK);
+    return info;
+}
+
 fc_table_statistics table_statistics(fc_table *table) {
     fc_table_statistics statistics;
     memset(&statistics, 0, sizeof statistics);

@@ -150,6 +150,9 @@ int64_t edit_list_count(const fc_edit_list *list);
 /* Entry index of an edit list. */
 fc_edit_info edit_entry(const fc_edit_list *list, int64_t index);
 
+/* fc_table_get_cache_info (checked to succeed). */
+fc_cache_info table_cache_info(const fc_table *table);
+
 /* ---- The ArcGIS emulator ------------------------------------------------ */
 
 /* The emulator's base URL (from FC_EMULATOR_URL or the file named by

@@ -47,14 +47,6 @@ static fc_table *open_cached(fc_context *ctx, const char *folder, const char *ur
     return table;
 }
 
-static fc_cache_info cache_info(const fc_table *table) {
-    fc_cache_info info;
-    memset(&info, 0, sizeof info);
-    info.struct_size = sizeof info;
-    CHECK_STATUS(fc_table_get_cache_info(table, &info), FC_OK);
-    return info;
-}
-
 /* Features in a box, asked of the table (the request mode decides where the
  * answer comes from); *requests gets the HTTP requests it cost. */
 static int64_t view_count_in(fc_table *table, const fc_envelope *box, int64_t *requests) {
@@ -102,7 +94,7 @@ static void step_ogc_seed(const char *folder, const char *url, double ttl) {
  * COUNT -1: any but 0), and the requests it cost, between MIN and MAX. */
 static void step_ogc_reopen(const char *folder, const char *url, double ttl, int expected, long long count, int least, int most, int box) {
     fc_table *table = open_cached(NULL, folder, url, FC_REQUEST_MODE_ON_INTERACTION_CACHE, ttl);
-    fc_cache_info info = cache_info(table);
+    fc_cache_info info = table_cache_info(table);
     CHECK_MSG(expected < 0 || info.revalidation == expected, "revalidation %d, expected %d", info.revalidation, expected);
     int64_t requests = -1;
     int64_t n = view_count_in(table, view_box(box), &requests);
@@ -114,7 +106,7 @@ static void step_ogc_reopen(const char *folder, const char *url, double ttl, int
 /* seed: the first run, online: a view's features are fetched and cached. */
 static void step_seed(const char *folder, const char *url) {
     fc_table *table = open_cached(NULL, folder, url, FC_REQUEST_MODE_ON_INTERACTION_CACHE, -1);
-    fc_cache_info info = cache_info(table);
+    fc_cache_info info = table_cache_info(table);
     CHECK(info.folder != NULL && strncmp(info.folder, folder, strlen(folder)) == 0);
     CHECK(info.revalidation == FC_CACHE_CREATED && !info.offline && !info.read_only);
     int64_t requests = 0;
@@ -129,7 +121,7 @@ static void step_seed(const char *folder, const char *url) {
  * the requests the same view then costs. */
 static void step_reopen(const char *folder, const char *url, int expected, int expected_requests, const char *status_of_3) {
     fc_table *table = open_cached(NULL, folder, url, FC_REQUEST_MODE_ON_INTERACTION_CACHE, -1);
-    fc_cache_info info = cache_info(table);
+    fc_cache_info info = table_cache_info(table);
     CHECK_MSG(info.revalidation == expected, "revalidation %d, expected %d", info.revalidation, expected);
     CHECK(info.saved_at > 1.7e9 && info.bytes_on_disk > 0 && info.set_aside == NULL);
     if (expected == FC_CACHE_UNCHANGED) CHECK(info.restored_features == SEEDED);
@@ -143,7 +135,7 @@ static void step_reopen(const char *folder, const char *url, int expected, int e
 /* offline: the service is gone; the table loads from the cache and answers. */
 static void step_offline(const char *folder, const char *url) {
     fc_table *table = open_cached(NULL, folder, url, FC_REQUEST_MODE_ON_INTERACTION_CACHE, -1);
-    fc_cache_info info = cache_info(table);
+    fc_cache_info info = table_cache_info(table);
     CHECK(info.offline == 1 && info.revalidation == FC_CACHE_OFFLINE && info.restored_features == SEEDED);
     CHECK(load_status(fc_table_as_loadable(table)) == FC_LOAD_STATUS_LOADED);
     int64_t requests = -1;
@@ -183,7 +175,7 @@ static void step_offline(const char *folder, const char *url) {
 /* apply: the service is back; the edit made offline is there and is applied once. */
 static void step_apply(const char *folder, const char *url) {
     fc_table *table = open_cached(NULL, folder, url, FC_REQUEST_MODE_ON_INTERACTION_CACHE, -1);
-    fc_cache_info info = cache_info(table);
+    fc_cache_info info = table_cache_info(table);
     CHECK(!info.offline && info.restored_edits == 1);
     CHECK(local_edit_count(table) == 1);
     CHECK(string_field(table, -1, "Inspector") != NULL && strcmp(string_field(table, -1, "Inspector"), "offline-edit") == 0);
@@ -224,7 +216,7 @@ static void step_full_disk(const char *folder, const char *url) {
     struct rlimit limit = {4 << 10, 4 << 10};
     CHECK(setrlimit(RLIMIT_FSIZE, &limit) == 0);
     CHECK(populate_count(table, "Status = 1", NULL, 0) > 0);  /* the cache is fine; its save is not */
-    CHECK(cache_info(table).last_save_status == FC_E_STORAGE);
+    CHECK(table_cache_info(table).last_save_status == FC_E_STORAGE);
     int taken = 0;
     for (int i = 0; i < 200; i++) {
         fc_feature_edit *edit = inspection(1, "disk", -122.6, 45.5);
@@ -414,10 +406,10 @@ static void test_lock_and_corruption(void) {
 
     fc_table *first = open_cached(NULL, folder, url, FC_REQUEST_MODE_ON_INTERACTION_CACHE, -1);
     fc_table *second = open_cached(NULL, folder, url, FC_REQUEST_MODE_ON_INTERACTION_CACHE, -1);
-    CHECK(!cache_info(first).read_only && cache_info(second).read_only);
-    CHECK(cache_info(second).restored_features == SEEDED);
+    CHECK(!table_cache_info(first).read_only && table_cache_info(second).read_only);
+    CHECK(table_cache_info(second).restored_features == SEEDED);
     CHECK(view_count(second, NULL) == SEEDED);
-    const char *table_folder = cache_info(first).folder;
+    const char *table_folder = table_cache_info(first).folder;
     CHECK(table_folder != NULL);
     snprintf(path, sizeof path, "%s/features.fcc", table_folder ? table_folder : "");
     fc_table_free(second);
@@ -436,7 +428,7 @@ static void test_lock_and_corruption(void) {
         fclose(file);
     }
     fc_table *table = open_cached(NULL, folder, url, FC_REQUEST_MODE_ON_INTERACTION_CACHE, -1);
-    fc_cache_info info = cache_info(table);
+    fc_cache_info info = table_cache_info(table);
     CHECK(info.set_aside != NULL && strstr(info.set_aside, "checksum") != NULL);
     CHECK(info.revalidation == FC_CACHE_CREATED && info.restored_features == 0 && cached_count(table) == 0);
     CHECK(view_count(table, NULL) == SEEDED);
@@ -452,7 +444,7 @@ static void test_lock_and_corruption(void) {
         fclose(file);
     }
     table = open_cached(NULL, folder, url, FC_REQUEST_MODE_ON_INTERACTION_CACHE, -1);
-    info = cache_info(table);
+    info = table_cache_info(table);
     CHECK(info.set_aside != NULL && strstr(info.set_aside, "format 99") != NULL);
     fc_table_free(table);
 }
@@ -466,7 +458,7 @@ static void test_full_disk(void) {
     long long taken = step_output("full-disk", folder, url, "x");
     CHECK(taken > 0);
     fc_table *table = open_cached(NULL, folder, url, FC_REQUEST_MODE_MANUAL_CACHE, -1);
-    fc_cache_info info = cache_info(table);
+    fc_cache_info info = table_cache_info(table);
     CHECK(info.set_aside == NULL && info.restored_features >= SEEDED && info.restored_edits == taken);
     CHECK(local_edit_count(table) == taken);
     fc_table_free(table);
@@ -480,7 +472,7 @@ static int64_t seed_in(fc_context *ctx, const char *folder, const char *url, boo
     if (edit) add_edit(table, inspection(2, "kept", -122.6, 45.5));
     fc_table_free(table);
     table = open_cached(ctx, folder, url, FC_REQUEST_MODE_ON_INTERACTION_CACHE, -1);
-    int64_t bytes = cache_info(table).bytes_on_disk;
+    int64_t bytes = table_cache_info(table).bytes_on_disk;
     fc_table_free(table);
     return bytes;
 }
@@ -505,16 +497,16 @@ static void test_disk_budget(void) {
     CHECK(c > 0);
 
     fc_table *table = open_cached(ctx, folder, url_a, FC_REQUEST_MODE_ON_INTERACTION_CACHE, -1);
-    CHECK_MSG(cache_info(table).restored_edits == 1, "the folder with a pending edit was removed");
-    CHECK(cache_info(table).restored_features > 0);
+    CHECK_MSG(table_cache_info(table).restored_edits == 1, "the folder with a pending edit was removed");
+    CHECK(table_cache_info(table).restored_features > 0);
     fc_table_free(table);
     table = open_cached(ctx, folder, url_b, FC_REQUEST_MODE_ON_INTERACTION_CACHE, -1);
-    CHECK_MSG(cache_info(table).restored_features == 0 && cache_info(table).revalidation == FC_CACHE_CREATED,
+    CHECK_MSG(table_cache_info(table).restored_features == 0 && table_cache_info(table).revalidation == FC_CACHE_CREATED,
               "the least recently used folder was kept");
     fc_table_free(table);
     CHECK_STATUS(fc_context_set_cache_disk_budget(ctx, 0), FC_OK);
     table = open_cached(ctx, folder, url_c, FC_REQUEST_MODE_ON_INTERACTION_CACHE, -1);
-    CHECK(cache_info(table).restored_features == SEEDED);
+    CHECK(table_cache_info(table).restored_features == SEEDED);
     fc_table_free(table);
     fc_context_free(ctx);
 }
@@ -543,7 +535,7 @@ static void test_crash_kills(void) {
         CHECK_MSG(WIFSIGNALED(status), "round %d: the writer ended on its own (status %d)", round, status);
 
         fc_table *table = open_cached(NULL, folder, url, FC_REQUEST_MODE_MANUAL_CACHE, -1);
-        fc_cache_info info = cache_info(table);
+        fc_cache_info info = table_cache_info(table);
         CHECK_MSG(info.set_aside == NULL, "round %d: %s", round, info.set_aside ? info.set_aside : "");
         int64_t n = local_edit_count(table);
         CHECK_MSG(n >= last, "round %d: %lld edits after %lld", round, (long long)n, (long long)last);
@@ -586,13 +578,13 @@ static void test_bad_arguments(void) {
     info.struct_size = 2;
     CHECK_STATUS(fc_table_get_cache_info(table, &info), FC_E_INVALID_ARGUMENT);
     CHECK_STATUS(fc_table_get_cache_info(table, NULL), FC_E_INVALID_ARGUMENT);
-    info = cache_info(table);
+    info = table_cache_info(table);
     CHECK(info.folder == NULL && info.revalidation == FC_CACHE_NONE);
     /* A folder that cannot be made: the load fails and says why. */
     CHECK_STATUS(fc_table_set_cache_folder(table, "/proc/no-such/cache", 0), FC_OK);
     CHECK_STATUS(fc_loadable_wait(fc_table_as_loadable(table), 30), FC_E_STORAGE);
     CHECK_CONTAINS(fc_error_message(fc_last_error()), "cache folder cannot be used");
-    info = cache_info(table);
+    info = table_cache_info(table);
     CHECK(info.folder == NULL && info.last_save_status == FC_E_STORAGE);
     /* The load failed: another folder may be set before it is retried. */
     CHECK_STATUS(fc_table_set_cache_folder(table, "/tmp/x", 0), FC_OK);
@@ -615,14 +607,14 @@ static void test_lock_wait_and_flush(void) {
     CHECK_STATUS(fc_context_set_cache_lock_wait(ctx, 0), FC_OK);
 
     fc_table *first = open_cached(ctx, folder, url, FC_REQUEST_MODE_MANUAL_CACHE, -1);
-    CHECK(cache_info(first).revalidation == FC_CACHE_CREATED && !cache_info(first).read_only);
+    CHECK(table_cache_info(first).revalidation == FC_CACHE_CREATED && !table_cache_info(first).read_only);
     CHECK(populate_count(first, NULL, NULL, 0) == SEEDED);
     CHECK_STATUS(fc_table_flush_cache(first), FC_OK);
-    fc_cache_info info = cache_info(first);
+    fc_cache_info info = table_cache_info(first);
     CHECK(info.saved_at > 0 && info.bytes_on_disk > 0 && info.last_save_status == FC_OK);
     /* Held by the first: with no wait, the second is read-only at once and reads what was flushed. */
     fc_table *second = open_cached(ctx, folder, url, FC_REQUEST_MODE_MANUAL_CACHE, -1);
-    CHECK(cache_info(second).read_only && cache_info(second).restored_features == SEEDED);
+    CHECK(table_cache_info(second).read_only && table_cache_info(second).restored_features == SEEDED);
     CHECK_STATUS(fc_table_flush_cache(second), FC_E_INVALID_STATE);
     snprintf(lock, sizeof lock, "%s/lock", info.folder ? info.folder : "");
     fc_table_free(second);

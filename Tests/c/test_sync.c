@@ -55,14 +55,6 @@ static fc_table *open_tracked(const char *ns, const char *folder, recorder *r, u
     return table;
 }
 
-static int32_t revalidation(const fc_table *table) {
-    fc_cache_info info;
-    memset(&info, 0, sizeof info);
-    info.struct_size = sizeof info;
-    CHECK_STATUS(fc_table_get_cache_info(table, &info), FC_OK);
-    return info.revalidation;
-}
-
 /* The cached features but `except` (0: none), ordered by object id, as
  * GeoJSON text (owned by the caller): attributes and geometry, every byte. */
 static char *cached_text(fc_table *table, int64_t except) {
@@ -146,7 +138,7 @@ static void test_delta_both_ways(void) {
     pthread_mutex_init(&r.mutex, NULL);
     uint64_t token = 0;
     fc_table *table = open_tracked(ns, folder, &r, &token);
-    CHECK_MSG(revalidation(table) == FC_CACHE_SYNCHRONIZED, "revalidation %d", revalidation(table));
+    CHECK_MSG(table_cache_info(table).revalidation == FC_CACHE_SYNCHRONIZED, "revalidation %d", table_cache_info(table).revalidation);
     CHECK_STATUS(fc_table_remove_change_observer(table, token), FC_OK);  /* every change so far told */
     CHECK_MSG(r.count == 1 && r.causes[0] == FC_CHANGE_SYNC, "%d changes, the first %d", r.count, r.causes[0]);
     CHECK_MSG(r.added[0] == 5 && r.updated[0] == 6 && r.deleted[0] == 3, "sync told %lld added, %lld updated, %lld deleted",
@@ -305,7 +297,7 @@ static void test_background_revalidation(void) {
     CHECK_STATUS(fc_table_add_change_observer(table, record_change, &r, &token), FC_OK);
     CHECK_STATUS(fc_loadable_wait(fc_table_as_loadable(table), 30), FC_OK);
     /* Loaded before the service said what changed: the saved features answer. */
-    CHECK_MSG(revalidation(table) == FC_CACHE_REVALIDATING, "revalidation %d", revalidation(table));
+    CHECK_MSG(table_cache_info(table).revalidation == FC_CACHE_REVALIDATING, "revalidation %d", table_cache_info(table).revalidation);
     CHECK(cached_count(table) == SEEDED);
     int told = 0;
     for (int i = 0; i < 200 && told == 0; i++) {
@@ -317,7 +309,7 @@ static void test_background_revalidation(void) {
     CHECK_STATUS(fc_table_remove_change_observer(table, token), FC_OK);
     CHECK_MSG(r.count == 1 && r.causes[0] == FC_CHANGE_SYNC && r.added[0] == 3 && r.updated[0] == 3 && r.deleted[0] == 3,
               "%d changes told", r.count);
-    CHECK_MSG(revalidation(table) == FC_CACHE_SYNCHRONIZED, "revalidation %d", revalidation(table));
+    CHECK_MSG(table_cache_info(table).revalidation == FC_CACHE_SYNCHRONIZED, "revalidation %d", table_cache_info(table).revalidation);
     check_equal_to_fresh(table, ns, 0, "after a background revalidation");
     fc_table_free(table);
 }

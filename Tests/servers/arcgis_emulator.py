@@ -15,7 +15,10 @@ Services (under /arcgis/rest/services):
                                 (no token: error 499; another token: error 498)
   Hosted/FeatureServer          the same layers as an ArcGIS Online hosted layer:
                                 supportedQueryFormats "JSON, geoJSON, PBF" (f=pbf,
-                                arcgis_pbf.py, with quantizationParameters)
+                                arcgis_pbf.py, with quantizationParameters), and
+                                editingInfo (lastEditDate, schemaLastEditDate,
+                                dataLastEditDate) as recorded hosted layers give it,
+                                read-only ones too (fixtures/arcgis-edits: act-veg-map)
   HostedLegacy/FeatureServer    the same, without pagination (read in object-id batches)
   Recorded/<name>/FeatureServer real servers' recorded answers, one layer each
                                 (arcgis_recorded.py): f=json and f=pbf bytes as recorded
@@ -45,6 +48,8 @@ Test controls, GET or POST, per namespace:
               commit_<mode> (the request is carried out - an edit lands - then answered as <mode>:
               commit_reset, commit_stall, commit_html, commit_truncated: an answer lost after the commit)
   /_control/<ns>/edit_style?style=S            how editable layers answer (arcgis_edits.py)
+  /_control/<ns>/data_edited                   Hosted's editingInfo dates move to now (an edit
+        elsewhere: the rows stay as they are)
   /_control/<ns>/touch?service=S&layer=L&oid=N&FIELD=V…  another user's edit of a feature
   /_control/<ns>/delay?ms=M[&count=N][&match=S][&param=P=V] the next N requests (default all) wait M ms
         first; a client that disconnects meanwhile is counted in "disconnects"
@@ -78,10 +83,11 @@ SERVICES = {
     "Portland": {"pagination": True, "version": 11.1, "secure": False},
     "PortlandLegacy": {"pagination": False, "version": 10.22, "secure": False},
     "Secure": {"pagination": True, "version": 11.1, "secure": True},
-    "Hosted": {"pagination": True, "version": 11.3, "secure": False, "pbf": True},
+    "Hosted": {"pagination": True, "version": 11.3, "secure": False, "pbf": True, "editing_info": True},
     "HostedLegacy": {"pagination": False, "version": 10.22, "secure": False, "pbf": True},
 }
 MAX_RECORD_COUNT = 2000
+EDITING_INFO_MS = 1721608500483  # the recorded act-veg-map layer's dataLastEditDate
 EDIT_OPERATIONS = ("applyEdits", "addFeatures", "updateFeatures", "deleteFeatures")
 
 
@@ -104,6 +110,7 @@ class Namespace:
         self.last_headers = {}
         self.last_params = {}
         self.log = []
+        self.data_edit_ms = EDITING_INFO_MS  # Hosted's editingInfo dates
 
     def stats(self):
         return {"requests": self.requests, "by_kind": dict(self.by_kind), "disconnects": self.disconnects,
@@ -173,7 +180,7 @@ class Emulator:
                            for l in arcgis_data.LAYERS],
                 "tables": []}
 
-    def layer_info(self, service, layer_id):
+    def layer_info(self, service, layer_id, namespace=None):
         config = SERVICES[service]
         layer = self.stores[layer_id].layer
         xmin, ymin, xmax, ymax = layer["bbox"]
@@ -189,6 +196,10 @@ class Emulator:
         if config["pagination"]:
             info["advancedQueryCapabilities"] = {"supportsPagination": True, "supportsOrderBy": True,
                                                  "supportsDistinct": True, "supportsQueryWithResultType": True}
+        if config.get("editing_info"):
+            edited = namespace.data_edit_ms if namespace else EDITING_INFO_MS
+            info["editingInfo"] = {"lastEditDate": edited, "schemaLastEditDate": EDITING_INFO_MS,
+                                   "dataLastEditDate": edited}
         return info
 
 
@@ -333,7 +344,7 @@ class Handler(BaseHTTPRequestHandler):
         if kind == "layer":
             if params.get("f", "html").lower() not in ("json", "pjson"):
                 return 200, "text/html", b"<html><body>Layer page (use f=json)</body></html>"
-            return 200, "application/json", json.dumps(emulator.layer_info(service, layer_id)).encode()
+            return 200, "application/json", json.dumps(emulator.layer_info(service, layer_id, namespace)).encode()
         if segments[6].lower() != "query":
             return 200, "application/json", error_body(400, "Requested operation is not supported by this service.")
         content_type, body = run_query(emulator.stores[layer_id], params, MAX_RECORD_COUNT, config["pagination"],
@@ -491,6 +502,9 @@ class Handler(BaseHTTPRequestHandler):
                 result = {"ok": True}
             elif action == "stats":
                 result = namespace.stats()
+            elif action == "data_edited":
+                namespace.data_edit_ms = max(int(time.time() * 1000), namespace.data_edit_ms + 1)
+                result = {"ok": True, "lastEditDate": namespace.data_edit_ms}
             elif action in ("edit_style", "touch", "mutate", "forget"):
                 result = {"ok": True}
             else:

@@ -229,7 +229,8 @@ class PopulateOptions(Structure):
                 ("query", _handle),
                 ("clear_cache", c_bool),
                 ("progress", PROGRESS_CALLBACK),
-                ("progress_user_data", c_void_p)]
+                ("progress_user_data", c_void_p),
+                ("resumable", c_bool)]
 
 
 class TableStatistics(Structure):

@@ -80,12 +80,13 @@ class Operation(Handle):
         return self
 
     @staticmethod
-    def _options(query_ptr, clear_cache, progress, key):
+    def _options(query_ptr, clear_cache, progress, key, resumable=False):
         """fc_populate_options for a start function (the library copies it)."""
         options = _ffi.PopulateOptions()
         check(_ffi.lib.fc_populate_options_init(ctypes.byref(options), ctypes.sizeof(options)))
         options.query = query_ptr
         options.clear_cache = bool(clear_cache)
+        options.resumable = bool(resumable)
         if progress is not None:
             options.progress = _progress_trampoline
             options.progress_user_data = key

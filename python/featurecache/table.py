@@ -404,33 +404,36 @@ class Table(Handle, Loadable, Editing):
         return query
 
     def populate_async(self, query=None, clear_cache=True, out_fields=None, progress=None, callback=None, *,
-                       where=None, bbox=None, mask=None, columns=None, max_features=None):
+                       where=None, bbox=None, mask=None, columns=None, max_features=None, resumable=False):
         """Starts fetching the features matching query (a Query, or None for all)
         into the cache; returns an Operation. Instead of a Query, the keywords
         where, bbox (xmin, ymin, xmax, ymax[, wkid]), mask (a shapely geometry:
         intersects), columns and max_features (None: all) build one, as
         read_arrow takes them; columns also narrows a Query (out_fields is its
         older name). progress(Progress) and callback(result, error) run on a
-        library thread."""
+        library thread. resumable=True (a table with a cache folder): the pages
+        are kept as they come, a populate cut short resumes from them, and one
+        already completed over an unchanged cache is answered from it (the C
+        header's "Resumable populate")."""
         query = self._query_of(query, out_fields, where, bbox, mask, columns, max_features)
         table, query_ptr = self._ptr, query._ptr if query is not None else None
 
         def start(done, key, out):
-            options = Operation._options(query_ptr, clear_cache, progress, key)
+            options = Operation._options(query_ptr, clear_cache, progress, key, resumable)
             return _ffi.lib.fc_table_populate_start(table, ctypes.byref(options), done, key, out)
         operation = Operation(progress, callback)._start(start)
         operation._query = query  # alive until the library has copied it (it has, once started)
         return operation
 
     def populate(self, query=None, clear_cache=True, out_fields=None, progress=None, timeout=None, *,
-                 where=None, bbox=None, mask=None, columns=None, max_features=None):
+                 where=None, bbox=None, mask=None, columns=None, max_features=None, resumable=False):
         """Fetches the features matching query (or the where, bbox, mask,
-        columns and max_features keywords, as populate_async) into the cache
+        columns, max_features and resumable keywords, as populate_async) into the cache
         and returns them (a Result). Atomic: on any error, and on a timeout
         (which cancels it), the cache is as it was. clear_cache=False merges (a
         feature already cached is replaced by the new copy)."""
         with self.populate_async(query, clear_cache, out_fields, progress, where=where, bbox=bbox, mask=mask,
-                                 columns=columns, max_features=max_features) as operation:
+                                 columns=columns, max_features=max_features, resumable=resumable) as operation:
             return operation.result(timeout)
 
     @property

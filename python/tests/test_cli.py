@@ -5,7 +5,7 @@ against the ArcGIS emulator and the harness's servers. Every output format is
 opened by GDAL (pyogrio) and compared, feature by feature, with the library's
 own reading of the same request: ids, attributes, geometry within 1e-9.
 Failures give their documented exit code and one line on stderr, and never
-leave a file (or its temporary) behind."""
+leave a file (or its temporary) behind; a dump cut short resumes."""
 import json
 import os
 import signal
@@ -26,6 +26,13 @@ FORMATS = ["geojson", "geojsonl", "geojsons", "csv", "gpkg", "fgb"]
 
 def run(*args, timeout=300):
     return subprocess.run([CLI, *args], capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture(autouse=True)
+def own_cache_folder(tmp_path, monkeypatch):
+    """Each test's dumps keep their cache in a folder of their own (the
+    default one is under XDG_CACHE_HOME), never the user's."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
 
 
 def read_output(path):
@@ -220,6 +227,57 @@ def test_an_interrupted_dump_leaves_no_file(ns, tmp_path):
     assert process.returncode == 130, stderr
     assert "interrupted" in stderr and len(stderr.splitlines()) == 1
     assert not os.path.exists(out) and no_leftovers(tmp_path) == []
+
+
+def queries(ns):
+    return ns.stats["by_kind"].get("query", 0)
+
+
+@pytest.mark.parametrize("cut", ["sigkill", "sigint", "server"])
+def test_a_cut_dump_resumes_and_equals_an_uninterrupted_one(ns, tmp_path, cut):
+    """Killed, interrupted or left by its server midway, a dump run again
+    asks only for the pages it did not take (the Hosted layer gives the
+    editingInfo dates real hosted layers give) and writes the very file an
+    uninterrupted dump writes; run once more on the unchanged layer, it asks
+    for no page at all."""
+    url = ns.layer_url(0, service="Hosted")
+    query = ["--where", "OBJECTID <= 40000", "--page-size", "1000"]  # 40 pages
+    whole = str(tmp_path / "whole.fgb")
+    assert run("dump", url, "-o", whole, "--no-cache", *query).returncode == 0
+    pages = queries(ns)
+    assert pages >= 40
+    out = str(tmp_path / "trees.fgb")
+    command = [CLI, "dump", url, "-o", out, *query]
+    if cut == "server":
+        # Every query after the first 15 is answered by a reset connection.
+        ns.control("fail", mode="reset", count=-1, match="/query", skip=15)
+        done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 3, done.stderr
+    else:
+        ns.control("delay", ms=20, match="/query")
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 60
+        while queries(ns) < pages + 15 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        process.send_signal(signal.SIGKILL if cut == "sigkill" else signal.SIGINT)
+        process.communicate(timeout=60)
+        assert process.returncode == (-signal.SIGKILL if cut == "sigkill" else 130)
+    ns.control("clear")
+    assert not os.path.exists(out)
+    before = queries(ns)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    asked = queries(ns) - before
+    assert 0 < asked <= pages - 10, (asked, pages)
+    with open(whole, "rb") as a, open(out, "rb") as b:
+        assert a.read() == b.read()
+    # The layer did not change: written from the cache, with no query.
+    os.unlink(out)
+    before = queries(ns)
+    assert subprocess.run(command, capture_output=True, text=True, timeout=300).returncode == 0
+    assert queries(ns) == before
+    with open(whole, "rb") as a, open(out, "rb") as b:
+        assert a.read() == b.read()
 
 
 def test_the_harness_servers_in_every_format(geoservers, tmp_path):

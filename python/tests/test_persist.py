@@ -116,3 +116,25 @@ def test_offline_answer_says_it_may_be_short(ns, tmp_path):
         table.close()
     finally:
         ns.control("clear")
+
+
+def test_a_resumable_populate_resumes(ns, tmp_path):
+    """populate(resumable=True): the pages a failed populate took are read back
+    from the cache folder, and only the rest are asked for; the features are
+    those of an uninterrupted populate."""
+    url = ns.layer_url(0, service="Hosted")
+    where = "OBJECTID <= 8000"
+    whole = fc.Table.arcgis(url)
+    whole.set_page_size(1000)
+    expected = sorted(whole.populate(where=where).to_arrow().column("OBJECTID").to_pylist())
+    table = fc.Table.arcgis(url, context=fc.Context(cache_dir=str(tmp_path / "cache")))
+    table.set_page_size(1000)
+    ns.control("fail", mode="http404", count=-1, match="/query", skip=5)
+    with pytest.raises(fc.FeatureCacheError):
+        table.populate(where=where, resumable=True)
+    assert table.cached_feature_count == 0
+    ns.control("clear")
+    before = ns.stats["by_kind"]["query"]
+    got = table.populate(where=where, resumable=True)
+    assert sorted(got.to_arrow().column("OBJECTID").to_pylist()) == expected
+    assert ns.stats["by_kind"]["query"] - before < 8

@@ -124,8 +124,22 @@ typedef struct dump_options {
     open_options open;
     const char *output, *format, *where, *bbox, *fields;
     int64_t bbox_crs, max_features;
-    bool quiet;
+    bool quiet, no_cache;
 } dump_options;
+
+/* The user's cache folder: $XDG_CACHE_HOME/featurecache, else
+ * ~/.cache/featurecache; NULL without either. Freed by the caller. */
+static char *user_cache_dir(void) {
+    const char *xdg = getenv("XDG_CACHE_HOME");
+    const char *home = getenv("HOME");
+    const char *base = xdg && *xdg ? xdg : home && *home ? home : NULL;
+    if (!base) return NULL;
+    const char *tail = xdg && *xdg ? "/featurecache" : "/.cache/featurecache";
+    size_t n = strlen(base) + strlen(tail) + 1;
+    char *folder = malloc(n);
+    if (folder) snprintf(folder, n, "%s%s", base, tail);
+    return folder;
+}
 
 static int parse(int argc, char **argv, dump_options *o) {
     for (int i = 1; i < argc; i++) {
@@ -172,6 +186,8 @@ static int parse(int argc, char **argv, dump_options *o) {
         } else if (is_option(a, "--cache-dir")) {
             if (!VALUE("--cache-dir")) return EXIT_USAGE;
             o->open.cache_dir = v;
+        } else if (!strcmp(a, "--no-cache")) {
+            o->no_cache = true;
         } else if (is_option(a, "--token")) {
             if (!VALUE("--token")) return EXIT_USAGE;
             o->open.token = v;
@@ -188,6 +204,7 @@ static int parse(int argc, char **argv, dump_options *o) {
     }
     if (!o->open.url) return fail(EXIT_USAGE, "dump: which URL? (--help)");
     if (!o->output) return fail(EXIT_USAGE, "dump: where to? (-o FILE; --help)");
+    if (o->no_cache && o->open.cache_dir) return fail(EXIT_USAGE, "dump: --cache-dir or --no-cache, not both");
     return EXIT_DONE;
 }
 
@@ -282,6 +299,9 @@ int command_dump(int argc, char **argv) {
         }
         fclose(probe);
     }
+    /* Resumable unless told not to: what a cut dump fetched is kept there. */
+    char *cache_dir = o.open.cache_dir || o.no_cache ? NULL : user_cache_dir();
+    if (cache_dir) o.open.cache_dir = cache_dir;
     fc_context *context = NULL;
     fc_table *table = NULL;
     fc_query *query = NULL;
@@ -295,6 +315,7 @@ int command_dump(int argc, char **argv) {
         progress_line line = {!o.quiet && isatty(2), now(), 0};
         fc_populate_options populate = FC_POPULATE_OPTIONS_INIT;
         populate.query = query;
+        populate.resumable = o.open.cache_dir != NULL;
         if (line.shown) {
             populate.progress = on_progress;
             populate.progress_user_data = &line;
@@ -328,5 +349,6 @@ int command_dump(int argc, char **argv) {
     fc_table_free(table);
     fc_context_free(context);
     free(temporary);
+    free(cache_dir);
     return code;
 }

@@ -29,6 +29,8 @@ package enum CacheFiles {
         case edits = 2
         /// A whole answer a source keeps (a document of features): `answer.fcc`.
         case answer = 3
+        /// The pages a resumable populate took so far: `populate.fcj`.
+        case populate = 4
     }
 
     // MARK: - Whole files
@@ -137,6 +139,34 @@ package enum CacheFiles {
         out.u64(0)
         out.u64(0)
         return out.bytes
+    }
+
+    /// A journal's record: its body's length (u32) and checksum (u64), then the body.
+    package static func journalRecord(_ body: [UInt8]) -> [UInt8] {
+        var record = BinaryWriter(capacity: body.count + 12)
+        record.u32(UInt32(body.count))
+        record.u64(body.withUnsafeBytes { ContentHash.of($0) })
+        return record.bytes + body
+    }
+
+    /// The whole records of a journal's content (after its header), in order,
+    /// each handed to `read` until it returns false; stops at the first torn or
+    /// damaged one (a crash while appending). Returns how many bytes held the
+    /// records read.
+    package static func readJournalRecords(
+        _ raw: UnsafeRawBufferPointer, path: String, _ read: (UnsafeRawBufferPointer) -> Bool
+    ) -> Int {
+        var reader = BinaryReader(raw, what: path)
+        var good = 0
+        while !reader.isAtEnd {
+            guard let length = try? reader.u32(), let hash = try? reader.u64(), Int(length) <= reader.remaining else { break }
+            let start = reader.position
+            let body = UnsafeRawBufferPointer(rebasing: raw[start..<start + Int(length)])
+            guard ContentHash.of(body) == hash, read(body) else { break }
+            _ = try? reader.raw(count: Int(length))
+            good = reader.position
+        }
+        return good
     }
 
     /// Checks a journal's header (magic, version, kind).
@@ -365,10 +395,11 @@ package enum CacheFiles {
     }
 
     /// A name the cache gives its files: the lock, the features, the journal,
-    /// a source's kept answer, their temporary and set-aside copies.
+    /// a source's kept answer, a resumable populate's pages, their temporary
+    /// and set-aside copies.
     private static func isCacheFile(_ name: String) -> Bool {
-        ["lock", "features.fcc", "edits.fcj", "answer.fcc"].contains(name) || name.hasPrefix("features.fcc.")
-            || name.hasPrefix("edits.fcj.") || name.hasPrefix("answer.fcc.")
+        ["lock", "features.fcc", "edits.fcj", "answer.fcc", "populate.fcj"].contains(name)
+            || ["features.fcc.", "edits.fcj.", "answer.fcc.", "populate.fcj."].contains { name.hasPrefix($0) }
     }
 
     private static func isLowerHex(_ byte: UInt8) -> Bool { (48...57).contains(byte) || (97...102).contains(byte) }

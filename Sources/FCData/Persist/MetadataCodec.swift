@@ -83,7 +83,7 @@ package enum MetadataCodec {
 
     // MARK: - Table metadata
 
-    private static func write(_ reference: SpatialReference?, to out: inout BinaryWriter) {
+    package static func write(_ reference: SpatialReference?, to out: inout BinaryWriter) {
         out.bool(reference != nil)
         guard let reference else { return }
         out.i32(reference.wkid)
@@ -91,7 +91,7 @@ package enum MetadataCodec {
         out.optionalString(reference.wkt)
     }
 
-    private static func readReference(_ input: inout BinaryReader) throws(FeatureCacheError) -> SpatialReference? {
+    package static func readReference(_ input: inout BinaryReader) throws(FeatureCacheError) -> SpatialReference? {
         guard try input.bool() else { return nil }
         return SpatialReference(wkid: try input.i32(), latestWkid: try input.i32(), wkt: try input.optionalString())
     }

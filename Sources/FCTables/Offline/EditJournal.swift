@@ -83,13 +83,7 @@ package final class EditJournal: EditRecorder, @unchecked Sendable {
     private static func replay(
         _ raw: UnsafeRawBufferPointer, path: String, into edits: inout [Int64: LocalEdit], _ contents: inout Contents, _ records: inout Int
     ) -> Int {
-        var reader = BinaryReader(raw, what: path)
-        var good = 0
-        while !reader.isAtEnd {
-            guard let length = try? reader.u32(), let hash = try? reader.u64(), Int(length) <= reader.remaining else { break }
-            let start = reader.position
-            let body = UnsafeRawBufferPointer(rebasing: raw[start..<start + Int(length)])
-            guard ContentHash.of(body) == hash else { break }
+        CacheFiles.readJournalRecords(raw, path: path) { body in
             var record = BinaryReader(body, what: path)
             do {
                 let kind = try record.u8()
@@ -103,13 +97,11 @@ package final class EditJournal: EditRecorder, @unchecked Sendable {
                 default: throw record.corrupt("record kind \(kind)")
                 }
             } catch {
-                break  // a record this build cannot read ends the replay like a torn one
+                return false  // a record this build cannot read ends the replay like a torn one
             }
             records += 1
-            _ = try? reader.raw(count: Int(length))
-            good = reader.position
+            return true
         }
-        return good
     }
 
     // MARK: - EditRecorder
@@ -126,20 +118,12 @@ package final class EditJournal: EditRecorder, @unchecked Sendable {
         body.i64(counters.nextLocalId)
         body.int(counters.nextSequence)
         body.i64(id)
-        try file.append(Self.framed(body.bytes))
+        try file.append(CacheFiles.journalRecord(body.bytes))
         records += 1
         liveEdits.remove(id)
     }
 
     package func sync() throws(FeatureCacheError) { try file.sync() }
-
-    /// A record: its body's length and checksum, then the body.
-    private static func framed(_ body: [UInt8]) -> [UInt8] {
-        var record = BinaryWriter(capacity: body.count + 12)
-        record.u32(UInt32(body.count))
-        record.u64(body.withUnsafeBytes { ContentHash.of($0) })
-        return record.bytes + body
-    }
 
     /// The record of an edit as it now is.
     private static func editRecord(_ edit: LocalEdit, counters: (nextLocalId: Int64, nextSequence: Int)) -> [UInt8] {
@@ -148,7 +132,7 @@ package final class EditJournal: EditRecorder, @unchecked Sendable {
         body.i64(counters.nextLocalId)
         body.int(counters.nextSequence)
         edit.write(to: &body)
-        return framed(body.bytes)
+        return CacheFiles.journalRecord(body.bytes)
     }
 
     /// Rewrites the journal as one record per edit (atomically: a crash keeps the old one).

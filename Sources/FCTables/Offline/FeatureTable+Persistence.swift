@@ -25,6 +25,17 @@ package struct TablePersistence: Sendable {
     var revalidationPending = false
     /// Stale-while-revalidate: that revalidation runs after the load returns.
     var background = false
+    /// The store holds what was saved, and the service's evidence says it is
+    /// unchanged; nothing wrote to the store since (a resumable populate the
+    /// populate journal says completed is then answered from it).
+    var restoredUnchanged = false
+    /// A populate journal is in the folder: the next write removes it (a
+    /// completed one no longer describes the cache; a cut one may stay
+    /// only while nothing else writes).
+    var populateJournal = false
+    /// Writes to the cache so far (a populate's journal completes only if
+    /// none came after its own).
+    var writes = 0
 }
 
 extension FeatureTable {
@@ -106,6 +117,7 @@ extension FeatureTable {
             $0.info.isReadOnly = cache.isReadOnly
             $0.info.savedAt = snapshot?.savedAt ?? 0
             $0.info.restoredEdits = contents.edits.count
+            $0.populateJournal = CacheFiles.size(cache.populatePath) > 0
             $0.info.setAside = [setAside, journalSetAside].compactMap { $0 }.joined(separator: "; ").nonEmpty
         }
         return snapshot
@@ -139,6 +151,7 @@ extension FeatureTable {
                 } else if let before = saved.dataVersion, let now = metadata.dataVersion {
                     // Layer-wide evidence: one date for all its features.
                     revalidation = before == now && !editsMoved ? .unchanged : .stale
+                    persistence.withLock { $0.restoredUnchanged = revalidation == .unchanged }
                     let background = persistence.withLock { $0.background }
                     if revalidation == .stale, background || snapshot.syncGeneration != nil && canTrackChanges(metadata) {
                         // What changed since can be asked, or the caller takes
@@ -213,7 +226,16 @@ extension FeatureTable {
 
     /// The cache changed: saved within `saveInterval`.
     package func cacheChanged() {
-        persistence.withLock { $0.saver }?.changed()
+        let (saver, journal) = persistence.withLock { state in
+            defer {
+                state.writes += 1
+                state.restoredUnchanged = false
+                state.populateJournal = false
+            }
+            return (state.saver, state.populateJournal ? state.cache?.populatePath : nil)
+        }
+        if let journal { CacheFiles.remove(journal) }
+        saver?.changed()
     }
 
     /// Saves what changed now (the end of a populate, an apply or a

@@ -22,6 +22,8 @@ package final class PersistedCache: @unchecked Sendable {
 
     package var featuresPath: String { folder + "/features.fcc" }
     package var journalPath: String { folder + "/edits.fcj" }
+    /// A resumable populate's pages (`PopulateJournal`).
+    package var populatePath: String { folder + "/populate.fcj" }
 
     /// What `features.fcc` holds.
     package struct Snapshot {
@@ -227,7 +229,10 @@ package final class PersistedCache: @unchecked Sendable {
     }
 
     /// Bytes the table's files take on disk.
-    package var bytesOnDisk: Int { CacheFiles.size(featuresPath) + CacheFiles.size(journalPath) + CacheFiles.size(answerPath) }
+    package var bytesOnDisk: Int {
+        CacheFiles.size(featuresPath) + CacheFiles.size(journalPath) + CacheFiles.size(answerPath)
+            + CacheFiles.size(populatePath)
+    }
 }
 
 /// Records lent to the threads of one `concurrentPerform`, which returns

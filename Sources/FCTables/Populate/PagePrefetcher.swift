@@ -20,6 +20,10 @@ import FCTransport
 /// others cancelled and every later page sent one at a time: a server that
 /// cannot take concurrent requests costs speed, not the populate.
 ///
+/// A resumable populate's journal (`PopulateJournal.current`) answers the
+/// pages it holds, which are then neither fetched nor sent ahead, and keeps
+/// each page the pager takes.
+///
 /// `finish` cancels whatever is still running: call it when the pager ends,
 /// by success or failure.
 package final class PagePrefetcher<Key: Hashable & Sendable, Page: Sendable>: Sendable {
@@ -36,9 +40,12 @@ package final class PagePrefetcher<Key: Hashable & Sendable, Page: Sendable>: Se
 
     package let window: PagingWindow
     private let state = Locked(State())
+    /// The populate's journal, when it runs resumable and its pages can be kept.
+    private let journal: PopulateJournal?
 
     package init(window: PagingWindow) {
         self.window = window
+        journal = Page.self is any JournaledPage.Type ? PopulateJournal.current : nil
     }
 
     /// Up to `context`'s connections per host in flight.
@@ -48,6 +55,7 @@ package final class PagePrefetcher<Key: Hashable & Sendable, Page: Sendable>: Se
 
     /// The pages the pager will ask for next, in order (replacing what it expected before).
     package func expect(_ upcoming: [(key: Key, fetch: Fetch)]) {
+        let upcoming = journal.map { journal in upcoming.filter { !journal.holds($0.key) } } ?? upcoming
         let dropped = state.withLock { state -> [Task<Outcome, Never>] in
             guard !state.finished else { return [] }
             let keys = Set(upcoming.map(\.key))
@@ -62,6 +70,14 @@ package final class PagePrefetcher<Key: Hashable & Sendable, Page: Sendable>: Se
 
     /// The page for `key`: the one sent ahead, or fetched now with `fetch`.
     package func page(_ key: Key, fetch: @escaping Fetch) async throws(FeatureCacheError) -> Page {
+        guard let journal, let kept = Page.self as? any JournaledPage.Type else { return try await fetched(key, fetch: fetch) }
+        if let page = journal.replayed(key, as: kept) as? Page { return page }
+        let page = try await fetched(key, fetch: fetch)
+        if let page = page as? any JournaledPage { journal.record(key, page) }
+        return page
+    }
+
+    private func fetched(_ key: Key, fetch: @escaping Fetch) async throws(FeatureCacheError) -> Page {
         let (task, concurrent) = state.withLock { state -> (Task<Outcome, Never>, Bool) in
             state.waiting.removeAll { $0.key == key }
             // Sent ahead means it ran beside the page before it.

@@ -311,19 +311,32 @@ public final class FeatureTable: Loadable {
 
     /// `populate` for a caller that validated `query` already (the C ABI reports a
     /// bad query before it starts): the query is checked once per call.
+    /// `resumable`: with a cache folder, the pages are kept as they come and
+    /// a populate cut short resumes from them (`PopulateJournal`).
     package func populate(
         _ query: QueryParameters, clearCache: Bool, progress: PopulateProgress?,
-        validated: Bool
+        validated: Bool, resumable: Bool = false
     ) async throws(FeatureCacheError) -> FeatureResult {
         if !validated { try query.validate() }
         try await load()
         let metadata = try metadata()
-        var (fetched, validators) = try await fetchWithValidators(query, metadata: metadata, progress: progress)
+        var journal = resumable ? populateJournal(for: query, metadata: metadata) : nil
+        if let completed = journal, completed.completed != nil {
+            if clearCache, let answer = try answerFromCache(query, journal: completed, metadata: metadata, progress: progress) {
+                return answer
+            }
+            journal = populateJournal(for: query, metadata: metadata, fresh: true)
+        }
+        var (fetched, validators) = try await PopulateJournal.keeping(journal) { () async throws(FeatureCacheError) in
+            try await fetchWithValidators(query, metadata: metadata, progress: progress)
+        }
         fetched.ordered = !query.orderBy.isEmpty
         let result = try cachePopulated(&fetched, clearCache: clearCache, metadata: metadata)
+        let writes = persistence.withLock { $0.writes }
         // The pages of the whole table, once cached: what a synchronize asks again conditionally.
         if query.isWholeTable { persistence.withLock { $0.populateValidators = validators } }
         await flushCache()  // a populate that returned is on disk
+        if let journal { finish(journal, clearCache: clearCache, limitExceeded: fetched.limitExceeded, writes: writes) }
         return result
     }
 

@@ -9,13 +9,14 @@ struct PopulateOptions {
     /// Whether the caller gave a query (NULL means every feature).
     var queryGiven = false
     var clearCache = true
+    var resumable = false
     var progress: fc_progress_callback?
     var progressUserData = UserData(nil)
 
     static var defaults: fc_populate_options {
         fc_populate_options(
             struct_size: UInt32(MemoryLayout<fc_populate_options>.size), query: nil,
-            clear_cache: true, progress: nil, progress_user_data: nil)
+            clear_cache: true, progress: nil, progress_user_data: nil, resumable: false)
     }
 
     init(_ pointer: UnsafePointer<fc_populate_options>?) throws(FeatureCacheError) {
@@ -27,6 +28,7 @@ struct PopulateOptions {
         query = try queryParameters(options.query)
         try query.validate()
         clearCache = options.clear_cache
+        resumable = options.resumable
         progress = options.progress
         progressUserData = UserData(options.progress_user_data)
     }
@@ -52,9 +54,10 @@ private func populateWork(
 ) throws(FeatureCacheError) -> @Sendable (COperation) async throws(FeatureCacheError) -> OperationValue {
     let table = try table(pointer).1
     let options = try PopulateOptions(options)
-    let (query, clearCache, reporter) = (options.query, options.clearCache, options.reporter)
+    let (query, clearCache, resumable, reporter) = (options.query, options.clearCache, options.resumable, options.reporter)
     return { (operation) async throws(FeatureCacheError) -> OperationValue in
-        .features(try await table.populate(query, clearCache: clearCache, progress: reporter(operation), validated: true))
+        .features(
+            try await table.populate(query, clearCache: clearCache, progress: reporter(operation), validated: true, resumable: resumable))
     }
 }
 

@@ -240,7 +240,7 @@ enum Schema {
 }
 
 /// A features file's content (past its header, whose checksum a fuzzer cannot
-/// forge) and an edit journal's records: read, they fail or give a cache that
+/// forge), an edit journal's and a populate journal's records: read, they fail or give a cache that
 /// stores, queries and writes back to the same content.
 func fuzzCacheFile(_ bytes: UnsafeRawBufferPointer) {
     _ = try? CacheFiles.check(Array(bytes), kind: .features, path: "fuzz")
@@ -266,6 +266,8 @@ func fuzzCacheFile(_ bytes: UnsafeRawBufferPointer) {
     var reader = BinaryReader(bytes, what: "fuzz")
     _ = try? LocalEdit.read(from: &reader)
     _ = EditJournal.replayed(bytes, path: "fuzz")
+    _ = PopulateJournal.pages(in: Array(bytes), as: EsriQueryPage.self)
+    _ = PopulateJournal.pages(in: Array(bytes), as: GeoJSONPage.self)
 }
 
 /// Response headers as a server may send them (one "Name: value" a line; the
