@@ -1695,6 +1695,9 @@ typedef struct fc_cache_info {
     int64_t bytes_on_disk;      /* the table's files now */
     const char *set_aside;      /* why a saved file was set aside at load, NULL if none;
                                    borrowed like folder */
+    int64_t synchronized_added;   /* FC_CACHE_SYNCHRONIZED: what the load brought in of the */
+    int64_t synchronized_updated; /* service's changes since the cache was saved (added, */
+    int64_t synchronized_deleted; /* changed, deleted features); 0 otherwise. @since 1.4 */
 } fc_cache_info;
 
 /* Keeps the cache of the context's tables in folder (one sub-folder per table,
@@ -1759,6 +1762,34 @@ FC_API fc_status fc_table_flush_cache(fc_table *table);
  * out->struct_size first). Errors: FC_E_INVALID_ARGUMENT for a NULL table or out,
  * or struct_size < 4. Threading: any thread. @since 1.3 */
 FC_API fc_status fc_table_get_cache_info(const fc_table *table, fc_cache_info *out);
+
+/* Starts opening again the table whose persisted cache is in table_folder: a
+ * table's own folder under a cache folder (fc_cache_info.folder names it; a
+ * program may list a cache folder's sub-folders, FILE-FORMAT.md). Its
+ * features file records the URL and item the table reads (never a
+ * credential: give those to ctx, e.g. fc_context_set_token); they are opened as
+ * fc_table_open_start opens a URL and name, the table gets the spatial
+ * reference and definition expression of the saved one and the folder's
+ * parent as its cache folder, and loads, restoring what was saved (so
+ * fc_table_synchronize can bring it current). Take the table with
+ * fc_operation_take_table (owned by the caller: fc_table_free). ctx may be
+ * NULL (the default context).
+ * Errors returned at once: FC_E_INVALID_ARGUMENT for NULL table_folder or out.
+ * The operation's outcome: FC_E_NOT_FOUND for a folder without a saved table;
+ * FC_E_STORAGE for a features file that cannot say what it holds (not one,
+ * a later format, format 1, which did not record the URL), for a table whose
+ * URL held credentials (a token parameter, a user in it: never written, so
+ * it cannot be opened as it was; give credentials to the context instead),
+ * or when the URL now opens another table than the one saved there; every error of
+ * fc_table_open_start (an unreachable service included: the table is opened
+ * from its service). Threading: any thread. @since 1.4 */
+FC_API fc_status fc_table_open_cached_start(fc_context *ctx, const char *table_folder, fc_operation_callback callback,
+                                            void *user_data, fc_operation **out);
+
+/* fc_table_open_cached_start run to its end on the calling thread: *out gets
+ * the loaded table, owned by the caller, NULL on error. FC_E_INVALID_STATE
+ * from inside a library callback. @since 1.4 */
+FC_API fc_status fc_table_open_cached(fc_context *ctx, const char *table_folder, fc_table **out);
 
 /* ==== Editing: local edits, applied to the service ======================== */
 
@@ -2035,7 +2066,9 @@ FC_API fc_status fc_table_remove_change_observer(fc_table *table, uint64_t token
                                       copy, the features that differ written */
 #define FC_SYNC_REFETCHED        2 /* the service cannot say what changed since (no change
                                       tracking, or a generation older than it keeps): the
-                                      populated features were fetched again, whole */
+                                      populated features were fetched again, with the query
+                                      of the last populate that replaced the cache (since
+                                      1.4; the whole table after one that merged into it) */
 #define FC_SYNC_COVERAGE_DROPPED 3 /* as REFETCHED, for a cache of on-interaction tiles only:
                                       their coverage was dropped, and views fetch them again */
 #define FC_SYNC_NOT_MODIFIED     4 /* no change tracking, but the populated pages (or the
@@ -2086,11 +2119,12 @@ typedef struct fc_sync_result {
  * (conditionally where it came with validators: 304 is FC_SYNC_NOT_MODIFIED)
  * and compared with its copy: the features that differ are that change
  * (FC_SYNC_DELTA); one whose fields changed fails with FC_E_INVALID_STATE
- * (open it again). Otherwise the pages of the last
- * whole-table populate are asked again conditionally where they carried
- * validators (all 304: FC_SYNC_NOT_MODIFIED), and fetched again whole when
- * one changed or none can be asked (FC_SYNC_REFETCHED); a tile cache's
- * coverage is dropped (FC_SYNC_COVERAGE_DROPPED). The new generation is kept with the
+ * (open it again). Otherwise the pages of the last populate that replaced
+ * the cache are asked again conditionally where they carried validators (all
+ * 304: FC_SYNC_NOT_MODIFIED), and fetched again with that populate's query
+ * (since 1.4; the whole table after a populate that merged) when one changed
+ * or none can be asked (FC_SYNC_REFETCHED); a tile cache's coverage is
+ * dropped (FC_SYNC_COVERAGE_DROPPED). The new generation is kept with the
  * persisted cache, so a later run starts from it.
  * Read the outcome with fc_operation_get_sync_result, and the apply's outcomes
  * (conflicts included, FC_E_CONFLICT) with fc_operation_take_edit_list.

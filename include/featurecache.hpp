@@ -735,6 +735,12 @@ public:
         });
     }
 
+    /// The table whose persisted cache is in table_folder, opened again and
+    /// loaded (fc_table_open_cached).
+    static Table open_cached(const std::string &table_folder, const Context *context = nullptr) {
+        return make([&](fc_table **out) { return fc_table_open_cached(ctx(context), table_folder.c_str(), out); });
+    }
+
     void set_request_mode(int32_t mode) { check(fc_table_set_request_mode(get(), mode)); }
     int32_t request_mode() const { return value<int32_t>(fc_table_request_mode); }
     int32_t service_kind() const { return value<int32_t>(fc_table_service_kind); }
@@ -1230,7 +1236,7 @@ private:
 //     fc_context_set_request_observer
 //   C++ opens with the blocking Table::open and FeatureService::open (or load() with a callback on a created Table); no asynchronous open yet:
 //     fc_table_open_start, fc_service_open_start, fc_operation_take_service,
-//     fc_operation_take_table
+//     fc_operation_take_table, fc_table_open_cached_start
 //   a protocol's own spelling (C only): the C++ classes wrap the generic fc_table_*, fc_service_* and option calls:
 //     fc_arcgis_service_description, fc_arcgis_service_version, fc_arcgis_service_layer_id,
 //     fc_arcgis_service_layer_name, fc_arcgis_service_layer_geometry_type,

@@ -118,7 +118,7 @@ CPP_UNWRAPPED = [
     ("fc_*_options_init", "the options structs' _INIT macros initialise them in C++ too"),
     ("fc_*_as_loadable", "the wrappers load through their own load() members"),
     ("fc_table_as_*", "a protocol's own spelling (C only): the C++ classes wrap the generic fc_table_*, fc_service_* and option calls"),
-    ("fc_*_open_start", "C++ opens with the blocking Table::open and FeatureService::open (or load() with a "
+    ("fc_*_open*_start", "C++ opens with the blocking Table::open and FeatureService::open (or load() with a "
                         "callback on a created Table); no asynchronous open yet"),
     ("fc_operation_take_[ts]*", "C++ opens with the blocking Table::open and FeatureService::open (or load() with a "
                                 "callback on a created Table); no asynchronous open yet"),

@@ -39,6 +39,7 @@ struct OGCCollectionSource: FeatureSource {
     var kind: ServiceKind { .ogcFeatures }
     var urlString: String { collectionURL.string }
     var collectionURL: RequestURL { service.collectionURL(collectionId) }
+    var reopening: (url: String, name: String?) { (service.url, collectionId) }
     var requester: OGCRequester { OGCRequester(context: service.context, statistics: statistics, serviceURL: service.url) }
 
     var queryLanguage: QueryLanguage { state.withLock { $0.language } }

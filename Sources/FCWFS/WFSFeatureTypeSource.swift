@@ -45,6 +45,7 @@ struct WFSFeatureTypeSource: FeatureSource {
     var kind: ServiceKind { .wfs }
     var urlString: String { service.url }
     var cacheIdentity: String { "\(service.url)#\(typeName)" }
+    var reopening: (url: String, name: String?) { (service.url, typeName) }
     var requester: WFSRequester { WFSRequester(context: service.context, statistics: statistics, serviceURL: service.url) }
 
     func loadMetadata(retrying: Bool) async throws(FeatureCacheError) -> TableMetadata {

@@ -207,6 +207,8 @@ private func headerConformance() {
     conforms(CFeatureCacheABI.fc_table_name, fcTableName)
     conforms(CFeatureCacheABI.fc_table_object_id_field, fcTableObjectIdField)
     conforms(CFeatureCacheABI.fc_table_open, fcTableOpen)
+    conforms(CFeatureCacheABI.fc_table_open_cached, fcTableOpenCached)
+    conforms(CFeatureCacheABI.fc_table_open_cached_start, fcTableOpenCachedStart)
     conforms(CFeatureCacheABI.fc_table_open_start, fcTableOpenStart)
     conforms(CFeatureCacheABI.fc_table_option_count, fcTableOptionCount)
     conforms(CFeatureCacheABI.fc_table_option_name, fcTableOptionName)

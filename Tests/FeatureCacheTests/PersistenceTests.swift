@@ -113,6 +113,47 @@ import Glibc
         #expect(PersistedCache.encode(read) == bytes)
     }
 
+    /// The last populate's query and how the table is opened again: read
+    /// back as written (every geometry shape), and the reopening from the
+    /// file's first bytes alone.
+    @Test func populateQueryAndReopeningRoundTrip() throws {
+        var snapshot = try snapshot()
+        snapshot.reopening = ("https://host/ogc?token=secret", "trees")
+        let ring = [Geometry.XY(0, 0), Geometry.XY(1, 0), Geometry.XY(1, 1), Geometry.XY(0, 0)]
+        for shape: QueryGeometry in [
+            .envelope(Envelope(xmin: -1, ymin: -2, xmax: 3, ymax: 4, spatialReference: SpatialReference(wkid: 3857))),
+            .geometry(.multiPolygon([[ring], [ring, ring]]), wkid: 4326),
+            .geometry(.collection([.point(x: 1, y: 2), .lineString(ring), .multiPoint(ring)]), wkid: 25832),
+        ] {
+            var query = QueryParameters()
+            query.whereClause = "DBH > 20"
+            query.geometry = shape
+            query.spatialRelationship = .relation
+            query.relationParameter = "T********"
+            query.outFields = ["Species", "DBH"]
+            query.maxFeatures = 10
+            query.resultOffset = 3
+            query.objectIds = [5, 7]
+            query.orderBy = "DBH DESC"
+            query.maxAllowableOffset = 0.5
+            query.outWkid = 3857
+            snapshot.populateQuery = query
+            let bytes = PersistedCache.encode(snapshot)
+            let read = try bytes.withUnsafeBytes { raw in try PersistedCache.decode(raw, path: "t") }
+            #expect(read.populateQuery == query)
+            // Credentials never reach the file.
+            #expect(read.reopening?.url == "https://host/ogc?token=***" && read.reopening?.name == "trees")
+        }
+        let folder = "/tmp/fc-reopening-\(getpid())"
+        try CacheFiles.makeFolder(folder)
+        defer { CacheFiles.removeFolder(folder) }
+        try CacheFiles.writeAtomically(PersistedCache.encode(snapshot), kind: .features, to: folder + "/features.fcc")
+        let recorded = try PersistedCache.recordedTable(in: folder)
+        #expect(recorded.identity == snapshot.identity && recorded.url == "https://host/ogc?token=***" && recorded.name == "trees")
+        #expect(FeatureTable.settings(ofCacheIdentity: "1|https://h/0|wkid=3857|where=a = 'x|y'")! == (3857, "a = 'x|y'"))
+        #expect(FeatureTable.settings(ofCacheIdentity: "1|https://h/0") == nil)
+    }
+
     /// Read as a table reads it (within the image of the file), a batch's
     /// buffers are the image's bytes, not copies; the batches keep the image
     /// alive after the reader let it go, and read the same as copies.

@@ -638,6 +638,60 @@ static void test_lock_wait_and_flush(void) {
     fc_context_free(ctx);
 }
 
+/* fc_table_open_cached: a saved table opened again from its folder alone, with
+ * its spatial reference, definition expression and features; bad folders. */
+static void test_open_cached(void) {
+    const char *ns = emulator_namespace("persist-reopen");
+    char root[256], url[512];
+    snprintf(root, sizeof root, "/tmp/fc-open-cached-%d", (int)getpid());
+    emulator_layer_url(url, sizeof url, ns, "Hosted", 0);
+    fc_context *ctx = NULL;
+    CHECK_STATUS(fc_context_create(&ctx), FC_OK);
+    fc_table *table = NULL;
+    CHECK_STATUS(fc_table_create_arcgis(ctx, url, &table), FC_OK);
+    CHECK_STATUS(fc_table_set_spatial_reference(table, 3857), FC_OK);
+    CHECK_STATUS(fc_table_set_definition_expression(table, "OBJECTID <= 500"), FC_OK);
+    CHECK_STATUS(fc_table_set_request_mode(table, FC_REQUEST_MODE_MANUAL_CACHE), FC_OK);
+    CHECK_STATUS(fc_table_set_cache_folder(table, root, 0), FC_OK);
+    CHECK(populate_count(table, NULL, NULL, 0) == 500);
+    char folder[512];
+    snprintf(folder, sizeof folder, "%s", table_cache_info(table).folder);
+    fc_table_free(table);
+
+    fc_table *again = NULL;
+    CHECK_STATUS(fc_table_open_cached(ctx, folder, &again), FC_OK);
+    if (again) {
+        int32_t wkid = 0, latest = 0, kind = 0;
+        CHECK_STATUS(fc_table_spatial_reference(again, &wkid, &latest), FC_OK);
+        CHECK(wkid == 3857 || latest == 3857);
+        char *where = NULL;
+        CHECK_STATUS(fc_table_definition_expression(again, &where), FC_OK);
+        CHECK(where && strcmp(where, "OBJECTID <= 500") == 0);
+        fc_string_free(where);
+        CHECK_STATUS(fc_table_service_kind(again, &kind), FC_OK);
+        CHECK(kind == FC_SERVICE_ARCGIS);
+        CHECK(cached_count(again) == 500);
+        fc_cache_info info = table_cache_info(again);
+        CHECK(info.revalidation == FC_CACHE_UNCHANGED && strcmp(info.folder, folder) == 0);
+        fc_table_free(again);
+    }
+
+    /* Bad folders: none given, no saved table there, a file that is not one. */
+    fc_table *out = NULL;
+    CHECK_STATUS(fc_table_open_cached(ctx, NULL, &out), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_table_open_cached(ctx, folder, NULL), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(fc_table_open_cached(ctx, root, &out), FC_E_NOT_FOUND);
+    CHECK(out == NULL);
+    char fake[600], command[1400];
+    snprintf(fake, sizeof fake, "%s/not-a-table", root);
+    snprintf(command, sizeof command, "mkdir -p %s && printf 'FCCACHE' > %s/features.fcc", fake, fake);
+    CHECK(system(command) == 0);
+    CHECK_STATUS(fc_table_open_cached(ctx, fake, &out), FC_E_STORAGE);
+    snprintf(command, sizeof command, "rm -rf %s", root);
+    CHECK(system(command) == 0);
+    fc_context_free(ctx);
+}
+
 int main(int argc, char **argv) {
     self_path = "/proc/self/exe";
     if (argc > 3) {
@@ -674,6 +728,7 @@ int main(int argc, char **argv) {
     RUN(test_reopen_revalidate_offline);
     RUN(test_lock_and_corruption);
     RUN(test_lock_wait_and_flush);
+    RUN(test_open_cached);
     RUN(test_full_disk);
     RUN(test_disk_budget);
     RUN(test_crash_kills);

@@ -262,7 +262,10 @@ class CacheInfo(Structure):
                 ("restored_features", c_int64),
                 ("restored_edits", c_int64),
                 ("bytes_on_disk", c_int64),
-                ("set_aside", c_char_p)]
+                ("set_aside", c_char_p),
+                ("synchronized_added", c_int64),
+                ("synchronized_updated", c_int64),
+                ("synchronized_deleted", c_int64)]
 
 
 class ApplyOptions(Structure):
@@ -512,6 +515,8 @@ SIGNATURES = {
     "fc_context_set_cache_lock_wait": (_status, [_handle, c_double]),
     "fc_table_flush_cache": (_status, [_handle]),
     "fc_table_get_cache_info": (_status, [_handle, POINTER(CacheInfo)]),
+    "fc_table_open_cached_start": (_status, [_handle, c_char_p, OPERATION_CALLBACK, c_void_p, _out_handle]),
+    "fc_table_open_cached": (_status, [_handle, c_char_p, _out_handle]),
     "fc_feature_edit_create": (_status, [_out_handle]),
     "fc_feature_edit_free": (None, [_handle]),
     "fc_feature_edit_set_null": (_status, [_handle, c_char_p]),

@@ -97,6 +97,22 @@ class Table(Handle, Loadable, Editing):
         table._context = context
         return table
 
+    @classmethod
+    def open_cached(cls, table_folder, context=None, timeout=None):
+        """The table whose persisted cache is in table_folder (a table's own
+        folder under a cache folder, as cache_info.folder names it), opened
+        again from the URL and item it records and loaded: what was saved is
+        restored, and synchronize() brings it current."""
+        context_ptr = context._ptr if context else None
+        folder = _ffi.encode(os.fspath(table_folder), "table_folder")
+
+        def start(done, key, out):
+            return _ffi.lib.fc_table_open_cached_start(context_ptr, folder, done, key, out)
+        with Operation(None, None, _take_table)._start(start) as operation:
+            table = operation.result(timeout)
+        table._context = context
+        return table
+
     def _loadable_ptr(self):
         return _ffi.lib.fc_table_as_loadable(self._ptr)
 
@@ -245,7 +261,8 @@ class Table(Handle, Loadable, Editing):
         text = lambda value: None if value is None else _ffi.decode(value)  # noqa: E731
         return CacheInfo(text(out.folder), bool(out.read_only), bool(out.offline), CacheRevalidation(out.revalidation),
                          out.last_save_status, out.saved_at, out.restored_features, out.restored_edits,
-                         out.bytes_on_disk, text(out.set_aside))
+                         out.bytes_on_disk, text(out.set_aside),
+                         (out.synchronized_added, out.synchronized_updated, out.synchronized_deleted))
 
     @property
     def request_mode(self):

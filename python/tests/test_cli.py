@@ -280,6 +280,47 @@ def test_a_cut_dump_resumes_and_equals_an_uninterrupted_one(ns, tmp_path, cut):
         assert a.read() == b.read()
 
 
+def test_sync_brings_every_dumped_layer_current(ns, tmp_path):
+    """featurecache sync: each layer a dump saved is opened again from its
+    folder and brought current, a line each: a tracked layer by its changes
+    alone, a layer without change tracking by its dump's own query again
+    (not the whole layer); a folder that cannot be read is exit 9."""
+    cache = str(tmp_path / "cache")
+    tracked, hosted = ns.layer_url(0, service="Tracked"), ns.layer_url(0, service="Hosted")
+    for url, extra in ((tracked, []), (hosted, ["--where", "OBJECTID <= 3000"])):
+        done = run("dump", url, "-o", str(tmp_path / "out.geojson"), "--cache-dir", cache, *extra)
+        assert done.returncode == 0, done.stderr
+    ns.control("mutate", service="Tracked", layer=0, adds=2, updates=3, deletes=1, seed=7)
+    before = queries(ns)
+    done = run("sync", cache)
+    assert done.returncode == 0, done.stderr
+    lines = sorted(done.stdout.splitlines())
+    assert len(lines) == 2, done.stdout
+    tracked_line = next(line for line in lines if "/Tracked/" in line)
+    assert "changes since the last run; 2 added, 3 updated, 1 deleted" in tracked_line
+    hosted_line = next(line for line in lines if "/Hosted/" in line)
+    assert "fetched again" in hosted_line and "added" not in hosted_line
+    # The Hosted dump's 3,000 features again (2 pages of 2,000 and a count), not 200,000.
+    assert queries(ns) - before < 20
+    # Synchronized again at once: nothing changed on either.
+    again = run("sync", cache)
+    assert again.returncode == 0 and "added" not in again.stdout and len(again.stdout.splitlines()) == 2
+    assert run("sync", str(tmp_path / "nowhere")).returncode == 9
+    empty = run("sync", str(tmp_path))
+    assert empty.returncode == 0 and "no saved table" in empty.stderr
+
+
+def test_sync_asks_a_document_whether_it_changed(geoservers, tmp_path):
+    """A document on lighttpd, dumped, then synchronized: asked with its
+    validators, answered 304."""
+    cache = str(tmp_path / "cache")
+    url = geoservers["DOCUMENTS_URL"] + "/roads.geojson"
+    assert run("dump", url, "-o", str(tmp_path / "roads.fgb"), "--cache-dir", cache).returncode == 0
+    done = run("sync", cache)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [url + " roads: unchanged (the server answered 304)"], done.stdout
+
+
 def test_the_harness_servers_in_every_format(geoservers, tmp_path):
     """MapServer's OGC API and a document on lighttpd: text ids, string dates."""
     bbox = tuple(float(v) for v in BOX.split(","))

@@ -54,6 +54,14 @@ int exit_code_of_error(const fc_error *error, fc_status status);
  * returns its exit code. */
 int report_error(const fc_error *error, fc_status status, const char *what);
 
+/* The user's cache folder: $XDG_CACHE_HOME/featurecache, else
+ * ~/.cache/featurecache; NULL without either. Freed by the caller. */
+char *user_cache_dir(void);
+
+/* A context with the options' timeout, cache folder, token and --verbose
+ * observer. On failure prints the error and returns its exit code. */
+int make_context(const open_options *options, fc_context **out);
+
 /* Opens and loads the table the options name (service first, so that the
  * spatial reference and cache folder are set before the table loads).
  * On failure prints the error and returns its exit code, *out NULL. */
@@ -82,9 +90,15 @@ const char *option_value(int argc, char **argv, int *i, const char *name);
 /* Whether argv[i] is option `name` (with or without "=value"). */
 bool is_option(const char *argument, const char *name);
 
+/* The options every command that asks a service takes: -v/--verbose,
+ * --token, --timeout. EXIT_DONE when argv[*i] was one (*i advanced past its
+ * value), -1 when it is none of them, EXIT_USAGE (printed) for a bad value. */
+int parse_connection_option(int argc, char **argv, int *i, open_options *o);
+
 /* Commands. argv[0] is the command's name. */
 int command_info(int argc, char **argv);
 int command_dump(int argc, char **argv);
+int command_sync(int argc, char **argv);
 
 /* The usage text (featurecache --help). */
 void print_usage(FILE *out);

@@ -127,31 +127,17 @@ typedef struct dump_options {
     bool quiet, no_cache;
 } dump_options;
 
-/* The user's cache folder: $XDG_CACHE_HOME/featurecache, else
- * ~/.cache/featurecache; NULL without either. Freed by the caller. */
-static char *user_cache_dir(void) {
-    const char *xdg = getenv("XDG_CACHE_HOME");
-    const char *home = getenv("HOME");
-    const char *base = xdg && *xdg ? xdg : home && *home ? home : NULL;
-    if (!base) return NULL;
-    const char *tail = xdg && *xdg ? "/featurecache" : "/.cache/featurecache";
-    size_t n = strlen(base) + strlen(tail) + 1;
-    char *folder = malloc(n);
-    if (folder) snprintf(folder, n, "%s%s", base, tail);
-    return folder;
-}
-
 static int parse(int argc, char **argv, dump_options *o) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = NULL;
         int64_t number = 0;
+        int taken = -1;
 #define VALUE(name) ((v = option_value(argc, argv, &i, name)) != NULL)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             print_usage(stdout);
             return -1;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) o->quiet = true;
-        else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) o->open.verbose = true;
         else if (!strcmp(a, "-o") || is_option(a, "--output")) {
             if (!VALUE(a[1] == 'o' ? "-o" : "--output")) return EXIT_USAGE;
             o->output = v;
@@ -188,14 +174,8 @@ static int parse(int argc, char **argv, dump_options *o) {
             o->open.cache_dir = v;
         } else if (!strcmp(a, "--no-cache")) {
             o->no_cache = true;
-        } else if (is_option(a, "--token")) {
-            if (!VALUE("--token")) return EXIT_USAGE;
-            o->open.token = v;
-        } else if (is_option(a, "--timeout")) {
-            if (!VALUE("--timeout")) return EXIT_USAGE;
-            char *end = NULL;
-            o->open.timeout = strtod(v, &end);
-            if (end == v || *end || !(o->open.timeout > 0)) return fail(EXIT_USAGE, "--timeout %s: seconds, above 0", v);
+        } else if ((taken = parse_connection_option(argc, argv, &i, &o->open)) >= 0) {
+            if (taken != EXIT_DONE) return taken;
         } else if (a[0] == '-' && a[1]) return fail(EXIT_USAGE, "dump: unknown option '%s' (--help)", a);
         else if (!o->open.url) o->open.url = a;
         else if (!o->open.layer) o->open.layer = a;

@@ -223,19 +223,13 @@ int command_info(int argc, char **argv) {
     r.first = true;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--json")) r.json = true;
-        else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) options.verbose = true;
+        int taken = parse_connection_option(argc, argv, &i, &options);
+        if (taken >= 0) {
+            if (taken != EXIT_DONE) return taken;
+        } else if (!strcmp(a, "--json")) r.json = true;
         else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             print_usage(stdout);
             return EXIT_DONE;
-        } else if (is_option(a, "--token")) {
-            const char *v = option_value(argc, argv, &i, "--token");
-            if (!v) return EXIT_USAGE;
-            options.token = v;
-        } else if (is_option(a, "--timeout")) {
-            const char *v = option_value(argc, argv, &i, "--timeout");
-            if (!v) return EXIT_USAGE;
-            options.timeout = atof(v);
         } else if (a[0] == '-' && a[1]) return fail(EXIT_USAGE, "info: unknown option '%s' (--help)", a);
         else if (!options.url) options.url = a;
         else if (!options.layer) options.layer = a;

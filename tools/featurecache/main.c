@@ -92,6 +92,25 @@ const char *option_value(int argc, char **argv, int *i, const char *name) {
     return argv[*i];
 }
 
+int parse_connection_option(int argc, char **argv, int *i, open_options *o) {
+    const char *a = argv[*i];
+    const char *v = NULL;
+    if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+        o->verbose = true;
+    } else if (is_option(a, "--token")) {
+        if (!(v = option_value(argc, argv, i, "--token"))) return EXIT_USAGE;
+        o->token = v;
+    } else if (is_option(a, "--timeout")) {
+        if (!(v = option_value(argc, argv, i, "--timeout"))) return EXIT_USAGE;
+        char *end = NULL;
+        o->timeout = strtod(v, &end);
+        if (end == v || *end || !(o->timeout > 0)) return fail(EXIT_USAGE, "--timeout %s: seconds, above 0", v);
+    } else {
+        return -1;
+    }
+    return EXIT_DONE;
+}
+
 const char *field_type_name(int32_t type) {
     static const char *const names[] = {"unknown", "oid", "small_integer", "integer", "big_integer", "single",
                                         "double", "string", "date", "date_only", "time_only", "timestamp_offset",
@@ -119,6 +138,7 @@ void print_usage(FILE *out) {
     fprintf(out,
             "usage: featurecache info URL [LAYER] [--json]\n"
             "       featurecache dump URL [LAYER] -o FILE [options]\n"
+            "       featurecache sync [DIR] [--download-only]\n"
             "       featurecache --help | --version\n"
             "\n"
             "Reads the features of an ArcGIS REST feature service or layer, an OGC API -\n"
@@ -160,6 +180,15 @@ void print_usage(FILE *out) {
             "  -v, --verbose         each request on stderr as it ends: method, URL (credentials\n"
             "                        masked), status, bytes, seconds (info takes it too)\n"
             "\n"
+            "sync: every layer saved in DIR (default: the user's cache folder, where dump\n"
+            "  keeps what it fetched) opened again and brought current, one line each:\n"
+            "  pending edits an application left there sent first (not with\n"
+            "  --download-only), then only what changed where the service says what\n"
+            "  changed (ArcGIS change tracking, a document compared with its copy), a\n"
+            "  conditional request where the pages carried validators (304: unchanged),\n"
+            "  else the layer fetched again. A layer that fails says why; the others go\n"
+            "  on, and the first failure is the exit code. Takes --token, --timeout, -q, -v.\n"
+            "\n"
             "Exit codes: 0 done; 1 an unexpected failure; 2 a bad command line; 3 the\n"
             "server could not be reached (network, timeout); 4 the server answered an\n"
             "error; 5 not a service this tool reads, or no such layer; 6 the layer does\n"
@@ -185,6 +214,7 @@ int main(int argc, char **argv) {
     install_interrupt_handler();
     if (!strcmp(command, "info")) return command_info(argc - 1, argv + 1);
     if (!strcmp(command, "dump")) return command_dump(argc - 1, argv + 1);
-    fail(EXIT_USAGE, "unknown command '%s' (info, dump; --help)", command);
+    if (!strcmp(command, "sync")) return command_sync(argc - 1, argv + 1);
+    fail(EXIT_USAGE, "unknown command '%s' (info, dump, sync; --help)", command);
     return EXIT_USAGE;
 }

@@ -7,6 +7,18 @@
 
 #include "cli.h"
 
+char *user_cache_dir(void) {
+    const char *xdg = getenv("XDG_CACHE_HOME");
+    const char *home = getenv("HOME");
+    const char *base = xdg && *xdg ? xdg : home && *home ? home : NULL;
+    if (!base) return NULL;
+    const char *tail = xdg && *xdg ? "/featurecache" : "/.cache/featurecache";
+    size_t n = strlen(base) + strlen(tail) + 1;
+    char *folder = malloc(n);
+    if (folder) snprintf(folder, n, "%s%s", base, tail);
+    return folder;
+}
+
 /* Waits in slices of 0.1 s, cancelling once on Ctrl-C; the wait's own
  * failure (not the outcome's) as an exit code. */
 typedef fc_status (*wait_call)(void *object, double seconds);
@@ -64,9 +76,8 @@ static void log_request(const fc_request_info *info, void *user_data) {
             (long long)info->bytes, info->seconds, info->attempt > 1 ? " (a retry)" : "");
 }
 
-int open_service(const open_options *options, fc_context **out_context, fc_service **out) {
+int make_context(const open_options *options, fc_context **out) {
     *out = NULL;
-    *out_context = NULL;
     fc_context *context = NULL;
     fc_status status = fc_context_create(&context);
     if (status != FC_OK) return fail_with(status, "cannot start");
@@ -86,13 +97,23 @@ int open_service(const open_options *options, fc_context **out_context, fc_servi
         return fail(EXIT_USAGE, "--token: %s", fc_error_message(fc_last_error()));
     }
     if (options->verbose) fc_context_set_request_observer(context, log_request, NULL);
+    *out = context;
+    return EXIT_DONE;
+}
+
+int open_service(const open_options *options, fc_context **out_context, fc_service **out) {
+    *out = NULL;
+    *out_context = NULL;
+    fc_context *context = NULL;
+    int code = make_context(options, &context);
+    if (code != EXIT_DONE) return code;
     fc_operation *operation = NULL;
-    status = fc_service_open_start(context, options->url, NULL, NULL, &operation);
+    fc_status status = fc_service_open_start(context, options->url, NULL, NULL, &operation);
     if (status != FC_OK) {
         fc_context_free(context);
         return fail_with(status, options->url);
     }
-    int code = wait_operation(operation, options->url);
+    code = wait_operation(operation, options->url);
     fc_service *service = NULL;
     if (code == EXIT_DONE && (status = fc_operation_take_service(operation, &service)) != FC_OK)
         code = fail_with(status, options->url);

@@ -124,6 +124,40 @@ package enum CacheFiles {
         return whole
     }
 
+    /// Up to the first `count` bytes of a file, unchecked; nil when there is none.
+    package static func readHead(_ path: String, count: Int) throws(FeatureCacheError) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            throw failure("cannot open \(path)")
+        }
+        defer { close(descriptor) }
+        var head = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let got = head.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + done, count - done) }
+            if got < 0, errno == EINTR { continue }
+            guard got >= 0 else { throw failure("cannot read \(path)") }
+            if got == 0 { break }
+            done += got
+        }
+        return Array(head[0..<done])
+    }
+
+    /// Checks the header of a framed file's first bytes (magic, version,
+    /// kind; not the checksum, which needs it whole); its version.
+    package static func checkHead(_ head: [UInt8], kind: Kind, path: String) throws(FeatureCacheError) -> UInt32 {
+        guard head.count >= headerSize, Array(head[0..<8]) == magic else { throw corrupt(path, "it is not a FeatureCache file") }
+        let version = version(of: head)
+        guard version >= 1, version <= formatVersion else {
+            throw FeatureCacheError(
+                .storage, "\(path) was written in cache format \(version); this FeatureCache reads format \(formatVersion) and older")
+        }
+        let fileKind = (0..<4).reduce(UInt32(0)) { $0 | UInt32(head[12 + $1]) << (8 * UInt32($1)) }
+        guard fileKind == kind.rawValue else { throw corrupt(path, "it holds file kind \(fileKind), not \(kind.rawValue)") }
+        return version
+    }
+
     /// A whole file as it is, unchecked, as an array (journals); nil when there is none.
     package static func readRaw(_ path: String) throws(FeatureCacheError) -> [UInt8]? {
         try readWhole(path).map { Array($0.bytes) }

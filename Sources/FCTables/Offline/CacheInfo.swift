@@ -2,7 +2,7 @@
 import FCSupport
 
 /// What a table's persisted cache did when the table loaded, and where it stands.
-public struct CacheInfo: Sendable, Equatable {
+public struct CacheInfo: Sendable {
     // Revalidation (FC_CACHE_*): CacheInfo+Revalidation.generated.swift.
 
     /// The table's cache folder; nil when it is not persisted.
@@ -23,6 +23,9 @@ public struct CacheInfo: Sendable, Equatable {
     public var setAside: String?
     /// The last failure to save (a full disk), if the last save failed.
     public var lastSaveError: FeatureCacheError?
+    /// What the load brought in of the service's changes since the cache was
+    /// saved (`.synchronized`): features added, changed and deleted.
+    public var synchronized = (added: 0, updated: 0, deleted: 0)
 
     public init() {}
 }

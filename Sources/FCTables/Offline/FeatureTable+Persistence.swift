@@ -18,8 +18,11 @@ package struct TablePersistence: Sendable {
     /// The service's generation the cached features are current to (a
     /// source that tracks changes): what a synchronize asks changes since.
     var syncGeneration: String?
-    /// The pages of the last whole-table populate, to be asked again conditionally.
+    /// The pages of the last populate that replaced the cache, to be asked again conditionally.
     var populateValidators: [AnswerValidator]?
+    /// That populate's query (nil: the whole table), what a synchronize
+    /// without change tracking fetches again.
+    var populateQuery: QueryParameters?
     /// The load kept a stale cache for its changes to be brought in, or its
     /// coverage dropped, after the restore (`revalidateByChanges`).
     var revalidationPending = false
@@ -76,7 +79,7 @@ extension FeatureTable {
     /// What identifies the table's saved cache: the kind of service, its URL
     /// and item (credentials taken out), the spatial reference asked for, the
     /// definition expression.
-    private var cacheIdentity: String {
+    package var cacheIdentity: String {
         Self.cacheIdentity(
             kind: source.kind, source: source.cacheIdentity, wkid: presetSpatialReference?.wkid ?? 0,
             definitionExpression: definitionExpression)
@@ -86,6 +89,18 @@ extension FeatureTable {
     /// in `wkid` (0: the service's) under a definition expression.
     package static func cacheIdentity(kind: ServiceKind, source: String, wkid: Int32, definitionExpression: String) -> String {
         "\(kind.rawValue)|\(RequestURL.redacted(source))|wkid=\(wkid)|where=\(definitionExpression)"
+    }
+
+    /// The spatial reference and definition expression a cache identity
+    /// records (nil: not one `cacheIdentity` writes). Only as sure as the
+    /// identity is plain: a caller checks that a table made from them has the
+    /// very identity it parsed.
+    package static func settings(ofCacheIdentity identity: String) -> (wkid: Int32, definitionExpression: String)? {
+        guard let wkidAt = identity.firstRange(of: "|wkid="),
+            let whereAt = identity[wkidAt.upperBound...].firstRange(of: "|where="),
+            let wkid = Int32(identity[wkidAt.upperBound..<whereAt.lowerBound])
+        else { return nil }
+        return (wkid, String(identity[whereAt.upperBound...]))
     }
 
     /// Opens the folder (once) and reads what it holds; nil when not persisted.
@@ -197,6 +212,7 @@ extension FeatureTable {
                 persistence.withLock {
                     $0.syncGeneration = snapshot.syncGeneration
                     $0.populateValidators = snapshot.populateValidators
+                    $0.populateQuery = snapshot.populateQuery
                 }
                 // Rows of edits no longer pending (landed or undone since) go;
                 // pending edits show over whatever was saved.
@@ -267,10 +283,11 @@ extension FeatureTable {
         guard let cache = persistence.withLock({ $0.cache }), let metadata = loadedMetadata else { return }
         let (coverage, entries) = interaction.persistedState(store: store)
         let snapshot = PersistedCache.Snapshot(
-            identity: cache.identity, savedAt: CacheFiles.now(), freshUntil: statistics.freshness.vouchedUntil,
+            identity: cache.identity, reopening: source.reopening, savedAt: CacheFiles.now(), freshUntil: statistics.freshness.vouchedUntil,
             metadata: metadata, coverage: coverage, entries: entries,
             editIds: edits.snapshot().map(\.objectId), syncGeneration: persistence.withLock { $0.syncGeneration },
-            populateValidators: persistence.withLock { $0.populateValidators })
+            populateValidators: persistence.withLock { $0.populateValidators },
+            populateQuery: persistence.withLock { $0.populateQuery })
         do {
             try cache.write(snapshot)
             persistence.withLock {

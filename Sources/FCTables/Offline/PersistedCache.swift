@@ -28,6 +28,9 @@ package final class PersistedCache: @unchecked Sendable {
     /// What `features.fcc` holds.
     package struct Snapshot {
         package var identity: String
+        /// How the table is opened again (`FeatureSource.reopening`), its URL's
+        /// credentials masked (`***`); nil in format 1. Format 2 on.
+        package var reopening: (url: String, name: String?)? = nil
         package var savedAt: Double
         /// Until when (epoch milliseconds) the server said every answer behind
         /// the features stays fresh (`AnswerFreshness`); nil: it did not say.
@@ -45,6 +48,8 @@ package final class PersistedCache: @unchecked Sendable {
         /// synchronize without change tracking asks them again); nil when
         /// some page had none or there was none. Format 2 on.
         package var populateValidators: [AnswerValidator]? = nil
+        /// That populate's query; nil for the whole table. Format 2 on.
+        package var populateQuery: QueryParameters? = nil
     }
 
     /// Opens (creating) the folder of `identity` under `root`, waiting up to
@@ -115,11 +120,15 @@ package final class PersistedCache: @unchecked Sendable {
         let rows = snapshot.entries.reduce(0) { $0 + $1.batch.byteSize }
         var out = BinaryWriter(capacity: rows + 4096)
         out.string(snapshot.identity)
+        out.string(snapshot.reopening.map { RequestURL.masked($0.url) } ?? "")
+        out.optionalString(snapshot.reopening?.name)
         out.f64(snapshot.savedAt)
         out.optionalI64(snapshot.freshUntil)
         out.bool(snapshot.syncGeneration != nil)
         if let generation = snapshot.syncGeneration { out.string(generation) }
         AnswerValidator.write(snapshot.populateValidators, to: &out)
+        out.bool(snapshot.populateQuery != nil)
+        if let query = snapshot.populateQuery { QueryCodec.write(query, to: &out) }
         MetadataCodec.write(snapshot.metadata, to: &out)
         snapshot.coverage.write(to: &out)
         out.buffer(snapshot.editIds)
@@ -143,13 +152,16 @@ package final class PersistedCache: @unchecked Sendable {
     ) throws(FeatureCacheError) -> Snapshot {
         var input = BinaryReader(raw, what: path, within: owner)
         let identity = try input.string()
+        let reopening = version >= 2 ? try readReopening(&input) : nil
         let savedAt = try input.f64()
         let freshUntil = try input.optionalI64()
         var syncGeneration: String? = nil
         var populateValidators: [AnswerValidator]? = nil
+        var populateQuery: QueryParameters? = nil
         if version >= 2 {
             if try input.bool() { syncGeneration = try input.string() }
             populateValidators = try AnswerValidator.read(from: &input, limit: FreshnessCollector.maxPopulateValidators)
+            if try input.bool() { populateQuery = try QueryCodec.read(from: &input) }
         }
         // The identity starts with the service kind's raw value ("1|https://…").
         let kind = identity.split(separator: "|", maxSplits: 1).first.flatMap { Int32($0) }
@@ -164,8 +176,40 @@ package final class PersistedCache: @unchecked Sendable {
         let entries = try decodeBatches(records, reader: input)
         guard entries.reduce(0, { $0 + $1.batch.count }) < Int(UInt32.max) else { throw input.corrupt("more than 4 billion rows") }
         return Snapshot(
-            identity: identity, savedAt: savedAt, freshUntil: freshUntil, metadata: metadata, coverage: coverage,
-            entries: entries, editIds: editIds, syncGeneration: syncGeneration, populateValidators: populateValidators)
+            identity: identity, reopening: reopening, savedAt: savedAt, freshUntil: freshUntil, metadata: metadata, coverage: coverage,
+            entries: entries, editIds: editIds, syncGeneration: syncGeneration, populateValidators: populateValidators,
+            populateQuery: populateQuery)
+    }
+
+    private static func readReopening(_ input: inout BinaryReader) throws(FeatureCacheError) -> (url: String, name: String?)? {
+        let url = try input.string()
+        let name = try input.optionalString()
+        return url.isEmpty ? nil : (url, name)
+    }
+
+    /// What the features file in a table's `folder` says of the table it
+    /// belongs to — its identity, and how it is opened again — read from the
+    /// file's first bytes (not the features). `.notFound` without the file;
+    /// `.storage` for one that is not a features file of a format this build
+    /// reads, or (format 1) that does not say how it is opened.
+    package static func recordedTable(in folder: String) throws(FeatureCacheError) -> (identity: String, url: String, name: String?) {
+        let path = (folder.hasSuffix("/") ? folder : folder + "/") + "features.fcc"
+        guard let head = try CacheFiles.readHead(path, count: 64 << 10) else {
+            throw FeatureCacheError(.notFound, "\(folder) holds no saved table (no features.fcc)")
+        }
+        let version = try CacheFiles.checkHead(head, kind: .features, path: path)
+        guard version >= 2 else {
+            throw FeatureCacheError(.storage, "\(path) was written in cache format 1, which does not say how its table is opened")
+        }
+        let read = head.withUnsafeBytes { raw in
+            Result { () throws(FeatureCacheError) -> (identity: String, url: String, name: String?) in
+                var input = BinaryReader(UnsafeRawBufferPointer(rebasing: raw[CacheFiles.headerSize...]), what: path)
+                let identity = try input.string()
+                guard let reopening = try readReopening(&input) else { throw input.corrupt("it does not say how its table is opened") }
+                return (identity, reopening.url, reopening.name)
+            }
+        }
+        return try read.get()
     }
 
     /// The batch records, decoded side by side (each is independent).

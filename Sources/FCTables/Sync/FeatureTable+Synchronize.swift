@@ -93,7 +93,10 @@ extension FeatureTable {
         } else {
             interaction.dropCoverage(table: self)
         }
-        persistence.withLock { $0.info.revalidation = revalidation }
+        persistence.withLock {
+            $0.info.revalidation = revalidation
+            if revalidation == .synchronized { $0.info.synchronized = (report.added, report.updated, report.deleted) }
+        }
     }
 
     /// The generation a cache that holds no feature of the service yet is
@@ -179,7 +182,7 @@ extension FeatureTable {
     }
 
     /// Without change tracking: the populated features are fetched again
-    /// whole (a populate that clears the cache); a cache of tiles alone
+    /// with the last populate's query, replacing them; a cache of tiles alone
     /// drops its coverage, and views fetch again what they show.
     private func refetch(
         metadata: TableMetadata, progress: PopulateProgress?, into report: inout SyncReport
@@ -202,7 +205,9 @@ extension FeatureTable {
             // Asked first: the features fetched next are current to it at least.
             let tracker = source as? any ChangeTrackingSource
             let generation = try await tracker?.currentGeneration(metadata: metadata)
-            var (fetched, validators) = try await fetchWithValidators(QueryParameters(), metadata: metadata, progress: progress)
+            // The last populate's query again (the whole table when it merged).
+            let query = persistence.withLock { $0.populateQuery } ?? QueryParameters()
+            var (fetched, validators) = try await fetchWithValidators(query, metadata: metadata, progress: progress)
             try Task.checkCancellationTyped()
             fetched.compact()
             interaction.restart(resetCoverage: true)

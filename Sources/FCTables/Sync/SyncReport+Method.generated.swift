@@ -12,7 +12,9 @@ extension SyncReport {
         /// downloaded again and compared with its copy, the features that differ written
         case delta = 1
         /// the service cannot say what changed since (no change tracking, or a generation older
-        /// than it keeps): the populated features were fetched again, whole
+        /// than it keeps): the populated features were fetched again, with the query of the last
+        /// populate that replaced the cache (since 1.4; the whole table after one that merged into
+        /// it)
         case refetched = 2
         /// as REFETCHED, for a cache of on-interaction tiles only: their coverage was dropped, and
         /// views fetch them again

@@ -14,6 +14,10 @@ package protocol FeatureSource: Sendable {
     /// where the URL alone does not name it (a WFS feature type). Names a
     /// persisted cache.
     var cacheIdentity: String { get }
+    /// How the table is opened again from its URL alone (`fc_table_open`'s
+    /// URL and name), as a persisted cache records it: its service's URL and
+    /// the item in it (nil: the URL names the item).
+    var reopening: (url: String, name: String?) { get }
     /// Reads the metadata (loading what the source depends on first; `retrying`
     /// retries a dependency that failed).
     func loadMetadata(retrying: Bool) async throws(FeatureCacheError) -> TableMetadata
@@ -47,6 +51,7 @@ extension FeatureSource {
     package var options: [SourceOption] { [] }
 
     package var cacheIdentity: String { urlString }
+    package var reopening: (url: String, name: String?) { (urlString, nil) }
 
     package func serviceId(of objectId: Int64) -> String? { objectId > 0 ? String(objectId) : nil }
 

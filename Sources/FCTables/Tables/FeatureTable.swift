@@ -333,8 +333,14 @@ public final class FeatureTable: Loadable {
         fetched.ordered = !query.orderBy.isEmpty
         let result = try cachePopulated(&fetched, clearCache: clearCache, metadata: metadata)
         let writes = persistence.withLock { $0.writes }
-        // The pages of the whole table, once cached: what a synchronize asks again conditionally.
-        if query.isWholeTable { persistence.withLock { $0.populateValidators = validators } }
+        // What a synchronize without change tracking asks again (conditionally,
+        // where the pages carried validators): this populate's query when it
+        // replaced the cache, the whole table when it merged into it.
+        persistence.withLock { state in
+            let replaced = clearCache || query.isWholeTable
+            state.populateValidators = replaced ? validators : nil
+            state.populateQuery = replaced && !query.isWholeTable ? query : nil
+        }
         await flushCache()  // a populate that returned is on disk
         if let journal { finish(journal, clearCache: clearCache, limitExceeded: fetched.limitExceeded, writes: writes) }
         return result

@@ -183,7 +183,9 @@ public struct RequestURL: Sendable, Equatable {
         return masked(url)
     }
 
-    private static func masked(_ url: String) -> String {
+    /// The URL with its secrets masked (as `redacted`) but never cut short:
+    /// what a file may keep of a URL to open it again.
+    package static func masked(_ url: String) -> String {
         var url = url
         if let scheme = url.firstRange(of: "://") {
             let authorityEnd = url[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex

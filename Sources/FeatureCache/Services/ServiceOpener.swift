@@ -26,6 +26,45 @@ extension FeatureTable {
     }
 }
 
+extension FeatureTable {
+    /// Opens again, and loads, the table whose persisted cache is in `folder`
+    /// (a table's own folder under a cache folder, as `CacheInfo.folder`
+    /// names it): the URL and item its features file records, opened as
+    /// `open(url:name:)` opens them, with the spatial reference and definition
+    /// expression of its identity and the folder's parent as its cache folder,
+    /// so the load restores what was saved. `.notFound` for a folder without
+    /// a saved table; `.storage` for a file that cannot say what it holds, a
+    /// URL saved with credentials in it, or when the URL now opens another
+    /// table than the one saved there.
+    public static func openCached(folder: String, context: ClientContext = .shared) async throws(FeatureCacheError) -> FeatureTable {
+        var folder = folder
+        while folder.count > 1, folder.hasSuffix("/") { folder.removeLast() }
+        let recorded = try PersistedCache.recordedTable(in: folder)
+        guard let settings = FeatureTable.settings(ofCacheIdentity: recorded.identity),
+            let slash = folder.lastIndex(of: "/"), slash > folder.startIndex
+        else { throw FeatureCacheError(.storage, "\(folder) does not say which table it holds") }
+        // Credentials are never written: a URL that held one (masked, "***")
+        // cannot be opened again as it was, and its cache is another table's.
+        guard !recorded.url.contains("***") else {
+            throw FeatureCacheError(
+                .storage,
+                "\(recorded.url) was saved with credentials in its URL, which the cache does not keep: "
+                    + "open it with the URL and its credentials (or give them to the context instead)")
+        }
+        let table = try await ServiceOpener.service(url: recorded.url, context: context).table(recorded.name)
+        if settings.wkid != 0 { try table.setSpatialReference(settings.wkid) }
+        if !settings.definitionExpression.isEmpty { try table.setDefinitionExpression(settings.definitionExpression) }
+        let root = String(folder[..<slash])
+        try table.setCacheFolder(root)
+        guard PersistedCache.folder(root: root, identity: table.cacheIdentity) == folder else {
+            throw FeatureCacheError(
+                .storage, "\(RequestURL.redacted(recorded.url)) now opens another table than the one saved in \(folder)")
+        }
+        try await table.load()
+        return table
+    }
+}
+
 /// Opens a service from a URL, deciding its kind from what the server answers,
 /// never from the URL's spelling or a product name: each registered adapter in
 /// turn reads the evidence (the answer to asking the URL for JSON, then, for a

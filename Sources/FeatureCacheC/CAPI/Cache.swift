@@ -83,7 +83,46 @@ public func fcTableGetCacheInfo(_ pointer: OpaquePointer?, _ out: UnsafeMutableP
             read_only: info.isReadOnly ? 1 : 0, offline: info.isOffline ? 1 : 0, revalidation: info.revalidation.rawValue,
             last_save_status: info.lastSaveError?.code.rawValue ?? 0, saved_at: info.savedAt,
             restored_features: Int64(info.restoredFeatures), restored_edits: Int64(info.restoredEdits),
-            bytes_on_disk: Int64(info.bytesOnDisk), set_aside: info.setAside.map { handle.borrowedCString($0) })
+            bytes_on_disk: Int64(info.bytesOnDisk), set_aside: info.setAside.map { handle.borrowedCString($0) },
+            synchronized_added: Int64(info.synchronized.added), synchronized_updated: Int64(info.synchronized.updated),
+            synchronized_deleted: Int64(info.synchronized.deleted))
         CArguments.copyVersioned(&full, to: UnsafeMutableRawPointer(out), size: size)
+    }
+}
+
+// fc_table_open_cached: a table a cache folder holds, opened again.
+
+private func openCachedWork(
+    _ ctx: OpaquePointer?, _ folder: UnsafePointer<CChar>?
+) throws(FeatureCacheError) -> @Sendable (COperation) async throws(FeatureCacheError) -> OperationValue {
+    let context = try context(ctx)
+    let path = try CArguments.string(folder, "table_folder")
+    if path.isEmpty || CArguments.hasControlCharacters(path) {
+        throw FeatureCacheError(.invalidArgument, "table_folder must be a non-empty path without control characters")
+    }
+    return { (_) async throws(FeatureCacheError) -> OperationValue in
+        .table(try await FeatureTable.openCached(folder: path, context: context))
+    }
+}
+
+@_cdecl("fc_table_open_cached_start")
+public func fcTableOpenCachedStart(
+    _ ctx: OpaquePointer?, _ folder: UnsafePointer<CChar>?, _ callback: fc_operation_callback?,
+    _ userData: UnsafeMutableRawPointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
+    startOperation(out, callback, userData) { () throws(FeatureCacheError) in try openCachedWork(ctx, folder) }
+}
+
+@_cdecl("fc_table_open_cached")
+public func fcTableOpenCached(
+    _ ctx: OpaquePointer?, _ folder: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
+    out?.pointee = nil
+    return status { () throws(FeatureCacheError) in
+        let out = try CArguments.output(out)
+        let table = try runOperation("fc_table_open_cached", \.table) { () throws(FeatureCacheError) in
+            try openCachedWork(ctx, folder)
+        }
+        out.pointee = Handles.export(Handle(.table, table))
     }
 }
