@@ -94,15 +94,26 @@ emulator="$("$root/Tests/servers/emulator-ctl.sh" start "$state")"
 trap '"$root/Tests/servers/emulator-ctl.sh" stop "$state" >/dev/null 2>&1 || true' EXIT
 layer="$emulator/arcgis/rest/services/Portland/FeatureServer/0"
 check_program() {
-    local name="$1" out="$work/$1.gpkg"
+    local name="$1" count want=""
     shift
     "$@" --version | grep -c "^featurecache $(dpkg-deb -f "$runtime" Version | cut -d- -f1)$" >/dev/null \
         || fail "$name: featurecache --version"
-    "$@" dump "$layer" --bbox -122.6,45.5,-122.55,45.55 -o "$out" || fail "$name: featurecache dump"
-    local count
-    count="$(ogrinfo -ro -so -al "$out" | sed -n 's/^Feature Count: //p')"
-    [ "${count:-0}" -gt 1000 ] || fail "$name: GDAL reads $count features"
-    echo "featurecache ($name): $count features into a GeoPackage GDAL reads"
+    # Every format: GDAL reads those it has a driver for, pyarrow the Arrow ones;
+    # each holds as many features as the first.
+    for suffix in gpkg fgb geojson geojsonl csv arrow arrows; do
+        local out="$work/$name.$suffix"
+        XDG_CACHE_HOME="$work/xdg-$name" "$@" dump "$layer" --bbox -122.6,45.5,-122.55,45.55 -o "$out" \
+            || fail "$name: featurecache dump .$suffix"
+        case "$suffix" in
+        arrow) count="$(python3 -c "import pyarrow.ipc as i, sys; print(i.open_file(sys.argv[1]).read_all().num_rows)" "$out")" ;;
+        arrows) count="$(python3 -c "import pyarrow.ipc as i, sys; print(i.open_stream(open(sys.argv[1], 'rb')).read_all().num_rows)" "$out")" ;;
+        csv) count="$(ogrinfo -ro -so -al -oo GEOM_POSSIBLE_NAMES=WKT "$out" | sed -n 's/^Feature Count: //p')" ;;
+        *) count="$(ogrinfo -ro -so -al "$out" | sed -n 's/^Feature Count: //p')" ;;
+        esac
+        want="${want:-$count}"
+        [ "${count:-0}" -gt 1000 ] && [ "$count" = "$want" ] || fail "$name: .$suffix read back with $count features (want $want)"
+    done
+    echo "featurecache ($name): $want features into every format, read back by GDAL and pyarrow"
 }
 check_program deb env LD_LIBRARY_PATH="$work/root/usr/lib/$triplet" "$work/root/usr/bin/featurecache"
 check_program tarball "$(echo "$work"/tarball/featurecache-*)/bin/featurecache"

@@ -3,7 +3,7 @@
 # The featurecache program against the ArcGIS emulator, with no other tool
 # than Python's standard library: every format written and read back (the same
 # features in each; the GeoPackage's R-tree checked by SQLite's rtreecheck),
-# info as JSON, and the exit codes of the failures a user meets first. The
+# the Arrow files' framing, info as JSON, and the exit codes of the failures a user meets first. The
 # offline tier runs it, and the AddressSanitizer tier on the sanitized build.
 # Prints "cli smoke: N checks, F failed".
 #
@@ -13,6 +13,7 @@ program="$1"
 emulator="${FC_EMULATOR_URL:-$(cat "${FC_EMULATOR_URL_FILE:?set FC_EMULATOR_URL or FC_EMULATOR_URL_FILE}")}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+export XDG_CACHE_HOME="$work/cache"  # dump keeps its cache there, not in the user's
 layer="$emulator/arcgis/rest/services/Portland/FeatureServer/0"
 box="-122.6,45.5,-122.58,45.52"
 checks=0 failed=0
@@ -36,7 +37,7 @@ exits() {
 
 check "info --json" sh -c "'$program' info '$layer' --json > '$work/info.json'"
 check "info's count" python3 -c "import json,sys; i=json.load(open('$work/info.json')); sys.exit(i['count'] != 200000 or i['geometry_type'] != 'point')"
-for suffix in geojson geojsonl geojsons csv gpkg fgb; do
+for suffix in geojson geojsonl geojsons csv gpkg fgb arrow arrows; do
     check "dump .$suffix" "$program" dump "$layer" --bbox "$box" -o "$work/trees.$suffix"
 done
 counts="$(python3 - "$work" <<'PY'
@@ -53,6 +54,10 @@ assert db.execute("SELECT rtreecheck('rtree_Trees_geom')").fetchone()[0] == "ok"
 assert db.execute("SELECT count(*) FROM rtree_Trees_geom").fetchone()[0] == len(ids["gpkg"])
 fgb = open(w + "/trees.fgb", "rb").read()
 assert fgb[:8] == b"fgb\x03fgb\x00" and len(fgb) > 40 * len(ids["geojson"])
+arrow = open(w + "/trees.arrow", "rb").read()
+assert arrow[:8] == b"ARROW1\0\0" and arrow[-6:] == b"ARROW1" and len(arrow) > 40 * len(ids["geojson"])
+stream = open(w + "/trees.arrows", "rb").read()
+assert stream[:4] == b"\xff\xff\xff\xff" and stream[-8:] == b"\xff\xff\xff\xff\0\0\0\0"
 first = ids["geojson"]
 print(len(first), all(v == first for v in ids.values()))
 PY

@@ -21,7 +21,7 @@ pyogrio = pytest.importorskip("pyogrio")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CLI = os.environ.get("FEATURECACHE_CLI") or os.path.join(ROOT, "build", "bin", "featurecache")
 BOX = "-122.6,45.5,-122.55,45.55"
-FORMATS = ["geojson", "geojsonl", "geojsons", "csv", "gpkg", "fgb"]
+FORMATS = ["geojson", "geojsonl", "geojsons", "csv", "gpkg", "fgb", "arrow", "arrows"]
 
 
 def run(*args, timeout=300):
@@ -35,8 +35,25 @@ def own_cache_folder(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
 
 
+def read_arrow_output(path):
+    """An Arrow IPC file or stream as pyarrow reads it (this GDAL has no Arrow
+    driver), checked whole, its GeoArrow WKB column as the geometry."""
+    import geopandas
+    import pyarrow.ipc as ipc
+    with open(path, "rb") as f:
+        reader = ipc.open_file(f) if path.endswith(".arrow") else ipc.open_stream(f)
+        table = reader.read_all()
+    table.validate(full=True)
+    field = table.schema.field("geometry")
+    assert field.metadata[b"ARROW:extension:name"] == b"geoarrow.wkb"
+    frame = table.drop(["geometry"]).to_pandas()
+    return geopandas.GeoDataFrame(frame, geometry=geopandas.GeoSeries.from_wkb(table.column("geometry").to_pylist()))
+
+
 def read_output(path):
     """The output as GDAL reads it (CSV: the WKT column as geometry, types detected)."""
+    if path.endswith((".arrow", ".arrows")):
+        return read_arrow_output(path)
     if path.endswith(".csv"):
         return pyogrio.read_dataframe(path, GEOM_POSSIBLE_NAMES="WKT", KEEP_GEOM_COLUMNS="NO", AUTODETECT_TYPE="YES")
     return pyogrio.read_dataframe(path)
@@ -319,6 +336,31 @@ def test_sync_asks_a_document_whether_it_changed(geoservers, tmp_path):
     done = run("sync", cache)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [url + " roads: unchanged (the server answered 304)"], done.stdout
+
+
+def test_geoparquet_from_the_python_entry_point(ns, tmp_path):
+    """python -m featurecache dump … -o FILE.parquet: the program's Arrow
+    stream written as GeoParquet 1.1 with pyarrow, which GeoPandas reads back
+    as the library reads the layer (the CRS included); its failures are the
+    program's, and leave no file."""
+    import sys
+    geopandas = pytest.importorskip("geopandas")
+    env = {**os.environ, "FEATURECACHE_CLI": CLI, "PYTHONPATH": os.path.join(ROOT, "python")}
+    bbox = tuple(float(v) for v in BOX.split(","))
+    out = str(tmp_path / "trees.parquet")
+    for args in (["-o", out], ["--output=" + out, "-f", "GeoParquet"]):
+        done = subprocess.run([sys.executable, "-m", "featurecache", "dump", ns.layer_url(0), "--bbox", BOX, *args],
+                              capture_output=True, text=True, timeout=300, env=env)
+        assert done.returncode == 0, done.stderr
+        got = geopandas.read_parquet(out)
+        assert got.crs.to_epsg() == 4326
+        assert_same_features(fc.read_dataframe(ns.layer_url(0), bbox=bbox), got, "OBJECTID")
+        os.unlink(out)
+    bad = subprocess.run([sys.executable, "-m", "featurecache", "dump", ns.layer_url(0), "--where", "Nope > 1",
+                          "-o", out], capture_output=True, text=True, timeout=300, env=env)
+    assert bad.returncode == 6 and len(bad.stderr.splitlines()) == 1
+    assert os.listdir(tmp_path) == ["xdg-cache"] or not os.path.exists(out)
+    assert [name for name in os.listdir(tmp_path) if name.startswith(".")] == []
 
 
 def test_the_harness_servers_in_every_format(geoservers, tmp_path):

@@ -29,7 +29,8 @@ def test_imported_from_site_packages_with_its_own_library():
 
 def test_the_command_line_tool_runs_from_the_package(ns, tmp_path):
     """python -m featurecache and the featurecache script both run the tool
-    the wheel carries, which finds the package's library on its own."""
+    the wheel carries, which finds the package's library on its own, into
+    every format."""
     import shutil
     import subprocess
     import sys
@@ -37,9 +38,14 @@ def test_the_command_line_tool_runs_from_the_package(ns, tmp_path):
     assert version.returncode == 0 and version.stdout.strip() == "featurecache " + fc.__version__
     script = shutil.which("featurecache", path=os.path.dirname(sys.executable))
     assert script, "pip installed no featurecache script"
-    out = str(tmp_path / "trees.geojsonl")
-    done = subprocess.run([script, "dump", ns.layer_url(0), "--bbox", "-122.6,45.5,-122.55,45.55", "-o", out],
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    with open(out) as lines:
-        assert sum(1 for _ in lines) == len(fc.read_dataframe(ns.layer_url(0), bbox=(-122.6, 45.5, -122.55, 45.55)))
+    # Every format, read back and compared feature by feature as test_cli does.
+    from test_cli import FORMATS, assert_same_features, read_output
+    box = (-122.6, 45.5, -122.55, 45.55)
+    expected = fc.read_dataframe(ns.layer_url(0), bbox=box)
+    environment = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    for suffix in FORMATS:
+        out = str(tmp_path / ("trees." + suffix))
+        done = subprocess.run([script, "dump", ns.layer_url(0), "--bbox", ",".join(map(str, box)), "-o", out],
+                              capture_output=True, text=True, timeout=300, env=environment)
+        assert done.returncode == 0, (suffix, done.stderr)
+        assert_same_features(expected, read_output(out), "OBJECTID")

@@ -21,6 +21,8 @@ static const output_format formats[] = {
     {"CSV", ".csv", true, write_csv},
     {"GPKG", ".gpkg", false, write_gpkg},
     {"FlatGeobuf", ".fgb", false, write_fgb},
+    {"Arrow", ".arrow .feather .ipc", false, write_arrow},
+    {"ArrowStream", ".arrows", true, write_arrow_stream},
 };
 enum { FORMAT_COUNT = sizeof formats / sizeof formats[0] };
 
@@ -260,9 +262,9 @@ int command_dump(int argc, char **argv) {
     if (code) return code < 0 ? EXIT_DONE : code;
     const output_format *format = o.format ? format_named(o.format) : format_of(o.output);
     if (!format) {
-        return o.format ? fail(EXIT_USAGE, "-f %s: GeoJSON, GeoJSONSeq, CSV, GPKG or FlatGeobuf", o.format)
+        return o.format ? fail(EXIT_USAGE, "-f %s: GeoJSON, GeoJSONSeq, CSV, GPKG, FlatGeobuf, Arrow or ArrowStream", o.format)
                         : fail(EXIT_USAGE,
-                               "%s: which format? (an extension .geojson .geojsons .geojsonl .csv .gpkg .fgb, or -f)",
+                               "%s: which format? (an extension .geojson .geojsons .geojsonl .csv .gpkg .fgb .arrow .arrows, or -f)",
                                o.output);
     }
     bool to_stdout = !strcmp(o.output, "-");

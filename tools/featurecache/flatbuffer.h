@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* A small FlatBuffers writer, front to back, for FlatGeobuf's header and
- * features: tables (a vtable, then the table), strings and vectors written
- * after the table that points at them, alignment kept relative to the
- * buffer's start (as the FlatBuffers verifier checks it). */
+ * features and Arrow IPC's messages and footer: tables (a vtable, then the
+ * table), strings and vectors written after the table that points at them,
+ * alignment kept relative to the buffer's start (as the FlatBuffers verifier
+ * checks it). */
 #ifndef FEATURECACHE_FLATBUFFER_H
 #define FEATURECACHE_FLATBUFFER_H
 

@@ -58,6 +58,8 @@ int write_geojson_seq_rs(const char *path, const layer_data *layer, text *error)
 int write_csv(const char *path, const layer_data *layer, text *error);
 int write_gpkg(const char *path, const layer_data *layer, text *error);
 int write_fgb(const char *path, const layer_data *layer, text *error);
+int write_arrow(const char *path, const layer_data *layer, text *error);
+int write_arrow_stream(const char *path, const layer_data *layer, text *error);
 
 /* The WKB base type (1 point … 7 collection) every row with a geometry
  * shares; 0 when they differ, one cannot be read, or none has one. */
