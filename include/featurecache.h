@@ -2074,7 +2074,10 @@ FC_API fc_status fc_table_remove_change_observer(fc_table *table, uint64_t token
 #define FC_SYNC_NOT_MODIFIED     4 /* no change tracking, but the populated pages (or the
                                       document) carried validators (ETag, Last-Modified):
                                       each asked again conditionally answered 304 Not
-                                      Modified, so nothing was fetched */
+                                      Modified, so nothing was fetched; or, since 1.4, the
+                                      layer's data version (ArcGIS editingInfo dates, one
+                                      request) is the one the populated features were
+                                      fetched at */
 
 /* How a synchronize runs. Versioned: initialise with FC_SYNC_OPTIONS_INIT or
  * fc_sync_options_init. @since 1.4 */
@@ -2119,8 +2122,11 @@ typedef struct fc_sync_result {
  * (conditionally where it came with validators: 304 is FC_SYNC_NOT_MODIFIED)
  * and compared with its copy: the features that differ are that change
  * (FC_SYNC_DELTA); one whose fields changed fails with FC_E_INVALID_STATE
- * (open it again). Otherwise the pages of the last populate that replaced
- * the cache are asked again conditionally where they carried validators (all
+ * (open it again). Otherwise a layer whose data version (ArcGIS editingInfo)
+ * is still the one its populated features were fetched at is
+ * FC_SYNC_NOT_MODIFIED after one request (since 1.4); else the pages of the
+ * last populate that replaced the cache are asked again conditionally where
+ * they carried validators (all
  * 304: FC_SYNC_NOT_MODIFIED), and fetched again with that populate's query
  * (since 1.4; the whole table after a populate that merged) when one changed
  * or none can be asked (FC_SYNC_REFETCHED); a tile cache's coverage is

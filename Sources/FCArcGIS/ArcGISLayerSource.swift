@@ -106,6 +106,12 @@ struct ArcGISLayerSource: FeatureSource {
         return fetched
     }
 
+    /// The layer resource's editingInfo dates (and serverGen) now: one request.
+    func currentDataVersion(metadata: TableMetadata) async throws(FeatureCacheError) -> String? {
+        guard metadata.dataVersion != nil else { return nil }
+        return ArcGISLayerInfo.dataVersion(try await requester.getJSON(layerURL))
+    }
+
     func count(_ query: QueryParameters, metadata: TableMetadata) async throws(FeatureCacheError) -> Int {
         try await withOutputSystem(query, metadata) { (sent, output, keeper) async throws(FeatureCacheError) in
             // A widened box counts too many: the features are fetched and counted.

@@ -113,12 +113,14 @@ import Glibc
         #expect(PersistedCache.encode(read) == bytes)
     }
 
-    /// The last populate's query and how the table is opened again: read
+    /// The last populate's query, the data version its features were
+    /// fetched at, and how the table is opened again: read
     /// back as written (every geometry shape), and the reopening from the
     /// file's first bytes alone.
     @Test func populateQueryAndReopeningRoundTrip() throws {
         var snapshot = try snapshot()
         snapshot.reopening = ("https://host/ogc?token=secret", "trees")
+        snapshot.featuresVersion = "lastEditDate=1721608500483&dataLastEditDate=1721608500483"
         let ring = [Geometry.XY(0, 0), Geometry.XY(1, 0), Geometry.XY(1, 1), Geometry.XY(0, 0)]
         for shape: QueryGeometry in [
             .envelope(Envelope(xmin: -1, ymin: -2, xmax: 3, ymax: 4, spatialReference: SpatialReference(wkid: 3857))),
@@ -141,6 +143,7 @@ import Glibc
             let bytes = PersistedCache.encode(snapshot)
             let read = try bytes.withUnsafeBytes { raw in try PersistedCache.decode(raw, path: "t") }
             #expect(read.populateQuery == query)
+            #expect(read.featuresVersion == snapshot.featuresVersion)
             // Credentials never reach the file.
             #expect(read.reopening?.url == "https://host/ogc?token=***" && read.reopening?.name == "trees")
         }

@@ -41,7 +41,7 @@ static const char *method_name(int32_t method) {
     case FC_SYNC_DELTA: return "changes since the last run";
     case FC_SYNC_REFETCHED: return "fetched again (the service cannot say what changed)";
     case FC_SYNC_COVERAGE_DROPPED: return "views dropped (fetched again when shown)";
-    case FC_SYNC_NOT_MODIFIED: return "unchanged (the server answered 304)";
+    case FC_SYNC_NOT_MODIFIED: return "unchanged";
     default: return "nothing to bring current";
     }
 }

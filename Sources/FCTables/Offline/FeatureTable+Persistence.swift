@@ -23,6 +23,9 @@ package struct TablePersistence: Sendable {
     /// That populate's query (nil: the whole table), what a synchronize
     /// without change tracking fetches again.
     var populateQuery: QueryParameters?
+    /// The data version the populated features were fetched at (nil: not
+    /// known), what a synchronize compares with the service's now.
+    var featuresVersion: String?
     /// The load kept a stale cache for its changes to be brought in, or its
     /// coverage dropped, after the restore (`revalidateByChanges`).
     var revalidationPending = false
@@ -213,6 +216,7 @@ extension FeatureTable {
                     $0.syncGeneration = snapshot.syncGeneration
                     $0.populateValidators = snapshot.populateValidators
                     $0.populateQuery = snapshot.populateQuery
+                    $0.featuresVersion = snapshot.featuresVersion
                 }
                 // Rows of edits no longer pending (landed or undone since) go;
                 // pending edits show over whatever was saved.
@@ -287,7 +291,8 @@ extension FeatureTable {
             metadata: metadata, coverage: coverage, entries: entries,
             editIds: edits.snapshot().map(\.objectId), syncGeneration: persistence.withLock { $0.syncGeneration },
             populateValidators: persistence.withLock { $0.populateValidators },
-            populateQuery: persistence.withLock { $0.populateQuery })
+            populateQuery: persistence.withLock { $0.populateQuery },
+            featuresVersion: persistence.withLock { $0.featuresVersion })
         do {
             try cache.write(snapshot)
             persistence.withLock {

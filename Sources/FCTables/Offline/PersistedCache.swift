@@ -50,6 +50,8 @@ package final class PersistedCache: @unchecked Sendable {
         package var populateValidators: [AnswerValidator]? = nil
         /// That populate's query; nil for the whole table. Format 2 on.
         package var populateQuery: QueryParameters? = nil
+        /// The data version that populate's features were fetched at. Format 2 on.
+        package var featuresVersion: String? = nil
     }
 
     /// Opens (creating) the folder of `identity` under `root`, waiting up to
@@ -129,6 +131,7 @@ package final class PersistedCache: @unchecked Sendable {
         AnswerValidator.write(snapshot.populateValidators, to: &out)
         out.bool(snapshot.populateQuery != nil)
         if let query = snapshot.populateQuery { QueryCodec.write(query, to: &out) }
+        out.optionalString(snapshot.featuresVersion)
         MetadataCodec.write(snapshot.metadata, to: &out)
         snapshot.coverage.write(to: &out)
         out.buffer(snapshot.editIds)
@@ -158,10 +161,12 @@ package final class PersistedCache: @unchecked Sendable {
         var syncGeneration: String? = nil
         var populateValidators: [AnswerValidator]? = nil
         var populateQuery: QueryParameters? = nil
+        var featuresVersion: String? = nil
         if version >= 2 {
             if try input.bool() { syncGeneration = try input.string() }
             populateValidators = try AnswerValidator.read(from: &input, limit: FreshnessCollector.maxPopulateValidators)
             if try input.bool() { populateQuery = try QueryCodec.read(from: &input) }
+            featuresVersion = try input.optionalString()
         }
         // The identity starts with the service kind's raw value ("1|https://…").
         let kind = identity.split(separator: "|", maxSplits: 1).first.flatMap { Int32($0) }
@@ -178,7 +183,7 @@ package final class PersistedCache: @unchecked Sendable {
         return Snapshot(
             identity: identity, reopening: reopening, savedAt: savedAt, freshUntil: freshUntil, metadata: metadata, coverage: coverage,
             entries: entries, editIds: editIds, syncGeneration: syncGeneration, populateValidators: populateValidators,
-            populateQuery: populateQuery)
+            populateQuery: populateQuery, featuresVersion: featuresVersion)
     }
 
     private static func readReopening(_ input: inout BinaryReader) throws(FeatureCacheError) -> (url: String, name: String?)? {

@@ -194,6 +194,14 @@ extension FeatureTable {
             interaction.dropCoverage(table: self)
             report.method = .coverageDropped
         case .pinned:
+            // The layer's own word: the data version the features were fetched
+            // at is the service's now (one request), nothing to fetch.
+            let version = persistence.withLock { $0.featuresVersion }
+            let now = try await source.currentDataVersion(metadata: metadata)
+            if let version, version == now {
+                report.method = .notModified
+                return
+            }
             // The populate's pages asked again where they carried validators: all
             // unchanged, nothing to fetch.
             if let validators = persistence.withLock({ $0.populateValidators }), !validators.isEmpty,
@@ -215,7 +223,10 @@ extension FeatureTable {
             writeSynchronized(fetched, replacing: true, removing: [], generation: generation, into: &report)
             // Kept once the features they describe are cached: a cancel before
             // leaves the old pages' validators with the old features.
-            persistence.withLock { $0.populateValidators = validators }
+            persistence.withLock {
+                $0.populateValidators = validators
+                $0.featuresVersion = now
+            }
         }
     }
 }

@@ -21,7 +21,8 @@ extension SyncReport {
         case coverageDropped = 3
         /// no change tracking, but the populated pages (or the document) carried validators (ETag,
         /// Last-Modified): each asked again conditionally answered 304 Not Modified, so nothing was
-        /// fetched
+        /// fetched; or, since 1.4, the layer's data version (ArcGIS editingInfo dates, one request)
+        /// is the one the populated features were fetched at
         case notModified = 4
     }
 }

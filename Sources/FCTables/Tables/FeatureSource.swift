@@ -42,6 +42,10 @@ package protocol FeatureSource: Sendable {
     /// name features by text (OGC API, documents, WFS) give that text, nil
     /// for an id they never read.
     func serviceId(of objectId: Int64) -> String?
+    /// The layer-wide evidence of change (`TableMetadata.dataVersion`) as
+    /// the service gives it now, asked again; nil for a source that has none
+    /// or cannot ask for it alone.
+    func currentDataVersion(metadata: TableMetadata) async throws(FeatureCacheError) -> String?
 }
 
 extension FeatureSource {
@@ -52,6 +56,7 @@ extension FeatureSource {
 
     package var cacheIdentity: String { urlString }
     package var reopening: (url: String, name: String?) { (urlString, nil) }
+    package func currentDataVersion(metadata: TableMetadata) async throws(FeatureCacheError) -> String? { nil }
 
     package func serviceId(of objectId: Int64) -> String? { objectId > 0 ? String(objectId) : nil }
 

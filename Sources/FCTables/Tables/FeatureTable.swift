@@ -340,6 +340,7 @@ public final class FeatureTable: Loadable {
             let replaced = clearCache || query.isWholeTable
             state.populateValidators = replaced ? validators : nil
             state.populateQuery = replaced && !query.isWholeTable ? query : nil
+            state.featuresVersion = replaced ? metadata.dataVersion : nil
         }
         await flushCache()  // a populate that returned is on disk
         if let journal { finish(journal, clearCache: clearCache, limitExceeded: fetched.limitExceeded, writes: writes) }

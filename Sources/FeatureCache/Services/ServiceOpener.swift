@@ -56,7 +56,9 @@ extension FeatureTable {
         if !settings.definitionExpression.isEmpty { try table.setDefinitionExpression(settings.definitionExpression) }
         let root = String(folder[..<slash])
         try table.setCacheFolder(root)
-        guard PersistedCache.folder(root: root, identity: table.cacheIdentity) == folder else {
+        // The folder is named by its table's identity: the same name, the same table.
+        guard PersistedCache.folder(root: root, identity: table.cacheIdentity).split(separator: "/").last == folder[slash...].dropFirst()
+        else {
             throw FeatureCacheError(
                 .storage, "\(RequestURL.redacted(recorded.url)) now opens another table than the one saved in \(folder)")
         }
