@@ -5,10 +5,14 @@
 # its FeatureServer paging, OAPIF) and esridump's esri2geojson (PyPI; ArcGIS,
 # GeoJSON only). 200,000 trees from the ArcGIS emulator, and from MapServer's
 # OGC API with the 200,000-tree data set (bench/lib/big_servers.sh), into
-# GeoJSON, FlatGeobuf and GeoPackage. Wall time and peak memory (max RSS) from
-# /usr/bin/time, the features each output holds as GDAL counts them, median
-# of the runs.
-#   bash bench/cli.sh [runs]
+# GeoJSON, FlatGeobuf and GeoPackage, and into Arrow IPC against pyogrio's
+# read_arrow written with pyarrow (this GDAL has no Arrow driver). Then what
+# the cache folder buys: a dump of the Hosted layer (editingInfo dates, as
+# hosted layers give) into a cache, and the same dump again with the layer
+# unchanged. Wall time and peak memory (max RSS) from /usr/bin/time, the
+# features each output holds as GDAL (pyarrow for Arrow) counts them, median
+# of the runs. The tool runs with --no-cache unless the cache is measured.
+#   bash bench/cli.sh [runs]     ESRIDUMP_RUNS=0 leaves esri2geojson out
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -25,7 +29,12 @@ layer="$base/arcgis/rest/services/Portland/FeatureServer/0"
 ms="http://127.0.0.1:$MAPSERVER_PORT/cgi-bin/mapserv/features/ogcapi"
 tool="$root/build/bin/featurecache"
 
-count() { ogrinfo -ro -so -al "$1" 2>/dev/null | sed -n 's/^Feature Count: //p' | head -1; }
+count() {
+    case "$1" in
+    *.arrow) python3 -c "import pyarrow.ipc as i, sys; print(i.open_file(sys.argv[1]).read_all().num_rows)" "$1" ;;
+    *) ogrinfo -ro -so -al "$1" 2>/dev/null | sed -n 's/^Feature Count: //p' | head -1 ;;
+    esac
+}
 
 # measure LABEL FILE command...: the median wall time and peak memory of $runs runs.
 measure() {
@@ -50,15 +59,31 @@ echo "== ArcGIS emulator, Portland/FeatureServer/0 (200,000 points)"
 esrijson="ESRIJSON:$layer/query?where=1%3D1&outFields=*&f=json"
 for format in geojson fgb gpkg; do
     case "$format" in geojson) driver=GeoJSON ;; fgb) driver=FlatGeobuf ;; gpkg) driver=GPKG ;; esac
-    measure "featurecache dump -> $format" "$out/fc.$format" "$tool" dump "$layer" -q -o "$out/fc.$format"
+    measure "featurecache dump -> $format" "$out/fc.$format" "$tool" dump "$layer" -q --no-cache -o "$out/fc.$format"
     measure "ogr2ogr ESRIJSON -> $format" "$out/gdal.$format" \
         ogr2ogr -f "$driver" "$out/gdal.$format" "$esrijson" -oo FEATURE_SERVER_PAGING=YES
 done
-measure "esri2geojson -> geojson" "$out/esridump.geojson" "$venv/bin/esri2geojson" "$layer" "$out/esridump.geojson"
+measure "featurecache dump -> arrow" "$out/fc.arrow" "$tool" dump "$layer" -q --no-cache -o "$out/fc.arrow"
+measure "pyogrio read_arrow ESRIJSON -> arrow" "$out/pyogrio.arrow" python3 -c "
+import sys, pyogrio, pyarrow as pa
+meta, table = pyogrio.read_arrow(sys.argv[1], FEATURE_SERVER_PAGING='YES')
+with pa.OSFile(sys.argv[2], 'wb') as sink, pa.ipc.new_file(sink, table.schema) as writer:
+    writer.write_table(table)" "$esrijson" "$out/pyogrio.arrow"
+if [ "${ESRIDUMP_RUNS:-$runs}" -gt 0 ]; then
+    runs="${ESRIDUMP_RUNS:-$runs}" measure "esri2geojson -> geojson" "$out/esridump.geojson" \
+        "$venv/bin/esri2geojson" "$layer" "$out/esridump.geojson"
+fi
+echo "== The cache folder: Hosted/FeatureServer/0 (200,000 points, editingInfo)"
+hosted="$base/arcgis/rest/services/Hosted/FeatureServer/0"
+cache="$out/cache"
+measure "featurecache dump -> fgb, into a new cache" "$out/cached.fgb" \
+    sh -c 'rm -rf "$1" && "$2" dump "$3" -q --cache-dir "$1" -o "$4"' sh "$cache" "$tool" "$hosted" "$out/cached.fgb"
+measure "featurecache dump -> fgb, the layer unchanged" "$out/cached.fgb" \
+    "$tool" dump "$hosted" -q --cache-dir "$cache" -o "$out/cached.fgb"
 echo "== MapServer 8 OGC API, trees (200,000 points)"
 for format in geojson fgb gpkg; do
     case "$format" in geojson) driver=GeoJSON ;; fgb) driver=FlatGeobuf ;; gpkg) driver=GPKG ;; esac
-    measure "featurecache dump -> $format" "$out/fc.$format" "$tool" dump "$ms" trees -q -o "$out/fc.$format"
+    measure "featurecache dump -> $format" "$out/fc.$format" "$tool" dump "$ms" trees -q --no-cache -o "$out/fc.$format"
     measure "ogr2ogr OAPIF -> $format" "$out/gdal.$format" \
         ogr2ogr -f "$driver" "$out/gdal.$format" "OAPIF:$ms/collections/trees" -oo PAGE_SIZE=10000
 done
