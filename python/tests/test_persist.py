@@ -138,3 +138,20 @@ def test_a_resumable_populate_resumes(ns, tmp_path):
     got = table.populate(where=where, resumable=True)
     assert sorted(got.to_arrow().column("OBJECTID").to_pylist()) == expected
     assert ns.stats["by_kind"]["query"] - before < 8
+
+
+def test_a_saved_table_opens_again_from_its_folder(ns, tmp_path):
+    """Table.open_cached: the URL, CRS and definition expression its folder
+    records, and its features restored; a folder without a table is NotFound."""
+    table = fc.Table.arcgis(ns.layer_url(0, service="Hosted"), context=fc.Context(cache_dir=str(tmp_path / "cache")))
+    table.set_spatial_reference(3857)
+    table.definition_expression = "OBJECTID <= 300"
+    assert len(table.populate()) == 300
+    folder = table.cache_info.folder
+    table.close()
+    again = fc.Table.open_cached(folder)
+    assert again.cached_feature_count == 300 and again.definition_expression == "OBJECTID <= 300"
+    assert again.cache_info.revalidation == fc.CacheRevalidation.UNCHANGED
+    again.close()
+    with pytest.raises(fc.NotFoundError):
+        fc.Table.open_cached(str(tmp_path))
