@@ -114,14 +114,26 @@ package enum CacheFiles {
             memory != MAP_FAILED
         else { throw failure("cannot allocate \(size) bytes for \(path)") }
         let whole = WholeFile(UnsafeRawBufferPointer(start: memory, count: size))
-        var done = 0
-        while done < size {
-            let got = Glibc.read(descriptor, memory + done, size - done)
-            if got < 0, errno == EINTR { continue }
-            guard got > 0 else { throw got == 0 ? corrupt(path, "it shrank while it was read") : failure("cannot read \(path)") }
-            done += got
+        guard try read(descriptor, into: memory, count: size, path: path) == size else {
+            throw corrupt(path, "it shrank while it was read")
         }
         return whole
+    }
+
+    /// Reads up to `count` bytes into `target`, stopping early only at the
+    /// file's end; how many it read.
+    private static func read(
+        _ descriptor: Int32, into target: UnsafeMutableRawPointer, count: Int, path: String
+    ) throws(FeatureCacheError) -> Int {
+        var done = 0
+        while done < count {
+            let got = Glibc.read(descriptor, target + done, count - done)
+            if got < 0, errno == EINTR { continue }
+            guard got >= 0 else { throw failure("cannot read \(path)") }
+            if got == 0 { break }
+            done += got
+        }
+        return done
     }
 
     /// Up to the first `count` bytes of a file, unchecked; nil when there is none.
@@ -132,28 +144,33 @@ package enum CacheFiles {
             throw failure("cannot open \(path)")
         }
         defer { close(descriptor) }
-        var head = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let got = head.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + done, count - done) }
-            if got < 0, errno == EINTR { continue }
-            guard got >= 0 else { throw failure("cannot read \(path)") }
-            if got == 0 { break }
-            done += got
+        var head = [UInt8](repeating: 0, count: max(count, 1))
+        let done = head.withUnsafeMutableBytes { bytes in
+            Result { () throws(FeatureCacheError) in try read(descriptor, into: bytes.baseAddress!, count: count, path: path) }
         }
-        return Array(head[0..<done])
+        return Array(head[0..<(try done.get())])
     }
 
     /// Checks the header of a framed file's first bytes (magic, version,
     /// kind; not the checksum, which needs it whole); its version.
     package static func checkHead(_ head: [UInt8], kind: Kind, path: String) throws(FeatureCacheError) -> UInt32 {
-        guard head.count >= headerSize, Array(head[0..<8]) == magic else { throw corrupt(path, "it is not a FeatureCache file") }
-        let version = version(of: head)
-        guard version >= 1, version <= formatVersion else {
+        let checked = head.withUnsafeBytes { raw in Result { () throws(FeatureCacheError) in try checkHeader(raw, kind: kind, path: path) }
+        }
+        return try checked.get()
+    }
+
+    /// What every file's header must say, whatever follows: the magic, a
+    /// version this build reads, the kind expected; its version.
+    private static func checkHeader(_ raw: UnsafeRawBufferPointer, kind: Kind, path: String) throws(FeatureCacheError) -> UInt32 {
+        guard raw.count >= headerSize else { throw corrupt(path, "it is \(raw.count) bytes, shorter than its header") }
+        guard raw[0..<8].elementsEqual(magic) else { throw corrupt(path, "it is not a FeatureCache file") }
+        var header = BinaryReader(UnsafeRawBufferPointer(rebasing: raw[8..<16]), what: path)
+        let version = try header.u32()
+        guard version <= formatVersion, version > 0 else {
             throw FeatureCacheError(
                 .storage, "\(path) was written in cache format \(version); this FeatureCache reads format \(formatVersion) and older")
         }
-        let fileKind = (0..<4).reduce(UInt32(0)) { $0 | UInt32(head[12 + $1]) << (8 * UInt32($1)) }
+        let fileKind = try header.u32()
         guard fileKind == kind.rawValue else { throw corrupt(path, "it holds file kind \(fileKind), not \(kind.rawValue)") }
         return version
     }
@@ -205,18 +222,10 @@ package enum CacheFiles {
 
     /// Checks a journal's header (magic, version, kind).
     package static func checkJournalHeader(_ bytes: [UInt8], kind: Kind, path: String) throws(FeatureCacheError) {
-        guard bytes.count >= headerSize, Array(bytes[0..<8]) == magic else { throw corrupt(path, "it is not a FeatureCache file") }
-        let expected = journalHeader(kind: kind)
         // A journal's layout is format 1's in every version so far: appended
         // to as it is, its header keeps the version it was begun with.
-        let version = version(of: bytes)
-        guard version >= 1, version <= formatVersion else {
-            throw FeatureCacheError(
-                .storage, "\(path) was written in cache format \(version); this FeatureCache reads format \(formatVersion) and older")
-        }
-        guard Array(bytes[12..<headerSize]) == Array(expected[12..<headerSize]) else {
-            throw corrupt(path, "its header is not a journal's")
-        }
+        _ = try checkHead(bytes, kind: kind, path: path)
+        guard bytes[16..<headerSize].allSatisfy({ $0 == 0 }) else { throw corrupt(path, "its header is not a journal's") }
     }
 
     /// The format version a file's header gives (the file at least a header long).
@@ -226,25 +235,15 @@ package enum CacheFiles {
 
     /// Checks a framed file's header and checksum.
     package static func check(_ bytes: [UInt8], kind: Kind, path: String) throws(FeatureCacheError) {
-        guard bytes.count >= headerSize else { throw corrupt(path, "it is \(bytes.count) bytes, shorter than its header") }
-        guard Array(bytes[0..<8]) == magic else { throw corrupt(path, "it is not a FeatureCache file") }
         let checked = bytes.withUnsafeBytes { raw in Result { () throws(FeatureCacheError) in try check(raw, kind: kind, path: path) } }
         try checked.get()
     }
 
     /// Checks a framed file's header and checksum, in place.
     package static func check(_ raw: UnsafeRawBufferPointer, kind: Kind, path: String) throws(FeatureCacheError) {
-        guard raw.count >= headerSize else { throw corrupt(path, "it is \(raw.count) bytes, shorter than its header") }
-        guard raw[0..<8].elementsEqual(magic) else { throw corrupt(path, "it is not a FeatureCache file") }
+        _ = try checkHeader(raw, kind: kind, path: path)
         do {
-            var header = BinaryReader(UnsafeRawBufferPointer(rebasing: raw[8..<headerSize]), what: path)
-            let version = try header.u32()
-            guard version <= formatVersion, version > 0 else {
-                throw FeatureCacheError(
-                    .storage, "\(path) was written in cache format \(version); this FeatureCache reads format \(formatVersion) and older")
-            }
-            let fileKind = try header.u32()
-            guard fileKind == kind.rawValue else { throw corrupt(path, "it holds file kind \(fileKind), not \(kind.rawValue)") }
+            var header = BinaryReader(UnsafeRawBufferPointer(rebasing: raw[16..<headerSize]), what: path)
             let length = try header.u64()
             guard length == UInt64(raw.count - headerSize) else {
                 throw corrupt(path, "its header gives \(length) bytes of content; it holds \(raw.count - headerSize)")

@@ -17,6 +17,12 @@ package enum ContentHash {
         return lane &* prime1
     }
 
+    /// The hash of a text's UTF-8 bytes (names a cache folder, a populate's signature).
+    package static func of(_ text: String) -> UInt64 {
+        var text = text
+        return text.withUTF8 { of(UnsafeRawBufferPointer($0)) }
+    }
+
     package static func of(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
         let count = bytes.count
         guard let base = bytes.baseAddress else { return seed ^ prime3 }

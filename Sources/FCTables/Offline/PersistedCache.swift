@@ -66,7 +66,7 @@ package final class PersistedCache: @unchecked Sendable {
 
     /// The folder of `identity` under `root`: named by the identity's hash.
     package static func folder(root: String, identity: String) -> String {
-        let name = String(identity.utf8.withContiguousStorageIfAvailable { ContentHash.of(UnsafeRawBufferPointer($0)) } ?? 0, radix: 16)
+        let name = String(ContentHash.of(identity), radix: 16)
         return root.hasSuffix("/") ? root + name : root + "/" + name
     }
 

@@ -34,7 +34,7 @@ extension FeatureTable {
         let text =
             "\(persistence.withLock { $0.cache?.identity } ?? "")|\(String(reflecting: serverQuery(query)))"
             + "|pageSize=\(metadata.maxRecordCount)|wkid=\(metadata.spatialReference?.effectiveWkid ?? 0)|\(options)"
-        return String(text.utf8.withContiguousStorageIfAvailable { ContentHash.of(UnsafeRawBufferPointer($0)) } ?? 0, radix: 16)
+        return String(ContentHash.of(text), radix: 16)
     }
 
     /// The features of a completed populate of the same query, from the
