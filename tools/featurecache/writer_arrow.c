@@ -26,8 +26,6 @@ typedef struct column_type {
 } column_type;
 
 static bool type_of(const char *format, column_type *t) {
-    memset(t, 0, sizeof *t);
-    t->is_signed = true;
     if (!strcmp(format, "c")) *t = (column_type){TYPE_INT, 8, 0, true, false};
     else if (!strcmp(format, "s")) *t = (column_type){TYPE_INT, 16, 0, true, false};
     else if (!strcmp(format, "i")) *t = (column_type){TYPE_INT, 32, 0, true, false};

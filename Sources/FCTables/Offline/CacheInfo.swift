@@ -2,7 +2,7 @@
 import FCSupport
 
 /// What a table's persisted cache did when the table loaded, and where it stands.
-public struct CacheInfo: Sendable {
+public struct CacheInfo: Sendable, Equatable {
     // Revalidation (FC_CACHE_*): CacheInfo+Revalidation.generated.swift.
 
     /// The table's cache folder; nil when it is not persisted.
@@ -24,8 +24,13 @@ public struct CacheInfo: Sendable {
     /// The last failure to save (a full disk), if the last save failed.
     public var lastSaveError: FeatureCacheError?
     /// What the load brought in of the service's changes since the cache was
-    /// saved (`.synchronized`): features added, changed and deleted.
-    public var synchronized = (added: 0, updated: 0, deleted: 0)
+    /// saved (`.synchronized`).
+    public var synchronized = Changes()
 
     public init() {}
+
+    /// Features added, changed and deleted.
+    public struct Changes: Sendable, Equatable {
+        public var added = 0, updated = 0, deleted = 0
+    }
 }

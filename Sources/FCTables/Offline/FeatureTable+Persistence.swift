@@ -286,13 +286,12 @@ extension FeatureTable {
     package func saveCache() {
         guard let cache = persistence.withLock({ $0.cache }), let metadata = loadedMetadata else { return }
         let (coverage, entries) = interaction.persistedState(store: store)
+        let state = persistence.withLock { $0 }
         let snapshot = PersistedCache.Snapshot(
             identity: cache.identity, reopening: source.reopening, savedAt: CacheFiles.now(), freshUntil: statistics.freshness.vouchedUntil,
             metadata: metadata, coverage: coverage, entries: entries,
-            editIds: edits.snapshot().map(\.objectId), syncGeneration: persistence.withLock { $0.syncGeneration },
-            populateValidators: persistence.withLock { $0.populateValidators },
-            populateQuery: persistence.withLock { $0.populateQuery },
-            featuresVersion: persistence.withLock { $0.featuresVersion })
+            editIds: edits.snapshot().map(\.objectId), syncGeneration: state.syncGeneration,
+            populateValidators: state.populateValidators, populateQuery: state.populateQuery, featuresVersion: state.featuresVersion)
         do {
             try cache.write(snapshot)
             persistence.withLock {

@@ -40,8 +40,6 @@ package final class PopulateJournal: Sendable {
         /// Each saved page's key hash, and where its page lies in `saved`.
         var pages: [UInt64: Range<Int>] = [:]
         var file: CacheFiles.AppendFile?
-        var replayed = 0
-        var recorded = 0
     }
     private let state: Locked<State>
     /// What a completed journal said (nil: it was cut short, or new).
@@ -147,8 +145,7 @@ package final class PopulateJournal: Sendable {
 
     /// The hash a key is kept under.
     private static func hash(_ key: some Hashable & Sendable) -> UInt64 {
-        let text = String(describing: key)
-        return text.utf8.withContiguousStorageIfAvailable { ContentHash.of(UnsafeRawBufferPointer($0)) } ?? 0
+        ContentHash.of(String(describing: key))
     }
 
     /// Whether the page of `key` is in the journal (then it is not fetched).
@@ -168,7 +165,7 @@ package final class PopulateJournal: Sendable {
                 guard let page = try? Page.read(from: &input), input.isAtEnd else { return nil }
                 return page
             }
-            if page != nil { state.replayed += 1 } else { state.pages[hash] = nil }
+            if page == nil { state.pages[hash] = nil }
             return page
         }
     }
@@ -186,15 +183,11 @@ package final class PopulateJournal: Sendable {
             guard let file = state.file else { return }
             do throws(FeatureCacheError) {
                 try file.append(record)
-                state.recorded += 1
             } catch {
                 state.file = nil
             }
         }
     }
-
-    /// Pages read back from the journal, and pages written to it, so far.
-    package var counts: (replayed: Int, recorded: Int) { state.withLock { ($0.replayed, $0.recorded) } }
 
     /// The populate completed and its features are saved: the pages go, and
     /// the journal says it completed (what a later populate of the same query

@@ -95,7 +95,9 @@ extension FeatureTable {
         }
         persistence.withLock {
             $0.info.revalidation = revalidation
-            if revalidation == .synchronized { $0.info.synchronized = (report.added, report.updated, report.deleted) }
+            if revalidation == .synchronized {
+                $0.info.synchronized = .init(added: report.added, updated: report.updated, deleted: report.deleted)
+            }
         }
     }
 
