@@ -78,6 +78,12 @@ let package = Package(
             dependencies: ["FeatureCache", "BenchSupport"],
             path: "bench/QueryBench"
         ),
+        // bench/: the store from 100,000 to 50,000,000 points, in memory and out of core.
+        .executableTarget(
+            name: "fc-bench-outofcore",
+            dependencies: ["FeatureCache", "BenchSupport"],
+            path: "bench/OutOfCoreBench"
+        ),
         // bench/: projecting a million points through PROJ (against pyproj).
         .executableTarget(
             name: "fc-bench-projection",

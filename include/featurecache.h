@@ -1553,11 +1553,22 @@ FC_API fc_status fc_table_set_definition_expression(fc_table *table, const char 
 FC_API fc_status fc_table_definition_expression(const fc_table *table, char **out);
 
 /* A memory budget for the table's cache in bytes (as fc_table_cached_bytes
- * counts them); 0 = none (the default). Over budget, the least recently used
- * tiles outside the current view are evicted: they lose their coverage and the
- * features no other covered tile holds leave the cache. Features a populate
- * brought in are pinned and stay. Errors: FC_E_INVALID_ARGUMENT for < 0.
- * @since 0.3 */
+ * counts them); 0 = none (the default).
+ * With a cache folder this table writes (fc_table_set_cache_folder or its
+ * context's; @since 1.4): nothing leaves the cache for the budget. At each
+ * save, features held in memory beyond a quarter of the budget move to
+ * segment files in the folder (in spatial order, a few thousand features a
+ * segment), and segments are read back when a query needs them, the least
+ * recently used let go while the cache holds more than the budget. The id
+ * index (about 15 bytes a feature) stays in memory. A reopened cache reads
+ * the index of its segments, not their features. A segment found corrupt or
+ * missing is set aside with its features: the query that met it fails with
+ * FC_E_STORAGE, and the next view, populate or synchronize fetches them
+ * again (fc_cache_info.lost_features).
+ * Without a folder: over budget, the least recently used tiles outside the
+ * current view are evicted: they lose their coverage and the features no
+ * other covered tile holds leave the cache. Features a populate brought in
+ * are pinned and stay. Errors: FC_E_INVALID_ARGUMENT for < 0. @since 0.3 */
 FC_API fc_status fc_table_set_cache_budget(fc_table *table, int64_t bytes);
 
 /* *out = the budget in bytes (0: none). @since 1.0 */
@@ -1698,6 +1709,14 @@ typedef struct fc_cache_info {
     int64_t synchronized_added;   /* FC_CACHE_SYNCHRONIZED: what the load brought in of the */
     int64_t synchronized_updated; /* service's changes since the cache was saved (added, */
     int64_t synchronized_deleted; /* changed, deleted features); 0 otherwise. @since 1.4 */
+    /* @since 1.4: out of core (a memory budget with a cache folder, fc_table_set_cache_budget) */
+    int64_t segments;             /* batches of features kept in segment files in the folder */
+    int64_t segments_in_memory;   /* ... of them held in memory now */
+    int64_t segment_reads;        /* segments read back from the folder since the table opened */
+    int64_t segment_evictions;    /* segments let go for the budget since the table opened */
+    int64_t lost_features;        /* features whose segment could not be read back (corrupt,
+                                     missing) since the table opened: they left the cache and
+                                     are fetched again by the next view, populate or synchronize */
 } fc_cache_info;
 
 /* Keeps the cache of the context's tables in folder (one sub-folder per table,

@@ -48,7 +48,7 @@ import Glibc
         return PersistedCache.Snapshot(
             identity: "1|https://example.com/0|wkid=0|where=", savedAt: 1_790_000_000.5, freshUntil: 1_790_000_600_000,
             metadata: metadata, coverage: coverage,
-            entries: [(batches[0], live), (batches[1], nil)], editIds: [-1, 5])
+            entries: [(BatchSlot(batches[0]), live), (BatchSlot(batches[1]), nil)], editIds: [-1, 5])
     }
 
     /// Files FeatureCache 1.3.0 wrote in format 1 (Fixtures/cache-format-1):
@@ -82,7 +82,7 @@ import Glibc
                 UnsafeRawBufferPointer(rebasing: raw[CacheFiles.headerSize...]), version: 1, path: path)
         }
         #expect(snapshot.metadata.sourceFacts == facts)
-        #expect(snapshot.entries.reduce(0) { $0 + $1.batch.count } == 3)
+        #expect(snapshot.entries.reduce(0) { $0 + $1.slot.count } == 3)
         #expect(snapshot.metadata.editing.declared == (kind == "arcgis" ? "capabilities: Query" : ""))
         let journal = try Fixtures.bytes("cache-format-1/\(kind)/edits.fcj")
         try CacheFiles.checkJournalHeader(journal, kind: .edits, path: "edits.fcj")
@@ -101,7 +101,7 @@ import Glibc
         #expect(read.editIds == [-1, 5])
         #expect(read.entries.count == 2)
         for (a, b) in zip(read.entries, original.entries) {
-            #expect(sameBatch(a.batch, b.batch))
+            #expect(try sameBatch(a.slot.batch(nil), b.slot.batch(nil)))
             #expect(a.live == b.live)
         }
         var coverage = read.coverage
@@ -168,9 +168,9 @@ import Glibc
         let read = try PersistedCache.decode(image![0..<image!.count], path: "t", within: image)
         image = nil  // the batches alone keep it now
         for (a, b) in zip(read.entries, original.entries) {
-            #expect(sameBatch(a.batch, b.batch))
-            #expect(span.contains(a.batch.geometry.bytes.base))
-            for column in a.batch.columns {
+            #expect(try sameBatch(a.slot.batch(nil), b.slot.batch(nil)))
+            #expect(try span.contains(a.slot.batch(nil).geometry.bytes.base))
+            for column in try a.slot.batch(nil).columns {
                 column.integers.withUnsafeBufferPointer { if let base = $0.baseAddress { #expect(span.contains(UnsafeRawPointer(base))) } }
                 column.doubles.withUnsafeBufferPointer { if let base = $0.baseAddress { #expect(span.contains(UnsafeRawPointer(base))) } }
                 if let strings = column.bytes { #expect(span.contains(strings.base)) }
@@ -180,7 +180,8 @@ import Glibc
         let copied = try bytes.withUnsafeBytes { raw in try PersistedCache.decode(raw, path: "t") }
         bytes.withUnsafeBytes { raw in
             let file = raw.baseAddress!..<(raw.baseAddress! + raw.count)
-            #expect(copied.entries.allSatisfy { !file.contains($0.batch.geometry.bytes.base) })
+            #expect(
+                copied.entries.allSatisfy { entry in (try? entry.slot.batch(nil)).map { !file.contains($0.geometry.bytes.base) } ?? false })
         }
     }
 
@@ -290,7 +291,10 @@ import Glibc
             let (read, setAside) = cache.readSnapshot()
             if length == framed.count {
                 #expect(read != nil && setAside == nil)
-                #expect(read.map { zip($0.entries, original.entries).allSatisfy { sameBatch($0.batch, $1.batch) } } == true)
+                #expect(
+                    read.map {
+                        zip($0.entries, original.entries).allSatisfy { (try? sameBatch($0.slot.batch(nil), $1.slot.batch(nil))) ?? false }
+                    } == true)
             } else {
                 #expect(read == nil && setAside != nil, "\(length) bytes")
             }

@@ -265,7 +265,12 @@ class CacheInfo(Structure):
                 ("set_aside", c_char_p),
                 ("synchronized_added", c_int64),
                 ("synchronized_updated", c_int64),
-                ("synchronized_deleted", c_int64)]
+                ("synchronized_deleted", c_int64),
+                ("segments", c_int64),
+                ("segments_in_memory", c_int64),
+                ("segment_reads", c_int64),
+                ("segment_evictions", c_int64),
+                ("lost_features", c_int64)]
 
 
 class ApplyOptions(Structure):

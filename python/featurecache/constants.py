@@ -16,12 +16,14 @@ Envelope = namedtuple("Envelope", "xmin ymin xmax ymax wkid")
 Envelope.__new__.__defaults__ = (4326,)
 SpatialReference = namedtuple("SpatialReference", "wkid latest_wkid")
 CacheInfo = namedtuple("CacheInfo", "folder read_only offline revalidation last_save_status saved_at restored_features "
-                       "restored_edits bytes_on_disk set_aside synchronized")
+                       "restored_edits bytes_on_disk set_aside synchronized segments lost_features")
 CacheInfo.__doc__ = """Where a table's persisted cache stands (fc_cache_info): its folder (None: not persisted),
 whether another table holds it (read_only), whether the table loaded offline, the load's CacheRevalidation,
 the status of the last save, when the features were saved (seconds since 1970), what was restored, the bytes
 on disk, why a saved file was set aside (None: none was), and what the load brought in of the service's
-changes (synchronized: (added, updated, deleted), with CacheRevalidation.SYNCHRONIZED)."""
+changes (synchronized: (added, updated, deleted), with CacheRevalidation.SYNCHRONIZED). Out of core (a
+cache budget with a cache folder): segments is (kept in segment files, held in memory now, read back, let go),
+and lost_features the features whose segment could not be read back (fetched again by the next populate)."""
 
 Statistics = namedtuple("Statistics", "requests bytes_received features_received queries_local queries_server "
                                       "tiles_covered tiles_fetched tile_failures evictions "

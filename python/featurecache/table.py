@@ -262,7 +262,9 @@ class Table(Handle, Loadable, Editing):
         return CacheInfo(text(out.folder), bool(out.read_only), bool(out.offline), CacheRevalidation(out.revalidation),
                          out.last_save_status, out.saved_at, out.restored_features, out.restored_edits,
                          out.bytes_on_disk, text(out.set_aside),
-                         (out.synchronized_added, out.synchronized_updated, out.synchronized_deleted))
+                         (out.synchronized_added, out.synchronized_updated, out.synchronized_deleted),
+                         (out.segments, out.segments_in_memory, out.segment_reads, out.segment_evictions),
+                         out.lost_features)
 
     @property
     def request_mode(self):

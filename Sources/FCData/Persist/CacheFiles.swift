@@ -19,7 +19,12 @@ package enum CacheFiles {
     /// The format this build writes; it reads this one and the earlier ones
     /// (FILE-FORMAT.md, "Versions"), and sets a file of a later one aside.
     /// 2: the table metadata keeps protocol facts as named pairs.
-    package static let formatVersion: UInt32 = 2
+    /// 3: a features file may name segment files holding batches; one that
+    /// names none is still written as 2, which earlier builds read.
+    package static let formatVersion: UInt32 = 3
+    /// The version files are written in unless they hold what only a later
+    /// one has (then `formatVersion`): earlier builds keep reading them.
+    package static let plainVersion: UInt32 = 2
     /// The largest file read back: half the machine's memory (the cache is
     /// held in memory; a larger file, whatever put it there, is not read).
     package static let maxFileSize = Int(sysconf(Int32(_SC_PHYS_PAGES))) * Int(sysconf(Int32(_SC_PAGESIZE))) / 2
@@ -31,15 +36,18 @@ package enum CacheFiles {
         case answer = 3
         /// The pages a resumable populate took so far: `populate.fcj`.
         case populate = 4
+        /// Features a table's memory budget moved to disk: `segment-*.fcs`
+        /// (SegmentFile), named by the features file. Format 3 on.
+        case segments = 5
     }
 
     // MARK: - Whole files
 
     /// The header and payload, as a file holds them.
-    package static func framed(_ payload: [UInt8], kind: Kind) -> [UInt8] {
+    package static func framed(_ payload: [UInt8], kind: Kind, version: UInt32 = plainVersion) -> [UInt8] {
         var out = BinaryWriter(capacity: payload.count + headerSize)
         for byte in magic { out.u8(byte) }
-        out.u32(formatVersion)
+        out.u32(version)
         out.u32(kind.rawValue)
         out.u64(UInt64(payload.count))
         out.u64(payload.withUnsafeBytes { ContentHash.of($0) })
@@ -50,8 +58,10 @@ package enum CacheFiles {
 
     /// Replaces `path` with `payload`: readers see the old file or the new one,
     /// whole, whatever happens meanwhile (a crash, a kill, a full disk).
-    package static func writeAtomically(_ payload: [UInt8], kind: Kind, to path: String) throws(FeatureCacheError) {
-        try replace(path, with: framed(payload, kind: kind))
+    package static func writeAtomically(
+        _ payload: [UInt8], kind: Kind, version: UInt32 = plainVersion, to path: String
+    ) throws(FeatureCacheError) {
+        try replace(path, with: framed(payload, kind: kind, version: version))
     }
 
     /// Replaces `path` with `bytes` as they are (temporary file, flush, rename).
@@ -76,6 +86,12 @@ package enum CacheFiles {
         syncFolder(of: path)
     }
 
+    /// Renames a written and flushed file into place, and flushes the folder.
+    package static func moveIntoPlace(_ temporary: String, to path: String) throws(FeatureCacheError) {
+        guard Glibc.rename(temporary, path) == 0 else { throw failure("cannot rename \(temporary) to \(path)") }
+        syncFolder(of: path)
+    }
+
     /// A whole file, checked: header, version, kind, length and checksum; its
     /// content starts at `headerSize`. nil when there is no such file.
     package static func read(_ path: String, kind: Kind) throws(FeatureCacheError) -> [UInt8]? {
@@ -94,6 +110,18 @@ package enum CacheFiles {
         deinit {
             if let base = bytes.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), max(bytes.count, 1)) }
         }
+    }
+
+    /// `count` bytes of memory of their own, zeroed, mapped (not from the
+    /// allocator: let go, they leave the process at once, where freed
+    /// malloc memory may stay resident).
+    package static func anonymousMemory(_ count: Int, for path: String) throws(FeatureCacheError) -> WholeFile {
+        // Pre-faulted in one call: pread into pages faulted one by one cost more than the read.
+        guard
+            let memory = mmap(nil, max(count, 1), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0),
+            memory != MAP_FAILED
+        else { throw failure("cannot allocate \(count) bytes for \(path)") }
+        return WholeFile(UnsafeRawBufferPointer(start: memory, count: count))
     }
 
     /// A whole file as it is, unchecked, in memory of its own; nil when there is none.
@@ -185,7 +213,7 @@ package enum CacheFiles {
     package static func journalHeader(kind: Kind) -> [UInt8] {
         var out = BinaryWriter(capacity: headerSize)
         for byte in magic { out.u8(byte) }
-        out.u32(formatVersion)
+        out.u32(plainVersion)
         out.u32(kind.rawValue)
         out.u64(0)
         out.u64(0)
@@ -265,8 +293,9 @@ package enum CacheFiles {
         package let path: String
         package private(set) var size: Int
 
-        package init(_ path: String) throws(FeatureCacheError) {
-            descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        /// `truncating`: a file begun anew (a temporary one), not appended to.
+        package init(_ path: String, truncating: Bool = false) throws(FeatureCacheError) {
+            descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | (truncating ? O_TRUNC : 0), 0o644)
             guard descriptor >= 0 else { throw failure("cannot open \(path) to append") }
             var info = stat()
             size = fstat(descriptor, &info) == 0 ? Int(info.st_size) : 0
@@ -432,7 +461,7 @@ package enum CacheFiles {
     /// and set-aside copies.
     private static func isCacheFile(_ name: String) -> Bool {
         ["lock", "features.fcc", "edits.fcj", "answer.fcc", "populate.fcj"].contains(name)
-            || ["features.fcc.", "edits.fcj.", "answer.fcc.", "populate.fcj."].contains { name.hasPrefix($0) }
+            || ["features.fcc.", "edits.fcj.", "answer.fcc.", "populate.fcj.", SegmentFile.prefix].contains { name.hasPrefix($0) }
     }
 
     private static func isLowerHex(_ byte: UInt8) -> Bool { (48...57).contains(byte) || (97...102).contains(byte) }
@@ -443,7 +472,7 @@ package enum CacheFiles {
     }
 
     /// The names in a folder, without `.` and `..`; none when it cannot be read.
-    private static func entries(of folder: String) -> [String] {
+    package static func entries(of folder: String) -> [String] {
         guard let directory = opendir(folder) else { return [] }
         defer { closedir(directory) }
         var names: [String] = []

@@ -59,13 +59,17 @@ package struct LocalQuery {
         }
     }
 
-    /// The matching current rows of every batch, ascending, in batch order.
-    private func selectAll(_ snapshot: StoreSnapshot) throws(FeatureCacheError) -> [[Int]] {
-        var selected = [[Int]](repeating: [], count: snapshot.batches.count)
+    /// The matching current rows of every batch, ascending, in batch order,
+    /// with the batches that have any (nil for the others: a segment without
+    /// a match is not held by the answer).
+    private func selectAll(_ snapshot: StoreSnapshot) throws(FeatureCacheError) -> (batches: [FeatureBatch?], rows: [[Int]]) {
+        var selected = [[Int]](repeating: [], count: snapshot.entries.count)
+        var batches = [FeatureBatch?](repeating: nil, count: snapshot.entries.count)
         try forEachCandidateBatch(snapshot) { (index, batch, live, boxHits) throws(FeatureCacheError) in
             selected[index] = try select(batch, live: live, boxHits: boxHits)
+            if !selected[index].isEmpty { batches[index] = batch }
         }
-        return selected
+        return (batches, selected)
     }
 
     /// Calls `body` with each batch that may hold matches: with the rows the
@@ -76,24 +80,13 @@ package struct LocalQuery {
         _ body: (_ index: Int, FeatureBatch, _ live: Bitmap?, _ boxHits: [Int]?) throws(FeatureCacheError) -> Void
     ) throws(FeatureCacheError) {
         if let spatial, spatial.needsBoxHit {
-            let found = snapshot.index.search(spatial.box)
-            var start = 0
-            while start < found.count {
-                let batch = Int(found[start] >> 32)
-                var end = start
-                var rows: [Int] = []
-                while end < found.count, Int(found[end] >> 32) == batch {
-                    rows.append(Int(found[end] & 0xFFFF_FFFF))
-                    end += 1
-                }
-                let entry = snapshot.batches[batch]
-                try body(batch, entry.batch, entry.live, rows)
-                start = end
+            try snapshot.forEachBoxHit(spatial.box) { (position, batch, rows) throws(FeatureCacheError) in
+                try body(position, batch, snapshot.entries[position].live, rows)
             }
             return
         }
-        for (index, entry) in snapshot.batches.enumerated() {
-            try body(index, entry.batch, entry.live, nil)
+        for (index, entry) in snapshot.entries.enumerated() {
+            try body(index, try snapshot.batch(index), entry.live, nil)
             if index & 63 == 63 { try Task.checkCancellationTyped() }
         }
     }
@@ -134,8 +127,8 @@ package struct LocalQuery {
 
     /// The matching features, ordered and limited as asked.
     package func run(_ snapshot: StoreSnapshot, spatialReference: SpatialReference?) throws(FeatureCacheError) -> FeatureResult {
-        let batches = snapshot.batches.map(\.batch)
-        let selected = try selectAll(snapshot)
+        let (loaded, selected) = try selectAll(snapshot)
+        let batches = loaded.map { $0 ?? FeatureBatch.empty }
         if let order {
             let matched = selected.reduce(0) { $0 + $1.count }
             let window = min(query.resultOffset, matched)..<min(limitEnd, matched)
@@ -177,8 +170,9 @@ package struct LocalQuery {
     /// The envelope of the matching features' geometries; nil when none has one.
     package func extent(_ snapshot: StoreSnapshot) throws(FeatureCacheError) -> BoundingBox? {
         var box = BoundingBox()
-        for (entry, rows) in zip(snapshot.batches, try selectAll(snapshot)) {
-            for row in rows { entry.batch.geometry.addBox(of: row, to: &box) }
+        let (batches, selected) = try selectAll(snapshot)
+        for (batch, rows) in zip(batches, selected) {
+            for row in rows { batch?.geometry.addBox(of: row, to: &box) }
         }
         return box.isEmpty ? nil : box
     }

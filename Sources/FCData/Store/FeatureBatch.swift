@@ -45,6 +45,11 @@ public final class FeatureBatch: Sendable {
         schemaKey = columns.map(\.field.name).joined(separator: "\u{1}")
     }
 
+    /// No rows, no columns: stands for a batch an answer does not use.
+    package static let empty = FeatureBatch(
+        columns: [], geometry: GeometryColumn(bytes: FrozenBytes(count: 0) { _ in }, offsets: nil, boxes: nil, count: 0), count: 0,
+        objectIdColumn: nil, objectIds: ColumnBuffer())
+
     @inline(__always)
     public func objectId(_ row: Int) -> Int64 { rowObjectIds[row] }
 

@@ -115,4 +115,21 @@ package struct ObjectIdIndex {
     }
 
     package var byteSize: Int { keys.count * 12 }
+
+    /// Every (id, value) of the table, but Int64.min's.
+    fileprivate func forEachEntry(_ body: (Int64, UInt32) -> Void) {
+        for index in keys.indices where keys[index] != Self.empty { body(keys[index], values[index]) }
+    }
+}
+
+extension ObjectIdIndex {
+    /// Removes every id whose value is in `range` (the rows of a batch the
+    /// store lost without reading it: its ids are not at hand). One pass over the table.
+    package mutating func removeValues(in range: Range<UInt32>) {
+        var kept = ObjectIdIndex()
+        kept.reserveCapacity(count)
+        if let value = find(Int64.min), !range.contains(value) { kept.insert(Int64.min, value) }
+        forEachEntry { key, value in if !range.contains(value) { kept.insert(key, value) } }
+        self = kept
+    }
 }

@@ -102,8 +102,69 @@ package final class StoreSpatialIndex: @unchecked Sendable {
 }
 
 /// A consistent view of a store for a query: its batches with their liveness,
-/// and the spatial index over exactly those batches.
+/// the spatial index over those held in memory only (`indexed`, entry
+/// positions in order), and the segments' cache, which reads the others back.
 package struct StoreSnapshot: Sendable {
-    package let batches: [(batch: FeatureBatch, live: Bitmap?)]
+    package let entries: [(slot: BatchSlot, live: Bitmap?)]
     package let index: StoreSpatialIndex
+    package let indexed: [Int]
+    package let cache: SegmentCache?
+
+    /// A snapshot of batches held in memory (a document's, a test's).
+    package init(_ batches: [FeatureBatch]) {
+        entries = batches.map { (BatchSlot($0), nil) }
+        index = StoreSpatialIndex(batches)
+        indexed = Array(batches.indices)
+        cache = nil
+    }
+
+    package init(entries: [(slot: BatchSlot, live: Bitmap?)], index: StoreSpatialIndex, indexed: [Int], cache: SegmentCache?) {
+        self.entries = entries
+        self.index = index
+        self.indexed = indexed
+        self.cache = cache
+    }
+
+    /// Entry `position`'s batch (read back from its segment when it is not in memory).
+    package func batch(_ position: Int) throws(FeatureCacheError) -> FeatureBatch {
+        try entries[position].slot.batch(cache)
+    }
+
+    /// Calls `body` with each batch holding rows whose box meets `box`, and
+    /// those rows, ascending: the batches in memory through the one tree,
+    /// each segment whose box meets `box` through its own (read back if it
+    /// is not in memory). Entry positions ascend.
+    package func forEachBoxHit(
+        _ box: BoundingBox, _ body: (_ position: Int, FeatureBatch, _ rows: [Int]) throws(FeatureCacheError) -> Void
+    ) throws(FeatureCacheError) {
+        let found = index.search(box)
+        var start = 0
+        var hits: [(position: Int, rows: [Int])] = []
+        while start < found.count {
+            let batch = Int(found[start] >> 32)
+            var end = start
+            var rows: [Int] = []
+            while end < found.count, Int(found[end] >> 32) == batch {
+                rows.append(Int(found[end] & 0xFFFF_FFFF))
+                end += 1
+            }
+            hits.append((indexed[batch], rows))
+            start = end
+        }
+        var next = 0
+        for position in entries.indices {
+            if next < hits.count, hits[next].position == position {
+                try body(position, try batch(position), hits[next].rows)
+                next += 1
+                continue
+            }
+            let slot = entries[position].slot
+            guard slot.segment != nil, slot.box.xmin <= box.xmax, slot.box.xmax >= box.xmin, slot.box.ymin <= box.ymax,
+                slot.box.ymax >= box.ymin
+            else { continue }
+            let (batch, tree) = try slot.indexedBatch(cache)
+            let rows = tree.search(box).map { Int($0 & 0xFFFF_FFFF) }
+            if !rows.isEmpty { try body(position, batch, rows) }
+        }
+    }
 }

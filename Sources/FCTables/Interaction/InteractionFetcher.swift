@@ -179,10 +179,12 @@ package final class InteractionFetcher: Sendable {
     }
 
     /// Evicts least recently used tiles outside the current view until the cache
-    /// fits its budget; returns how many were evicted.
+    /// fits its budget; returns how many were evicted. Not when the table
+    /// moves what its budget cannot hold to its cache folder instead: then
+    /// nothing leaves the cache, so nothing is fetched again.
     private func enforceBudget(_ state: inout State, table: FeatureTable) -> Int {
         let budget = table.cacheBudget
-        guard budget > 0 else { return 0 }
+        guard budget > 0, !table.spillsToDisk else { return 0 }
         var evicted = 0
         let viewTiles = state.viewTiles, viewAncestors = state.viewAncestors
         while table.store.byteSize > budget {
@@ -314,7 +316,7 @@ package final class InteractionFetcher: Sendable {
 
     /// The coverage and the store's batches as one consistent state (both are
     /// changed together under this fetcher's lock), for a persisted cache.
-    package func persistedState(store: FeatureStore) -> (TileCoverage, [(batch: FeatureBatch, live: Bitmap?)]) {
+    package func persistedState(store: FeatureStore) -> (TileCoverage, [(slot: BatchSlot, live: Bitmap?)]) {
         state.withLock { state in (state.coverage, store.persistedEntries()) }
     }
 

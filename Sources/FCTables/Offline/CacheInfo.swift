@@ -26,6 +26,14 @@ public struct CacheInfo: Sendable, Equatable {
     /// What the load brought in of the service's changes since the cache was
     /// saved (`.synchronized`).
     public var synchronized = Changes()
+    /// Out of core (a memory budget and a cache folder): batches kept in
+    /// segment files, those held in memory now, segments read back and let
+    /// go since the table opened.
+    public var segments = 0, segmentsInMemory = 0, segmentReads = 0, segmentEvictions = 0
+    /// Features that left the cache since the table opened because their
+    /// segment could not be read back (corrupt, missing): fetched again by
+    /// the next view, populate or synchronize.
+    public var lostFeatures = 0
 
     public init() {}
 

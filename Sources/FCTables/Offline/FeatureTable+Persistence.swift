@@ -76,7 +76,37 @@ extension FeatureTable {
         let (info, cache) = persistence.withLock { ($0.info, $0.cache) }
         var current = info
         current.bytesOnDisk = cache?.bytesOnDisk ?? 0
+        let entries = store.persistedEntries()
+        current.segments = entries.count { $0.slot.segment != nil }
+        let figures = store.segments.figures
+        current.segmentsInMemory = figures.held
+        current.segmentReads = figures.reads
+        current.segmentEvictions = figures.evictions
         return current
+    }
+
+    /// Whether features over the memory budget move to segment files in the
+    /// cache folder (a budget and a folder this table writes) rather than
+    /// leave the cache.
+    package var spillsToDisk: Bool {
+        cacheBudget > 0 && persistence.withLock { $0.cache.map { !$0.isReadOnly } ?? false }
+    }
+
+    /// Features left the cache with no change at the service (a segment that
+    /// could not be read back): what said the cache was whole — the
+    /// coverage, the populate's validators and data version, the change
+    /// tracking's generation — says so no longer, so the next view,
+    /// populate or synchronize fetches them again.
+    package func cacheLostFeatures(_ count: Int) {
+        interaction.restart(resetCoverage: true)
+        persistence.withLock {
+            $0.syncGeneration = nil
+            $0.populateValidators = nil
+            $0.featuresVersion = nil
+            $0.restoredUnchanged = false
+            $0.info.lostFeatures += count
+        }
+        cacheChanged()
     }
 
     /// What identifies the table's saved cache: the kind of service, its URL
@@ -128,6 +158,7 @@ extension FeatureTable {
         edits.restore(contents.edits, nextLocalId: contents.nextLocalId, nextSequence: contents.nextSequence)
         edits.attach(journal)
         let saver = CacheSaver(interval: Self.saveInterval) { [weak self] in self?.saveCache() }
+        store.onLost { [weak self] count in self?.cacheLostFeatures(count) }
         persistence.withLock {
             $0.cache = cache
             $0.saver = cache.isReadOnly ? nil : saver
@@ -136,8 +167,9 @@ extension FeatureTable {
             $0.info.savedAt = snapshot?.savedAt ?? 0
             $0.info.restoredEdits = contents.edits.count
             $0.populateJournal = CacheFiles.size(cache.populatePath) > 0
-            $0.info.setAside = [setAside, journalSetAside].compactMap { $0 }.joined(separator: "; ").nonEmpty
+            $0.info.setAside = [setAside, journalSetAside, snapshot?.lostReason].compactMap { $0 }.joined(separator: "; ").nonEmpty
         }
+        store.setMemoryBudget(spillsToDisk ? cacheBudget : 0)
         return snapshot
     }
 
@@ -223,6 +255,7 @@ extension FeatureTable {
                 store.remove(snapshot.editIds.filter { !pendingNow.contains($0) })
                 interaction.restore(coverage)
                 restored = store.count
+                if snapshot.lostFeatures > 0 { cacheLostFeatures(snapshot.lostFeatures) }
             }
         }
         let overlay = edits.overlay()
@@ -235,13 +268,16 @@ extension FeatureTable {
         }
     }
 
-    /// An entry without the rows of `ids`.
+    /// An entry without the rows of `ids` (a segment is read for its ids;
+    /// one that cannot be is left as it is, and lost at its first use).
     private static func dropping(
-        _ ids: Set<Int64>, from entry: (batch: FeatureBatch, live: Bitmap?)
-    ) -> (batch: FeatureBatch, live: Bitmap?) {
-        var live = entry.live ?? Bitmap(count: entry.batch.count, value: true)
-        for row in 0..<entry.batch.count where live[row] && ids.contains(entry.batch.objectId(row)) { live[row] = false }
-        return (entry.batch, live)
+        _ ids: Set<Int64>, from entry: (slot: BatchSlot, live: Bitmap?)
+    ) -> (slot: BatchSlot, live: Bitmap?) {
+        guard let batch = try? entry.slot.batch(nil) else { return entry }
+        var live = entry.live ?? Bitmap(count: batch.count, value: true)
+        for row in 0..<batch.count where live[row] && ids.contains(batch.objectId(row)) { live[row] = false }
+        if entry.slot.segment != nil { entry.slot.release() }
+        return (entry.slot, live)
     }
 
     /// The cache changed: saved within `saveInterval`.
@@ -285,6 +321,13 @@ extension FeatureTable {
     /// Writes the features, their coverage and the metadata (on the saver's queue).
     package func saveCache() {
         guard let cache = persistence.withLock({ $0.cache }), let metadata = loadedMetadata else { return }
+        // Over the memory budget, what is in memory only goes to a segment
+        // file first (in chunks of a quarter of the budget: one spill's runs
+        // are spatially ordered together).
+        var spillError: FeatureCacheError? = nil
+        if spillsToDisk, !cache.isReadOnly {
+            do { try store.spill(into: cache.folder, over: cacheBudget / 4) } catch { spillError = error }
+        }
         let (coverage, entries) = interaction.persistedState(store: store)
         let state = persistence.withLock { $0 }
         let snapshot = PersistedCache.Snapshot(
@@ -296,7 +339,7 @@ extension FeatureTable {
             try cache.write(snapshot)
             persistence.withLock {
                 $0.info.savedAt = snapshot.savedAt
-                $0.info.lastSaveError = nil
+                $0.info.lastSaveError = spillError
             }
         } catch {
             persistence.withLock { $0.info.lastSaveError = error }

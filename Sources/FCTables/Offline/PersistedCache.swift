@@ -37,7 +37,9 @@ package final class PersistedCache: @unchecked Sendable {
         package var freshUntil: Int64?
         package var metadata: TableMetadata
         package var coverage: TileCoverage
-        package var entries: [(batch: FeatureBatch, live: Bitmap?)]
+        /// The batches (in memory, or in the folder's segment files) and
+        /// the liveness of their rows (nil: all current).
+        package var entries: [(slot: BatchSlot, live: Bitmap?)]
         /// The ids of pending edits when it was saved (their rows are in `entries`).
         package var editIds: [Int64]
         /// The service's generation the features are current to, when it
@@ -52,6 +54,36 @@ package final class PersistedCache: @unchecked Sendable {
         package var populateQuery: QueryParameters? = nil
         /// The data version that populate's features were fetched at. Format 2 on.
         package var featuresVersion: String? = nil
+        /// Features in segment files that could not be opened (read: left
+        /// out), and why. Format 3 on.
+        package var lostFeatures = 0
+        package var lostReason: String? = nil
+
+        /// Features alone, with no coverage or edits (a benchmark's, a tool's).
+        package init(identity: String, metadata: TableMetadata, entries: [(slot: BatchSlot, live: Bitmap?)]) {
+            self.init(
+                identity: identity, savedAt: CacheFiles.now(), metadata: metadata, coverage: TileCoverage(), entries: entries, editIds: [])
+        }
+
+        init(
+            identity: String, reopening: (url: String, name: String?)? = nil, savedAt: Double, freshUntil: Int64? = nil,
+            metadata: TableMetadata, coverage: TileCoverage, entries: [(slot: BatchSlot, live: Bitmap?)], editIds: [Int64],
+            syncGeneration: String? = nil, populateValidators: [AnswerValidator]? = nil, populateQuery: QueryParameters? = nil,
+            featuresVersion: String? = nil
+        ) {
+            self.identity = identity
+            self.reopening = reopening
+            self.savedAt = savedAt
+            self.freshUntil = freshUntil
+            self.metadata = metadata
+            self.coverage = coverage
+            self.entries = entries
+            self.editIds = editIds
+            self.syncGeneration = syncGeneration
+            self.populateValidators = populateValidators
+            self.populateQuery = populateQuery
+            self.featuresVersion = featuresVersion
+        }
     }
 
     /// Opens (creating) the folder of `identity` under `root`, waiting up to
@@ -99,7 +131,7 @@ package final class PersistedCache: @unchecked Sendable {
                             }
                             return try Self.decode(
                                 UnsafeRawBufferPointer(rebasing: whole[CacheFiles.headerSize...]), version: CacheFiles.version(of: whole),
-                                path: path, within: image)
+                                path: path, within: image, segmentFolder: folder)
                         }
                         outcomes.withLock { $0.decoded = decoded }
                     }
@@ -118,8 +150,16 @@ package final class PersistedCache: @unchecked Sendable {
         }
     }
 
+    /// The format version a snapshot needs: 3 when a batch is in a segment
+    /// file, else 2, which earlier builds read.
+    package static func version(of snapshot: Snapshot) -> UInt32 {
+        snapshot.entries.contains { $0.slot.segment != nil } ? CacheFiles.formatVersion : CacheFiles.plainVersion
+    }
+
+    /// The snapshot's bytes, in `version(of:)`.
     package static func encode(_ snapshot: Snapshot) -> [UInt8] {
-        let rows = snapshot.entries.reduce(0) { $0 + $1.batch.byteSize }
+        let version = version(of: snapshot)
+        let rows = snapshot.entries.reduce(0) { $0 + ($1.slot.segment == nil ? $1.slot.batchBytes : 64) }
         var out = BinaryWriter(capacity: rows + 4096)
         out.string(snapshot.identity)
         out.string(snapshot.reopening.map { RequestURL.masked($0.url) } ?? "")
@@ -136,11 +176,24 @@ package final class PersistedCache: @unchecked Sendable {
         snapshot.coverage.write(to: &out)
         out.buffer(snapshot.editIds)
         out.u32(UInt32(snapshot.entries.count))
-        for (batch, live) in snapshot.entries {
+        for (slot, live) in snapshot.entries {
             // Each batch a record of its own, so that reading can find them all
             // first and decode them side by side.
             let record = out.beginRecord()
-            BatchCodec.write(batch, to: &out)
+            if version >= 3 { out.u8(slot.segment == nil ? 0 : 1) }
+            if let segment = slot.segment {
+                // Named, not held: the batch stays in its segment file.
+                out.string(segment.file.name)
+                out.int(segment.location.offset)
+                out.int(segment.location.length)
+                out.u64(segment.location.checksum)
+                out.int(slot.count)
+                out.f64(slot.geometryTolerance)
+                for value in [slot.box.xmin, slot.box.ymin, slot.box.xmax, slot.box.ymax] { out.f64(value) }
+                out.int(slot.batchBytes)
+            } else if let batch = try? slot.batch(nil) {
+                BatchCodec.write(batch, to: &out)
+            }
             out.bool(live != nil)
             if let live { out.buffer(live.words) }
             out.endRecord(record)
@@ -150,8 +203,11 @@ package final class PersistedCache: @unchecked Sendable {
 
     /// The snapshot in `raw`, as format `version` wrote it; its batches borrow
     /// their buffers from `owner` (which holds `raw`) when given, else copy them.
+    /// Segment files are opened in `segmentFolder` (none: a batch in one is
+    /// left out as lost).
     package static func decode(
-        _ raw: UnsafeRawBufferPointer, version: UInt32 = CacheFiles.formatVersion, path: String, within owner: FrozenBytes? = nil
+        _ raw: UnsafeRawBufferPointer, version: UInt32 = CacheFiles.plainVersion, path: String, within owner: FrozenBytes? = nil,
+        segmentFolder: String? = nil
     ) throws(FeatureCacheError) -> Snapshot {
         var input = BinaryReader(raw, what: path, within: owner)
         let identity = try input.string()
@@ -178,12 +234,75 @@ package final class PersistedCache: @unchecked Sendable {
         var records: [UnsafeRawBufferPointer] = []
         for _ in 0..<count { records.append(try input.raw()) }
         guard input.isAtEnd else { throw input.corrupt("\(input.remaining) bytes follow the last batch") }
-        let entries = try decodeBatches(records, reader: input)
-        guard entries.reduce(0, { $0 + $1.batch.count }) < Int(UInt32.max) else { throw input.corrupt("more than 4 billion rows") }
-        return Snapshot(
+        let decoded = try decodeBatches(records, reader: input, tagged: version >= 3)
+        guard decoded.reduce(0, { $0 + $1.rows }) < Int(UInt32.max) else { throw input.corrupt("more than 4 billion rows") }
+        var snapshot = Snapshot(
             identity: identity, reopening: reopening, savedAt: savedAt, freshUntil: freshUntil, metadata: metadata, coverage: coverage,
-            entries: entries, editIds: editIds, syncGeneration: syncGeneration, populateValidators: populateValidators,
+            entries: [], editIds: editIds, syncGeneration: syncGeneration, populateValidators: populateValidators,
             populateQuery: populateQuery, featuresVersion: featuresVersion)
+        // Each segment file opened once; one that cannot be loses its batches, not the cache.
+        var files: [String: Result<SegmentFile, FeatureCacheError>] = [:]
+        for record in decoded {
+            switch record {
+            case .batch(let batch, let live): snapshot.entries.append((BatchSlot(batch), live))
+            case .segment(let reference, let live):
+                let file =
+                    files[reference.name]
+                    ?? Result { () throws(FeatureCacheError) in
+                        guard let segmentFolder else { throw FeatureCacheError(.storage, "no folder holds \(reference.name)") }
+                        return try SegmentFile.open(reference.name, in: segmentFolder)
+                    }
+                files[reference.name] = file
+                switch file {
+                case .success(let file):
+                    let slot = BatchSlot(
+                        segment: .init(file: file, location: reference.location), count: reference.count,
+                        geometryTolerance: reference.tolerance, box: reference.box, batchBytes: reference.bytes)
+                    snapshot.entries.append((slot, live))
+                case .failure(let error):
+                    snapshot.lostFeatures += live?.setCount ?? reference.count
+                    snapshot.lostReason = error.message
+                }
+            }
+        }
+        return snapshot
+    }
+
+    /// A batch record: the batch itself, or where in a segment file it is.
+    private enum BatchRecord {
+        case batch(FeatureBatch, Bitmap?)
+        case segment(SegmentReference, Bitmap?)
+
+        var rows: Int {
+            switch self {
+            case .batch(let batch, _): batch.count
+            case .segment(let reference, _): reference.count
+            }
+        }
+    }
+
+    private struct SegmentReference {
+        let name: String
+        let location: SegmentFile.Location
+        let count: Int
+        let tolerance: Double
+        let box: BoundingBox
+        let bytes: Int
+
+        static func read(_ input: inout BinaryReader) throws(FeatureCacheError) -> SegmentReference {
+            let name = try input.string()
+            guard SegmentFile.isSegmentName(name) else { throw input.corrupt("\(name) is not a segment file's name") }
+            let offset = try input.int(limit: Int(Int64.max)), length = try input.int(limit: CacheFiles.maxFileSize)
+            let checksum = try input.u64()
+            let count = try input.int(limit: Int(UInt32.max) - 1)
+            let tolerance = try input.f64()
+            let box = BoundingBox(try input.f64(), try input.f64(), try input.f64(), try input.f64())
+            let bytes = try input.int(limit: Int(Int64.max))
+            guard count > 0, tolerance.isFinite, tolerance >= 0 else { throw input.corrupt("a segment of \(count) rows") }
+            return SegmentReference(
+                name: name, location: .init(offset: offset, length: length, checksum: checksum), count: count, tolerance: tolerance,
+                box: box, bytes: bytes)
+        }
     }
 
     private static func readReopening(_ input: inout BinaryReader) throws(FeatureCacheError) -> (url: String, name: String?)? {
@@ -219,28 +338,33 @@ package final class PersistedCache: @unchecked Sendable {
 
     /// The batch records, decoded side by side (each is independent).
     private static func decodeBatches(
-        _ records: [UnsafeRawBufferPointer], reader: BinaryReader
-    ) throws(FeatureCacheError) -> [(batch: FeatureBatch, live: Bitmap?)] {
+        _ records: [UnsafeRawBufferPointer], reader: BinaryReader, tagged: Bool
+    ) throws(FeatureCacheError) -> [BatchRecord] {
         guard !records.isEmpty else { return [] }
         let shared = BorrowedRecords(records: records, reader: reader)
-        let results = Locked([Result<(batch: FeatureBatch, live: Bitmap?), FeatureCacheError>?](repeating: nil, count: records.count))
+        let results = Locked([Result<BatchRecord, FeatureCacheError>?](repeating: nil, count: records.count))
         DispatchQueue.concurrentPerform(iterations: records.count) { index in
-            let decoded = Result { () throws(FeatureCacheError) -> (batch: FeatureBatch, live: Bitmap?) in
+            let decoded = Result { () throws(FeatureCacheError) -> BatchRecord in
                 var input = shared.reader.reader(of: shared.records[index])
-                let batch = try BatchCodec.read(from: &input)
+                let tag = tagged ? try input.u8() : 0
+                guard tag <= 1 else { throw input.corrupt("batch record kind \(tag)") }
+                let batch = tag == 0 ? try BatchCodec.read(from: &input) : nil
+                let reference = tag == 1 ? try SegmentReference.read(&input) : nil
+                let rows = batch?.count ?? reference!.count
                 var live: Bitmap?
                 if try input.bool() {
-                    guard let bits = Bitmap(words: try input.buffer(of: UInt64.self), count: batch.count) else {
+                    guard let bits = Bitmap(words: try input.buffer(of: UInt64.self), count: rows) else {
                         throw input.corrupt("a liveness bitmap does not fit its batch")
                     }
                     live = bits
                 }
                 guard input.isAtEnd else { throw input.corrupt("a batch record holds more than its batch") }
-                return (batch, live)
+                if let batch { return .batch(batch, live) }
+                return .segment(reference!, live)
             }
             results.withLock { $0[index] = decoded }
         }
-        var entries: [(batch: FeatureBatch, live: Bitmap?)] = []
+        var entries: [BatchRecord] = []
         for result in results.withLock({ $0 }) {
             guard let result else { continue }
             entries.append(try result.get())
@@ -248,9 +372,13 @@ package final class PersistedCache: @unchecked Sendable {
         return entries
     }
 
+    /// Writes the features file, then removes the segment files it does not
+    /// name (a kill between a segment file and the features file naming it
+    /// leaves one; batches whose rows all went leave others).
     package func write(_ snapshot: Snapshot) throws(FeatureCacheError) {
         guard !isReadOnly else { return }
-        try CacheFiles.writeAtomically(Self.encode(snapshot), kind: .features, to: featuresPath)
+        try CacheFiles.writeAtomically(Self.encode(snapshot), kind: .features, version: Self.version(of: snapshot), to: featuresPath)
+        SegmentFile.removeUnnamed(in: folder, keeping: Set(snapshot.entries.compactMap { $0.slot.segment?.file.name }))
     }
 
     // MARK: - Edits
@@ -280,7 +408,7 @@ package final class PersistedCache: @unchecked Sendable {
     /// Bytes the table's files take on disk.
     package var bytesOnDisk: Int {
         CacheFiles.size(featuresPath) + CacheFiles.size(journalPath) + CacheFiles.size(answerPath)
-            + CacheFiles.size(populatePath)
+            + CacheFiles.size(populatePath) + SegmentFile.bytes(in: folder)
     }
 }
 

@@ -182,6 +182,7 @@ public final class FeatureTable: Loadable {
     public func setCacheBudget(_ bytes: Int) throws(FeatureCacheError) {
         guard bytes >= 0 else { throw FeatureCacheError.invalidArgument("a cache budget must be >= 0 bytes (got \(bytes))") }
         settings.withLock { $0.cacheBudget = bytes }
+        store.setMemoryBudget(spillsToDisk ? bytes : 0)
         interaction.budgetChanged(table: self)
     }
 
@@ -648,8 +649,9 @@ public final class FeatureTable: Loadable {
         cacheChanged()
     }
 
-    /// Every cached feature, as a result.
-    public func cachedFeatures() -> FeatureResult {
-        FeatureResult(store.snapshot(), limitExceeded: false, spatialReference: loadedMetadata?.spatialReference)
+    /// Every cached feature, as a result. Throws `.storage` when a segment
+    /// of the cache cannot be read back.
+    public func cachedFeatures() throws(FeatureCacheError) -> FeatureResult {
+        FeatureResult(try store.snapshot(), limitExceeded: false, spatialReference: loadedMetadata?.spatialReference)
     }
 }

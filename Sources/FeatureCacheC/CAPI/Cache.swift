@@ -85,7 +85,9 @@ public func fcTableGetCacheInfo(_ pointer: OpaquePointer?, _ out: UnsafeMutableP
             restored_features: Int64(info.restoredFeatures), restored_edits: Int64(info.restoredEdits),
             bytes_on_disk: Int64(info.bytesOnDisk), set_aside: info.setAside.map { handle.borrowedCString($0) },
             synchronized_added: Int64(info.synchronized.added), synchronized_updated: Int64(info.synchronized.updated),
-            synchronized_deleted: Int64(info.synchronized.deleted))
+            synchronized_deleted: Int64(info.synchronized.deleted), segments: Int64(info.segments),
+            segments_in_memory: Int64(info.segmentsInMemory), segment_reads: Int64(info.segmentReads),
+            segment_evictions: Int64(info.segmentEvictions), lost_features: Int64(info.lostFeatures))
         CArguments.copyVersioned(&full, to: UnsafeMutableRawPointer(out), size: size)
     }
 }

@@ -103,7 +103,7 @@ import Testing
         // every feature once, as stored.
         let populated = FeatureResult(zip(compacted, applied).map { (batch: $0, rows: $1) }, limitExceeded: false, spatialReference: nil)
         #expect(try ids(populated) == stored)
-        #expect(try ids(FeatureResult(store.snapshot(), limitExceeded: false, spatialReference: nil)) == stored)
+        #expect(try ids(FeatureResult(try store.snapshot(), limitExceeded: false, spatialReference: nil)) == stored)
         #expect(try query(store) { _ in } == stored)
         let inWindow = Set(rows.filter { inside($0, 100, 200, 300, 350) }.map(\.id))
         let windowed = try query(store) { $0.geometry = window(100, 200, 300, 350) }
@@ -153,7 +153,7 @@ import Testing
         // order they were stored; the index and queries follow.
         let removed = rows.filter { $0.id % 3 != 0 }.map(\.id)
         #expect(store.remove(removed) == removed.count)
-        let entries = store.snapshot()
+        let entries = try store.snapshot()
         #expect(entries.count == 1 && entries[0].batch.isInSpatialOrder)
         let kept = Set(rows.filter { $0.id % 3 == 0 }.map(\.id))
         let before = (0..<compacted[0].count).map { compacted[0].objectId($0) }.filter { kept.contains($0) }
