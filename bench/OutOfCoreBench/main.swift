@@ -50,8 +50,8 @@ else {
 let opening = arguments[1] == "open"
 let folder = arguments[4]
 // FC_BENCH_EXPORT=DIR: the points (DIR/points.csv) and windows (DIR/windows-N.csv) for the peers.
-let export = getenv("FC_BENCH_EXPORT").map { String(cString: $0) }
-let pointsFile = export.map { fopen($0 + "/points.csv", "w")! }
+let export = getenv("FC_BENCH_EXPORT").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+let pointsFile = opening ? nil : export.map { fopen($0 + "/points.csv", "w")! }
 let budget = budgetMB << 20
 let area = (xmin: -122.75, ymin: 45.43, xmax: -122.50, ymax: 45.60)
 
@@ -125,22 +125,22 @@ while built < count {
 if budget > 0, !opening { try store.spill(into: folder, over: 0) }
 if let pointsFile { fclose(pointsFile) }
 if !opening {
-let buildSeconds = now() - start
-let buildCPU = Double(clock() - cpuStart) / Double(CLOCKS_PER_SEC)
-print(
-    "build: \(format(buildSeconds)) s wall, \(format(buildCPU)) s CPU; cache \(format(Double(store.byteSize) / 1_048_576, 1)) MB "
-        + "(\(format(Double(store.byteSize) / Double(count), 1)) bytes a point); resident \(format(residentMB("VmRSS:"), 0)) MB, "
-        + "peak \(format(residentMB("VmHWM:"), 0)) MB")
-if budget > 0 {
-    // Saved as a table saves: a features file naming the segments; `open` reads it in a new process.
-    let bytes = PersistedCache.encode(
-        PersistedCache.Snapshot(identity: "bench", metadata: TableMetadata(name: "bench"), entries: store.persistedEntries()))
-    try CacheFiles.writeAtomically(bytes, kind: .features, version: CacheFiles.formatVersion, to: featuresPath)
-    var disk = 0
-    for name in CacheFiles.entries(of: folder) { disk += CacheFiles.size(folder + "/" + name) }
-    print("saved: features file \(format(Double(bytes.count) / 1_048_576, 2)) MB, \(format(Double(disk) / 1_048_576, 0)) MB on disk")
-    exit(0)
-}
+    let buildSeconds = now() - start
+    let buildCPU = Double(clock() - cpuStart) / Double(CLOCKS_PER_SEC)
+    print(
+        "build: \(format(buildSeconds)) s wall, \(format(buildCPU)) s CPU; cache \(format(Double(store.byteSize) / 1_048_576, 1)) MB "
+            + "(\(format(Double(store.byteSize) / Double(count), 1)) bytes a point); resident \(format(residentMB("VmRSS:"), 0)) MB, "
+            + "peak \(format(residentMB("VmHWM:"), 0)) MB")
+    if budget > 0 {
+        // Saved as a table saves: a features file naming the segments; `open` reads it in a new process.
+        let bytes = PersistedCache.encode(
+            PersistedCache.Snapshot(identity: "bench", metadata: TableMetadata(name: "bench"), entries: store.persistedEntries()))
+        try CacheFiles.writeAtomically(bytes, kind: .features, version: CacheFiles.formatVersion, to: featuresPath)
+        var disk = 0
+        for name in CacheFiles.entries(of: folder) { disk += CacheFiles.size(folder + "/" + name) }
+        print("saved: features file \(format(Double(bytes.count) / 1_048_576, 2)) MB, \(format(Double(disk) / 1_048_576, 0)) MB on disk")
+        exit(0)
+    }
 }
 
 // Windows: ~200, ~2,000, ~20,000 points at 1M … scaled to keep those counts at any size.
@@ -167,6 +167,15 @@ func viewport(_ box: Envelope) throws -> Int {
     return result.count
 }
 
+// FC_BENCH_PROFILE: one ~2,000-point window, warm, 5,000 times (for perf), then stop.
+if getenv("FC_BENCH_PROFILE") != nil {
+    let box = windows(fraction: 2000 / Double(count), n: 1)[0]
+    _ = try viewport(box)
+    let t = now()
+    for _ in 0..<5000 { _ = try viewport(box) }
+    print("warm ~2,000: \(format((now() - t) / 5000 * 1e6, 0)) µs a query")
+    exit(0)
+}
 for target in [200.0, 2000.0, 20000.0] {
     let boxes = windows(fraction: target / Double(count), n: 200)
     if let export, let file = fopen(export + "/windows-\(Int(target)).csv", "w") {

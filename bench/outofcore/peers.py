@@ -95,15 +95,11 @@ def gdal_peer(export, work):
     path = os.path.join(work, "trees.gpkg")
     if not os.path.exists(path):
         start = time.perf_counter()
-        vrt = os.path.join(work, "points.vrt")
-        with open(vrt, "w") as f:
-            f.write('<OGRVRTDataSource><OGRVRTLayer name="trees"><SrcDataSource>%s</SrcDataSource>'
-                    '<SrcLayer>points</SrcLayer><GeometryType>wkbPoint</GeometryType><LayerSRS>EPSG:4326</LayerSRS>'
-                    '<GeometryField encoding="PointFromColumns" x="field_2" y="field_3"/></OGRVRTLayer></OGRVRTDataSource>'
-                    % os.path.join(export, "points.csv"))
-        subprocess.run(["ogr2ogr", "-f", "GPKG", path + ".tmp.gpkg", vrt, "-oo", "HEADERS=NO", "-gt", "100000",
+        subprocess.run(["ogr2ogr", "-f", "GPKG", path + ".tmp.gpkg", os.path.join(export, "points.csv"),
+                        "-oo", "HEADERS=NO", "-oo", "X_POSSIBLE_NAMES=field_2", "-oo", "Y_POSSIBLE_NAMES=field_3",
+                        "-a_srs", "EPSG:4326", "-gt", "100000", "-nln", "trees",
                         "-sql", "SELECT CAST(field_1 AS integer) AS id, CAST(field_4 AS integer) AS condition, "
-                        "CAST(field_5 AS float) AS dbh FROM points", "-nln", "trees"], check=True)
+                        "CAST(field_5 AS float) AS dbh FROM points"], check=True)
         os.rename(path + ".tmp.gpkg", path)
         print("GDAL: ogr2ogr wrote the GeoPackage in %.1f s, %.0f MB" % (time.perf_counter() - start, os.path.getsize(path) / 2**20))
     start = time.perf_counter()

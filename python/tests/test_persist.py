@@ -155,3 +155,33 @@ def test_a_saved_table_opens_again_from_its_folder(ns, tmp_path):
     again.close()
     with pytest.raises(fc.NotFoundError):
         fc.Table.open_cached(str(tmp_path))
+
+
+def test_a_budget_with_a_folder_keeps_features_on_disk(ns, tmp_path):
+    """Over its budget a persisted table moves features to segment files and reads
+    them back: the same answers as a table holding everything, nothing fetched again."""
+    def portland(folder, budget):
+        context = fc.Context(cache_dir=folder) if folder else fc.Context()
+        table = fc.Table.arcgis(ns.layer_url(0), context=context)
+        table.request_mode = fc.RequestMode.MANUAL_CACHE
+        table.cache_budget = budget
+        table.wait(timeout=60)
+        return table
+
+    whole = portland(None, 0)
+    whole.populate(fc.Query(where="OBJECTID <= 50000"))
+    table = portland(str(tmp_path / "cache"), 2 << 20)
+    table.populate(fc.Query(where="OBJECTID <= 50000"))
+    table.flush_cache()
+    kept, held, reads, evictions = table.cache_info.segments
+    assert kept >= 6 and table.cache_info.lost_features == 0
+    assert table.cached_bytes <= (2 << 20) * 1.15 < whole.cached_bytes
+    requests = table.statistics.requests
+    for where in ("1=1", "DBH > 30", "Species LIKE 'Acer%'"):
+        mine, theirs = table.query(fc.Query(where=where)), whole.query(fc.Query(where=where))
+        ids = lambda result: sorted(result.object_id(row) for row in range(len(result)))  # noqa: E731
+        assert ids(mine) == ids(theirs) and len(mine) > 0
+    assert table.statistics.requests == requests
+    assert table.cache_info.segments[2] > reads
+    table.close()
+    whole.close()

@@ -128,8 +128,8 @@ package struct LocalQuery {
     /// The matching features, ordered and limited as asked.
     package func run(_ snapshot: StoreSnapshot, spatialReference: SpatialReference?) throws(FeatureCacheError) -> FeatureResult {
         let (loaded, selected) = try selectAll(snapshot)
-        let batches = loaded.map { $0 ?? FeatureBatch.empty }
         if let order {
+            let batches = loaded.map { $0 ?? FeatureBatch.empty }
             let matched = selected.reduce(0) { $0 + $1.count }
             let window = min(query.resultOffset, matched)..<min(limitEnd, matched)
             return FeatureResult(
@@ -141,7 +141,11 @@ package struct LocalQuery {
         var matched = 0
         var skip = query.resultOffset
         var room = limitEnd - query.resultOffset
-        for (batch, rows) in zip(batches, selected) where !rows.isEmpty {
+        for index in selected.indices where !selected[index].isEmpty {
+            // (An index loop: `for (batch, rows) in zip(loaded, selected)` with a
+            // `guard let batch` crashed in a release build, Swift 6.3.1.)
+            guard let batch = loaded[index] else { continue }
+            let rows = selected[index]
             matched += rows.count
             guard room > 0, rows.count > skip else { skip -= min(skip, rows.count); continue }
             let taken = rows[skip..<min(rows.count, skip + room)]

@@ -76,7 +76,10 @@ package final class BatchSlot: Sendable {
             if segment != nil { cache?.use(self, admitting: readmitted) }
             return found
         }
-        if let failure { throw failure }
+        if let failure {
+            cache?.noteFailure()
+            throw failure
+        }
         guard let segment else { throw FeatureCacheError(.storage, "a batch held in memory only is gone") }
         do {
             let read = try segment.file.read(segment.location, rows: count)
@@ -90,6 +93,7 @@ package final class BatchSlot: Sendable {
             return batch
         } catch {
             held.withLock { $0.failure = error }
+            cache?.noteFailure()
             throw error
         }
     }

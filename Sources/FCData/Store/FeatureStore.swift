@@ -32,8 +32,13 @@ package final class FeatureStore: Sendable {
         /// the first call that needs it, not by the restore (a viewport query
         /// needs only the spatial index; 1M inserts cost ~80 ms).
         var indexPending = false
-        /// Counts changes: a spill written meanwhile is not put in place.
+        /// Counts changes (every row killed, every entry replaced): a spill
+        /// written meanwhile is not put in place, a snapshot of another is not used.
         var generation = 0
+        /// The last query snapshot, and the generation it is of.
+        var snapshot: (generation: Int, value: StoreSnapshot)?
+        /// Segment read failures the store has purged up to (`SegmentCache.failures`).
+        var failuresSeen = 0
         /// Features of segments that could not be read back, and dropped.
         var lostFeatures = 0
         /// Bytes the store may hold (0: no bound): `setMemoryBudget`.
@@ -249,14 +254,19 @@ package final class FeatureStore: Sendable {
         purgeLost()
         let cache = segments
         return state.withLock { state in
-            let entries = state.entries.map { ($0.slot, $0.liveCount == $0.slot.count ? nil : $0.live) }
+            // Kept until the next change: a viewport over 6,000 segments would
+            // otherwise copy 6,000 entries a query.
+            if let kept = state.snapshot, kept.generation == state.generation { return kept.value }
+            let entries = state.entries.map { (slot: $0.slot, live: $0.liveCount == $0.slot.count ? nil : Optional($0.live)) }
             // The one tree is over the batches in memory only; a segment has a tree of its own.
             let indexed = state.entries.indices.filter { state.entries[$0].slot.segment == nil }
             let index =
                 state.spatialIndex
                 ?? StoreSpatialIndex(indexed.compactMap { try? state.entries[$0].slot.batch(nil) })
             state.spatialIndex = index
-            return StoreSnapshot(entries: entries, index: index, indexed: indexed, cache: cache)
+            let snapshot = StoreSnapshot(entries: entries, index: index, indexed: indexed, cache: cache)
+            state.snapshot = (state.generation, snapshot)
+            return snapshot
         }
     }
 
@@ -371,7 +381,11 @@ package final class FeatureStore: Sendable {
     /// leave the index) and tells the handler how many features went.
     package func purgeLost() {
         let cache = segments
+        let failures = cache.failures
         state.withLock { state in
+            // Only after a read failed: looking at every slot costs a lock each.
+            guard failures != state.failuresSeen else { return }
+            state.failuresSeen = failures
             let lost = state.entries.filter { $0.slot.isLost }
             guard !lost.isEmpty else { return }
             state.generation += 1
@@ -428,6 +442,7 @@ extension FeatureStore.State {
                 if let old = index.insert(batch.objectId(row), UInt32(entry.base + row)) { kill(Int(old)) }
             }
         }
+        if !lost.isEmpty { generation += 1 }
         for position in lost.reversed() {
             liveCount -= entries[position].liveCount
             lostFeatures += entries[position].liveCount
@@ -440,6 +455,7 @@ extension FeatureStore.State {
     fileprivate mutating func removeEmptyEntries(_ cache: SegmentCache) {
         let empty = entries.filter { $0.liveCount == 0 }
         guard !empty.isEmpty else { return }
+        generation += 1
         entries.removeAll { $0.liveCount == 0 }
         cache.forget(empty.map(\.slot))
     }
@@ -476,6 +492,7 @@ extension FeatureStore.State {
         let low = entry(ofRow: row)
         let local = row - entries[low].base
         guard entries[low].live[local] else { return }
+        generation += 1
         entries[low].live[local] = false
         entries[low].liveCount -= 1
         liveCount -= 1
@@ -493,6 +510,7 @@ extension FeatureStore.State {
             else { continue }
             let rows = (0..<batch.count).filter { entry.live[$0] }
             let kept = batch.selecting(rows)
+            generation += 1
             for row in 0..<kept.count { _ = index.insert(kept.objectId(row), UInt32(entry.base + row)) }
             entries[position] = .init(
                 base: entry.base, slot: BatchSlot(kept), live: Bitmap(count: kept.count, value: true),

@@ -15,6 +15,7 @@ package final class SegmentCache: Sendable {
         var capacity = Int.max
         var reads = 0
         var evictions = 0
+        var failures = 0
     }
     private let state = Locked(State())
 
@@ -47,6 +48,12 @@ package final class SegmentCache: Sendable {
         }
         for victim in victims { victim.release() }
     }
+
+    /// A segment could not be read back (the store then purges what is lost).
+    package func noteFailure() { state.withLock { $0.failures += 1 } }
+
+    /// Read failures so far.
+    package var failures: Int { state.withLock { $0.failures } }
 
     /// Forgets a slot the store no longer has (its rows all gone).
     package func forget(_ slots: [BatchSlot]) {

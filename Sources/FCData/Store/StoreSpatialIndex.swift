@@ -109,6 +109,10 @@ package struct StoreSnapshot: Sendable {
     package let index: StoreSpatialIndex
     package let indexed: [Int]
     package let cache: SegmentCache?
+    /// The entries in segments, with their boxes side by side (xmin, ymin,
+    /// xmax, ymax), so a query scans boxes, not slots.
+    private let segmentPositions: [Int]
+    private let segmentBoxes: [Double]
 
     /// A snapshot of batches held in memory (a document's, a test's).
     package init(_ batches: [FeatureBatch]) {
@@ -116,6 +120,8 @@ package struct StoreSnapshot: Sendable {
         index = StoreSpatialIndex(batches)
         indexed = Array(batches.indices)
         cache = nil
+        segmentPositions = []
+        segmentBoxes = []
     }
 
     package init(entries: [(slot: BatchSlot, live: Bitmap?)], index: StoreSpatialIndex, indexed: [Int], cache: SegmentCache?) {
@@ -123,6 +129,13 @@ package struct StoreSnapshot: Sendable {
         self.index = index
         self.indexed = indexed
         self.cache = cache
+        var positions: [Int] = [], boxes: [Double] = []
+        for (position, entry) in entries.enumerated() where entry.slot.segment != nil {
+            positions.append(position)
+            boxes += [entry.slot.box.xmin, entry.slot.box.ymin, entry.slot.box.xmax, entry.slot.box.ymax]
+        }
+        segmentPositions = positions
+        segmentBoxes = boxes
     }
 
     /// Entry `position`'s batch (read back from its segment when it is not in memory).
@@ -151,20 +164,27 @@ package struct StoreSnapshot: Sendable {
             hits.append((indexed[batch], rows))
             start = end
         }
-        var next = 0
-        for position in entries.indices {
-            if next < hits.count, hits[next].position == position {
-                try body(position, try batch(position), hits[next].rows)
+        // Segments under the box, merged with the hits in memory in entry order.
+        var segments: [Int] = []
+        segmentBoxes.withUnsafeBufferPointer { boxes in
+            for (index, position) in segmentPositions.enumerated()
+            where boxes[4 * index] <= box.xmax && boxes[4 * index + 2] >= box.xmin && boxes[4 * index + 1] <= box.ymax
+                && boxes[4 * index + 3] >= box.ymin
+            {
+                segments.append(position)
+            }
+        }
+        var next = 0, segment = 0
+        while next < hits.count || segment < segments.count {
+            if segment == segments.count || (next < hits.count && hits[next].position < segments[segment]) {
+                try body(hits[next].position, try batch(hits[next].position), hits[next].rows)
                 next += 1
                 continue
             }
-            let slot = entries[position].slot
-            guard slot.segment != nil, slot.box.xmin <= box.xmax, slot.box.xmax >= box.xmin, slot.box.ymin <= box.ymax,
-                slot.box.ymax >= box.ymin
-            else { continue }
-            let (batch, tree) = try slot.indexedBatch(cache)
+            let (batch, tree) = try entries[segments[segment]].slot.indexedBatch(cache)
             let rows = tree.search(box).map { Int($0 & 0xFFFF_FFFF) }
-            if !rows.isEmpty { try body(position, batch, rows) }
+            if !rows.isEmpty { try body(segments[segment], batch, rows) }
+            segment += 1
         }
     }
 }
