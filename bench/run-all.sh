@@ -34,3 +34,5 @@ echo "== projection through PROJ against pyproj, and its cost in a populate (bas
 bash bench/projection.sh 5
 echo "== a persisted cache of 1M points reopened, against populating again and GDAL's GeoPackage (bash bench/reopen.sh 3)"
 bash bench/reopen.sh 3
+echo "== the store from 100,000 to 50,000,000 points, in memory and out of core, with SQLite and GDAL at 10M (bash bench/outofcore.sh)"
+bash bench/outofcore.sh

@@ -52,7 +52,7 @@ package final class FeatureStore: Sendable {
     /// that could not be read back: the table forgets what vouched for them.
     private let lostHandler = Locked<(@Sendable (Int) -> Void)?>(nil)
     /// Rows per segment: a viewport reads a few of them.
-    package static let segmentRows = 1 << 13
+    package static let segmentRows = 1 << 12
     /// Geometry bytes per segment, at most (polygons).
     package static let segmentGeometryBytes = 4 << 20
     /// Batches smaller than this are left with their dead rows (rewriting them
