@@ -1483,8 +1483,9 @@ FC_API fc_status fc_table_populate(fc_table *table, const fc_populate_options *o
 /* The number of features in the table's cache. @since 1.0 */
 FC_API fc_status fc_table_cached_feature_count(const fc_table *table, int64_t *out);
 
-/* The heap bytes the table's cache holds (columns, geometry, indexes).
- * @since 1.0 */
+/* The heap bytes the table's cache holds (columns, geometry, indexes): in
+ * memory only; features a budget moved to segment files count when read back
+ * (fc_cache_info.bytes_on_disk has the files). @since 1.0 */
 FC_API fc_status fc_table_cached_bytes(const fc_table *table, int64_t *out);
 
 /* Empties the table's cache and forgets which tiles were covered. Fetches in

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* A cache larger than its memory budget, through the C API
  * (fc_table_set_cache_budget with a cache folder), on the ArcGIS emulator's
- * Portland layer (200,000 trees, about 18 MB cached; budgets of 4 and 8 MB):
+ * Portland layer (its first 100,000 trees, about 7.5 MB cached; budgets of 2
+ * and 3 MB):
  * every answer equals an all-in-memory table's (ids, every value, the WKB),
  * the cache keeps within its budget, a reopen reads the segments' index and
  * not their features, a corrupted segment is set aside and fetched again,
@@ -18,8 +19,24 @@
 
 #include "harness.h"
 
-enum { FEATURES = 200000 };
-static const int64_t BUDGET = 8 << 20;
+/* The first 100,000 of the layer's trees (about 7.5 MB cached), and half of them. */
+enum { FEATURES = 100000 };
+static const char *ALL = "OBJECTID <= 100000", *HALF = "OBJECTID <= 50000";
+
+/* Under AddressSanitizer freed memory waits in its quarantine and every byte
+ * has shadow: resident memory says nothing of the library's, so the trace
+ * checks the cache's own count only. */
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+#ifndef UNDER_ASAN
+#define UNDER_ASAN 0
+#endif
+static const int64_t BUDGET = 3 << 20;
 static char folder[256];
 static char ns[128];
 
@@ -143,8 +160,8 @@ static void compare(fc_table *memory, fc_table *segmented, fc_envelope extent) {
     }
     double sizes[] = {0.01, 0.05, 0.2};
     for (int s = 0; s < 3; s++) {
-        for (int i = 0; i < 12; i++) {
-            fc_envelope box = window(extent, i, 12, sizes[s]);
+        for (int i = 0; i < 8; i++) {
+            fc_envelope box = window(extent, i, 8, sizes[s]);
             const char *where = WHERES[i % 4];
             digest x = query_digest(memory, where, &box, NULL, 0, &a), y = query_digest(segmented, where, &box, NULL, 0, &b);
             CHECK(a == FC_OK && b == FC_OK);
@@ -188,15 +205,15 @@ static void test_budget_keeps_every_answer(void) {
     fc_context *ctx = NULL;
     CHECK_STATUS(fc_context_create(&ctx), FC_OK);
     memory_table = open_table(ctx, ns, NULL, 0);
-    populate_where(memory_table, "1=1", true);
+    populate_where(memory_table, ALL, true);
     CHECK(cached_count(memory_table) == FEATURES);
     extent = extent_of(memory_table);
 
     fc_table *table = open_table(ctx, ns, folder, BUDGET);
-    populate_where(table, "1=1", true);
+    populate_where(table, ALL, true);
     CHECK_STATUS(fc_table_flush_cache(table), FC_OK);
     fc_cache_info info = table_cache_info(table);
-    CHECK(info.segments >= FEATURES / 8192);
+    CHECK(info.segments >= FEATURES / 4096);
     CHECK(cached_count(table) == FEATURES);
     // The populate's batches went to disk; what is left in memory fits.
     CHECK(cached_bytes(table) <= BUDGET + BUDGET * 15 / 100);
@@ -261,10 +278,10 @@ static void test_corrupt_segment_is_fetched_again(void) {
     digest rest = query_digest(table, NULL, NULL, NULL, 0, &status);
     CHECK_STATUS(status, FC_OK);
     fc_cache_info info = table_cache_info(table);
-    CHECK(info.lost_features > 0 && info.lost_features <= 8192);
+    CHECK(info.lost_features > 0 && info.lost_features <= 4096);
     CHECK(rest.count == FEATURES - info.lost_features);
     // The next populate fetches them again: every answer is whole.
-    populate_where(table, "1=1", true);
+    populate_where(table, ALL, true);
     CHECK_STATUS(fc_table_flush_cache(table), FC_OK);
     compare(memory_table, table, extent);
     fc_table_free(table);
@@ -290,7 +307,7 @@ static int write_child(int ready) {
     fc_context *ctx = NULL;
     fc_context_create(&ctx);
     fc_table *table = open_table(ctx, ns, folder, BUDGET / 2);
-    populate_where(table, "OBJECTID > 100000", true);
+    populate_where(table, HALF, true);
     if (write(ready, "x", 1) != 1) return 3;
     fc_table_flush_cache(table);
     return 0;
@@ -318,7 +335,7 @@ static void kill_while_writing(int delay_ms) {
     int64_t count = cached_count(table);
     CHECK(count == FEATURES || count == FEATURES / 2);
     fc_status a = FC_OK, b = FC_OK;
-    const char *where = count == FEATURES ? "1=1" : "OBJECTID > 100000";
+    const char *where = count == FEATURES ? "1=1" : HALF;
     digest x = query_digest(memory_table, where, NULL, NULL, 0, &a), y = query_digest(table, NULL, NULL, NULL, 0, &b);
     CHECK(a == FC_OK && b == FC_OK && x.count == y.count && x.sum == y.sum);
     CHECK(table_cache_info(table).lost_features == 0);
@@ -337,11 +354,11 @@ static void test_kill_while_segments_are_written(void) {
     for (int i = 0; i < 3; i++) kill_while_writing(delays[i]);
 }
 
-/* A child reopens the cache with a budget of 4 MB and pans and zooms over
+/* A child reopens the cache with a budget of 2 MB and pans and zooms over
  * the whole extent (300 views); its resident memory grows by at most the
  * budget and 15 %, with 2 MB for the allocator, though the trace reads back
- * every segment (18 MB of features). */
-static const int64_t TRACE_BUDGET = 4 << 20;
+ * every segment (7.5 MB of features). */
+static const int64_t TRACE_BUDGET = 2 << 20;
 
 static int trace_child(void) {
     const int64_t budget = TRACE_BUDGET;
@@ -372,7 +389,7 @@ static int trace_child(void) {
                (long long)info.segment_reads, (long long)info.segment_evictions, (long long)info.segments);
         fflush(stdout);
         if (info.segment_reads < info.segments) return 4;
-        if ((peak - baseline) * 1024 > budget + budget * 15 / 100 + (2 << 20)) return 5;
+        if (!UNDER_ASAN && (peak - baseline) * 1024 > budget + budget * 15 / 100 + (2 << 20)) return 5;
         return 0;
     }
 }

@@ -48,6 +48,8 @@ else {
     exit(2)
 }
 let opening = arguments[1] == "open"
+// FC_BENCH_SHAPE=polygons: each feature a small square polygon instead of a point.
+let polygons = getenv("FC_BENCH_SHAPE").map { String(cString: $0) } == "polygons"
 let folder = arguments[4]
 // FC_BENCH_EXPORT=DIR: the points (DIR/points.csv) and windows (DIR/windows-N.csv) for the peers.
 let export = getenv("FC_BENCH_EXPORT").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
@@ -72,7 +74,8 @@ let fields = [
     FieldInfo(name: "OBJECTID", type: .oid), FieldInfo(name: "Condition", type: .integer),
     FieldInfo(name: "DBH", type: .double),
 ]
-print("== \(arguments[1]) \(count) points, budget \(budgetMB == 0 ? "none (all in memory)" : "\(budgetMB) MB")")
+print(
+    "== \(arguments[1]) \(count) \(polygons ? "polygons" : "points"), budget \(budgetMB == 0 ? "none (all in memory)" : "\(budgetMB) MB")")
 let store = FeatureStore()
 store.setMemoryBudget(budget)
 let featuresPath = folder + "/features.bench"
@@ -110,7 +113,27 @@ while built < count {
             try builder.columns[0].appendInteger(oid)
             try builder.columns[1].appendInteger(condition)
             if let dbh { try builder.columns[2].appendDouble(dbh) } else { builder.columns[2].appendNull() }
-            try builder.geometry.appendPoint(x, y)
+            if polygons {
+                // A square of ~20 m around the point: a 5-vertex ring, as parcels or buildings are.
+                let half = 0.0001
+                var wkb: [UInt8] = [1]
+                func put<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { wkb += $0 } }
+                put(UInt32(3))
+                put(UInt32(1))
+                put(UInt32(5))
+                for (cx, cy) in [
+                    (x - half, y - half), (x + half, y - half), (x + half, y + half), (x - half, y + half), (x - half, y - half),
+                ] {
+                    put(cx.bitPattern)
+                    put(cy.bitPattern)
+                }
+                var box = BoundingBox()
+                box.add(x - half, y - half)
+                box.add(x + half, y + half)
+                builder.geometry.appendWKB(wkb, box)
+            } else {
+                try builder.geometry.appendPoint(x, y)
+            }
             builder.endRow(everyColumnFilled: true)
             if let pointsFile { fputs("\(oid),\(x),\(y),\(condition),\(dbh.map { "\($0)" } ?? "")\n", pointsFile) }
         }
