@@ -150,12 +150,15 @@ package enum CacheFiles {
 
     /// Reads up to `count` bytes into `target`, stopping early only at the
     /// file's end; how many it read.
-    private static func read(
-        _ descriptor: Int32, into target: UnsafeMutableRawPointer, count: Int, path: String
+    /// From `offset` when given (`pread`: a segment's record), else from where the descriptor is.
+    package static func read(
+        _ descriptor: Int32, into target: UnsafeMutableRawPointer, count: Int, at offset: Int? = nil, path: String
     ) throws(FeatureCacheError) -> Int {
         var done = 0
         while done < count {
-            let got = Glibc.read(descriptor, target + done, count - done)
+            let got =
+                offset.map { pread(descriptor, target + done, count - done, off_t($0 + done)) }
+                ?? Glibc.read(descriptor, target + done, count - done)
             if got < 0, errno == EINTR { continue }
             guard got >= 0 else { throw failure("cannot read \(path)") }
             if got == 0 { break }
@@ -431,7 +434,7 @@ package enum CacheFiles {
     package static func folders(in root: String) -> [(path: String, bytes: Int, lastUse: Double)] {
         var found: [(path: String, bytes: Int, lastUse: Double)] = []
         for name in entries(of: root) where (1...16).contains(name.utf8.count) && name.utf8.allSatisfy(isLowerHex) {
-            let path = root.hasSuffix("/") ? root + name : root + "/" + name
+            let path = join(root, name)
             var info = stat()
             guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, lstat(path + "/lock", &info) == 0 else { continue }
             var bytes = 0, lastUse = 0.0
@@ -469,6 +472,11 @@ package enum CacheFiles {
     /// Whether a file whose name starts with `prefix` is in the folder.
     package static func hasFile(in folder: String, prefix: String) -> Bool {
         entries(of: folder).contains { $0.hasPrefix(prefix) }
+    }
+
+    /// `name` in `folder` (which may end in a slash).
+    package static func join(_ folder: String, _ name: String) -> String {
+        folder.hasSuffix("/") ? folder + name : folder + "/" + name
     }
 
     /// The names in a folder, without `.` and `..`; none when it cannot be read.

@@ -61,7 +61,7 @@ package final class SegmentFile: Sendable {
         var random = SystemRandomNumberGenerator()
         let digits = String(random.next() as UInt64, radix: 16)
         let name = prefix + String(repeating: "0", count: 16 - digits.count) + digits + ".fcs"
-        let path = (folder.hasSuffix("/") ? folder : folder + "/") + name
+        let path = CacheFiles.join(folder, name)
         // Record by record, so the run is never held twice in memory.
         let temporary = "\(path).tmp-\(getpid())"
         var locations: [Location] = []
@@ -94,7 +94,7 @@ package final class SegmentFile: Sendable {
 
     /// The segment file `name` in `folder`, open for reading; its header checked.
     package static func open(_ name: String, in folder: String) throws(FeatureCacheError) -> SegmentFile {
-        let path = (folder.hasSuffix("/") ? folder : folder + "/") + name
+        let path = CacheFiles.join(folder, name)
         guard isSegmentName(name) else { throw FeatureCacheError(.storage, "\(path) is not a segment file's name") }
         let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
@@ -118,14 +118,10 @@ package final class SegmentFile: Sendable {
         // once (the allocator would keep freed segments' memory).
         let memory = try CacheFiles.anonymousMemory(location.length, for: path)
         let bytes = FrozenBytes(borrowing: memory.bytes, from: memory)
-        var done = 0
-        while done < location.length {
-            let got = pread(
-                descriptor, UnsafeMutableRawPointer(mutating: bytes.base) + done, location.length - done,
-                off_t(location.offset + done))
-            if got < 0, errno == EINTR { continue }
-            guard got > 0 else { throw CacheFiles.corrupt(path, "it ends inside a record (at \(location.offset + done))") }
-            done += got
+        let done = try CacheFiles.read(
+            descriptor, into: UnsafeMutableRawPointer(mutating: bytes.base), count: location.length, at: location.offset, path: path)
+        guard done == location.length else {
+            throw CacheFiles.corrupt(path, "it ends inside a record (at \(location.offset + done))")
         }
         let whole = bytes[0..<bytes.count]
         guard ContentHash.of(whole) == location.checksum else {
@@ -145,14 +141,14 @@ package final class SegmentFile: Sendable {
     /// no batch uses any more).
     package static func removeUnnamed(in folder: String, keeping: Set<String>) {
         for name in CacheFiles.entries(of: folder) where name.hasPrefix(prefix) && !keeping.contains(name) {
-            CacheFiles.remove((folder.hasSuffix("/") ? folder : folder + "/") + name)
+            CacheFiles.remove(CacheFiles.join(folder, name))
         }
     }
 
     /// Bytes the segment files in `folder` take.
     package static func bytes(in folder: String) -> Int {
         CacheFiles.entries(of: folder).filter { $0.hasPrefix(prefix) }.reduce(0) {
-            $0 + CacheFiles.size((folder.hasSuffix("/") ? folder : folder + "/") + $1)
+            $0 + CacheFiles.size(CacheFiles.join(folder, $1))
         }
     }
 }

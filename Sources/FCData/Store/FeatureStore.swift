@@ -15,6 +15,9 @@ package final class FeatureStore: Sendable {
         var live: Bitmap
         var liveCount: Int
 
+        /// The slot and its liveness as snapshots and saves take them (nil: every row current).
+        var slotAndLive: (slot: BatchSlot, live: Bitmap?) { (slot, liveCount == slot.count ? nil : live) }
+
         /// The rows still current; nil = all of them.
         var currentRows: [UInt32]? {
             liveCount == slot.count ? nil : (0..<slot.count).filter { live[$0] }.map(UInt32.init)
@@ -257,7 +260,7 @@ package final class FeatureStore: Sendable {
             // Kept until the next change: a viewport over 6,000 segments would
             // otherwise copy 6,000 entries a query.
             if let kept = state.snapshot, kept.generation == state.generation { return kept.value }
-            let entries = state.entries.map { (slot: $0.slot, live: $0.liveCount == $0.slot.count ? nil : Optional($0.live)) }
+            let entries = state.entries.map(\.slotAndLive)
             // The one tree is over the batches in memory only; a segment has a tree of its own.
             let indexed = state.entries.indices.filter { state.entries[$0].slot.segment == nil }
             let index =
@@ -273,7 +276,7 @@ package final class FeatureStore: Sendable {
     /// The batches with the liveness of their rows (nil: all current), as a
     /// persisted cache writes them.
     package func persistedEntries() -> [(slot: BatchSlot, live: Bitmap?)] {
-        state.withLock { state in state.entries.map { ($0.slot, $0.liveCount == $0.slot.count ? nil : $0.live) } }
+        state.withLock { state in state.entries.map(\.slotAndLive) }
     }
 
     /// Replaces the cache by batches read back from a persisted cache (their
@@ -297,6 +300,9 @@ package final class FeatureStore: Sendable {
         }
         fitSegments()
     }
+
+    /// How many batches are in segment files.
+    package var segmentCount: Int { state.withLock { $0.entries.count { $0.slot.segment != nil } } }
 
     /// Heap bytes of the cache: batches in memory (segments read back
     /// included), liveness bitmaps and the indexes as they are now (an id

@@ -76,8 +76,7 @@ extension FeatureTable {
         let (info, cache) = persistence.withLock { ($0.info, $0.cache) }
         var current = info
         current.bytesOnDisk = cache?.bytesOnDisk ?? 0
-        let entries = store.persistedEntries()
-        current.segments = entries.count { $0.slot.segment != nil }
+        current.segments = store.segmentCount
         let figures = store.segments.figures
         current.segmentsInMemory = figures.held
         current.segmentReads = figures.reads

@@ -99,7 +99,7 @@ package final class PersistedCache: @unchecked Sendable {
     /// The folder of `identity` under `root`: named by the identity's hash.
     package static func folder(root: String, identity: String) -> String {
         let name = String(ContentHash.of(identity), radix: 16)
-        return root.hasSuffix("/") ? root + name : root + "/" + name
+        return CacheFiles.join(root, name)
     }
 
     // MARK: - Features
@@ -317,7 +317,7 @@ package final class PersistedCache: @unchecked Sendable {
     /// `.storage` for one that is not a features file of a format this build
     /// reads, or (format 1) that does not say how it is opened.
     package static func recordedTable(in folder: String) throws(FeatureCacheError) -> (identity: String, url: String, name: String?) {
-        let path = (folder.hasSuffix("/") ? folder : folder + "/") + "features.fcc"
+        let path = CacheFiles.join(folder, "features.fcc")
         guard let head = try CacheFiles.readHead(path, count: 64 << 10) else {
             throw FeatureCacheError(.notFound, "\(folder) holds no saved table (no features.fcc)")
         }
