@@ -190,7 +190,19 @@ func viewport(_ box: Envelope) throws -> Int {
     return result.count
 }
 
-// FC_BENCH_PROFILE: one ~2,000-point window, warm, 5,000 times (for perf), then stop.
+// FC_BENCH_PROFILE=where: the where clause below, alone, three times (for perf), then stop.
+if getenv("FC_BENCH_PROFILE").map({ String(cString: $0) }) == "where" {
+    var query = QueryParameters()
+    query.whereClause = "DBH > 30"
+    let local = try LocalQuery(query, definitionExpression: "", fields: fields, tableWkid: 4326)
+    for _ in 0..<3 {
+        let t = now()
+        let matched = try local.count(store.queryableSnapshot())
+        print("where: \(matched) in \(format((now() - t) * 1e3, 1)) ms")
+    }
+    exit(0)
+}
+// FC_BENCH_PROFILE (any other value): one ~2,000-point window, warm, 5,000 times (for perf), then stop.
 if getenv("FC_BENCH_PROFILE") != nil {
     let box = windows(fraction: 2000 / Double(count), n: 1)[0]
     _ = try viewport(box)

@@ -10,13 +10,19 @@ import FCSupport
 /// without checking again is checked (offsets in range and ordered, strings
 /// NUL-terminated, WKB well formed), so a file that lies fails here, not in a query.
 package enum BatchCodec {
-    package static func write(_ batch: FeatureBatch, to out: inout BinaryWriter) {
+    /// Writes `batch`; returns where each column's part lies in `out` (read
+    /// back alone by `readColumn`: a segment's directory names them).
+    @discardableResult
+    package static func write(_ batch: FeatureBatch, to out: inout BinaryWriter) -> [Range<Int>] {
+        var columnRanges: [Range<Int>] = []
         out.int(batch.count)
         out.i64(Int64(batch.objectIdColumn ?? -1))
         out.f64(batch.geometryTolerance)
         out.bool(batch.isInSpatialOrder)
         out.u32(UInt32(batch.columns.count))
         for column in batch.columns {
+            let start = out.bytes.count
+            defer { columnRanges.append(start..<out.bytes.count) }
             MetadataCodec.write(column.field, to: &out)
             out.u8(kindCode(column.kind))
             switch column.kind {
@@ -36,6 +42,7 @@ package enum BatchCodec {
         out.bool(geometry.boxes != nil)
         if let boxes = geometry.boxes { out.buffer(boxes) }
         if batch.objectIdColumn == nil { out.buffer(batch.objectIds) }
+        return columnRanges
     }
 
     package static func read(from input: inout BinaryReader) throws(FeatureCacheError) -> FeatureBatch {
@@ -67,7 +74,9 @@ package enum BatchCodec {
         }
     }
 
-    private static func readColumn(_ input: inout BinaryReader, rows: Int) throws(FeatureCacheError) -> Column {
+    /// One column's part, as `write` put it between the ranges it returned
+    /// (`input` positioned at its start, 8-byte aligned as it was written).
+    package static func readColumn(_ input: inout BinaryReader, rows: Int) throws(FeatureCacheError) -> Column {
         let field = try MetadataCodec.readField(&input)
         let code = try input.u8()
         let kind: ColumnKind

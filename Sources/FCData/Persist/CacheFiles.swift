@@ -213,10 +213,10 @@ package enum CacheFiles {
 
     /// The header of an append-only file (a journal): length and checksum 0,
     /// each record carries its own.
-    package static func journalHeader(kind: Kind) -> [UInt8] {
+    package static func journalHeader(kind: Kind, version: UInt32 = plainVersion) -> [UInt8] {
         var out = BinaryWriter(capacity: headerSize)
         for byte in magic { out.u8(byte) }
-        out.u32(plainVersion)
+        out.u32(version)
         out.u32(kind.rawValue)
         out.u64(0)
         out.u64(0)

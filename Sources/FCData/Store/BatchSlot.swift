@@ -98,6 +98,23 @@ package final class BatchSlot: Sendable {
         }
     }
 
+    /// The batch when it is in memory; else the columns `names` (lowercased)
+    /// of its record alone, read and not held (`whole` false): a where clause
+    /// over every row reads what it compares, not whole segments.
+    package func columns(_ names: Set<String>, _ cache: SegmentCache?) throws(FeatureCacheError) -> (batch: FeatureBatch, whole: Bool) {
+        let inMemory = held.withLock { $0.batch != nil || $0.recent != nil || $0.failure != nil }
+        guard let segment, !inMemory else { return (try batch(cache), true) }
+        do {
+            let read = try segment.file.readColumns(segment.location, rows: count, names: names)
+            cache?.noteColumnsRead()
+            return (read, false)
+        } catch {
+            held.withLock { $0.failure = error }
+            cache?.noteFailure()
+            throw error
+        }
+    }
+
     /// The batch and the R-tree over its rows (built now if not yet).
     package func indexedBatch(_ cache: SegmentCache?) throws(FeatureCacheError) -> (FeatureBatch, StoreSpatialIndex) {
         let batch = try batch(cache)

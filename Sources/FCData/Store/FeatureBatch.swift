@@ -50,6 +50,15 @@ public final class FeatureBatch: Sendable {
         columns: [], geometry: GeometryColumn(bytes: FrozenBytes(count: 0) { _ in }, offsets: nil, boxes: nil, count: 0), count: 0,
         objectIdColumn: nil, objectIds: ColumnBuffer())
 
+    /// `count` rows of some columns only, with no geometry and no ids: what a
+    /// where clause reads of a segment (SegmentFile.readColumns), to select
+    /// rows in, never an answer's batch.
+    package static func columnsOnly(_ columns: [Column], count: Int) -> FeatureBatch {
+        FeatureBatch(
+            columns: columns, geometry: GeometryColumn(bytes: FrozenBytes(count: 0) { _ in }, offsets: nil, boxes: nil, count: 0),
+            count: count, objectIdColumn: nil, objectIds: ColumnBuffer())
+    }
+
     @inline(__always)
     public func objectId(_ row: Int) -> Int64 { rowObjectIds[row] }
 

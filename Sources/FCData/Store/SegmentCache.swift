@@ -49,6 +49,9 @@ package final class SegmentCache: Sendable {
         for victim in victims { victim.release() }
     }
 
+    /// Some columns of a segment were read from its file, not held (a where clause's).
+    package func noteColumnsRead() { state.withLock { $0.reads += 1 } }
+
     /// A segment could not be read back (the store then purges what is lost).
     package func noteFailure() { state.withLock { $0.failures += 1 } }
 

@@ -96,6 +96,21 @@ package final class StoreSpatialIndex: @unchecked Sendable {
         return found
     }
 
+    /// The rows of a one-batch index (a segment's) whose box meets the
+    /// envelope, ascending: `search` without the batch half of each item.
+    package func rows(in box: BoundingBox) -> [Int] {
+        var found: [Int] = []
+        let sources = self.sources, items = self.items
+        var sorted = true
+        tree.search(box.xmin, box.ymin, box.xmax, box.ymax, box: { Self.box(sources, items[$0]) }) {
+            let row = Int(items[$0] & 0xFFFF_FFFF)
+            if let last = found.last, last > row { sorted = false }
+            found.append(row)
+        }
+        if !sorted { found.sort() }
+        return found
+    }
+
     package var byteSize: Int {
         items.count * 8 + tree.byteSize + batches.reduce(0) { $0 + ($1.geometry.isPointsOnly ? 0 : 32 * $1.count) }
     }
@@ -109,10 +124,13 @@ package struct StoreSnapshot: Sendable {
     package let index: StoreSpatialIndex
     package let indexed: [Int]
     package let cache: SegmentCache?
-    /// The entries in segments, with their boxes side by side (xmin, ymin,
-    /// xmax, ymax), so a query scans boxes, not slots.
+    /// The entries in segments with a box, their boxes side by side (xmin,
+    /// ymin, xmax, ymax), and a tree over them in entry order (a spill's
+    /// segments follow one another in spatial order): at 50M points, 12,000
+    /// boxes scanned flat were a quarter of a warm viewport query.
     private let segmentPositions: [Int]
     private let segmentBoxes: [Double]
+    private let segmentTree: HilbertRTree
 
     /// A snapshot of batches held in memory (a document's, a test's).
     package init(_ batches: [FeatureBatch]) {
@@ -122,6 +140,7 @@ package struct StoreSnapshot: Sendable {
         cache = nil
         segmentPositions = []
         segmentBoxes = []
+        segmentTree = HilbertRTree(count: 0) { _ in (0, 0, 0, 0) }
     }
 
     package init(entries: [(slot: BatchSlot, live: Bitmap?)], index: StoreSpatialIndex, indexed: [Int], cache: SegmentCache?) {
@@ -130,12 +149,13 @@ package struct StoreSnapshot: Sendable {
         self.indexed = indexed
         self.cache = cache
         var positions: [Int] = [], boxes: [Double] = []
-        for (position, entry) in entries.enumerated() where entry.slot.segment != nil {
+        for (position, entry) in entries.enumerated() where entry.slot.segment != nil && !entry.slot.box.isEmpty {
             positions.append(position)
             boxes += [entry.slot.box.xmin, entry.slot.box.ymin, entry.slot.box.xmax, entry.slot.box.ymax]
         }
         segmentPositions = positions
         segmentBoxes = boxes
+        segmentTree = HilbertRTree(count: positions.count) { (boxes[4 * $0], boxes[4 * $0 + 1], boxes[4 * $0 + 2], boxes[4 * $0 + 3]) }
     }
 
     /// Entry `position`'s batch (read back from its segment when it is not in memory).
@@ -167,11 +187,10 @@ package struct StoreSnapshot: Sendable {
         // Segments under the box, merged with the hits in memory in entry order.
         var segments: [Int] = []
         segmentBoxes.withUnsafeBufferPointer { boxes in
-            for (index, position) in segmentPositions.enumerated()
-            where boxes[4 * index] <= box.xmax && boxes[4 * index + 2] >= box.xmin && boxes[4 * index + 1] <= box.ymax
-                && boxes[4 * index + 3] >= box.ymin
-            {
-                segments.append(position)
+            segmentTree.search(box.xmin, box.ymin, box.xmax, box.ymax) {
+                (boxes[4 * $0], boxes[4 * $0 + 1], boxes[4 * $0 + 2], boxes[4 * $0 + 3])
+            } _: {
+                segments.append(segmentPositions[$0])
             }
         }
         var next = 0, segment = 0
@@ -182,7 +201,7 @@ package struct StoreSnapshot: Sendable {
                 continue
             }
             let (batch, tree) = try entries[segments[segment]].slot.indexedBatch(cache)
-            let rows = tree.search(box).map { Int($0 & 0xFFFF_FFFF) }
+            let rows = tree.rows(in: box)
             if !rows.isEmpty { try body(segments[segment], batch, rows) }
             segment += 1
         }
