@@ -232,6 +232,15 @@ struct ArcGISQueryRunner {
             var pending = chunk
             while true {
                 fetched.spatialReference = fetched.spatialReference ?? page.spatialReference
+                // A service that ignores `objectIds` (a static host, a replayed
+                // answer) sends features that were not asked for: they are not
+                // the answer, and are dropped.
+                let asked = Set(pending)
+                let kept = (0..<page.batch.count).filter { asked.contains(page.batch.objectId($0)) }
+                if kept.count < page.batch.count {
+                    requester.statistics?.update { $0.serverFiltersIgnored += 1 }
+                    page.batch = page.batch.selecting(kept)
+                }
                 fetched.append(page.batch)
                 progress?(FetchProgress(pages: fetched.pageCount, features: fetched.featureCount, totalFeatures: ids.count))
                 guard page.exceededTransferLimit else { break }

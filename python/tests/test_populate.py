@@ -193,3 +193,17 @@ def test_a_large_cache_is_stored_in_spatial_order(ns, trees):
     assert len(dbh) == 20000
     assert all((a if a is not None else -1) >= (b if b is not None else -1) for a, b in zip(dbh, dbh[1:]))
     assert [f.object_id for f in ordered.query(fc.Query())] == [f.object_id for f in result]
+
+
+def test_ids_a_server_did_not_filter_by_are_dropped(emulator):
+    """A recorded answer (the emulator replays it whatever the request says)
+    ignores objectIds: the features not asked for are not the answer."""
+    table = fc.Table.open("%s/arcgis/rest/services/Recorded/arcgis-rest-js-point-z/FeatureServer/0" % emulator)
+    table.request_mode = fc.RequestMode.MANUAL_CACHE
+    every = sorted(feature.object_id for feature in table.populate())
+    assert len(every) >= 3
+    asked = every[:2]
+    result = table.populate(fc.Query(object_ids=asked))
+    assert sorted(feature.object_id for feature in result) == asked
+    assert table.statistics.server_filters_ignored >= 1
+    table.close()
