@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """Features into a GeoDataFrame and into a pyarrow Table: FeatureCache
-(read_dataframe / read_arrow over the Arrow C stream) against pyogrio 0.x with
-GDAL's ESRIJSON FeatureService reader (read_dataframe(…, use_arrow=True) /
-read_arrow) on the same emulator URL; then the Arrow export alone of 1,000,000
-cached rows.
+(read_dataframe / read_arrow over the Arrow C stream, and
+featurecache.pyogrio.read_dataframe given GDAL's URL as pyogrio is) against
+pyogrio with GDAL's ESRIJSON FeatureService reader (read_dataframe with and
+without use_arrow=True, read_arrow) on the same emulator URL; then the Arrow
+export alone of 1,000,000 cached rows.
 
     python3 bench/arrow.py [--trees 200000] [--rows 1000000] [--runs 3]
 
@@ -33,10 +34,13 @@ import json, resource, sys, time
 sys.path.insert(0, sys.argv[3])
 route, url = sys.argv[1], sys.argv[2]
 import pyarrow, geopandas, shapely
-if route.startswith("featurecache"):
+if route.startswith("featurecache-"):
     import featurecache as fc
 else:
+    # pyogrio, and featurecache.pyogrio in its place: GDAL's URL as it is.
     import pyogrio
+    if route.startswith("featurecache.pyogrio"):
+        import featurecache.pyogrio as pyogrio
     url = "ESRIJSON:" + url + "/query?where=1%3D1&outFields=*&f=json"
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 start = time.perf_counter()
@@ -46,6 +50,8 @@ elif route == "featurecache-arrow":
     out = fc.read_arrow(url)
 elif route == "pyogrio-geodataframe":
     out = pyogrio.read_dataframe(url, use_arrow=True)
+elif route in ("pyogrio-geodataframe-default", "featurecache.pyogrio-geodataframe"):
+    out = pyogrio.read_dataframe(url)
 else:
     meta, out = pyogrio.read_arrow(url)
 seconds = time.perf_counter() - start
@@ -95,15 +101,16 @@ def main():
     state, base = emulator(args.trees)
     try:
         print("%d trees from the ArcGIS emulator (pages of 2,000), %d runs each" % (args.trees, args.runs))
-        print("%-26s %8s %10s %10s %12s" % ("route", "rows", "best s", "median s", "peak MB"))
-        for route in ("featurecache-geodataframe", "pyogrio-geodataframe", "featurecache-arrow", "pyogrio-arrow"):
+        print("%-34s %8s %10s %10s %12s" % ("route", "rows", "best s", "median s", "peak MB"))
+        for route in ("featurecache-geodataframe", "featurecache.pyogrio-geodataframe", "pyogrio-geodataframe",
+                      "pyogrio-geodataframe-default", "featurecache-arrow", "pyogrio-arrow"):
             runs = []
             for run in range(args.runs):
                 url = "%s/ns/bench-%s-%d/%s" % (base, route, run, LAYER)
                 out = subprocess.check_output([sys.executable, "-c", CHILD, route, url, python], text=True)
                 runs.append(json.loads(out.strip().splitlines()[-1]))
             seconds = [r["seconds"] for r in runs]
-            print("%-26s %8d %10.2f %10.2f %12.0f" % (route, runs[0]["rows"], min(seconds), statistics.median(seconds),
+            print("%-34s %8d %10.2f %10.2f %12.0f" % (route, runs[0]["rows"], min(seconds), statistics.median(seconds),
                                                        max(r["peak_mb"] for r in runs)))
     finally:
         subprocess.call([CTL, "stop", state])

@@ -4,7 +4,7 @@
 # packages (libcurl, libxml2, PROJ, SQLite for the command-line tool's
 # GeoPackages, cmake, pkg-config, a C/C++ compiler, venv, the Debian packaging
 # tools and lintian, GDAL's programs to read what the tool writes) and
-# the Python test packages (pytest, pyarrow, geopandas, shapely).
+# the Python test packages (pytest, pyarrow, geopandas, shapely, pyogrio).
 # The Swift 6 toolchain itself must already be on PATH.
 set -euo pipefail
 
@@ -25,11 +25,13 @@ if [ "${#missing[@]}" -gt 0 ]; then
     $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# pytest (and pytest-xdist: the suite runs on every core), and what the Arrow
-# tests read results with (optional for users).
-if ! python3 -c "import pytest, xdist, pyarrow, pandas, geopandas, shapely" >/dev/null 2>&1; then
-    echo "installing pytest, pytest-xdist, pyarrow, pandas, geopandas, shapely"
-    python3 -m pip install -q pytest pytest-xdist pyarrow pandas geopandas shapely
+# pytest (and pytest-xdist: the suite runs on every core), what the Arrow
+# tests read results with (optional for users), and pyogrio (GDAL's drivers,
+# which featurecache.pyogrio's answers and the command-line tool's files are
+# compared with).
+if ! python3 -c "import pytest, xdist, pyarrow, pandas, geopandas, shapely, pyogrio" >/dev/null 2>&1; then
+    echo "installing pytest, pytest-xdist, pyarrow, pandas, geopandas, shapely, pyogrio"
+    python3 -m pip install -q pytest pytest-xdist pyarrow pandas geopandas shapely pyogrio
 fi
 
 if ! command -v swift >/dev/null 2>&1; then

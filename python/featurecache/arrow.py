@@ -64,7 +64,8 @@ def require(module, feature):
     try:
         return importlib.import_module(module)
     except ImportError as error:
-        package = {"pyarrow": "pyarrow", "geopandas": "geopandas", "shapely": "shapely", "pandas": "pandas"}[module]
+        package = {"pyarrow": "pyarrow", "geopandas": "geopandas", "shapely": "shapely", "pandas": "pandas",
+                   "numpy": "numpy"}[module]
         raise ImportError("%s needs %s: pip install %s" % (feature, package, package)) from error
 
 

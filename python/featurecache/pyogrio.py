@@ -1,0 +1,548 @@
+# SPDX-License-Identifier: Apache-2.0
+"""pyogrio's readers for feature services: ``import featurecache.pyogrio as
+pyogrio`` and read_dataframe, read_arrow, open_arrow, read_info, list_layers
+and read_bounds take pyogrio's arguments and return pyogrio's shapes and
+types, for any URL this library opens (ArcGIS REST layers and services, OGC
+API - Features, WFS, GeoJSON and Esri JSON documents). A URL written for
+GDAL's drivers works as it is: "ESRIJSON:", "OAPIF:" and "WFS:" prefixes are
+dropped, and an ArcGIS ``.../query?where=…&outFields=…&f=json`` URL opens its
+layer with that where clause and those fields (paging through every feature,
+as GDAL's FEATURE_SERVER_PAGING does). Anything else (a file path, bytes, a
+file-like object) is refused with an error that names pyogrio.
+
+Where the answers differ from pyogrio's, and why:
+
+- Dates are ``timestamp[ms, tz=UTC]`` in Arrow, as the services define them
+  (GDAL's Arrow stream drops the time zone; its data frames keep it, as here).
+- geometry_type names the layer's type with " Z" where its features have Z
+  (GDAL 3.6+'s ESRIJSON driver says "Point" for a Point Z layer); M is
+  dropped, as GeoPandas cannot hold it.
+- features is the service's own count for ArcGIS layers (one request, as
+  GDAL's ESRIJSON driver does) and -1 for OGC API and WFS unless
+  force_feature_count; total_bounds is None unless force_total_bounds (then
+  the service is asked for the extent of its features).
+- ``sql`` and ``sql_dialect`` are refused: a service is queried by where,
+  bbox, mask and fids.
+- Keyword arguments are the source's options (Table.options: GDAL's open
+  options, by name); a name the source does not have is refused, not warned
+  about. FEATURE_SERVER_PAGING is accepted and changes nothing: every read
+  pages.
+"""
+import contextlib
+import importlib
+import json
+import urllib.parse
+
+from . import arrow
+from .constants import RequestMode, ServiceKind
+from .errors import ServiceError, UnsupportedError
+from .query import Query
+from .readers import _crs_name, _open
+from .service import FeatureService
+
+__all__ = ["list_layers", "read_info", "read_arrow", "read_dataframe", "open_arrow", "read_bounds"]
+
+# (numpy dtype, OGR type, OGR subtype) of each library field type, as GDAL's
+# drivers read the same services.
+_OGR = {
+    "oid": ("int32", "OFTInteger", "OFSTNone"),
+    "small_integer": ("int16", "OFTInteger", "OFSTInt16"),
+    "integer": ("int32", "OFTInteger", "OFSTNone"),
+    "big_integer": ("int64", "OFTInteger64", "OFSTNone"),
+    "single": ("float32", "OFTReal", "OFSTFloat32"),
+    "double": ("float64", "OFTReal", "OFSTNone"),
+    "date": ("datetime64[ms]", "OFTDateTime", "OFSTNone"),
+    "date_only": ("datetime64[D]", "OFTDate", "OFSTNone"),
+    "boolean": ("bool", "OFTInteger", "OFSTBoolean"),
+}
+_TEXT = ("object", "OFTString", "OFSTNone")
+
+# OGR's geometry type names (2D) for the library's.
+_GEOMETRY = {"point": "Point", "multipoint": "MultiPoint", "polyline": "LineString", "polygon": "Polygon",
+             "envelope": "Polygon", "multipatch": "MultiPolygon", "unknown": "Unknown"}
+
+# GDAL's driver for each kind of service, as pyogrio's read_info names it.
+_DRIVER = {ServiceKind.ARCGIS: "ESRIJSON", ServiceKind.OGC: "OAPIF",
+           ServiceKind.WFS: "WFS"}
+
+# GDAL open options that mean what this library always does.
+_INHERENT_OPTIONS = {"FEATURE_SERVER_PAGING"}
+
+_PREFIXES = ("ESRIJSON:", "OAPIF:", "WFS:", "GEOJSON:")
+
+
+class _Source:
+    """What a pyogrio path names: the URL to open, and the where clause and
+    fields a GDAL-style ArcGIS query URL carried."""
+
+    def __init__(self, path_or_buffer):
+        if hasattr(path_or_buffer, "__fspath__") or not isinstance(path_or_buffer, str):
+            raise ValueError(
+                "featurecache.pyogrio reads feature services by URL (http:// or https://), not %s; "
+                "use pyogrio itself for files and buffers" % type(path_or_buffer).__name__)
+        url = path_or_buffer
+        for prefix in _PREFIXES:
+            if url.upper().startswith(prefix):
+                url = url[len(prefix):]
+                break
+        scheme = urllib.parse.urlsplit(url).scheme.lower()
+        if scheme not in ("http", "https"):
+            raise ValueError(
+                "featurecache.pyogrio reads feature services by URL (http:// or https://), not %r; "
+                "use pyogrio itself for files" % path_or_buffer)
+        self.where = None
+        self.columns = None
+        parts = urllib.parse.urlsplit(url)
+        if parts.path.rstrip("/").lower().endswith("/query") and parts.query:
+            params = {key.lower(): value for key, value in urllib.parse.parse_qsl(parts.query)}
+            if params.get("f", "json").lower() in ("json", "pjson", "geojson", "pbf"):
+                known = {"where", "outfields", "f", "resultrecordcount", "resultoffset", "orderbyfields", "returngeometry"}
+                unknown = sorted(set(params) - known)
+                if unknown:
+                    raise ValueError("the query URL's parameters %s have no equivalent here: give them as "
+                                     "where, bbox, mask, columns or fids" % ", ".join(unknown))
+                where = params.get("where", "").strip()
+                self.where = where if where and where != "1=1" else None
+                fields = [name.strip() for name in params.get("outfields", "*").split(",") if name.strip()]
+                self.columns = None if "*" in fields or not fields else fields
+                url = urllib.parse.urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/")[:-len("/query")], "", ""))
+        self.url = url
+
+
+def _layer_name(source, layer):
+    """The layer the other readers take, for pyogrio's layer: None (the first),
+    an index, or a name (or an id)."""
+    if layer is not None and not isinstance(layer, (int, str)):
+        raise TypeError("layer must be an index (int) or a name (str), not %s" % type(layer).__name__)
+    if isinstance(layer, str):
+        return layer
+    try:
+        with FeatureService.open(source.url) as service:
+            items = service.items
+    except Exception:
+        if layer in (None, 0):
+            return None  # a URL that names one layer (a layer, a document): it is the first
+        raise
+    if not items:
+        if layer in (None, 0):
+            return None
+        raise ValueError("layer index %d is out of range: %s names one layer" % (layer, source.url))
+    index = 0 if layer is None else layer
+    if not -len(items) <= index < len(items):
+        raise ValueError("layer index %d is out of range: %s has %d layers" % (index, source.url, len(items)))
+    item = items[index]
+    return item.name if all(entry.id.isdigit() for entry in items) else item.id
+
+
+@contextlib.contextmanager
+def _table(path_or_buffer, layer, encoding, kwargs):
+    if encoding is not None and encoding.replace("-", "").lower() != "utf8":
+        raise ValueError("encoding %r: feature services send UTF-8, and their text is read as UTF-8" % encoding)
+    source = _Source(path_or_buffer)
+    source.layer = _layer_name(source, layer)
+    table = _open(source.url, source.layer, None, None, None)
+    try:
+        _apply_options(table, kwargs)
+        yield source, table
+    finally:
+        table.close()
+
+
+def _apply_options(table, kwargs):
+    known = {name.upper(): name for name in table.options} if kwargs else {}
+    for name, value in kwargs.items():
+        if name.upper() in _INHERENT_OPTIONS:
+            continue
+        if name.upper() not in known:
+            raise TypeError("unknown keyword %r: not an argument of this reader, nor an option of %s sources (%s)"
+                            % (name, table.service_kind.name, ", ".join(sorted(known.values())) or "none"))
+        table.set_option(known[name.upper()], value if isinstance(value, str) else json.dumps(value))
+
+
+def _geometry_type(table):
+    name = _GEOMETRY.get(table.geometry_type)
+    if name is None:
+        return None
+    return name + " Z" if table.has_z and name != "Unknown" else name
+
+
+def _field_types(fields, narrow=()):
+    """(dtype, OGR type, subtype) per field; `narrow`: the names of 64-bit
+    integer fields that GDAL reads as 32-bit (see `_narrow`)."""
+    return [_OGR["integer"] if field.name in narrow else _OGR.get(field.type, _TEXT) for field in fields]
+
+
+def _infers_types(table):
+    """Whether the source's field types come from its features (OGC API's
+    JSON, GeoJSON and Esri JSON documents), not from a declared schema."""
+    return table.service_kind in (ServiceKind.OGC, ServiceKind.DOCUMENT)
+
+
+def _narrow(pa, table, fields):
+    """Of `fields`, the 64-bit integer fields whose values in the Arrow
+    `table` all fit 32 bits, for a source whose types are inferred from its
+    features: GDAL's GeoJSON reading gives those int32 (OFTInteger)."""
+    compute = importlib.import_module("pyarrow.compute")
+    names = set()
+    by_name = {name.lower(): name for name in table.schema.names}
+    for field in fields:
+        name = by_name.get(field.name.lower())
+        if field.type != "big_integer" or name is None:
+            continue
+        column = table.column(name)
+        if not pa.types.is_integer(column.type):
+            continue
+        bounds = compute.min_max(column)
+        low, high = bounds["min"].as_py(), bounds["max"].as_py()
+        if low is None or (low >= -2**31 and high < 2**31):
+            names.add(field.name)
+    return names
+
+
+def _meta(table, fields, narrow=()):
+    np = arrow.require("numpy", "featurecache.pyogrio")
+    types = _field_types(fields, narrow)
+    return {
+        "crs": _crs_name(table),
+        "encoding": "UTF-8",
+        "fields": np.array([field.name for field in fields], dtype=object),
+        "dtypes": np.array([dtype for dtype, _, _ in types], dtype=object),
+        "ogr_types": [ogr for _, ogr, _ in types],
+        "ogr_subtypes": [sub for _, _, sub in types],
+        "geometry_type": _geometry_type(table),
+        "geometry_name": "",
+        "fid_column": "OGC_FID",
+    }
+
+
+def list_layers(path_or_buffer, /):
+    """The layers as pyogrio.list_layers gives them: an (n, 2) array of
+    [name, geometry type] (OGR's names; None for a table without geometry;
+    "Unknown" where the listing does not say: OGC API, WFS)."""
+    np = arrow.require("numpy", "list_layers()")
+    source = _Source(path_or_buffer)
+    try:
+        with FeatureService.open(source.url) as service:
+            items = service.items
+        numeric = all(item.id.isdigit() for item in items)
+        rows = [[item.name if numeric else item.id, _GEOMETRY.get(item.geometry_type)] for item in items]
+    except Exception:
+        # One layer (a layer URL, a document): read it.
+        with _table(path_or_buffer, None, None, {}) as (_, table):
+            rows = [[table.name, _geometry_type(table)]]
+    return np.array(rows, dtype=object).reshape(-1, 2)
+
+
+def read_info(path_or_buffer, /, layer=None, encoding=None, force_feature_count=False, force_total_bounds=False,
+              **kwargs):
+    """What one layer is, as pyogrio.read_info gives it (see the module's
+    docstring for features and total_bounds)."""
+    with _table(path_or_buffer, layer, encoding, kwargs) as (source, table):
+        fields = table.fields
+        narrow = ()
+        if _infers_types(table) and any(field.type == "big_integer" for field in fields):
+            # As GDAL does: the first page says which integers are 32-bit.
+            pa = arrow.require("pyarrow", "read_info()")
+            table.request_mode = RequestMode.ON_INTERACTION_NO_CACHE
+            page = arrow.to_arrow(table.query(Query(where=source.where, max_features=table.max_record_count or 1000,
+                                                     return_geometry=False)))
+            narrow = _narrow(pa, page, fields)
+        meta = _meta(table, fields, narrow)
+        kind = table.service_kind
+        table.request_mode = RequestMode.ON_INTERACTION_NO_CACHE  # counts and extents are the service's
+        query = Query(where=source.where)
+        counts_fast = kind == ServiceKind.ARCGIS
+        features = -1
+        if force_feature_count:
+            features = table.query_count(query)
+        elif counts_fast:
+            try:
+                features = table.query_count(query)
+            except ServiceError:  # the service refuses to count: unknown, as pyogrio says it (-1)
+                counts_fast = False
+        bounds = None
+        if table.geometry_type != "none":
+            if force_total_bounds:
+                extent = table.query_extent(query)
+            else:
+                try:
+                    extent = table.extent  # as the service declares it, as GDAL gives it
+                except UnsupportedError:  # it declares none
+                    extent = None
+            if extent is not None and extent.xmin <= extent.xmax:
+                bounds = (extent.xmin, extent.ymin, extent.xmax, extent.ymax)
+        described = {key: value for key, value in (("TITLE", table.name), ("DESCRIPTION", table.description))
+                     if value and value != source.layer}
+        del meta["fid_column"]
+        meta.update({
+            "layer_name": source.layer or table.name,
+            "fid_column": "",
+            "features": features,
+            "total_bounds": bounds,
+            "driver": _DRIVER.get(kind, "GeoJSON"),
+            "capabilities": {"random_read": True, "fast_set_next_by_index": True,
+                             "fast_spatial_filter": True, "fast_feature_count": counts_fast,
+                             "fast_total_bounds": bounds is not None and not force_total_bounds},
+            "layer_metadata": described or None,
+            "dataset_metadata": None,
+        })
+        return meta
+
+
+def _check_reader_arguments(sql, sql_dialect, skip_features, max_features, fids, where, bbox, mask):
+    if sql is not None or sql_dialect is not None:
+        raise ValueError("sql is not supported: a feature service is queried by where, bbox, mask and fids")
+    if skip_features < 0:
+        raise ValueError("'skip_features' must be >= 0")
+    if max_features is not None and max_features < 0:
+        raise ValueError("'max_features' must be >= 0")
+    if fids is not None and (where is not None or bbox is not None or mask is not None or skip_features
+                             or max_features):
+        raise ValueError("cannot set both 'fids' and any of 'where', 'bbox', 'mask', 'skip_features' or "
+                         "'max_features'")
+    if bbox is not None and mask is not None:
+        raise ValueError("cannot set both 'bbox' and 'mask'")
+
+
+def _where(source, where):
+    clauses = [clause for clause in (source.where, where) if clause]
+    return " AND ".join("(%s)" % clause for clause in clauses) if len(clauses) > 1 else (clauses[0] if clauses else None)
+
+
+def _columns(source, table, columns):
+    """The fields to read, in the layer's order (as GDAL gives them)."""
+    fields = table.fields
+    wanted = columns if columns is not None else source.columns
+    if wanted is None:
+        return fields
+    if isinstance(wanted, str):
+        raise TypeError("columns must be a list of field names, not a str")
+    by_name = {field.name.lower(): field for field in fields}
+    missing = [name for name in wanted if name.lower() not in by_name]
+    if missing:
+        raise ValueError("no field named %s (fields: %s)" % (", ".join(map(repr, missing)),
+                                                             ", ".join(field.name for field in fields)))
+    chosen = {name.lower() for name in wanted}
+    return [field for field in fields if field.name.lower() in chosen]
+
+
+def _arrow_types(pa, fields, datetime_as_string, narrow):
+    types = {}
+    for field, (dtype, _, _) in zip(fields, _field_types(fields, narrow)):
+        if dtype.startswith("datetime64"):
+            types[field.name] = pa.string() if datetime_as_string else None
+        elif dtype != "object":
+            types[field.name] = pa.bool_() if dtype == "bool" else pa.from_numpy_dtype(dtype)
+    return types
+
+
+def _iso_text(column):
+    """Instants as GDAL writes them: "2021-11-19T00:00:00Z", with ".sss"
+    before the Z when the milliseconds are not 0."""
+    compute = importlib.import_module("pyarrow.compute")
+    text = compute.strftime(column, format="%Y-%m-%dT%H:%M:%S")
+    text = compute.replace_substring_regex(text, pattern=r"\.000$", replacement="")
+    return compute.replace_substring_regex(text, pattern=r"$", replacement="Z")
+
+
+def _shape(table, fields, *, read_geometry, force_2d, return_fids, datetime_as_string, geometry_name, narrow=()):
+    """The library's Arrow table in pyogrio's shape: the fields asked for, in
+    the layer's order, cast to the types GDAL gives them; the object ids as
+    OGC_FID when asked; the WKB as `geometry_name`."""
+    pa = arrow.require("pyarrow", "featurecache.pyogrio")
+    wkb_name, _ = arrow.geometry_column(table)
+    names = table.schema.names
+    by_name = {name.lower(): index for index, name in enumerate(names)}
+    columns, arrays = [], []
+    if return_fids:
+        oid = next((name for name in names if name.lower() == "object_id"), None)
+        fid_source = table.column(oid) if oid else None
+        if fid_source is None:
+            oid_field = next((f for f in table.schema if f.name.lower() in by_name and f.name != wkb_name
+                              and pa.types.is_integer(f.type)), None)
+            fid_source = table.column(oid_field.name) if oid_field is not None else None
+        columns.append(pa.field("OGC_FID", pa.int64(), nullable=False))
+        arrays.append(fid_source.cast(pa.int64()))
+    casts = _arrow_types(pa, fields, datetime_as_string, narrow)
+    for field in fields:
+        index = by_name.get(field.name.lower())
+        column = table.column(index) if index is not None else pa.nulls(table.num_rows)
+        target = casts.get(field.name)
+        if target is not None and column.type != target:
+            if pa.types.is_timestamp(column.type) and pa.types.is_string(target):
+                column = _iso_text(column)
+            else:
+                # Widened, never cut: a value outside the declared type keeps the library's wider one.
+                try:
+                    column = column.cast(target)
+                except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+                    pass
+        elif pa.types.is_null(column.type):
+            column = column.cast(pa.string())
+        columns.append(pa.field(field.name, column.type, nullable=True))
+        arrays.append(column)
+    if read_geometry and wkb_name is not None:
+        wkb = table.column(wkb_name)
+        source_field = table.schema.field(wkb_name)
+        if force_2d:
+            shapely = arrow.require("shapely", "force_2d")
+            geometries = shapely.from_wkb(wkb.to_numpy(zero_copy_only=False))
+            wkb = pa.array(shapely.to_wkb(shapely.force_2d(geometries), flavor="iso"), type=pa.binary())
+        columns.append(pa.field(geometry_name, pa.binary(), nullable=True, metadata=source_field.metadata))
+        arrays.append(wkb)
+    return pa.Table.from_arrays(arrays, schema=pa.schema(columns))
+
+
+def _read(path_or_buffer, layer, encoding, columns, read_geometry, skip_features, max_features, where, bbox, mask,
+          fids, kwargs):
+    """(source, table, fields, the library's Arrow table)."""
+    with _table(path_or_buffer, layer, encoding, kwargs) as (source, table):
+        fields = _columns(source, table, columns)
+        query = Query(where=_where(source, where), bbox=bbox, mask=mask, columns=[field.name for field in fields],
+                      return_geometry=bool(read_geometry), result_offset=int(skip_features),
+                      max_features=max_features if max_features else None,
+                      object_ids=list(fids) if fids is not None else None)
+        if fids is not None and len(fids) == 0:
+            query = Query(where="1=0", columns=[field.name for field in fields], return_geometry=bool(read_geometry))
+        table.request_mode = RequestMode.MANUAL_CACHE
+        data = arrow.to_arrow(table.populate(query))
+        narrow = _narrow(arrow.require("pyarrow", "featurecache.pyogrio"), data, fields) if _infers_types(table) else ()
+        return narrow, fields, _meta(table, fields, narrow), data
+
+
+def read_arrow(path_or_buffer, /, layer=None, encoding=None, columns=None, read_geometry=True, force_2d=False,
+               skip_features=0, max_features=None, where=None, bbox=None, mask=None, fids=None, sql=None,
+               sql_dialect=None, return_fids=False, datetime_as_string=False, **kwargs):
+    """(meta, pyarrow.Table) as pyogrio.read_arrow gives them: the fields asked
+    for in the layer's order, OGC_FID first with return_fids, the WKB last as
+    "wkb_geometry" (GeoArrow metadata with the CRS)."""
+    _check_reader_arguments(sql, sql_dialect, skip_features, max_features, fids, where, bbox, mask)
+    narrow, fields, meta, table = _read(path_or_buffer, layer, encoding, columns, read_geometry, skip_features,
+                                        max_features, where, bbox, mask, fids, kwargs)
+    shaped = _shape(table, fields, read_geometry=read_geometry, force_2d=force_2d, return_fids=return_fids,
+                    datetime_as_string=datetime_as_string, geometry_name="wkb_geometry", narrow=narrow)
+    return meta, shaped
+
+
+def read_dataframe(path_or_buffer, /, layer=None, encoding=None, columns=None, read_geometry=True, force_2d=False,
+                   skip_features=0, max_features=None, where=None, bbox=None, mask=None, fids=None, sql=None,
+                   sql_dialect=None, fid_as_index=False, use_arrow=None, on_invalid="raise",
+                   arrow_to_pandas_kwargs=None, datetime_as_string=False, mixed_offsets_as_utc=True, **kwargs):
+    """A GeoDataFrame as pyogrio.read_dataframe gives it: the fields asked for
+    in the layer's order, "geometry" last with crs "EPSG:<code>", the object
+    ids as the index "fid" with fid_as_index. use_arrow, on_invalid and
+    mixed_offsets_as_utc are accepted (the data always comes through Arrow,
+    WKB the library wrote is valid, and dates are UTC)."""
+    if on_invalid not in ("raise", "warn", "ignore", "fix"):
+        raise ValueError("on_invalid must be 'raise', 'warn', 'ignore' or 'fix', not %r" % (on_invalid,))
+    _check_reader_arguments(sql, sql_dialect, skip_features, max_features, fids, where, bbox, mask)
+    pd = arrow.require("pandas", "read_dataframe()")
+    gpd = arrow.require("geopandas", "read_dataframe()")
+    shapely = arrow.require("shapely", "read_dataframe()")
+    narrow, fields, meta, table = _read(path_or_buffer, layer, encoding, columns, read_geometry, skip_features,
+                                        max_features, where, bbox, mask, fids, kwargs)
+    shaped = _shape(table, fields, read_geometry=read_geometry, force_2d=force_2d, return_fids=fid_as_index,
+                    datetime_as_string=datetime_as_string, geometry_name="geometry", narrow=narrow)
+    options = dict(arrow_to_pandas_kwargs or {})
+    geometry = None
+    if read_geometry and "geometry" in shaped.schema.names:
+        geometry = shapely.from_wkb(shaped.column("geometry").to_numpy(zero_copy_only=False))
+        shaped = shaped.drop_columns(["geometry"])
+    frame = shaped.to_pandas(**options)
+    if fid_as_index:
+        frame = frame.set_index("OGC_FID")
+        frame.index.name = "fid"
+    if geometry is None:
+        return pd.DataFrame(frame) if not read_geometry or meta["geometry_type"] is None else gpd.GeoDataFrame(frame)
+    return gpd.GeoDataFrame(frame, geometry=gpd.GeoSeries(geometry, index=frame.index, crs=meta["crs"]),
+                            crs=meta["crs"])
+
+
+def read_bounds(path_or_buffer, /, layer=None, skip_features=0, max_features=None, where=None, bbox=None, mask=None):
+    """(fids, bounds) as pyogrio.read_bounds gives them: the object ids, and a
+    (4, n) array of xmin, ymin, xmax, ymax (NaN for a feature without geometry)."""
+    np = arrow.require("numpy", "read_bounds()")
+    shapely = arrow.require("shapely", "read_bounds()")
+    _check_reader_arguments(None, None, skip_features, max_features, None, where, bbox, mask)
+    _, fields, _, table = _read(path_or_buffer, layer, None, [], True, skip_features, max_features, where, bbox,
+                                mask, None, {})
+    shaped = _shape(table, [], read_geometry=True, force_2d=False, return_fids=True, datetime_as_string=False,
+                    geometry_name="geometry")
+    fids = shaped.column("OGC_FID").to_numpy()
+    if "geometry" not in shaped.schema.names:
+        return fids, np.full((4, len(fids)), np.nan)
+    geometries = shapely.from_wkb(shaped.column("geometry").to_numpy(zero_copy_only=False))
+    return fids, shapely.bounds(geometries).T.copy()
+
+
+@contextlib.contextmanager
+def open_arrow(path_or_buffer, /, layer=None, encoding=None, columns=None, read_geometry=True, force_2d=False,
+               skip_features=0, max_features=None, where=None, bbox=None, mask=None, fids=None, sql=None,
+               sql_dialect=None, return_fids=False, batch_size=65536, use_pyarrow=False, datetime_as_string=False,
+               **kwargs):
+    """A context manager giving (meta, reader) as pyogrio.open_arrow does:
+    reader a pyarrow.RecordBatchReader (it also has __arrow_c_stream__, what
+    pyogrio gives without use_pyarrow) whose batches are fetched from the
+    service as they are read, each at most batch_size features (and at most
+    what the service sends in one answer)."""
+    _check_reader_arguments(sql, sql_dialect, skip_features, max_features, fids, where, bbox, mask)
+    if batch_size <= 0:
+        raise ValueError("'batch_size' must be > 0")
+    pa = arrow.require("pyarrow", "open_arrow()")
+    with _table(path_or_buffer, layer, encoding, kwargs) as (source, table):
+        fields = _columns(source, table, columns)
+        meta = _meta(table, fields)
+        table.request_mode = RequestMode.ON_INTERACTION_NO_CACHE
+        size = min(int(batch_size), int(table.max_record_count or batch_size))
+        names = [field.name for field in fields]
+
+        def query(offset, count):
+            if fids is not None:
+                ids = list(fids)[offset:offset + count]
+                return Query(where=None if ids else "1=0", columns=names, return_geometry=bool(read_geometry),
+                             object_ids=ids or None, order_by=table.object_id_field)
+            return Query(where=_where(source, where), bbox=bbox, mask=mask, columns=names,
+                         return_geometry=bool(read_geometry), result_offset=offset, max_features=count)
+
+        narrow = None  # GDAL's integer widths, from the first page (a later page that passes them fails)
+
+        def shaped(result):
+            nonlocal narrow
+            data = arrow.to_arrow(result)
+            if narrow is None:
+                narrow = _narrow(pa, data, fields) if _infers_types(table) else ()
+                meta.update(_meta(table, fields, narrow))
+            return _shape(data, fields, read_geometry=read_geometry, force_2d=force_2d,
+                          return_fids=return_fids, datetime_as_string=datetime_as_string,
+                          geometry_name="wkb_geometry", narrow=narrow)
+
+        def pages():
+            offset, remaining = int(skip_features), max_features
+            while remaining is None or remaining > 0:
+                count = size if remaining is None else min(size, remaining)
+                result = table.query(query(offset, count))
+                if len(result) == 0:
+                    return
+                yield shaped(result)
+                offset += len(result)
+                if remaining is not None:
+                    remaining -= len(result)
+                if fids is not None:
+                    if offset >= len(fids):
+                        return
+                elif not result.limit_exceeded:
+                    return  # the service says nothing lies beyond this page
+
+        stream = pages()
+        first = next(stream, None)
+        if first is None:
+            schema = shaped(table.query(Query(where="1=0", columns=names,
+                                              return_geometry=bool(read_geometry)))).schema
+            yield meta, pa.RecordBatchReader.from_batches(schema, iter(()))
+            return
+
+        def batches():
+            yield from first.to_batches()
+            for page in stream:
+                yield from page.cast(first.schema).to_batches()
+        yield meta, pa.RecordBatchReader.from_batches(first.schema, batches())
