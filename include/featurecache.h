@@ -1319,6 +1319,70 @@ struct ArrowArrayStream {
  * untouched). @since 1.1 */
 FC_API fc_status fc_result_get_arrow_stream(const fc_result *result, struct ArrowArrayStream *out);
 
+/* How fc_table_open_arrow_stream reads. Versioned: initialise with
+ * FC_ARROW_STREAM_OPTIONS_INIT or fc_arrow_stream_options_init, then set what
+ * differs; fields added later take their defaults in programs built against
+ * this header. @since 1.4 */
+typedef struct fc_arrow_stream_options {
+    uint32_t struct_size;        /* sizeof(fc_arrow_stream_options) */
+    const fc_query *query;       /* what to read (its where, geometry, out fields,
+                                    ids, max features, output wkid...); NULL = every
+                                    feature. Borrowed for the call: copied before it
+                                    returns */
+    int32_t prefetch_pages;      /* 2 (the default): requests in flight ahead of the
+                                    consumer, 1 to 64 (fewer while the server slows
+                                    down or pushes back, as a populate's) */
+} fc_arrow_stream_options;
+
+#define FC_ARROW_STREAM_OPTIONS_INIT { (uint32_t)sizeof(fc_arrow_stream_options), NULL, 2 }
+
+/* Sets *options to its defaults for a struct of struct_size bytes (pass
+ * sizeof(fc_arrow_stream_options)). FC_E_INVALID_ARGUMENT for NULL or a size
+ * smaller than struct_size's own field. @since 1.4 */
+FC_API fc_status fc_arrow_stream_options_init(fc_arrow_stream_options *options, size_t struct_size);
+
+/* Fills *out with an Arrow C stream of the features matching options->query,
+ * read from the service page by page as the consumer pulls them: the table's
+ * pager runs as for a populate (the same paging, checks and fallbacks; see
+ * fc_table_populate), but each page it takes becomes the next record batch
+ * instead of entering the cache. The cache is neither read nor changed; for
+ * cached features, query the table and use fc_result_get_arrow_stream.
+ * Returns at once; the first requests go out then (loading the table first
+ * if needed).
+ *
+ * Memory is bounded by the consumer, not the layer: the batch it holds, one
+ * page waiting for it, and at most prefetch_pages requests in flight. A
+ * consumer that stops pulling stops the requests; releasing the stream at any
+ * point cancels what is in flight and drops what waits.
+ *
+ * Schema: as fc_result_get_arrow_stream's, decided by the first page (its
+ * get_schema waits for that page; the table's declared fields when nothing
+ * matches). A later page whose values need a type the schema does not hold
+ * (the service's pages disagree: integers in one, text in the next) ends the
+ * stream with an error rather than a changed value; narrower values are
+ * written in the schema's type (int16 into int32, ...). Features of a layer
+ * edited while it is read may be missed or seen twice, as with any paged read
+ * of a live service (a populate has the same window, but is atomic).
+ *
+ * get_next blocks the calling thread until the next page arrives, and
+ * returns 0 with a released array at the end. Errors (the same as a
+ * populate's, then on every later call): EIO for FC_E_NETWORK, FC_E_TIMEOUT,
+ * FC_E_HTTP, FC_E_SERVICE, FC_E_PARSE and FC_E_PROTOCOL, ECANCELED for
+ * FC_E_CANCELLED, EOVERFLOW for FC_E_LIMIT, EINVAL otherwise; get_last_error
+ * then gives "<FC_E_… name>: <message>" (credentials masked), valid until the
+ * next call on the stream. The stream keeps what it needs: it may outlive
+ * the table, the query and the context handles.
+ *
+ * Threads: one thread at a time, as the Arrow C stream interface requires;
+ * never call it from a library callback (get_next waits for the library's
+ * threads). The caller owns *out and must call out->release(out).
+ *
+ * Errors returned at once: FC_E_INVALID_ARGUMENT (NULL or freed table, NULL
+ * out, bad options or query, prefetch_pages outside 1..64; *out is then
+ * untouched). @since 1.4 */
+FC_API fc_status fc_table_open_arrow_stream(fc_table *table, const fc_arrow_stream_options *options,
+                                            struct ArrowArrayStream *out);
+
 /* ==== Operations: every call that may touch the network ===================== */
 
 /* fc_operation: a running populate, query, count, extent or open. Every call

@@ -91,16 +91,12 @@ struct ArcGISLayerSource: FeatureSource {
         progress: PopulateProgress?, maxPages: Int?
     ) async throws(FeatureCacheError) -> FetchedFeatures {
         let fetched = try await withOutputSystem(query, metadata) { (query, output, keeper) async throws(FeatureCacheError) in
-            let fetched = try await withFormat(metadata) { (format) async throws(FeatureCacheError) in
-                try await runner(metadata, format, query, output, outFields: outFields, progress: progress, maxPages: maxPages).run()
+            // With a box widened into the service's system, the rows are checked here.
+            try await PageSink.keeping(keeper) { () async throws(FeatureCacheError) in
+                try await withFormat(metadata) { (format) async throws(FeatureCacheError) in
+                    try await runner(metadata, format, query, output, outFields: outFields, progress: progress, maxPages: maxPages).run()
+                }
             }
-            guard var keeper else { return fetched }
-            // The box was widened into the service's system: the rows are checked here.
-            var kept = FetchedFeatures()
-            kept.complete = fetched.complete
-            kept.spatialReference = fetched.spatialReference
-            for batch in fetched.batches { try keeper.keep(batch, into: &kept) }
-            return kept
         }
         statistics.update { $0.featuresReceived += fetched.featureCount }
         return fetched
@@ -165,7 +161,7 @@ struct ArcGISLayerSource: FeatureSource {
         if refused { return try await runInService(fallback, query, metadata, operation) }
         do {
             return try await operation(query, nil, nil)
-        } catch  where asked != 0 && fallback != 0 && Self.mayRefuseOutputSystem(error) {
+        } catch  where asked != 0 && fallback != 0 && Self.mayRefuseOutputSystem(error) && PageSink.current?.mayRestart != false {
             let answer: T
             do {
                 answer = try await runInService(fallback, query, metadata, operation)
@@ -231,7 +227,10 @@ struct ArcGISLayerSource: FeatureSource {
         let format = try format(metadata)
         do {
             return try await operation(format)
-        } catch  where format == .pbf && queryFormat.withLock({ $0 }) == .auto && Self.refusesPBF(error) {
+        } catch
+            where format == .pbf && queryFormat.withLock({ $0 }) == .auto && Self.refusesPBF(error)
+            && PageSink.current?.mayRestart != false
+        {
             statistics.update { $0.formatFallbacks += 1 }
             do {
                 let answer = try await operation(.json)

@@ -82,6 +82,46 @@ import Testing
         #expect(days.buffers[1]!.load(as: Int32.self) == 19782)
     }
 
+    /// A streamed query's later pages (ArrowExport(_:following:)): written in
+    /// the first page's types where those hold every value, refused where
+    /// they do not (an Arrow stream cannot change its schema).
+    @Test func aStreamPageTakesTheFirstPagesTypesOrIsRefused() throws {
+        let fields = [FieldInfo(name: "small", type: .smallInteger)]
+        func page(_ small: Int) throws -> FeatureResult {
+            let batch = try esri(fields, "{\"attributes\":{\"OID\":\(small),\"small\":\(small)},\"geometry\":{\"x\":1,\"y\":2}}")
+            return FeatureResult([(batch, nil)], limitExceeded: false, spatialReference: nil)
+        }
+        let schema = ArrowExport(try page(40000))  // int32: the first page's values need it
+        #expect(types(schema)["small"] == .int32)
+        let narrower = try ArrowExport(try page(5), following: schema)
+        #expect(types(narrower)["small"] == .int32)
+        let written = try narrower.batch(0).columns[1]  // held: its owners keep the buffer
+        #expect(written.buffers[1]!.load(as: Int32.self) == 5)
+        let error = #expect(throws: FeatureCacheError.self) { try ArrowExport(try page(3_000_000_000), following: schema) }
+        #expect(error?.code == .protocol && error?.message.contains("column small") == true)
+
+        // GeoJSON writes 24.0 as 24: an integer page of a float column is taken while exact.
+        let floats = ArrowExport(FeatureResult([(try geoJSON(feature(1, "\"a\":1.5")), nil)], limitExceeded: false, spatialReference: nil))
+        let whole = try ArrowExport(
+            FeatureResult([(try geoJSON(feature(2, "\"a\":24")), nil)], limitExceeded: false, spatialReference: nil), following: floats)
+        let converted = try whole.batch(0).columns[1]
+        #expect(converted.buffers[1]!.load(as: Double.self) == 24)
+        #expect(throws: FeatureCacheError.self) {
+            try ArrowExport(
+                FeatureResult([(try geoJSON(feature(3, "\"a\":9007199254740993")), nil)], limitExceeded: false, spatialReference: nil),
+                following: floats)
+        }
+        // Text takes anything but dates and geometry; a number column takes no text.
+        let text = ArrowExport(FeatureResult([(try geoJSON(feature(1, "\"a\":\"x\"")), nil)], limitExceeded: false, spatialReference: nil))
+        _ = try ArrowExport(
+            FeatureResult([(try geoJSON(feature(2, "\"a\":7")), nil)], limitExceeded: false, spatialReference: nil), following: text)
+        #expect(throws: FeatureCacheError.self) {
+            try ArrowExport(
+                FeatureResult([(try geoJSON(feature(2, "\"a\":\"y\"")), nil)], limitExceeded: false, spatialReference: nil),
+                following: floats)
+        }
+    }
+
     @Test func aFieldMissingFromABatchIsAllNull() throws {
         let first = try geoJSON(feature(1, "\"a\":1"))
         let second = try geoJSON(feature(2, "\"z\":\"only here\""))

@@ -137,6 +137,32 @@ int main() {
     }
     CHECK(moved.cached_feature_count() == 200000);  // a failed populate leaves the cache
     {
+        // A query streamed from the service as Arrow: every feature once, and a
+        // release before the end.
+        fc::Query some;
+        some.where("OBJECTID <= 4500");
+        ArrowArrayStream stream{};
+        moved.open_arrow_stream(&stream, &some, 3);
+        ArrowSchema schema{};
+        CHECK(stream.get_schema(&stream, &schema) == 0 && schema.n_children >= 2);
+        schema.release(&schema);
+        int64_t rows = 0;
+        for (;;) {
+            ArrowArray array{};
+            CHECK(stream.get_next(&stream, &array) == 0);
+            if (!array.release) break;
+            rows += array.length;
+            array.release(&array);
+        }
+        CHECK(rows == 4500);
+        stream.release(&stream);
+        moved.open_arrow_stream(&stream);
+        ArrowArray first{};
+        CHECK(stream.get_next(&stream, &first) == 0 && first.length > 0);
+        first.release(&first);
+        stream.release(&stream);  // 200,000 trees: the rest is never asked for
+    }
+    {
         // Any service from its URL alone: its items, and a table on one.
         std::string first = emulator_layer(0);
         fc::FeatureService service = fc::FeatureService::open(first.substr(0, first.rfind('/')));

@@ -215,6 +215,12 @@ class Envelope(Structure):
                 ("wkid", c_int32)]
 
 
+class ArrowStreamOptions(Structure):
+    _fields_ = [("struct_size", c_uint32),
+                ("query", _handle),
+                ("prefetch_pages", c_int32)]
+
+
 class Progress(Structure):
     _fields_ = [("struct_size", c_uint32),
                 ("pages", c_int64),
@@ -485,6 +491,8 @@ SIGNATURES = {
     "fc_result_geometry_wkb": (_status, [_handle, c_int64, POINTER(POINTER(c_uint8)), POINTER(c_size_t)]),
     "fc_result_to_geojson": (_status, [_handle, POINTER(c_void_p)]),
     "fc_result_get_arrow_stream": (_status, [_handle, c_void_p]),
+    "fc_arrow_stream_options_init": (_status, [POINTER(ArrowStreamOptions), c_size_t]),
+    "fc_table_open_arrow_stream": (_status, [_handle, POINTER(ArrowStreamOptions), c_void_p]),
     "fc_operation_wait": (_status, [_handle, c_double]),
     "fc_operation_cancel": (_status, [_handle]),
     "fc_operation_is_finished": (_status, [_handle, POINTER(c_bool)]),

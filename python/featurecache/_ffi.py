@@ -44,7 +44,8 @@ lib = _load()
 
 
 # The structs, callback types and signatures, generated from the header.
-from ._contract import (SIGNATURES, ApplyOptions, CacheInfo, EditInfo, Envelope, PopulateOptions, SyncOptions, SyncResult,  # noqa: E402,F401
+from ._contract import (SIGNATURES, ApplyOptions, ArrowStreamOptions, CacheInfo, EditInfo, Envelope, PopulateOptions,  # noqa: E402,F401
+                        SyncOptions, SyncResult,
                         Progress, TableStatistics, WorkLimits, CHANGE_CALLBACK, FEATURES_CHANGED_CALLBACK,
                         LOAD_CALLBACK, LOAD_STATUS_CALLBACK, OPERATION_CALLBACK, PROGRESS_CALLBACK, REQUEST_CALLBACK)
 

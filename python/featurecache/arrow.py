@@ -46,16 +46,47 @@ def _free_stream_capsule(capsule):
 
 def stream_capsule(result_ptr):
     """A PyCapsule "arrow_array_stream" holding a new stream of the result."""
+    return _capsule(lambda address: _ffi.lib.fc_result_get_arrow_stream(result_ptr, address))
+
+
+def _capsule(fill):
+    """A PyCapsule "arrow_array_stream" holding the stream fill(address) writes."""
     address = _api.PyMem_RawMalloc(ctypes.sizeof(_ArrowArrayStream))
     if not address:
         raise MemoryError("no memory for an ArrowArrayStream")
     ctypes.memset(address, 0, ctypes.sizeof(_ArrowArrayStream))
     try:
-        check(_ffi.lib.fc_result_get_arrow_stream(result_ptr, address))
+        check(fill(address))
     except BaseException:
         _api.PyMem_RawFree(address)
         raise
     return _api.PyCapsule_New(address, _STREAM_CAPSULE, _free_stream_capsule)
+
+
+class ServiceStream:
+    """A query's features read from the service page by page as they are
+    read (fc_table_open_arrow_stream), through the Arrow PyCapsule interface:
+    pyarrow.RecordBatchReader.from_stream(stream), polars.from_arrow,
+    duckdb and geopandas read it without a copy of the layer in between.
+    Each __arrow_c_stream__ call starts a new read of the service."""
+
+    def __init__(self, table, query, prefetch):
+        if not 1 <= int(prefetch) <= 64:
+            raise ValueError("prefetch must be 1 to 64, not %r" % (prefetch,))
+        self._table, self._query, self._prefetch = table, query, int(prefetch)
+
+    def __arrow_c_stream__(self, requested_schema=None):
+        """A capsule of a new stream (requested_schema is not applied: consumers cast)."""
+        options = _ffi.ArrowStreamOptions()
+        options.struct_size = ctypes.sizeof(options)
+        options.query = self._query._ptr if self._query is not None else None
+        options.prefetch_pages = self._prefetch
+        return _capsule(lambda address: _ffi.lib.fc_table_open_arrow_stream(self._table._ptr, ctypes.byref(options),
+                                                                           address))
+
+    def read_all(self):
+        """Every batch as one pyarrow.Table (memory then holds the layer)."""
+        return require("pyarrow", "ServiceStream.read_all()").RecordBatchReader.from_stream(self).read_all()
 
 
 def require(module, feature):

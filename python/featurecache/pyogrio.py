@@ -30,6 +30,7 @@ Where the answers differ from pyogrio's, and why:
 """
 import contextlib
 import importlib
+import itertools
 import json
 import urllib.parse
 
@@ -482,67 +483,52 @@ def open_arrow(path_or_buffer, /, layer=None, encoding=None, columns=None, read_
                **kwargs):
     """A context manager giving (meta, reader) as pyogrio.open_arrow does:
     reader a pyarrow.RecordBatchReader (it also has __arrow_c_stream__, what
-    pyogrio gives without use_pyarrow) whose batches are fetched from the
-    service as they are read, each at most batch_size features (and at most
-    what the service sends in one answer)."""
+    pyogrio gives without use_pyarrow) of batches of at most batch_size
+    features, read from the service page by page as the reader is read
+    (Table.arrow_stream: one pass of the table's pager, at most two pages
+    requested ahead, nothing cached). Leaving the context stops it."""
     _check_reader_arguments(sql, sql_dialect, skip_features, max_features, fids, where, bbox, mask)
     if batch_size <= 0:
         raise ValueError("'batch_size' must be > 0")
     pa = arrow.require("pyarrow", "open_arrow()")
     with _table(path_or_buffer, layer, encoding, kwargs) as (source, table):
         fields = _columns(source, table, columns)
-        meta = _meta(table, fields)
-        table.request_mode = RequestMode.ON_INTERACTION_NO_CACHE
-        size = min(int(batch_size), int(table.max_record_count or batch_size))
         names = [field.name for field in fields]
+        if fids is not None:
+            query = Query(where=None if len(fids) else "1=0", columns=names, return_geometry=bool(read_geometry),
+                          object_ids=list(fids) or None)
+        else:
+            query = Query(where=_where(source, where), bbox=bbox, mask=mask, columns=names,
+                          return_geometry=bool(read_geometry), result_offset=int(skip_features),
+                          max_features=max_features if max_features else None)
+        pages = pa.RecordBatchReader.from_stream(table.arrow_stream(query))
+        try:
+            first = pa.Table.from_batches(list(itertools.islice(_rest(pages), 1)), schema=pages.schema)
+            # GDAL's integer widths, from the first page (a later page that passes them fails).
+            narrow = _narrow(pa, first, fields) if _infers_types(table) else ()
+            meta = _meta(table, fields, narrow)
 
-        def query(offset, count):
-            if fids is not None:
-                ids = list(fids)[offset:offset + count]
-                return Query(where=None if ids else "1=0", columns=names, return_geometry=bool(read_geometry),
-                             object_ids=ids or None, order_by=table.object_id_field)
-            return Query(where=_where(source, where), bbox=bbox, mask=mask, columns=names,
-                         return_geometry=bool(read_geometry), result_offset=offset, max_features=count)
+            def shaped(data):
+                return _shape(data, fields, read_geometry=read_geometry, force_2d=force_2d, return_fids=return_fids,
+                              datetime_as_string=datetime_as_string, geometry_name="wkb_geometry", narrow=narrow)
 
-        narrow = None  # GDAL's integer widths, from the first page (a later page that passes them fails)
+            schema = shaped(first).schema
 
-        def shaped(result):
-            nonlocal narrow
-            data = arrow.to_arrow(result)
-            if narrow is None:
-                narrow = _narrow(pa, data, fields) if _infers_types(table) else ()
-                meta.update(_meta(table, fields, narrow))
-            return _shape(data, fields, read_geometry=read_geometry, force_2d=force_2d,
-                          return_fids=return_fids, datetime_as_string=datetime_as_string,
-                          geometry_name="wkb_geometry", narrow=narrow)
+            def batches():
+                pending = itertools.chain([first], (pa.Table.from_batches([batch], schema=pages.schema)
+                                                    for batch in _rest(pages)))
+                for page in pending:
+                    if page.num_rows:
+                        yield from shaped(page).cast(schema).to_batches(max_chunksize=int(batch_size))
+            yield meta, pa.RecordBatchReader.from_batches(schema, batches())
+        finally:
+            pages.close()
 
-        def pages():
-            offset, remaining = int(skip_features), max_features
-            while remaining is None or remaining > 0:
-                count = size if remaining is None else min(size, remaining)
-                result = table.query(query(offset, count))
-                if len(result) == 0:
-                    return
-                yield shaped(result)
-                offset += len(result)
-                if remaining is not None:
-                    remaining -= len(result)
-                if fids is not None:
-                    if offset >= len(fids):
-                        return
-                elif not result.limit_exceeded:
-                    return  # the service says nothing lies beyond this page
 
-        stream = pages()
-        first = next(stream, None)
-        if first is None:
-            schema = shaped(table.query(Query(where="1=0", columns=names,
-                                              return_geometry=bool(read_geometry)))).schema
-            yield meta, pa.RecordBatchReader.from_batches(schema, iter(()))
+def _rest(reader):
+    """The batches of `reader` still to come, one at a time."""
+    while True:
+        try:
+            yield reader.read_next_batch()
+        except StopIteration:
             return
-
-        def batches():
-            yield from first.to_batches()
-            for page in stream:
-                yield from page.cast(first.schema).to_batches()
-        yield meta, pa.RecordBatchReader.from_batches(first.schema, batches())

@@ -3,7 +3,7 @@
 import ctypes
 import os
 
-from . import _ffi
+from . import _ffi, arrow
 from ._handle import Handle
 from .errors import check
 from ._callbacks import invoke, registry
@@ -454,6 +454,17 @@ class Table(Handle, Loadable, Editing):
         with self.populate_async(query, clear_cache, out_fields, progress, where=where, bbox=bbox, mask=mask,
                                  columns=columns, max_features=max_features, resumable=resumable) as operation:
             return operation.result(timeout)
+
+    def arrow_stream(self, query=None, *, where=None, bbox=None, mask=None, columns=None, max_features=None,
+                     prefetch=2):
+        """The features matching query (or the where, bbox, mask, columns and
+        max_features keywords) read from the service page by page as they are
+        read, never entering the cache: an object with __arrow_c_stream__
+        (pyarrow.RecordBatchReader.from_stream, polars, duckdb). Memory holds
+        the batch being read, one page waiting and at most prefetch requests
+        in flight; letting the reader go cancels them. See
+        fc_table_open_arrow_stream for the schema and the errors."""
+        return arrow.ServiceStream(self, self._query_of(query, None, where, bbox, mask, columns, max_features), prefetch)
 
     @property
     def cached_feature_count(self):

@@ -227,3 +227,29 @@ def test_ogc_and_wfs_tables(geoservers, truth):
             wx, wy = want["geometry"]["coordinates"]
             assert abs(point.x - wx) < 1e-7 and abs(point.y - wy) < 1e-7
         table.close()
+
+
+def test_a_service_stream_reads_pages_as_they_are_read(ns):
+    """Table.arrow_stream (fc_table_open_arrow_stream): the features a populate
+    gets, page by page, none cached; a server error ends it with the library's
+    message after the pages before it."""
+    table = fc.Table.arcgis(ns.layer_url())
+    table.set_page_size(1000)
+    table.request_mode = fc.RequestMode.MANUAL_CACHE
+    reader = pa.RecordBatchReader.from_stream(table.arrow_stream(where="OBJECTID <= 5000", prefetch=2))
+    sizes, ids = [], []
+    for batch in reader:
+        sizes.append(batch.num_rows)
+        ids += batch.column("OBJECTID").to_pylist()
+    assert sizes == [1000] * 5 and sorted(ids) == list(range(1, 5001))
+    assert table.cached_feature_count == 0
+    populated = table.populate(where="OBJECTID <= 5000")
+    assert reader.schema.equals(pa.table(populated).schema, check_metadata=True)
+
+    ns.control("fail", mode="http500", match="query", param="resultOffset=2000", count=20)
+    reader = pa.RecordBatchReader.from_stream(table.arrow_stream(where="OBJECTID <= 5000"))
+    got = [reader.read_next_batch().num_rows for _ in range(2)]
+    assert got == [1000, 1000]
+    with pytest.raises(OSError, match="FC_E_HTTP"):
+        reader.read_next_batch()
+    ns.control("reset")

@@ -180,3 +180,27 @@ def test_fids_and_force_2d(emulator):
     picked = fp.read_dataframe(url, fids=frame.index[:2].tolist(), fid_as_index=True)
     assert sorted(picked.index.tolist()) == sorted(frame.index[:2].tolist())
     assert fp.read_info(url)["geometry_type"] == "Point Z"
+
+
+@pytest.mark.geoservers
+def test_ogc_api_open_arrow_streams_what_pyogrio_streams(geoservers):
+    base = geoservers["PYGEOAPI_URL"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pyogrio.open_arrow("OAPIF:" + base, layer="trees", where="DBH > 20", use_pyarrow=True) as (_, reader):
+            theirs = reader.read_all()
+    with fp.open_arrow(base, layer="trees", where="DBH > 20", batch_size=3000) as (meta, reader):
+        batches = list(reader)
+    ours = pa_table(batches)
+    assert all(batch.num_rows <= 3000 for batch in batches) and len(batches) > 1
+    assert ours.num_rows == theirs.num_rows > 0
+    assert ours.schema.names == theirs.schema.names
+    ours, theirs = ours.sort_by("id"), theirs.sort_by("id")
+    for name in ("id", "Condition", "Species", "DBH", "wkb_geometry"):
+        assert ours.column(name).to_pylist() == theirs.column(name).to_pylist(), name
+    assert list(meta["fields"]) == ["id", "Condition", "Species", "DBH", "Planted"]
+
+
+def pa_table(batches):
+    import pyarrow as pa
+    return pa.Table.from_batches(batches)

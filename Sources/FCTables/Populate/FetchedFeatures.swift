@@ -51,12 +51,21 @@ package struct FetchedFeatures: Sendable {
     package private(set) var pageCount = 0
     /// The last batches, pages appended since the last gather: rows and count.
     private var pendingRows = 0, pendingPages = 0
+    /// Where appended pages go instead when a query is streamed (`PageSink`):
+    /// the sink current where this was made. `batches` then stays empty.
+    package let sink: PageSink?
+    /// Rows handed to `sink`.
+    private var streamedRows = 0
 
     /// Rows of appended pages that are gathered into one batch as soon as they
     /// are there (`append`).
     package static let gatheredRows = 1 << 15
 
-    package init() {}
+    /// Pages kept here, or handed to the sink of the query being streamed.
+    package init() { sink = PageSink.current }
+
+    /// Pages kept here, or handed to `sink`.
+    package init(streaming sink: PageSink?) { self.sink = sink }
 
     /// Adds a page (empty ones are dropped). Every `gatheredRows` rows of
     /// pages of one layout become one batch as they arrive, and the pages go:
@@ -65,6 +74,12 @@ package struct FetchedFeatures: Sendable {
     /// are freed, beside the compacted copy; measured in BENCHMARKS.md).
     package mutating func append(_ page: FeatureBatch) {
         guard page.count > 0 else { return }
+        if let sink {
+            sink.deliver(page, spatialReference: spatialReference)
+            pageCount += 1
+            streamedRows += page.count
+            return
+        }
         batches.append(page)
         pageCount += 1
         pendingPages += 1
@@ -90,7 +105,7 @@ package struct FetchedFeatures: Sendable {
         batches = FeatureBatch.compacting(consume pages, spatialOrder: !ordered)
         isCompacted = true
     }
-    package var featureCount: Int { batches.reduce(0) { $0 + $1.count } }
+    package var featureCount: Int { batches.reduce(streamedRows) { $0 + $1.count } }
     package var objectIds: [Int64] { batches.flatMap { batch in (0..<batch.count).map { batch.objectId($0) } } }
     /// How generalized the coarsest page's geometry is (0 = all exact).
     package var geometryTolerance: Double { batches.map(\.geometryTolerance).max() ?? 0 }

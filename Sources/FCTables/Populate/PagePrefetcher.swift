@@ -48,9 +48,11 @@ package final class PagePrefetcher<Key: Hashable & Sendable, Page: Sendable>: Se
         journal = Page.self is any JournaledPage.Type ? PopulateJournal.current : nil
     }
 
-    /// Up to `context`'s connections per host in flight.
+    /// Up to `context`'s connections per host in flight (for a streamed
+    /// query, up to the pages its consumer lets go ahead: `PageSink.prefetch`).
     package convenience init(context: ClientContext) {
-        self.init(window: PagingWindow(limit: context.settings.maxConnectionsPerHost))
+        let connections = context.settings.maxConnectionsPerHost
+        self.init(window: PagingWindow(limit: PageSink.current.map { min($0.prefetch, connections) } ?? connections))
     }
 
     /// The pages the pager will ask for next, in order (replacing what it expected before).
@@ -70,6 +72,8 @@ package final class PagePrefetcher<Key: Hashable & Sendable, Page: Sendable>: Se
 
     /// The page for `key`: the one sent ahead, or fetched now with `fetch`.
     package func page(_ key: Key, fetch: @escaping Fetch) async throws(FeatureCacheError) -> Page {
+        // A streamed query: not before its consumer has room for the page.
+        try await PageSink.current?.waitForRoom()
         guard let journal, let kept = Page.self as? any JournaledPage.Type else { return try await fetched(key, fetch: fetch) }
         if let page = journal.replayed(key, as: kept) as? Page { return page }
         let page = try await fetched(key, fetch: fetch)

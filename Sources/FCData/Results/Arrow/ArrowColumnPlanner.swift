@@ -43,6 +43,26 @@ package struct ArrowColumnPlanner {
         }
     }
 
+    /// Whether every selected value of an integer field is a double exactly
+    /// (within ±2^53): a stream's float64 column can take it.
+    package func integersAreExactDoubles(ofField field: Int) -> Bool {
+        let limit: Int64 = 1 << 53
+        for part in result.parts {
+            let mapped = Int(part.columnMap[field])
+            guard mapped >= 0 else { continue }
+            let column = part.batch.columns[mapped]
+            guard column.kind == .int64 else { return false }
+            var exact = true
+            column.integers.withUnsafeBufferPointer { values in
+                ArrowRows(part.rows, part.count).forEach { row in
+                    if exact, values[row] > limit || values[row] < -limit { exact = false }
+                }
+            }
+            if !exact { return false }
+        }
+        return true
+    }
+
     /// `type` if every selected value fits it, else the next wider integer type that holds them all.
     private func narrowest(_ stored: [(column: Column, rows: [UInt32]?, count: Int)], from type: ArrowType) -> ArrowType {
         var low = Int64.max, high = Int64.min

@@ -61,6 +61,56 @@ public final class ArrowExport: Sendable {
         self.sources = sources
     }
 
+    private init(_ result: FeatureResult, columns: [ArrowColumnSpec], sources: [ArrowColumnSource]) {
+        self.result = result
+        self.columns = columns
+        self.sources = sources
+    }
+
+    /// A page of a stream in the columns of `schema` (the export of the
+    /// stream's first page): each column of the type this page's values
+    /// need, written as the schema's where that holds every value (int16
+    /// into int32, any number into float64 that holds it exactly, anything
+    /// but a date or geometry into text). `.protocol` when it cannot: the
+    /// service's pages disagree on a column's type, and nothing is changed
+    /// to fit (an Arrow stream's schema is given before its batches).
+    public convenience init(_ result: FeatureResult, following schema: ArrowExport) throws(FeatureCacheError) {
+        let own = ArrowExport(result)
+        guard own.columns.map(\.name) == schema.columns.map(\.name) else {
+            throw FeatureCacheError(
+                .protocol,
+                "a page's columns (\(own.columns.map(\.name).joined(separator: ", "))) are not the stream's "
+                    + "(\(schema.columns.map(\.name).joined(separator: ", ")))")
+        }
+        for (index, (mine, theirs)) in zip(own.columns, schema.columns).enumerated() {
+            if Self.widens(mine.type, into: theirs.type) { continue }
+            // An integer page of a float column (GeoJSON writes 24.0 as 24): exact within ±2^53.
+            if mine.type == .int64, theirs.type == .float64, case .field(let field) = own.sources[index],
+                ArrowColumnPlanner(result).integersAreExactDoubles(ofField: field)
+            {
+                continue
+            }
+            throw FeatureCacheError(
+                .protocol,
+                "column \(mine.name) of a page needs \(mine.type.format), which the stream's schema, from its first page, "
+                    + "gives as \(theirs.type.format): the service's pages disagree on its type")
+        }
+        self.init(result, columns: schema.columns, sources: own.sources)
+    }
+
+    /// Whether values planned as `page` are written exactly as `schema`.
+    static func widens(_ page: ArrowType, into schema: ArrowType) -> Bool {
+        switch (page, schema) {
+        case _ where page == schema: true
+        case (.int16, .int32), (.int16, .int64), (.int32, .int64): true
+        case (.int16, .float64), (.int32, .float64), (.float32, .float64): true
+        case (.int16, .utf8), (.int32, .utf8), (.int64, .utf8), (.float32, .utf8), (.float64, .utf8), (.boolean, .utf8),
+            (.date32, .utf8):
+            true
+        default: false
+        }
+    }
+
     /// The number of record batches.
     public var batchCount: Int { result.parts.count }
 
