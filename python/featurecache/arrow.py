@@ -120,12 +120,59 @@ def geometry_column(table):
     return None, None
 
 
-def to_geopandas(table):
+def iso_text(column):
+    """Instants as ISO 8601 text as GDAL writes them: "2021-11-19T00:00:00Z",
+    with ".sss" before the Z when the milliseconds are not 0."""
+    import importlib
+    compute = importlib.import_module("pyarrow.compute")
+    text = compute.strftime(column, format="%Y-%m-%dT%H:%M:%S")
+    text = compute.replace_substring_regex(text, pattern=r"\.000$", replacement="")
+    return compute.replace_substring_regex(text, pattern=r"$", replacement="Z")
+
+
+def dates_as_text(table):
+    """The table with its timestamp columns as ISO 8601 text (iso_text)."""
+    pa = require("pyarrow", "datetime_as_string")
+    for index, field in enumerate(table.schema):
+        if pa.types.is_timestamp(field.type):
+            table = table.set_column(index, pa.field(field.name, pa.string(), metadata=field.metadata),
+                                     iso_text(table.column(index)))
+    return table
+
+
+def force_2d(table):
+    """The table with its geoarrow.wkb column's Z and M dropped."""
+    pa = require("pyarrow", "force_2d")
+    shapely = require("shapely", "force_2d")
+    name, _ = geometry_column(table)
+    if name is None:
+        return table
+    index = table.schema.get_field_index(name)
+    geometries = shapely.from_wkb(table.column(index).to_numpy(zero_copy_only=False))
+    flat = pa.array(shapely.to_wkb(shapely.force_2d(geometries), flavor="iso"), type=pa.binary())
+    return table.set_column(index, table.schema.field(index), flat)
+
+
+def authority_code(crs):
+    """"EPSG:4326", "ESRI:102719": a CRS text (PROJJSON, a code, WKT) by its
+    authority code when PROJJSON gives one; the text as it is otherwise."""
+    if crs and crs.lstrip().startswith("{"):
+        try:
+            code = json.loads(crs).get("id")
+        except ValueError:
+            return crs
+        if isinstance(code, dict) and code.get("authority") and code.get("code") is not None:
+            return "%s:%s" % (code["authority"], code["code"])
+    return crs
+
+
+def to_geopandas(table, **to_pandas):
     """A GeoDataFrame of an Arrow table from the stream: integers and booleans
     with NULLs as pandas' nullable dtypes (Int16, Int32, Int64, boolean) so no
     value turns into a float, the rest as numpy dtypes (dates datetime64[ms, UTC],
     date-only datetime64[ms]); the WKB decoded by shapely; crs from the GeoArrow
-    metadata."""
+    metadata, by its authority code ("EPSG:4326") where it has one.
+    to_pandas: pyarrow's to_pandas keywords, for every column."""
     pa = require("pyarrow", "to_geopandas()")
     pd = require("pandas", "to_geopandas()")
     gpd = require("geopandas", "to_geopandas()")
@@ -133,12 +180,15 @@ def to_geopandas(table):
     nullable = {pa.int16(): pd.Int16Dtype(), pa.int32(): pd.Int32Dtype(), pa.int64(): pd.Int64Dtype(),
                 pa.bool_(): pd.BooleanDtype()}
     geometry_name, crs = geometry_column(table)
+    crs = authority_code(crs)
     columns = {}
     for field, column in zip(table.schema, table.columns):
         if field.name == geometry_name:
             continue
         mapper = nullable.get if column.null_count else None
-        columns[field.name] = column.to_pandas(types_mapper=mapper, date_as_object=False)
+        options = {"types_mapper": mapper, "date_as_object": False}
+        options.update(to_pandas)
+        columns[field.name] = column.to_pandas(**options)
     frame = pd.DataFrame(columns, copy=False)
     if geometry_name is None:
         return gpd.GeoDataFrame(frame)

@@ -31,14 +31,13 @@ Where the answers differ from pyogrio's, and why:
 import contextlib
 import importlib
 import itertools
-import json
 import urllib.parse
 
 from . import arrow
 from .constants import RequestMode, ServiceKind
 from .errors import ServiceError, UnsupportedError
 from .query import Query
-from .readers import _crs_name, _open
+from .readers import _crs_name, _layer_name, _open
 from .service import FeatureService
 
 __all__ = ["list_layers", "read_info", "read_arrow", "read_dataframe", "open_arrow", "read_bounds"]
@@ -65,9 +64,6 @@ _GEOMETRY = {"point": "Point", "multipoint": "MultiPoint", "polyline": "LineStri
 # GDAL's driver for each kind of service, as pyogrio's read_info names it.
 _DRIVER = {ServiceKind.ARCGIS: "ESRIJSON", ServiceKind.OGC: "OAPIF",
            ServiceKind.WFS: "WFS"}
-
-# GDAL open options that mean what this library always does.
-_INHERENT_OPTIONS = {"FEATURE_SERVER_PAGING"}
 
 _PREFIXES = ("ESRIJSON:", "OAPIF:", "WFS:", "GEOJSON:")
 
@@ -110,54 +106,17 @@ class _Source:
         self.url = url
 
 
-def _layer_name(source, layer):
-    """The layer the other readers take, for pyogrio's layer: None (the first),
-    an index, or a name (or an id)."""
-    if layer is not None and not isinstance(layer, (int, str)):
-        raise TypeError("layer must be an index (int) or a name (str), not %s" % type(layer).__name__)
-    if isinstance(layer, str):
-        return layer
-    try:
-        with FeatureService.open(source.url) as service:
-            items = service.items
-    except Exception:
-        if layer in (None, 0):
-            return None  # a URL that names one layer (a layer, a document): it is the first
-        raise
-    if not items:
-        if layer in (None, 0):
-            return None
-        raise ValueError("layer index %d is out of range: %s names one layer" % (layer, source.url))
-    index = 0 if layer is None else layer
-    if not -len(items) <= index < len(items):
-        raise ValueError("layer index %d is out of range: %s has %d layers" % (index, source.url, len(items)))
-    item = items[index]
-    return item.name if all(entry.id.isdigit() for entry in items) else item.id
-
-
 @contextlib.contextmanager
 def _table(path_or_buffer, layer, encoding, kwargs):
     if encoding is not None and encoding.replace("-", "").lower() != "utf8":
         raise ValueError("encoding %r: feature services send UTF-8, and their text is read as UTF-8" % encoding)
     source = _Source(path_or_buffer)
-    source.layer = _layer_name(source, layer)
-    table = _open(source.url, source.layer, None, None, None)
+    source.layer = _layer_name(source.url, layer)
+    table = _open(source.url, source.layer, None, None, None, kwargs)
     try:
-        _apply_options(table, kwargs)
         yield source, table
     finally:
         table.close()
-
-
-def _apply_options(table, kwargs):
-    known = {name.upper(): name for name in table.options} if kwargs else {}
-    for name, value in kwargs.items():
-        if name.upper() in _INHERENT_OPTIONS:
-            continue
-        if name.upper() not in known:
-            raise TypeError("unknown keyword %r: not an argument of this reader, nor an option of %s sources (%s)"
-                            % (name, table.service_kind.name, ", ".join(sorted(known.values())) or "none"))
-        table.set_option(known[name.upper()], value if isinstance(value, str) else json.dumps(value))
 
 
 def _geometry_type(table):
@@ -337,15 +296,6 @@ def _arrow_types(pa, fields, datetime_as_string, narrow):
     return types
 
 
-def _iso_text(column):
-    """Instants as GDAL writes them: "2021-11-19T00:00:00Z", with ".sss"
-    before the Z when the milliseconds are not 0."""
-    compute = importlib.import_module("pyarrow.compute")
-    text = compute.strftime(column, format="%Y-%m-%dT%H:%M:%S")
-    text = compute.replace_substring_regex(text, pattern=r"\.000$", replacement="")
-    return compute.replace_substring_regex(text, pattern=r"$", replacement="Z")
-
-
 def _shape(table, fields, *, read_geometry, force_2d, return_fids, datetime_as_string, geometry_name, narrow=()):
     """The library's Arrow table in pyogrio's shape: the fields asked for, in
     the layer's order, cast to the types GDAL gives them; the object ids as
@@ -371,7 +321,7 @@ def _shape(table, fields, *, read_geometry, force_2d, return_fids, datetime_as_s
         target = casts.get(field.name)
         if target is not None and column.type != target:
             if pa.types.is_timestamp(column.type) and pa.types.is_string(target):
-                column = _iso_text(column)
+                column = arrow.iso_text(column)
             else:
                 # Widened, never cut: a value outside the declared type keeps the library's wider one.
                 try:

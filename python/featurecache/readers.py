@@ -1,9 +1,19 @@
 # SPDX-License-Identifier: Apache-2.0
 """One-call readers in the spirit of pyogrio: a URL (and the layer, collection
-or feature type it needs) in; its layers, its description, a pyarrow Table, a
-stream of record batches or a GeoDataFrame out. Every reader takes the same
-keywords: where, bbox, mask, columns, max_features (None: all), crs (None: the
-layer's own system)."""
+or feature type it needs: its name or id, or its index as list_layers gives
+them) in; its layers, its description, a pyarrow Table, a stream of record
+batches or a GeoDataFrame out. Every reader takes the same keywords: where,
+bbox, mask, columns, max_features (None: all), crs (None: the layer's own
+system), and read_arrow and read_dataframe pyogrio's skip_features, fids,
+read_geometry, force_2d, datetime_as_string (and read_dataframe its
+fid_as_index, arrow_to_pandas_kwargs and use_arrow); other keywords are the
+source's options (Table.options), a name it does not have an error.
+
+Where these differ from pyogrio, by design (featurecache.pyogrio has
+pyogrio's own shapes): the object id field always comes, as the library's
+key of every feature; types are the service's (an object id is int64);
+read_arrow returns the table alone, the geometry column is "geometry", and
+read_info describes the layer as the library sees it."""
 import contextlib
 import json
 
@@ -14,18 +24,72 @@ from .service import FeatureService
 from .table import Table
 
 
-def _open(url, layer, crs, context, timeout):
+def _layer_name(url, layer, context=None, timeout=None):
+    """The name the readers open for `layer`: a str as it is; an index (or
+    None: the first) into the service's items as list_layers gives them;
+    None for a URL that names one layer (a layer, a document)."""
+    if layer is not None and (isinstance(layer, bool) or not isinstance(layer, (int, str))):
+        raise TypeError("layer must be an index (int) or a name (str), not %s" % type(layer).__name__)
+    if isinstance(layer, str):
+        return layer
+    try:
+        with FeatureService.open(url, context=context, timeout=timeout) as service:
+            items = service.items
+    except Exception:
+        if layer in (None, 0):
+            return None  # a URL that names one layer: it is the first
+        raise
+    if not items:
+        if layer in (None, 0):
+            return None
+        raise ValueError("layer index %d is out of range: %s names one layer" % (layer, url))
+    index = 0 if layer is None else layer
+    if not -len(items) <= index < len(items):
+        raise ValueError("layer index %d is out of range: %s has %d layers" % (index, url, len(items)))
+    item = items[index]
+    return item.name if all(entry.id.isdigit() for entry in items) else item.id
+
+
+# GDAL open options that mean what this library always does.
+_INHERENT_OPTIONS = {"FEATURE_SERVER_PAGING"}
+
+
+def _apply_options(table, options):
+    """Sets the source's options (Table.options, by name, case-insensitively);
+    TypeError for a name this kind of source does not have."""
+    known = {name.upper(): name for name in table.options} if options else {}
+    for name, value in options.items():
+        if name.upper() in _INHERENT_OPTIONS:
+            continue
+        if name.upper() not in known:
+            raise TypeError("unknown keyword %r: not an argument of this reader, nor an option of %s sources (%s)"
+                            % (name, table.service_kind.name, ", ".join(sorted(known.values())) or "none"))
+        table.set_option(known[name.upper()], value if isinstance(value, str) else json.dumps(value))
+
+
+def _open(url, layer, crs, context, timeout, options=None, page_size=None):
     """The loaded table of layer; crs (a code, "EPSG:25832", a pyproj.CRS, WKT)
     set before it loads, so the service is asked for that system (or the
     library projects into it)."""
-    if crs is None:
-        return Table.open(url, layer, context=context, timeout=timeout)
-    with FeatureService.open(url, context=context, timeout=timeout) as service:
-        table = service.table(layer)
+    layer = _layer_name(url, layer, context, timeout)
+    if crs is None and page_size is None:
+        table = Table.open(url, layer, context=context, timeout=timeout)
+    else:
+        # What must be set before the table loads.
+        with FeatureService.open(url, context=context, timeout=timeout) as service:
+            table = service.table(layer)
+        try:
+            if crs is not None:
+                table.set_spatial_reference(crs)
+            if page_size is not None:
+                table.set_page_size(int(page_size))
+            table.load()
+            table.wait(timeout)
+        except BaseException:
+            table.close()
+            raise
     try:
-        table.set_spatial_reference(crs)
-        table.load()
-        table.wait(timeout)
+        _apply_options(table, options or {})
     except BaseException:
         table.close()
         raise
@@ -82,94 +146,113 @@ def _query(where, bbox, mask, columns, max_features):
 
 
 def read_result(url, layer=None, *, where=None, bbox=None, mask=None, columns=None, max_features=None, crs=None,
-                context=None, timeout=None):
+                context=None, timeout=None, skip_features=0, fids=None, read_geometry=True, **options):
     """The features of one layer as a Result (see read_arrow for the arguments)."""
-    with _open(url, layer, crs, context, timeout) as table:
+    if skip_features < 0:
+        raise ValueError("'skip_features' must be >= 0")
+    if fids is not None and (where is not None or bbox is not None or mask is not None or skip_features
+                             or max_features):
+        raise ValueError("cannot set both 'fids' and any of 'where', 'bbox', 'mask', 'skip_features' or "
+                         "'max_features'")
+    with _open(url, layer, crs, context, timeout, options) as table:
         table.request_mode = RequestMode.MANUAL_CACHE
+        if fids is not None and len(fids) == 0:
+            query = Query(where="1=0", columns=columns, return_geometry=bool(read_geometry))
+        else:
+            query = Query(where=where, bbox=bbox, mask=mask, columns=columns, max_features=max_features,
+                          result_offset=int(skip_features), return_geometry=bool(read_geometry),
+                          object_ids=list(fids) if fids is not None else None)
         # The result keeps its pages after the table (and its cache) are gone.
-        return table.populate(_query(where, bbox, mask, columns, max_features), timeout=timeout)
+        return table.populate(query, timeout=timeout)
 
 
 def read_arrow(url, layer=None, *, where=None, bbox=None, mask=None, columns=None, max_features=None, crs=None,
-               context=None, timeout=None):
+               context=None, timeout=None, skip_features=0, fids=None, read_geometry=True, force_2d=False,
+               datetime_as_string=False, **options):
     """The features of one layer as a pyarrow.Table.
 
     url: an ArcGIS REST layer or service, an OGC API landing page, a WFS
     endpoint or a GeoJSON / Esri JSON document (the kind is decided from what
-    the server answers); layer: the layer id or name, collection id or feature
-    type where the URL needs one (list_layers tells). where: a SQL-92 where
-    clause; bbox: (xmin, ymin, xmax, ymax[, wkid]) in the layer's spatial
-    reference unless a wkid is given; mask: a shapely geometry (intersects);
-    columns: the fields to read (the object id always comes); max_features: at
-    most this many (None: all, paging as the server needs); crs: the system to
-    read in (an EPSG or Esri code, "EPSG:25832", a pyproj.CRS or WKT): asked of
-    the service when it offers it, else projected here.
+    the server answers); layer: the layer's name or id, collection id or
+    feature type, or its index in list_layers (None: the first). where: a
+    SQL-92 where clause; bbox: (xmin, ymin, xmax, ymax[, wkid]) in the layer's
+    spatial reference unless a wkid is given; mask: a shapely geometry
+    (intersects); columns: the fields to read (the object id always comes:
+    it is the library's key of a feature, where pyogrio adds it only when
+    asked); max_features: at most this many (None: all, paging as the server
+    needs); skip_features: the first ones left out; fids: these object ids
+    only; read_geometry=False: no geometry column; force_2d: Z and M dropped;
+    datetime_as_string: dates as ISO 8601 text ("2021-11-19T00:00:00Z");
+    crs: the system to read in (an EPSG or Esri code, "EPSG:25832", a
+    pyproj.CRS or WKT): asked of the service when it offers it, else
+    projected here. Other keywords set the source's options (Table.options).
     """
-    return arrow.to_arrow(read_result(url, layer, where=where, bbox=bbox, mask=mask, columns=columns,
-                                      max_features=max_features, crs=crs, context=context, timeout=timeout))
+    table = arrow.to_arrow(read_result(url, layer, where=where, bbox=bbox, mask=mask, columns=columns,
+                                       max_features=max_features, crs=crs, context=context, timeout=timeout,
+                                       skip_features=skip_features, fids=fids, read_geometry=read_geometry,
+                                       **options))
+    name, _ = arrow.geometry_column(table)
+    if not read_geometry and name is not None:
+        table = table.drop_columns([name])
+    elif force_2d:
+        table = arrow.force_2d(table)
+    if datetime_as_string:
+        table = arrow.dates_as_text(table)
+    return table
 
 
 def read_dataframe(url, layer=None, *, where=None, bbox=None, mask=None, columns=None, max_features=None, crs=None,
-                   context=None, timeout=None):
+                   context=None, timeout=None, skip_features=0, fids=None, read_geometry=True, force_2d=False,
+                   datetime_as_string=False, fid_as_index=False, arrow_to_pandas_kwargs=None, use_arrow=None,
+                   **options):
     """The features of one layer as a geopandas.GeoDataFrame (arguments as
-    read_arrow; dtypes as Result.to_geopandas)."""
-    return arrow.to_geopandas(read_arrow(url, layer, where=where, bbox=bbox, mask=mask, columns=columns,
-                                         max_features=max_features, crs=crs, context=context, timeout=timeout))
+    read_arrow; dtypes as Result.to_geopandas; crs "EPSG:<code>" where the
+    system has one). fid_as_index: the object ids as the index ("fid"), as
+    well as their column; arrow_to_pandas_kwargs: given to pyarrow's
+    to_pandas; use_arrow is accepted and changes nothing (the data always
+    comes through Arrow)."""
+    table = read_arrow(url, layer, where=where, bbox=bbox, mask=mask, columns=columns, max_features=max_features,
+                       crs=crs, context=context, timeout=timeout, skip_features=skip_features, fids=fids,
+                       read_geometry=read_geometry, force_2d=force_2d, datetime_as_string=datetime_as_string,
+                       **options)
+    frame = arrow.to_geopandas(table, **(arrow_to_pandas_kwargs or {}))
+    if fid_as_index:
+        # The object id column: the one column the export never makes nullable.
+        oid = next(field.name for field in table.schema if not field.nullable)
+        frame.index = frame[oid].rename("fid")
+    return frame
 
 
 @contextlib.contextmanager
 def open_arrow(url, layer=None, *, where=None, bbox=None, mask=None, columns=None, max_features=None,
-               batch_size=None, crs=None, context=None, timeout=None):
-    """A stream of the layer's features as pyarrow record batches, fetched one
-    page at a time as the reader is read: memory holds one page, not the layer.
-    A context manager giving (meta, reader) as pyogrio.open_arrow does: meta is
+               batch_size=None, crs=None, context=None, timeout=None, prefetch=2, **options):
+    """A stream of the layer's features as pyarrow record batches, fetched
+    page by page as the reader is read (Table.arrow_stream: one pass of the
+    table's pager, as a populate's, with at most `prefetch` pages requested
+    ahead; nothing cached): memory holds a few pages, not the layer. A context
+    manager giving (meta, reader) as pyogrio.open_arrow does: meta is
     read_info's dict of the layer (without the count, which costs a request),
-    reader a pyarrow.RecordBatchReader. Arguments as read_arrow; batch_size: the
-    features one request asks for (None: the service's page size).
+    reader a pyarrow.RecordBatchReader, one batch per page. Arguments as
+    read_arrow; batch_size: the features one request asks for (None: the
+    service's page size). Leaving the context cancels what is in flight.
 
-    Each page is a query of its own, ordered by object id and windowed by
-    offset (the request modes' no-cache path): a layer edited while it is read
-    may show a feature twice or not at all, as any paged read of a live
-    service may."""
+    A layer edited while it is read may show a feature twice or not at all,
+    as any paged read of a live service may."""
     pa = arrow.require("pyarrow", "open_arrow()")
-    table = _open(url, layer, crs, context, timeout)
+    if batch_size is not None and int(batch_size) <= 0:
+        raise ValueError("batch_size must be positive")
+    table = _open(url, layer, crs, context, timeout, options, page_size=batch_size)
     try:
-        table.request_mode = RequestMode.ON_INTERACTION_NO_CACHE
-        size = int(batch_size or table.max_record_count or 1000)
-        if size <= 0:
-            raise ValueError("batch_size must be positive")
         fields = table.fields
         meta = {"layer_name": table.name, "kind": table.service_kind, "fields": [field.name for field in fields],
                 "dtypes": [field.type for field in fields], "geometry_type": table.geometry_type,
                 "crs": _crs_name(table)}
-
-        def pages():
-            offset, remaining = 0, max_features
-            while remaining is None or remaining > 0:
-                count = size if remaining is None else min(size, remaining)
-                query = Query(where=where, bbox=bbox, mask=mask, columns=columns, max_features=count,
-                              result_offset=offset)
-                result = table.query(query, timeout=timeout)
-                if len(result) == 0:
-                    return
-                yield arrow.to_arrow(result).combine_chunks()  # one record batch per page
-                offset += len(result)
-                if remaining is not None:
-                    remaining -= len(result)
-                if not result.limit_exceeded:
-                    return  # the service says nothing lies beyond this page
-
-        stream = pages()
-        first = next(stream, None)
-        if first is None:
-            schema = arrow.to_arrow(table.query(Query(where="1=0", columns=columns), timeout=timeout)).schema
-            yield meta, pa.RecordBatchReader.from_batches(schema, iter(()))
-            return
-
-        def batches():
-            yield from first.to_batches()
-            for page in stream:
-                yield from page.cast(first.schema).to_batches()
-        yield meta, pa.RecordBatchReader.from_batches(first.schema, batches())
+        stream = table.arrow_stream(Query(where=where, bbox=bbox, mask=mask, columns=columns, max_features=max_features),
+                                    prefetch=prefetch)
+        reader = pa.RecordBatchReader.from_stream(stream)
+        try:
+            yield meta, reader
+        finally:
+            reader.close()
     finally:
         table.close()
