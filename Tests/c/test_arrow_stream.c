@@ -111,9 +111,7 @@ static void test_every_feature_once_in_pages(void) {
 }
 
 static void test_a_consumer_that_stops_stops_the_requests(void) {
-    const char *ns = emulator_namespace("stream-stop");
-    char name[128];
-    snprintf(name, sizeof name, "%s", ns);
+    const char *name = emulator_namespace("stream-stop");
     fc_table *table = table_with_pages(name, 500);
     long before = emulator_stat(name, "query");
     struct ArrowArrayStream stream;
@@ -135,9 +133,7 @@ static void test_a_consumer_that_stops_stops_the_requests(void) {
 }
 
 static void test_a_server_error_on_page_three(void) {
-    const char *ns = emulator_namespace("stream-error");
-    char name[128];
-    snprintf(name, sizeof name, "%s", ns);
+    const char *name = emulator_namespace("stream-error");
     fc_table *table = table_with_pages(name, 1000);
     /* Every request for the third page (and its retries) fails. */
     emulator_control(name, "fail", "mode=http500&match=query&param=resultOffset=2000&count=20");
@@ -157,9 +153,7 @@ static void test_a_server_error_on_page_three(void) {
 }
 
 static void test_release_while_requests_are_in_flight(void) {
-    const char *ns = emulator_namespace("stream-release");
-    char name[128];
-    snprintf(name, sizeof name, "%s", ns);
+    const char *name = emulator_namespace("stream-release");
     fc_table *table = table_with_pages(name, 1000);
     emulator_control(name, "delay", "ms=800&match=query");
     long before = emulator_stat(name, "query");
