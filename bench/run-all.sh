@@ -28,7 +28,7 @@ echo "== populating 200,000 features from OGC API servers (bash bench/ogc.sh 2)"
 bash bench/ogc.sh 2
 echo "== populating from MapServer's WFS, GML 3.2 and GeoJSON, and the GML reader alone (bash bench/wfs.sh 2)"
 bash bench/wfs.sh 2
-echo "== data out: GeoDataFrame and Arrow against pyogrio, Arrow export of 1M rows (python3 bench/arrow.py --runs 5)"
+echo "== data out: GeoDataFrame, Arrow and streams against pyogrio, Arrow export of 1M rows (python3 bench/arrow.py --runs 5)"
 python3 bench/arrow.py --runs 5
 echo "== projection through PROJ against pyproj, and its cost in a populate (bash bench/projection.sh 5)"
 bash bench/projection.sh 5
