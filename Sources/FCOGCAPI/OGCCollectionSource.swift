@@ -161,7 +161,10 @@ struct OGCCollectionSource: FeatureSource {
         let plan = try OGCItemsPlan(query, source: self, metadata: metadata)
         do {
             return try await fetch(plan, metadata: metadata, progress: progress, maxPages: maxPages)
-        } catch  where plan.askedCRS != nil && (400..<500).contains(error.httpStatus) && ![401, 403, 404].contains(error.httpStatus) {
+        } catch
+            where plan.askedCRS != nil && (400..<500).contains(error.httpStatus) && ![401, 403, 404].contains(error.httpStatus)
+            && PageSink.current?.mayRestart != false
+        {
             // A listed crs the server cannot produce after all: CRS84, projected
             // here; a failure then is not the crs's doing and the first stands.
             let refusal = error

@@ -170,7 +170,10 @@ struct WFSFeatureTypeSource: FeatureSource {
         var pager = WFSPager(plan: plan, source: self, progress: progress, maxPages: maxPages, metadata: metadata)
         do {
             return try await pager.run()
-        } catch  where plan.askedWkid != nil && (error.code == .service || (400..<500).contains(error.httpStatus)) {
+        } catch
+            where plan.askedWkid != nil && (error.code == .service || (400..<500).contains(error.httpStatus))
+            && PageSink.current?.mayRestart != false
+        {
             // A listed srsName the server cannot produce after all: its default
             // system, projected here; a failure then is not the srsName's doing
             // and the first stands.

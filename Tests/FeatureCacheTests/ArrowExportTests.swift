@@ -122,6 +122,26 @@ import Testing
         }
     }
 
+    /// Pages of inferred fields list them as their features did: a later
+    /// page is written in the first page's column order, a column it lacks
+    /// is NULL, and one the first page lacked is refused.
+    @Test func aStreamPageIsWrittenInTheFirstPagesColumnOrder() throws {
+        func page(_ id: Int, _ properties: String) throws -> FeatureResult {
+            FeatureResult([(try geoJSON(feature(id, properties)), nil)], limitExceeded: false, spatialReference: nil)
+        }
+        let schema = ArrowExport(try page(1, "\"a\":1,\"b\":\"x\""))
+        #expect(schema.columns.map(\.name) == ["object_id", "a", "b", "geometry"])
+        let swapped = try ArrowExport(try page(2, "\"b\":\"y\",\"a\":2"), following: schema)
+        #expect(swapped.columns.map(\.name) == ["object_id", "a", "b", "geometry"])
+        let a = try swapped.batch(0).columns[1]
+        #expect(a.buffers[1]!.load(as: Int64.self) == 2)
+        let lacking = try ArrowExport(try page(3, "\"a\":3"), following: schema)
+        let b = try lacking.batch(0).columns[2]
+        #expect(b.nullCount == 1)
+        let error = #expect(throws: FeatureCacheError.self) { try ArrowExport(try page(4, "\"c\":1"), following: schema) }
+        #expect(error?.code == .protocol && error?.message.contains("column c") == true)
+    }
+
     @Test func aFieldMissingFromABatchIsAllNull() throws {
         let first = try geoJSON(feature(1, "\"a\":1"))
         let second = try geoJSON(feature(2, "\"z\":\"only here\""))

@@ -253,3 +253,22 @@ def test_a_service_stream_reads_pages_as_they_are_read(ns):
     with pytest.raises(OSError, match="FC_E_HTTP"):
         reader.read_next_batch()
     ns.control("reset")
+
+
+def test_ogc_and_wfs_streams(geoservers, truth):
+    """fc_table_open_arrow_stream on OGC API (next links) and WFS (STARTINDEX)
+    servers: the features a bbox matches, each once, in pages."""
+    expected = expected_trees(truth, BBOX)
+    cases = [(fc.Table.ogc(geoservers["PYGEOAPI_URL"], "trees_pg"), 500),
+             (fc.Table.wfs(geoservers["MAPSERVER_WFS_URL"] + "?service=wfs&request=getcapabilities", "ms:trees"), 300)]
+    for table, page in cases:
+        table.set_page_size(page)
+        reader = pa.RecordBatchReader.from_stream(table.arrow_stream(bbox=fc.Envelope(*BBOX, 4326), prefetch=3))
+        ids, sizes = [], []
+        for batch in reader:
+            sizes.append(batch.num_rows)
+            ids += [int(value) for value in batch.column("id").to_pylist()]
+        assert sorted(ids) == sorted(int(key) for key in expected)
+        assert len(sizes) > 1 and max(sizes) <= page
+        assert geoarrow_crs(reader.schema.field("geometry")) == "EPSG:4326"
+        table.close()

@@ -238,7 +238,7 @@ package struct ArrowColumnWriter {
     }
 
     /// A column the batch lacks: every value NULL, zero-filled buffers of the type's layout.
-    private func allNull(_ type: ArrowType) -> ArrowColumnData {
+    package func allNull(_ type: ArrowType) -> ArrowColumnData {
         let validity = ArrowBuffer(byteCount: (length + 7) / 8)
         var owners: [AnyObject] = [validity]
         var buffers: [UnsafeRawPointer?] = [UnsafeRawPointer(validity.base)]

@@ -68,34 +68,46 @@ public final class ArrowExport: Sendable {
     }
 
     /// A page of a stream in the columns of `schema` (the export of the
-    /// stream's first page): each column of the type this page's values
-    /// need, written as the schema's where that holds every value (int16
-    /// into int32, any number into float64 that holds it exactly, anything
-    /// but a date or geometry into text). `.protocol` when it cannot: the
-    /// service's pages disagree on a column's type, and nothing is changed
-    /// to fit (an Arrow stream's schema is given before its batches).
+    /// stream's first page), in its order (pages of inferred fields list them
+    /// in the order their features did): each column of the type this page's
+    /// values need, written as the schema's where that holds every value
+    /// (int16 into int32, any number into float64 that holds it exactly,
+    /// anything but a date or geometry into text); a schema column the page
+    /// lacks is NULL. `.protocol` when it cannot be: a column the schema lacks,
+    /// or values its type cannot hold (the service's pages disagree; an Arrow
+    /// stream's schema is given before its batches, and nothing is changed
+    /// to fit).
     public convenience init(_ result: FeatureResult, following schema: ArrowExport) throws(FeatureCacheError) {
         let own = ArrowExport(result)
-        guard own.columns.map(\.name) == schema.columns.map(\.name) else {
+        var place: [String: Int] = [:]
+        for (index, column) in own.columns.enumerated() { place[column.name] = index }
+        if let extra = own.columns.first(where: { column in !schema.columns.contains { $0.name == column.name } }) {
             throw FeatureCacheError(
                 .protocol,
-                "a page's columns (\(own.columns.map(\.name).joined(separator: ", "))) are not the stream's "
-                    + "(\(schema.columns.map(\.name).joined(separator: ", ")))")
+                "a page has a column \(extra.name) the stream's schema, from its first page, lacks "
+                    + "(\(schema.columns.map(\.name).joined(separator: ", "))): the service's pages disagree on its fields")
         }
-        for (index, (mine, theirs)) in zip(own.columns, schema.columns).enumerated() {
-            if Self.widens(mine.type, into: theirs.type) { continue }
-            // An integer page of a float column (GeoJSON writes 24.0 as 24): exact within ±2^53.
-            if mine.type == .int64, theirs.type == .float64, case .field(let field) = own.sources[index],
-                ArrowColumnPlanner(result).integersAreExactDoubles(ofField: field)
-            {
+        var sources: [ArrowColumnSource] = []
+        for theirs in schema.columns {
+            guard let index = place[theirs.name] else {
+                sources.append(.absent)
                 continue
             }
-            throw FeatureCacheError(
-                .protocol,
-                "column \(mine.name) of a page needs \(mine.type.format), which the stream's schema, from its first page, "
-                    + "gives as \(theirs.type.format): the service's pages disagree on its type")
+            let mine = own.columns[index]
+            // An integer page of a float column (GeoJSON writes 24.0 as 24): exact within ±2^53.
+            let exactDoubles =
+                if mine.type == .int64, theirs.type == .float64, case .field(let field) = own.sources[index] {
+                    ArrowColumnPlanner(result).integersAreExactDoubles(ofField: field)
+                } else { false }
+            guard Self.widens(mine.type, into: theirs.type) || exactDoubles else {
+                throw FeatureCacheError(
+                    .protocol,
+                    "column \(mine.name) of a page needs \(mine.type.format), which the stream's schema, from its first page, "
+                        + "gives as \(theirs.type.format): the service's pages disagree on its type")
+            }
+            sources.append(own.sources[index])
         }
-        self.init(result, columns: schema.columns, sources: own.sources)
+        self.init(result, columns: schema.columns, sources: sources)
     }
 
     /// Whether values planned as `page` are written exactly as `schema`.
@@ -128,6 +140,7 @@ public final class ArrowExport: Sendable {
                 let mapped = Int(part.columnMap[field])
                 arrays.append(try writer.values(mapped < 0 ? nil : part.batch.columns[mapped], as: spec.type))
             case .geometry: arrays.append(try writer.geometry())
+            case .absent: arrays.append(writer.allNull(spec.type))
             }
         }
         return (part.count, arrays)
@@ -204,4 +217,6 @@ package enum ArrowColumnSource: Sendable {
     case objectId
     case field(Int)
     case geometry
+    /// A column of the stream's schema this page lacks: NULL.
+    case absent
 }
