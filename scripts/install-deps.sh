@@ -4,7 +4,7 @@
 # packages (libcurl, libxml2, PROJ, SQLite for the command-line tool's
 # GeoPackages, cmake, pkg-config, a C/C++ compiler, venv, the Debian packaging
 # tools and lintian, GDAL's programs to read what the tool writes) and
-# the Python test packages (pytest, pyarrow, geopandas, shapely, pyogrio).
+# the Python test packages (pytest, pyarrow, geopandas, shapely, pyogrio, polars, duckdb).
 # The Swift 6 toolchain itself must already be on PATH.
 set -euo pipefail
 
@@ -26,12 +26,13 @@ if [ "${#missing[@]}" -gt 0 ]; then
 fi
 
 # pytest (and pytest-xdist: the suite runs on every core), what the Arrow
-# tests read results with (optional for users), and pyogrio (GDAL's drivers,
-# which featurecache.pyogrio's answers and the command-line tool's files are
-# compared with).
-if ! python3 -c "import pytest, xdist, pyarrow, pandas, geopandas, shapely, pyogrio" >/dev/null 2>&1; then
-    echo "installing pytest, pytest-xdist, pyarrow, pandas, geopandas, shapely, pyogrio"
-    python3 -m pip install -q pytest pytest-xdist pyarrow pandas geopandas shapely pyogrio
+# tests read results with (optional for users: pyarrow, and polars and DuckDB,
+# which read the library's Arrow stream without pyarrow), and pyogrio (GDAL's
+# drivers, which featurecache.pyogrio's answers and the command-line tool's
+# files are compared with).
+if ! python3 -c "import pytest, xdist, pyarrow, pandas, geopandas, shapely, pyogrio, polars, duckdb" >/dev/null 2>&1; then
+    echo "installing pytest, pytest-xdist, pyarrow, pandas, geopandas, shapely, pyogrio, polars, duckdb"
+    python3 -m pip install -q pytest pytest-xdist pyarrow pandas geopandas shapely pyogrio polars duckdb
 fi
 
 if ! command -v swift >/dev/null 2>&1; then

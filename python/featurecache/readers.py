@@ -168,7 +168,7 @@ def read_result(url, layer=None, *, where=None, bbox=None, mask=None, columns=No
 
 def read_arrow(url, layer=None, *, where=None, bbox=None, mask=None, columns=None, max_features=None, crs=None,
                context=None, timeout=None, skip_features=0, fids=None, read_geometry=True, force_2d=False,
-               datetime_as_string=False, **options):
+               datetime_as_string=False, return_fids=False, **options):
     """The features of one layer as a pyarrow.Table.
 
     url: an ArcGIS REST layer or service, an OGC API landing page, a WFS
@@ -183,6 +183,7 @@ def read_arrow(url, layer=None, *, where=None, bbox=None, mask=None, columns=Non
     needs); skip_features: the first ones left out; fids: these object ids
     only; read_geometry=False: no geometry column; force_2d: Z and M dropped;
     datetime_as_string: dates as ISO 8601 text ("2021-11-19T00:00:00Z");
+    return_fids is accepted and changes nothing (the object ids always come);
     crs: the system to read in (an EPSG or Esri code, "EPSG:25832", a
     pyproj.CRS or WKT): asked of the service when it offers it, else
     projected here. Other keywords set the source's options (Table.options).
