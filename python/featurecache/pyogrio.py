@@ -21,6 +21,12 @@ Where the answers differ from pyogrio's, and why:
   GDAL's ESRIJSON driver does) and -1 for OGC API and WFS unless
   force_feature_count; total_bounds is None unless force_total_bounds (then
   the service is asked for the extent of its features).
+- GDAL's WFS driver puts each feature's gml:id first, as a gml_id column;
+  none is added here: the library reads a WFS in GeoJSON where the server
+  offers it, and its ids there need not be the gml:ids (MapServer: 1 for
+  "trees.1"), so the column would be made up.
+- Text a server writes as empty (MapServer's WFS writes NULL so) is kept
+  as written; GDAL reads an empty GML element as NULL.
 - ``sql`` and ``sql_dialect`` are refused: a service is queried by where,
   bbox, mask and fids.
 - Keyword arguments are the source's options (Table.options: GDAL's open
