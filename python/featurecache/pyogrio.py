@@ -41,6 +41,7 @@ import urllib.parse
 
 from . import arrow
 from .constants import RequestMode, ServiceKind
+from .context import Context
 from .errors import ServiceError, UnsupportedError
 from .query import Query
 from .readers import _crs_name, _layer_name, _open
@@ -95,15 +96,19 @@ class _Source:
                 "use pyogrio itself for files" % path_or_buffer)
         self.where = None
         self.columns = None
+        self.token = None
         parts = urllib.parse.urlsplit(url)
         if parts.path.rstrip("/").lower().endswith("/query") and parts.query:
             params = {key.lower(): value for key, value in urllib.parse.parse_qsl(parts.query)}
             if params.get("f", "json").lower() in ("json", "pjson", "geojson", "pbf"):
-                known = {"where", "outfields", "f", "resultrecordcount", "resultoffset", "orderbyfields", "returngeometry"}
+                # resultRecordCount is a page size: every read pages. The token
+                # goes to the context, which keeps it out of URLs and messages.
+                known = {"where", "outfields", "f", "resultrecordcount", "token"}
                 unknown = sorted(set(params) - known)
                 if unknown:
                     raise ValueError("the query URL's parameters %s have no equivalent here: give them as "
-                                     "where, bbox, mask, columns or fids" % ", ".join(unknown))
+                                     "where, bbox, mask, columns or fids, or read the layer's URL" % ", ".join(unknown))
+                self.token = params.get("token")
                 where = params.get("where", "").strip()
                 self.where = where if where and where != "1=1" else None
                 fields = [name.strip() for name in params.get("outfields", "*").split(",") if name.strip()]
@@ -117,8 +122,9 @@ def _table(path_or_buffer, layer, encoding, kwargs):
     if encoding is not None and encoding.replace("-", "").lower() != "utf8":
         raise ValueError("encoding %r: feature services send UTF-8, and their text is read as UTF-8" % encoding)
     source = _Source(path_or_buffer)
-    source.layer = _layer_name(source.url, layer)
-    table = _open(source.url, source.layer, None, None, None, kwargs)
+    context = Context(token=source.token) if source.token else None
+    source.layer = _layer_name(source.url, layer, context)
+    table = _open(source.url, source.layer, None, context, None, kwargs)
     try:
         yield source, table
     finally:

@@ -167,8 +167,19 @@ def test_what_is_refused_says_why(emulator, tmp_path):
         fp.read_dataframe(layer, columns=["Height"])
     with pytest.raises(ValueError, match="out of range"):
         fp.read_dataframe("%s/arcgis/rest/services/Portland/FeatureServer" % emulator, layer=7)
+    with pytest.raises(ValueError, match="resultOffset|resultoffset"):
+        fp.read_dataframe(esrijson(layer) + "&resultOffset=10")
     # GDAL's paging option means what the library always does.
     assert len(fp.read_dataframe(layer, max_features=5, FEATURE_SERVER_PAGING="YES")) == 5
+
+
+def test_a_token_in_a_query_url_goes_to_the_context(emulator):
+    layer = "%s/arcgis/rest/services/Secure/FeatureServer/0" % emulator
+    frame = fp.read_dataframe(esrijson(layer, "OBJECTID <= 20") + "&token=let-me-in")
+    assert len(frame) == 20
+    with pytest.raises(Exception) as refused:
+        fp.read_dataframe(esrijson(layer, "OBJECTID <= 20") + "&token=wrong-token")
+    assert "wrong-token" not in str(refused.value)  # credentials never in a message
 
 
 def test_fids_and_force_2d(emulator):
