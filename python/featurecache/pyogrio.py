@@ -42,10 +42,11 @@ import urllib.parse
 from . import arrow
 from .constants import RequestMode, ServiceKind
 from .context import Context
-from .errors import ServiceError, UnsupportedError
+from .errors import FeatureCacheError, ServiceError, UnsupportedError
 from .query import Query
 from .readers import _crs_name, _layer_name, _open
 from .service import FeatureService
+from .table import Table
 
 __all__ = ["list_layers", "read_info", "read_arrow", "read_dataframe", "open_arrow", "read_bounds"]
 
@@ -189,19 +190,35 @@ def _meta(table, fields, narrow=()):
 
 def list_layers(path_or_buffer, /):
     """The layers as pyogrio.list_layers gives them: an (n, 2) array of
-    [name, geometry type] (OGR's names; None for a table without geometry;
-    "Unknown" where the listing does not say: OGC API, WFS)."""
+    [name, geometry type] (OGR's names; None for a table without geometry).
+    Where the listing does not say (OGC API, WFS), each layer is opened to
+    learn it, as GDAL does; "Unknown" for one that cannot be opened. Single
+    and multi parts are one type to the library: a WFS type GDAL calls
+    MultiPolygon from its schema is "Polygon" here."""
     np = arrow.require("numpy", "list_layers()")
     source = _Source(path_or_buffer)
+    context = Context(token=source.token) if source.token else None
     try:
-        with FeatureService.open(source.url) as service:
+        with FeatureService.open(source.url, context=context) as service:
             items = service.items
-        numeric = all(item.id.isdigit() for item in items)
-        rows = [[item.name if numeric else item.id, _GEOMETRY.get(item.geometry_type)] for item in items]
-    except Exception:
+    except FeatureCacheError:
+        items = None
+    if not items:
         # One layer (a layer URL, a document): read it.
         with _table(path_or_buffer, None, None, {}) as (_, table):
-            rows = [[table.name, _geometry_type(table)]]
+            return np.array([[table.name, _geometry_type(table)]], dtype=object).reshape(-1, 2)
+    numeric = all(item.id.isdigit() for item in items)
+    rows = []
+    for item in items:
+        name = item.name if numeric else item.id
+        kind = _GEOMETRY.get(item.geometry_type)
+        if kind == "Unknown":
+            try:
+                with Table.open(source.url, name, context=context) as table:
+                    kind = _geometry_type(table)
+            except FeatureCacheError:
+                pass  # it cannot be opened: its type stays unknown
+        rows.append([name, kind])
     return np.array(rows, dtype=object).reshape(-1, 2)
 
 
