@@ -45,11 +45,6 @@ public final class FeatureBatch: Sendable {
         schemaKey = columns.map(\.field.name).joined(separator: "\u{1}")
     }
 
-    /// No rows, no columns: stands for a batch an answer does not use.
-    package static let empty = FeatureBatch(
-        columns: [], geometry: GeometryColumn(bytes: FrozenBytes(count: 0) { _ in }, offsets: nil, boxes: nil, count: 0), count: 0,
-        objectIdColumn: nil, objectIds: ColumnBuffer())
-
     /// `count` rows of some columns only, with no geometry and no ids: what a
     /// where clause reads of a segment (SegmentFile.readColumns), to select
     /// rows in, never an answer's batch.

@@ -83,14 +83,7 @@ package final class StoreSpatialIndex: @unchecked Sendable {
     /// The items (batch index << 32 | row) whose box meets the envelope, sorted
     /// (so by batch, then row).
     package func search(_ box: BoundingBox) -> [UInt64] {
-        var found: [UInt64] = []
-        let sources = self.sources, items = self.items
-        var sorted = true
-        tree.search(box.xmin, box.ymin, box.xmax, box.ymax, box: { Self.box(sources, items[$0]) }) {
-            let item = items[$0]
-            if let last = found.last, last > item { sorted = false }
-            found.append(item)
-        }
+        var (found, sorted) = hits(box) { $0 }
         // Hits in batches stored in spatial order come sorted already.
         if !sorted { RadixSort.sort(&found) }
         return found
@@ -99,16 +92,23 @@ package final class StoreSpatialIndex: @unchecked Sendable {
     /// The rows of a one-batch index (a segment's) whose box meets the
     /// envelope, ascending: `search` without the batch half of each item.
     package func rows(in box: BoundingBox) -> [Int] {
-        var found: [Int] = []
+        var (found, sorted) = hits(box) { Int($0 & 0xFFFF_FFFF) }
+        if !sorted { found.sort() }
+        return found
+    }
+
+    /// `value` of every item whose box meets the envelope, in tree order, and
+    /// whether that order ascends.
+    private func hits<T: Comparable>(_ box: BoundingBox, _ value: (UInt64) -> T) -> (found: [T], sorted: Bool) {
+        var found: [T] = []
         let sources = self.sources, items = self.items
         var sorted = true
         tree.search(box.xmin, box.ymin, box.xmax, box.ymax, box: { Self.box(sources, items[$0]) }) {
-            let row = Int(items[$0] & 0xFFFF_FFFF)
-            if let last = found.last, last > row { sorted = false }
-            found.append(row)
+            let hit = value(items[$0])
+            if let last = found.last, last > hit { sorted = false }
+            found.append(hit)
         }
-        if !sorted { found.sort() }
-        return found
+        return (found, sorted)
     }
 
     package var byteSize: Int {
