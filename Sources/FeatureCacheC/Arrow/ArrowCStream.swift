@@ -6,35 +6,47 @@ import Synchronization
 import Glibc
 #endif
 
-/// The state behind an exported `ArrowArrayStream`: the export (which keeps the
-/// result and its batches alive), the next batch, and the last error's text.
-/// Arrow streams are used by one thread at a time; the mutex makes misuse
-/// harmless rather than a data race.
-private final class StreamState: Sendable {
-    struct Cursor {
-        var next = 0
-        var lastError: UnsafeMutablePointer<CChar>? = nil
-    }
-    let export: ArrowExport
-    let cursor = Mutex(Cursor())
+/// What a stream's get_last_error gives: the text of its last failure, valid
+/// until the next one or the stream's release (both kinds of stream: a
+/// result's, here, and a streamed query's, ArrowPageStream.swift).
+final class ArrowStreamLastError: Sendable {
+    private let text = Mutex<UnsafeMutablePointer<CChar>?>(nil)
 
-    init(_ export: ArrowExport) { self.export = export }
+    deinit { text.withLock { free($0) } }
 
-    deinit { cursor.withLock { free($0.lastError) } }
-
+    /// Keeps `message` as the last error and returns `code`.
     func fail(_ message: String, _ code: Int32) -> Int32 {
-        cursor.withLock { state in
-            free(state.lastError)
-            state.lastError = strdup(message)
+        text.withLock { text in
+            free(text)
+            text = strdup(message)
         }
         return code
     }
+
+    var pointer: UnsafePointer<CChar>? { text.withLock { UnsafePointer($0) } }
 }
 
-private func state(_ stream: UnsafeMutablePointer<ArrowArrayStream>?) -> StreamState? {
-    guard let stream, stream.pointee.release != nil, let data = stream.pointee.private_data else { return nil }
-    return Unmanaged<StreamState>.fromOpaque(data).takeUnretainedValue()
+/// The state behind an exported `ArrowArrayStream`: the export (which keeps the
+/// result and its batches alive), the next batch, and the last error.
+/// Arrow streams are used by one thread at a time; the mutex makes misuse
+/// harmless rather than a data race.
+private final class StreamState: Sendable {
+    let export: ArrowExport
+    let next = Mutex(0)
+    let lastError = ArrowStreamLastError()
+
+    init(_ export: ArrowExport) { self.export = export }
+
+    func fail(_ message: String, _ code: Int32) -> Int32 { lastError.fail(message, code) }
 }
+
+/// The state a stream of ours keeps in its private data; nil for a released stream.
+func streamState<State: AnyObject>(_ stream: UnsafeMutablePointer<ArrowArrayStream>?, as _: State.Type) -> State? {
+    guard let stream, stream.pointee.release != nil, let data = stream.pointee.private_data else { return nil }
+    return Unmanaged<State>.fromOpaque(data).takeUnretainedValue()
+}
+
+private func state(_ stream: UnsafeMutablePointer<ArrowArrayStream>?) -> StreamState? { streamState(stream, as: StreamState.self) }
 
 private let getSchema: @convention(c) (UnsafeMutablePointer<ArrowArrayStream>?, UnsafeMutablePointer<ArrowSchema>?) -> Int32 = {
     stream, out in
@@ -47,10 +59,10 @@ private let getSchema: @convention(c) (UnsafeMutablePointer<ArrowArrayStream>?, 
 private let getNext: @convention(c) (UnsafeMutablePointer<ArrowArrayStream>?, UnsafeMutablePointer<ArrowArray>?) -> Int32 = { stream, out in
     guard let state = state(stream) else { return EINVAL }
     guard let out else { return state.fail("get_next: out is NULL", EINVAL) }
-    let index = state.cursor.withLock { cursor -> Int? in
-        guard cursor.next < state.export.batchCount else { return nil }
-        cursor.next += 1
-        return cursor.next - 1
+    let index = state.next.withLock { next -> Int? in
+        guard next < state.export.batchCount else { return nil }
+        next += 1
+        return next - 1
     }
     guard let index else {
         out.pointee = ArrowArray()  // release == NULL: the end of the stream
@@ -66,7 +78,7 @@ private let getNext: @convention(c) (UnsafeMutablePointer<ArrowArrayStream>?, Un
 
 private let getLastError: @convention(c) (UnsafeMutablePointer<ArrowArrayStream>?) -> UnsafePointer<CChar>? = { stream in
     guard let state = state(stream) else { return nil }
-    return state.cursor.withLock { UnsafePointer($0.lastError) }
+    return state.lastError.pointer
 }
 
 private let releaseStream: @convention(c) (UnsafeMutablePointer<ArrowArrayStream>?) -> Void = { stream in

@@ -9,7 +9,7 @@ import Glibc
 /// The state behind a streamed query's `ArrowArrayStream`
 /// (`fc_table_open_arrow_stream`): the `FeatureStream` reading the service,
 /// the schema (the first page's export), the first page until it is taken,
-/// and the last error's text. Arrow streams are used by one thread at a time;
+/// and the last error. Arrow streams are used by one thread at a time;
 /// the mutex makes misuse harmless rather than a data race.
 private final class PageStreamState: Sendable {
     struct Cursor {
@@ -18,25 +18,16 @@ private final class PageStreamState: Sendable {
         var first: ArrowExport?
         /// The stream ended before its first page: no batch follows the schema.
         var empty = false
-        var lastError: UnsafeMutablePointer<CChar>? = nil
     }
     let stream: FeatureStream
     let cursor = Mutex(Cursor())
+    let lastError = ArrowStreamLastError()
 
     init(_ stream: FeatureStream) { self.stream = stream }
 
-    deinit {
-        stream.cancel()
-        cursor.withLock { free($0.lastError) }
-    }
+    deinit { stream.cancel() }
 
-    func fail(_ message: String, _ code: Int32) -> Int32 {
-        cursor.withLock { state in
-            free(state.lastError)
-            state.lastError = strdup(message)
-        }
-        return code
-    }
+    func fail(_ message: String, _ code: Int32) -> Int32 { lastError.fail(message, code) }
 
     /// The Arrow errno of a library error, with its text as get_last_error gives it.
     func fail(_ error: FeatureCacheError) -> Int32 {
@@ -85,8 +76,7 @@ private final class PageStreamState: Sendable {
 }
 
 private func state(_ stream: UnsafeMutablePointer<ArrowArrayStream>?) -> PageStreamState? {
-    guard let stream, stream.pointee.release != nil, let data = stream.pointee.private_data else { return nil }
-    return Unmanaged<PageStreamState>.fromOpaque(data).takeUnretainedValue()
+    streamState(stream, as: PageStreamState.self)
 }
 
 private let getSchema: @convention(c) (UnsafeMutablePointer<ArrowArrayStream>?, UnsafeMutablePointer<ArrowSchema>?) -> Int32 = {
@@ -118,7 +108,7 @@ private let getNext: @convention(c) (UnsafeMutablePointer<ArrowArrayStream>?, Un
 
 private let getLastError: @convention(c) (UnsafeMutablePointer<ArrowArrayStream>?) -> UnsafePointer<CChar>? = { stream in
     guard let state = state(stream) else { return nil }
-    return state.cursor.withLock { UnsafePointer($0.lastError) }
+    return state.lastError.pointer
 }
 
 private let releaseStream: @convention(c) (UnsafeMutablePointer<ArrowArrayStream>?) -> Void = { stream in
