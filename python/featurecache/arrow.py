@@ -140,17 +140,27 @@ def dates_as_text(table):
     return table
 
 
-def force_2d(table):
-    """The table with its geoarrow.wkb column's Z and M dropped."""
+def flat_wkb(column):
+    """A WKB column with Z and M dropped from every geometry."""
     pa = require("pyarrow", "force_2d")
     shapely = require("shapely", "force_2d")
+    geometries = shapely.from_wkb(column.to_numpy(zero_copy_only=False))
+    return pa.array(shapely.to_wkb(shapely.force_2d(geometries), flavor="iso"), type=pa.binary())
+
+
+def force_2d(table):
+    """The table with its geoarrow.wkb column's Z and M dropped."""
     name, _ = geometry_column(table)
     if name is None:
         return table
     index = table.schema.get_field_index(name)
-    geometries = shapely.from_wkb(table.column(index).to_numpy(zero_copy_only=False))
-    flat = pa.array(shapely.to_wkb(shapely.force_2d(geometries), flavor="iso"), type=pa.binary())
-    return table.set_column(index, table.schema.field(index), flat)
+    return table.set_column(index, table.schema.field(index), flat_wkb(table.column(index)))
+
+
+def object_id_column(table):
+    """The name of a table's object id column: the one column the export
+    never makes nullable (fc_result_get_arrow_stream)."""
+    return next(field.name for field in table.schema if not field.nullable)
 
 
 def authority_code(crs):

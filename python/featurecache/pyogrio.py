@@ -44,7 +44,7 @@ from .constants import RequestMode, ServiceKind
 from .context import Context
 from .errors import FeatureCacheError, ServiceError, UnsupportedError
 from .query import Query
-from .readers import _crs_name, _layer_name, _open
+from .readers import _check_fids, _crs_name, _layer_name, _open
 from .service import FeatureService
 from .table import Table
 
@@ -227,18 +227,17 @@ def read_info(path_or_buffer, /, layer=None, encoding=None, force_feature_count=
     """What one layer is, as pyogrio.read_info gives it (see the module's
     docstring for features and total_bounds)."""
     with _table(path_or_buffer, layer, encoding, kwargs) as (source, table):
+        table.request_mode = RequestMode.ON_INTERACTION_NO_CACHE  # what it asks is the service's
         fields = table.fields
         narrow = ()
         if _infers_types(table) and any(field.type == "big_integer" for field in fields):
             # As GDAL does: the first page says which integers are 32-bit.
             pa = arrow.require("pyarrow", "read_info()")
-            table.request_mode = RequestMode.ON_INTERACTION_NO_CACHE
             page = arrow.to_arrow(table.query(Query(where=source.where, max_features=table.max_record_count or 1000,
                                                      return_geometry=False)))
             narrow = _narrow(pa, page, fields)
         meta = _meta(table, fields, narrow)
         kind = table.service_kind
-        table.request_mode = RequestMode.ON_INTERACTION_NO_CACHE  # counts and extents are the service's
         query = Query(where=source.where)
         counts_fast = kind == ServiceKind.ARCGIS
         features = -1
@@ -281,14 +280,9 @@ def read_info(path_or_buffer, /, layer=None, encoding=None, force_feature_count=
 def _check_reader_arguments(sql, sql_dialect, skip_features, max_features, fids, where, bbox, mask):
     if sql is not None or sql_dialect is not None:
         raise ValueError("sql is not supported: a feature service is queried by where, bbox, mask and fids")
-    if skip_features < 0:
-        raise ValueError("'skip_features' must be >= 0")
     if max_features is not None and max_features < 0:
         raise ValueError("'max_features' must be >= 0")
-    if fids is not None and (where is not None or bbox is not None or mask is not None or skip_features
-                             or max_features):
-        raise ValueError("cannot set both 'fids' and any of 'where', 'bbox', 'mask', 'skip_features' or "
-                         "'max_features'")
+    _check_fids(skip_features, max_features, fids, where, bbox, mask)
     if bbox is not None and mask is not None:
         raise ValueError("cannot set both 'bbox' and 'mask'")
 
@@ -335,14 +329,8 @@ def _shape(table, fields, *, read_geometry, force_2d, return_fids, datetime_as_s
     by_name = {name.lower(): index for index, name in enumerate(names)}
     columns, arrays = [], []
     if return_fids:
-        oid = next((name for name in names if name.lower() == "object_id"), None)
-        fid_source = table.column(oid) if oid else None
-        if fid_source is None:
-            oid_field = next((f for f in table.schema if f.name.lower() in by_name and f.name != wkb_name
-                              and pa.types.is_integer(f.type)), None)
-            fid_source = table.column(oid_field.name) if oid_field is not None else None
         columns.append(pa.field("OGC_FID", pa.int64(), nullable=False))
-        arrays.append(fid_source.cast(pa.int64()))
+        arrays.append(table.column(arrow.object_id_column(table)).cast(pa.int64()))
     casts = _arrow_types(pa, fields, datetime_as_string, narrow)
     for field in fields:
         index = by_name.get(field.name.lower())
@@ -365,9 +353,7 @@ def _shape(table, fields, *, read_geometry, force_2d, return_fids, datetime_as_s
         wkb = table.column(wkb_name)
         source_field = table.schema.field(wkb_name)
         if force_2d:
-            shapely = arrow.require("shapely", "force_2d")
-            geometries = shapely.from_wkb(wkb.to_numpy(zero_copy_only=False))
-            wkb = pa.array(shapely.to_wkb(shapely.force_2d(geometries), flavor="iso"), type=pa.binary())
+            wkb = arrow.flat_wkb(wkb)
         columns.append(pa.field(geometry_name, pa.binary(), nullable=True, metadata=source_field.metadata))
         arrays.append(wkb)
     return pa.Table.from_arrays(arrays, schema=pa.schema(columns))

@@ -141,19 +141,20 @@ def read_info(url, layer=None, *, crs=None, context=None, timeout=None):
         }
 
 
-def _query(where, bbox, mask, columns, max_features):
-    return Query(where=where, bbox=bbox, mask=mask, columns=columns, max_features=max_features)
-
-
-def read_result(url, layer=None, *, where=None, bbox=None, mask=None, columns=None, max_features=None, crs=None,
-                context=None, timeout=None, skip_features=0, fids=None, read_geometry=True, **options):
-    """The features of one layer as a Result (see read_arrow for the arguments)."""
+def _check_fids(skip_features, max_features, fids, where, bbox, mask):
+    """What pyogrio refuses of skip_features and fids, refused alike."""
     if skip_features < 0:
         raise ValueError("'skip_features' must be >= 0")
     if fids is not None and (where is not None or bbox is not None or mask is not None or skip_features
                              or max_features):
         raise ValueError("cannot set both 'fids' and any of 'where', 'bbox', 'mask', 'skip_features' or "
                          "'max_features'")
+
+
+def read_result(url, layer=None, *, where=None, bbox=None, mask=None, columns=None, max_features=None, crs=None,
+                context=None, timeout=None, skip_features=0, fids=None, read_geometry=True, **options):
+    """The features of one layer as a Result (see read_arrow for the arguments)."""
+    _check_fids(skip_features, max_features, fids, where, bbox, mask)
     with _open(url, layer, crs, context, timeout, options) as table:
         table.request_mode = RequestMode.MANUAL_CACHE
         if fids is not None and len(fids) == 0:
@@ -218,9 +219,7 @@ def read_dataframe(url, layer=None, *, where=None, bbox=None, mask=None, columns
                        **options)
     frame = arrow.to_geopandas(table, **(arrow_to_pandas_kwargs or {}))
     if fid_as_index:
-        # The object id column: the one column the export never makes nullable.
-        oid = next(field.name for field in table.schema if not field.nullable)
-        frame.index = frame[oid].rename("fid")
+        frame.index = frame[arrow.object_id_column(table)].rename("fid")
     return frame
 
 
