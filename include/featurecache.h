@@ -1332,9 +1332,18 @@ typedef struct fc_arrow_stream_options {
     int32_t prefetch_pages;      /* 2 (the default): requests in flight ahead of the
                                     consumer, 1 to 64 (fewer while the server slows
                                     down or pushes back, as a populate's) */
+    int64_t batch_rows;          /* 0 (the default): a record batch per page, as the
+                                    service sent it less the rows the local checks
+                                    dropped. n > 0: batches of n rows (the last
+                                    fewer; a change of column types between pages
+                                    also starts a batch), pages merged and cut to
+                                    fill them, so a service's small or locally
+                                    filtered pages still give full batches; up to n
+                                    rows are then gathered besides the batch the
+                                    consumer holds. Negative: invalid */
 } fc_arrow_stream_options;
 
-#define FC_ARROW_STREAM_OPTIONS_INIT { (uint32_t)sizeof(fc_arrow_stream_options), NULL, 2 }
+#define FC_ARROW_STREAM_OPTIONS_INIT { (uint32_t)sizeof(fc_arrow_stream_options), NULL, 2, 0 }
 
 /* Sets *options to its defaults for a struct of struct_size bytes (pass
  * sizeof(fc_arrow_stream_options)). FC_E_INVALID_ARGUMENT for NULL or a size
@@ -1351,7 +1360,8 @@ FC_API fc_status fc_arrow_stream_options_init(fc_arrow_stream_options *options, 
  * if needed).
  *
  * Memory is bounded by the consumer, not the layer: the batch it holds, one
- * page waiting for it, and at most prefetch_pages requests in flight. A
+ * page waiting for it, at most prefetch_pages requests in flight, and with
+ * batch_rows the rows being gathered into the next batch. A
  * consumer that stops pulling stops the requests; releasing the stream at any
  * point cancels what is in flight and drops what waits.
  *
@@ -1378,8 +1388,8 @@ FC_API fc_status fc_arrow_stream_options_init(fc_arrow_stream_options *options, 
  * threads). The caller owns *out and must call out->release(out).
  *
  * Errors returned at once: FC_E_INVALID_ARGUMENT (NULL or freed table, NULL
- * out, bad options or query, prefetch_pages outside 1..64; *out is then
- * untouched). @since 1.4 */
+ * out, bad options or query, prefetch_pages outside 1..64, a negative
+ * batch_rows; *out is then untouched). @since 1.4 */
 FC_API fc_status fc_table_open_arrow_stream(fc_table *table, const fc_arrow_stream_options *options,
                                             struct ArrowArrayStream *out);
 

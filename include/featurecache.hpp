@@ -891,13 +891,16 @@ public:
     }
 
     /// Fills an Arrow C stream of the features matching query, read from the
-    /// service page by page as it is pulled (see fc_table_open_arrow_stream);
-    /// the caller releases it (out->release(out)), which cancels what is in flight.
-    void open_arrow_stream(ArrowArrayStream *out, const Query *query = nullptr, int32_t prefetch_pages = 2) {
+    /// service page by page as it is pulled (see fc_table_open_arrow_stream;
+    /// batch_rows > 0: batches of that many rows, 0: one per page); the
+    /// caller releases it (out->release(out)), which cancels what is in flight.
+    void open_arrow_stream(ArrowArrayStream *out, const Query *query = nullptr, int32_t prefetch_pages = 2,
+                           int64_t batch_rows = 0) {
         fc_arrow_stream_options options{};
         check(fc_arrow_stream_options_init(&options, sizeof options));
         options.query = query ? query->get() : nullptr;
         options.prefetch_pages = prefetch_pages;
+        options.batch_rows = batch_rows;
         check(fc_table_open_arrow_stream(get(), &options, out));
     }
     // ---- editing (fc_table_add_feature and the rest) ----

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* A query streamed from the service as Arrow (fc_table_open_arrow_stream),
  * driven the way an Arrow consumer drives it, against the ArcGIS emulator:
- * every feature once, in batches of a page; a consumer that stops after the
- * first batch stops the requests; a server error on page 3 after two good
- * batches; a release while requests are in flight; an empty answer; and the
+ * every feature once, in batches of a page or of a fixed size (pages merged
+ * or cut); a consumer that stops after the first batch stops the requests; a
+ * server error on page 3 after two good batches; a release while requests are in flight; an empty answer; and the
  * errors of the call. Run under AddressSanitizer too (scripts/test-asan.sh). */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "harness.h"
@@ -28,14 +29,20 @@ static fc_table *table_with_pages(const char *ns, int32_t page_size) {
     return table;
 }
 
-static fc_status open_stream(fc_table *table, const char *where, int32_t prefetch, struct ArrowArrayStream *out) {
+static fc_status open_batched(fc_table *table, const char *where, int32_t prefetch, int64_t batch_rows,
+                              struct ArrowArrayStream *out) {
     fc_query *query = where_query(where);
     fc_arrow_stream_options options = FC_ARROW_STREAM_OPTIONS_INIT;
     options.query = query;
     options.prefetch_pages = prefetch;
+    options.batch_rows = batch_rows;
     fc_status status = fc_table_open_arrow_stream(table, &options, out);
     fc_query_free(query);  /* borrowed for the call only */
     return status;
+}
+
+static fc_status open_stream(fc_table *table, const char *where, int32_t prefetch, struct ArrowArrayStream *out) {
+    return open_batched(table, where, prefetch, 0, out);
 }
 
 /* The index of the schema's child `name`, or -1. */
@@ -108,6 +115,37 @@ static void test_every_feature_once_in_pages(void) {
     fc_result_free(result);
     fc_query_free(query);
     fc_table_free(other);
+}
+
+/* batch_rows: pages of 1,000 merged into batches of 2,500, or cut into
+ * batches of 300; every feature once either way. A caller built before the
+ * field (a smaller struct_size) gets a batch per page. */
+static void test_batches_of_a_fixed_size(void) {
+    const char *ns = emulator_namespace("stream-batched");
+    fc_table *table = table_with_pages(ns, 1000);
+    struct ArrowArrayStream stream;
+    CHECK_STATUS(open_batched(table, "OBJECTID <= 10000", 2, 2500, &stream), FC_OK);
+    drained merged = drain(&stream, 0);
+    stream.release(&stream);
+    CHECK_MSG(merged.error == 0, "stream failed: %s", merged.message);
+    CHECK(merged.rows == 10000 && merged.id_sum == 10000LL * 10001 / 2);
+    CHECK_MSG(merged.batches == 4 && merged.largest == 2500, "%ld batches, largest %ld", (long)merged.batches,
+              (long)merged.largest);
+
+    CHECK_STATUS(open_batched(table, "OBJECTID <= 10000", 2, 300, &stream), FC_OK);
+    drained cut = drain(&stream, 0);
+    stream.release(&stream);
+    CHECK(cut.error == 0 && cut.rows == 10000 && cut.id_sum == 10000LL * 10001 / 2);
+    CHECK_MSG(cut.batches == 34 && cut.largest == 300, "%ld batches, largest %ld", (long)cut.batches, (long)cut.largest);
+
+    fc_arrow_stream_options older = FC_ARROW_STREAM_OPTIONS_INIT;
+    older.struct_size = (uint32_t)offsetof(fc_arrow_stream_options, batch_rows);
+    older.batch_rows = 2500;  /* beyond the caller's struct: not read */
+    CHECK_STATUS(fc_table_open_arrow_stream(table, &older, &stream), FC_OK);
+    drained paged = drain(&stream, 2);
+    stream.release(&stream);
+    CHECK(paged.error == 0 && paged.batches == 2 && paged.largest == 1000);
+    fc_table_free(table);
 }
 
 static void test_a_consumer_that_stops_stops_the_requests(void) {
@@ -191,6 +229,8 @@ static void test_bad_calls(void) {
     CHECK_STATUS(fc_table_open_arrow_stream(table, NULL, NULL), FC_E_INVALID_ARGUMENT);
     CHECK_STATUS(open_stream(table, NULL, 0, &stream), FC_E_INVALID_ARGUMENT);
     CHECK_STATUS(open_stream(table, NULL, 65, &stream), FC_E_INVALID_ARGUMENT);
+    CHECK_STATUS(open_batched(table, NULL, 2, -1, &stream), FC_E_INVALID_ARGUMENT);
+    CHECK(stream.release == NULL);
     /* A where clause the service refuses: the stream's outcome, as a populate's. */
     CHECK_STATUS(open_stream(table, "DBH >>> 3", 2, &stream), FC_OK);
     struct ArrowSchema schema;
@@ -200,7 +240,7 @@ static void test_bad_calls(void) {
     CHECK_STATUS(fc_arrow_stream_options_init(NULL, sizeof options), FC_E_INVALID_ARGUMENT);
     CHECK_STATUS(fc_arrow_stream_options_init(&options, 2), FC_E_INVALID_ARGUMENT);
     CHECK_STATUS(fc_arrow_stream_options_init(&options, sizeof options), FC_OK);
-    CHECK(options.prefetch_pages == 2 && options.query == NULL);
+    CHECK(options.prefetch_pages == 2 && options.query == NULL && options.batch_rows == 0);
     /* NULL options: every feature, the defaults. */
     CHECK_STATUS(fc_table_open_arrow_stream(table, NULL, &stream), FC_OK);
     drained first = drain(&stream, 1);
@@ -211,6 +251,7 @@ static void test_bad_calls(void) {
 
 int main(void) {
     RUN(test_every_feature_once_in_pages);
+    RUN(test_batches_of_a_fixed_size);
     RUN(test_a_consumer_that_stops_stops_the_requests);
     RUN(test_a_server_error_on_page_three);
     RUN(test_release_while_requests_are_in_flight);

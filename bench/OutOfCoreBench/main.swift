@@ -62,9 +62,9 @@ final class Generator: @unchecked Sendable {
     var seed: UInt64
     init(_ seed: UInt64) { self.seed = seed }
 }
-nonisolated(unsafe) let generator = Generator(0x9E37_79B9_7F4A_7C15)
+let generator = Generator(0x9E37_79B9_7F4A_7C15)
 /// The windows' own: the same windows whether or not the points were generated in this process.
-nonisolated(unsafe) let windowGenerator = Generator(0x2545_F491_4F6C_DD1D)
+let windowGenerator = Generator(0x2545_F491_4F6C_DD1D)
 @inline(__always) func uniform(_ from: Generator = generator) -> Double {
     from.seed = from.seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
     return Double(from.seed >> 11) / Double(1 << 53)

@@ -218,7 +218,8 @@ class Envelope(Structure):
 class ArrowStreamOptions(Structure):
     _fields_ = [("struct_size", c_uint32),
                 ("query", _handle),
-                ("prefetch_pages", c_int32)]
+                ("prefetch_pages", c_int32),
+                ("batch_rows", c_int64)]
 
 
 class Progress(Structure):

@@ -70,10 +70,13 @@ class ServiceStream:
     duckdb and geopandas read it without a copy of the layer in between.
     Each __arrow_c_stream__ call starts a new read of the service."""
 
-    def __init__(self, table, query, prefetch):
+    def __init__(self, table, query, prefetch, batch_rows=None):
         if not 1 <= int(prefetch) <= 64:
             raise ValueError("prefetch must be 1 to 64, not %r" % (prefetch,))
+        if batch_rows is not None and int(batch_rows) <= 0:
+            raise ValueError("batch_rows must be positive (None: a batch per page), not %r" % (batch_rows,))
         self._table, self._query, self._prefetch = table, query, int(prefetch)
+        self._batch_rows = 0 if batch_rows is None else int(batch_rows)
 
     def __arrow_c_stream__(self, requested_schema=None):
         """A capsule of a new stream (requested_schema is not applied: consumers cast)."""
@@ -81,6 +84,7 @@ class ServiceStream:
         options.struct_size = ctypes.sizeof(options)
         options.query = self._query._ptr if self._query is not None else None
         options.prefetch_pages = self._prefetch
+        options.batch_rows = self._batch_rows
         return _capsule(lambda address: _ffi.lib.fc_table_open_arrow_stream(self._table._ptr, ctypes.byref(options),
                                                                            address))
 

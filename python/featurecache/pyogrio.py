@@ -448,10 +448,11 @@ def open_arrow(path_or_buffer, /, layer=None, encoding=None, columns=None, read_
                **kwargs):
     """A context manager giving (meta, reader) as pyogrio.open_arrow does:
     reader a pyarrow.RecordBatchReader (it also has __arrow_c_stream__, what
-    pyogrio gives without use_pyarrow) of batches of at most batch_size
-    features, read from the service page by page as the reader is read
-    (Table.arrow_stream: one pass of the table's pager, at most two pages
-    requested ahead, nothing cached). Leaving the context stops it."""
+    pyogrio gives without use_pyarrow) of batches of batch_size features
+    (the last fewer) as GDAL fills them, read from the service page by page
+    as the reader is read (Table.arrow_stream: one pass of the table's
+    pager, at most two pages requested ahead, pages merged and cut into
+    batches, nothing cached). Leaving the context stops it."""
     _check_reader_arguments(sql, sql_dialect, skip_features, max_features, fids, where, bbox, mask)
     if batch_size <= 0:
         raise ValueError("'batch_size' must be > 0")
@@ -466,7 +467,7 @@ def open_arrow(path_or_buffer, /, layer=None, encoding=None, columns=None, read_
             query = Query(where=_where(source, where), bbox=bbox, mask=mask, columns=names,
                           return_geometry=bool(read_geometry), result_offset=int(skip_features),
                           max_features=max_features if max_features else None)
-        pages = pa.RecordBatchReader.from_stream(table.arrow_stream(query))
+        pages = pa.RecordBatchReader.from_stream(table.arrow_stream(query, batch_rows=int(batch_size)))
         try:
             first = pa.Table.from_batches(list(itertools.islice(_rest(pages), 1)), schema=pages.schema)
             # GDAL's integer widths, from the first page (a later page that passes them fails).
@@ -484,7 +485,7 @@ def open_arrow(path_or_buffer, /, layer=None, encoding=None, columns=None, read_
                                                     for batch in _rest(pages)))
                 for page in pending:
                     if page.num_rows:
-                        yield from shaped(page).cast(schema).to_batches(max_chunksize=int(batch_size))
+                        yield from shaped(page).cast(schema).to_batches()
             yield meta, pa.RecordBatchReader.from_batches(schema, batches())
         finally:
             pages.close()

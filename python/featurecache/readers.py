@@ -232,9 +232,10 @@ def open_arrow(url, layer=None, *, where=None, bbox=None, mask=None, columns=Non
     ahead; nothing cached): memory holds a few pages, not the layer. A context
     manager giving (meta, reader) as pyogrio.open_arrow does: meta is
     read_info's dict of the layer (without the count, which costs a request),
-    reader a pyarrow.RecordBatchReader, one batch per page. Arguments as
-    read_arrow; batch_size: the features one request asks for (None: the
-    service's page size). Leaving the context cancels what is in flight.
+    reader a pyarrow.RecordBatchReader. Arguments as read_arrow; batch_size:
+    the features one request asks for and one batch holds (pages the local
+    checks thinned are merged to fill batches; None: the service's page size,
+    a batch per page). Leaving the context cancels what is in flight.
 
     A layer edited while it is read may show a feature twice or not at all,
     as any paged read of a live service may."""
@@ -248,7 +249,7 @@ def open_arrow(url, layer=None, *, where=None, bbox=None, mask=None, columns=Non
                 "dtypes": [field.type for field in fields], "geometry_type": table.geometry_type,
                 "crs": _crs_name(table)}
         stream = table.arrow_stream(Query(where=where, bbox=bbox, mask=mask, columns=columns, max_features=max_features),
-                                    prefetch=prefetch)
+                                    prefetch=prefetch, batch_rows=batch_size)
         reader = pa.RecordBatchReader.from_stream(stream)
         try:
             yield meta, reader

@@ -456,15 +456,18 @@ class Table(Handle, Loadable, Editing):
             return operation.result(timeout)
 
     def arrow_stream(self, query=None, *, where=None, bbox=None, mask=None, columns=None, max_features=None,
-                     prefetch=2):
+                     prefetch=2, batch_rows=None):
         """The features matching query (or the where, bbox, mask, columns and
         max_features keywords) read from the service page by page as they are
         read, never entering the cache: an object with __arrow_c_stream__
-        (pyarrow.RecordBatchReader.from_stream, polars, duckdb). Memory holds
-        the batch being read, one page waiting and at most prefetch requests
-        in flight; letting the reader go cancels them. See
-        fc_table_open_arrow_stream for the schema and the errors."""
-        return arrow.ServiceStream(self, self._query_of(query, None, where, bbox, mask, columns, max_features), prefetch)
+        (pyarrow.RecordBatchReader.from_stream, polars, duckdb). batch_rows:
+        batches of that many rows (the last fewer), pages merged and cut to
+        fill them; None: a batch per page as the service sent it. Memory holds
+        the batch being read, one page waiting, at most prefetch requests in
+        flight and the rows being gathered; letting the reader go cancels
+        them. See fc_table_open_arrow_stream for the schema and the errors."""
+        return arrow.ServiceStream(self, self._query_of(query, None, where, bbox, mask, columns, max_features), prefetch,
+                                   batch_rows)
 
     @property
     def cached_feature_count(self):

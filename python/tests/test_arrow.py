@@ -255,6 +255,27 @@ def test_a_service_stream_reads_pages_as_they_are_read(ns):
     ns.control("reset")
 
 
+def test_a_stream_of_locally_filtered_pages_gives_full_batches(geoservers, truth):
+    """MapServer's OGC API takes no filter, so a where clause thins each page
+    here: a batch per page gives small batches, batch_rows full ones (the
+    last fewer) of the same features, each once."""
+    expected = sorted(int(key) for key in expected_trees(truth, None, lambda p: p["Condition"] == 4))
+    table = fc.Table.ogc(geoservers["MAPSERVER_OGCAPI_URL"], "trees")
+    table.set_page_size(500)
+    batches = {}
+    for batch_rows in (None, 500):
+        reader = pa.RecordBatchReader.from_stream(table.arrow_stream(where="Condition = 4", batch_rows=batch_rows))
+        batches[batch_rows] = [batch for batch in reader if batch.num_rows]
+        ids = sorted(int(value) for batch in batches[batch_rows] for value in batch.column("id").to_pylist())
+        assert ids == expected
+    assert max(batch.num_rows for batch in batches[None]) < 500  # thinned: the premise
+    sizes = [batch.num_rows for batch in batches[500]]
+    assert sizes == [500] * (len(expected) // 500) + ([len(expected) % 500] if len(expected) % 500 else [])
+    with pytest.raises(ValueError, match="batch_rows"):
+        table.arrow_stream(batch_rows=0)
+    table.close()
+
+
 def test_ogc_and_wfs_streams(geoservers, truth):
     """fc_table_open_arrow_stream on OGC API (next links) and WFS (STARTINDEX)
     servers: the features a bbox matches, each once, in pages."""

@@ -16,15 +16,20 @@ public final class FeatureStream: Sendable {
     private let query: QueryParameters
     /// The table's fields and spatial reference, known once it loaded.
     private let shape = Locked<(fields: [FieldInfo], spatialReference: SpatialReference?)?>(nil)
+    /// Pages merged into batches of a fixed size; nil: a batch per page.
+    /// Locked across a `next` call: consumers take batches one at a time.
+    private let gatherer: Locked<PageGatherer>?
 
     /// Starts fetching `query` (validated here) from `table`'s service,
-    /// loading the table first if needed.
-    public init(_ table: FeatureTable, query: QueryParameters, prefetch: Int) throws(FeatureCacheError) {
+    /// loading the table first if needed; `batchRows` > 0: batches of that
+    /// many rows (`PageGatherer`), 0: a batch per page.
+    public init(_ table: FeatureTable, query: QueryParameters, prefetch: Int, batchRows: Int = 0) throws(FeatureCacheError) {
         try query.validate()
         let sink = PageSink(prefetch: prefetch)
         let shape = self.shape
         self.sink = sink
         self.query = query
+        gatherer = batchRows > 0 ? Locked(PageGatherer(rows: batchRows)) : nil
         task = Task {
             do throws(FeatureCacheError) {
                 try await table.load()
@@ -45,22 +50,29 @@ public final class FeatureStream: Sendable {
 
     deinit { cancel() }
 
-    /// The next page's features as a result (in the query's output system,
+    /// The next page's (or gathered batch's) features as a result (in the query's output system,
     /// with its fields and geometry choice), waiting for it on the calling
     /// thread; nil at the end. Throws the failure that ended the stream, and
     /// again on every later call.
     public func next() throws(FeatureCacheError) -> FeatureResult? {
-        switch sink.next() {
-        case .end: return nil
-        case .failure(let error): throw error
-        case .page(let page):
-            let known = shape.withLock { $0 }
-            return try FeatureResult(
-                [(page.batch, nil)], limitExceeded: false,
-                spatialReference: page.spatialReference ?? known?.spatialReference, outFields: query.outFields,
-                includesGeometry: query.returnGeometry, schema: known?.fields ?? []
-            ).projected(to: query.outWkid)
+        let next: PageSink.Page
+        if let gatherer {
+            guard let batch = try gatherer.withLock({ (gatherer) throws(FeatureCacheError) in try gatherer.next(sink.next) })
+            else { return nil }
+            next = batch
+        } else {
+            switch sink.next() {
+            case .end: return nil
+            case .failure(let error): throw error
+            case .page(let page): next = page
+            }
         }
+        let known = shape.withLock { $0 }
+        return try FeatureResult(
+            [(next.batch, nil)], limitExceeded: false,
+            spatialReference: next.spatialReference ?? known?.spatialReference, outFields: query.outFields,
+            includesGeometry: query.returnGeometry, schema: known?.fields ?? []
+        ).projected(to: query.outWkid)
     }
 
     /// A result of no features with the stream's columns (for the schema of

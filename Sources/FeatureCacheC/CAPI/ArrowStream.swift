@@ -7,9 +7,11 @@ import FeatureCache
 private struct ArrowStreamOptions {
     var query = QueryParameters()
     var prefetch = 2
+    var batchRows = 0
 
     static var defaults: fc_arrow_stream_options {
-        fc_arrow_stream_options(struct_size: UInt32(MemoryLayout<fc_arrow_stream_options>.size), query: nil, prefetch_pages: 2)
+        fc_arrow_stream_options(
+            struct_size: UInt32(MemoryLayout<fc_arrow_stream_options>.size), query: nil, prefetch_pages: 2, batch_rows: 0)
     }
 
     init(_ pointer: UnsafePointer<fc_arrow_stream_options>?) throws(FeatureCacheError) {
@@ -22,6 +24,10 @@ private struct ArrowStreamOptions {
             throw FeatureCacheError(.invalidArgument, "prefetch_pages must be 1 to 64 (got \(options.prefetch_pages))")
         }
         prefetch = Int(options.prefetch_pages)
+        guard options.batch_rows >= 0, let rows = Int(exactly: options.batch_rows) else {
+            throw FeatureCacheError(.invalidArgument, "batch_rows must be 0 (a batch per page) or positive (got \(options.batch_rows))")
+        }
+        batchRows = rows
     }
 }
 
@@ -40,6 +46,7 @@ public func fcTableOpenArrowStream(
         let table = try table(pointer).1
         let options = try ArrowStreamOptions(options)
         let out = try CArguments.output(out)
-        exportPageStream(try FeatureStream(table, query: options.query, prefetch: options.prefetch), into: out)
+        let stream = try FeatureStream(table, query: options.query, prefetch: options.prefetch, batchRows: options.batchRows)
+        exportPageStream(stream, into: out)
     }
 }
