@@ -9,7 +9,6 @@ the form the user gave; a real loop still fails with FC_E_PROTOCOL."""
 import os
 import subprocess
 import sys
-import time
 
 import pytest
 
