@@ -10,6 +10,7 @@ against pyogrio.open_arrow) beside reading it whole; then the Arrow export alone
 of 1,000,000 cached rows.
 
     python3 bench/arrow.py [--trees 200000] [--stream-trees 1000000] [--rows 1000000] [--runs 3]
+                           [--only frames|stream|export]
 
 Each route runs in a process of its own, `runs` times: wall time of the call
 (imports done before the clock starts), and peak RSS above what the process
@@ -129,14 +130,19 @@ def main():
     parser.add_argument("--rows", type=int, default=1000000)
     parser.add_argument("--stream-trees", type=int, default=1000000)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--only", choices=("frames", "stream", "export"), help="one of the three parts")
     args = parser.parse_args()
     python = os.path.join(ROOT, "python")
 
-    routes(args.trees, ("featurecache-geodataframe", "featurecache.pyogrio-geodataframe", "pyogrio-geodataframe",
-                        "pyogrio-geodataframe-default", "featurecache-arrow", "pyogrio-arrow"), args.runs, python)
-    print("\nThe layer as a stream of record batches, each let go before the next")
-    routes(args.stream_trees, ("featurecache-stream", "featurecache.pyogrio-stream", "pyogrio-stream", "featurecache-arrow"),
-           args.runs, python)
+    if args.only in (None, "frames"):
+        routes(args.trees, ("featurecache-geodataframe", "featurecache.pyogrio-geodataframe", "pyogrio-geodataframe",
+                            "pyogrio-geodataframe-default", "featurecache-arrow", "pyogrio-arrow"), args.runs, python)
+    if args.only in (None, "stream"):
+        print("\nThe layer as a stream of record batches, each let go before the next")
+        routes(args.stream_trees, ("featurecache-stream", "featurecache.pyogrio-stream", "pyogrio-stream",
+                                   "featurecache-arrow"), args.runs, python)
+    if args.only not in (None, "export"):
+        return
 
     state, base = emulator(args.rows)
     try:

@@ -480,12 +480,17 @@ def open_arrow(path_or_buffer, /, layer=None, encoding=None, columns=None, read_
 
             schema = shaped(first).schema
 
+            held = [first]  # given up once shaped: a batch is not kept for the stream's life
+            del first
+
             def batches():
-                pending = itertools.chain([first], (pa.Table.from_batches([batch], schema=pages.schema)
-                                                    for batch in _rest(pages)))
+                pending = itertools.chain((held.pop(),), (pa.Table.from_batches([batch], schema=pages.schema)
+                                                          for batch in _rest(pages)))
                 for page in pending:
                     if page.num_rows:
-                        yield from shaped(page).cast(schema).to_batches()
+                        out = shaped(page).cast(schema)
+                        del page  # what the casts replaced goes before the consumer holds the batch
+                        yield from out.to_batches()
             yield meta, pa.RecordBatchReader.from_batches(schema, batches())
         finally:
             pages.close()

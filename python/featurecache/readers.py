@@ -10,12 +10,16 @@ fid_as_index, arrow_to_pandas_kwargs and use_arrow); other keywords are the
 source's options (Table.options), a name it does not have an error.
 
 Where these differ from pyogrio, by design (featurecache.pyogrio has
-pyogrio's own shapes): the object id field always comes, as the library's
-key of every feature; types are the service's (an object id is int64);
-read_arrow returns the table alone, the geometry column is "geometry", and
-read_info describes the layer as the library sees it."""
+pyogrio's own shapes): the object id field comes with every layer's fields,
+as the library's key of every feature, and also beside `columns` that leave
+it out unless return_fids=False (1.x's rule, kept through 1.x with a
+FutureWarning; 2.0 gives exactly the columns asked, as pyogrio does); types
+are the service's (an object id is int64); read_arrow returns the table
+alone, the geometry column is "geometry", and read_info describes the layer
+as the library sees it."""
 import contextlib
 import json
+import warnings
 
 from . import arrow
 from .constants import CRSFormat, RequestMode
@@ -151,6 +155,25 @@ def _check_fids(skip_features, max_features, fids, where, bbox, mask):
                          "'max_features'")
 
 
+def _exact_columns(table, columns, return_fids, reader):
+    """`table` (a pyarrow Table or RecordBatch: the library's results always
+    hold the object id) as a reader gives it: without the object id column
+    when `columns` does not name it and return_fids is False. return_fids
+    None (the default) keeps 1.x's rule, with a FutureWarning when that
+    column is one `columns` left out: 2.0 gives exactly the columns asked."""
+    if columns is None or return_fids:
+        return table
+    name = arrow.object_id_column(table)
+    if name.lower() in {column.lower() for column in columns}:
+        return table
+    if return_fids is None:
+        warnings.warn("%s(columns=...) adds the object id column, as 1.x always has; 2.0 gives exactly the columns "
+                      "asked, as pyogrio does. Pass return_fids=False for exactly these columns now, or "
+                      "return_fids=True to keep the object id." % reader, FutureWarning, stacklevel=3)
+        return table
+    return table.drop_columns([name])
+
+
 def read_result(url, layer=None, *, where=None, bbox=None, mask=None, columns=None, max_features=None, crs=None,
                 context=None, timeout=None, skip_features=0, fids=None, read_geometry=True, **options):
     """The features of one layer as a Result (see read_arrow for the arguments)."""
@@ -169,7 +192,7 @@ def read_result(url, layer=None, *, where=None, bbox=None, mask=None, columns=No
 
 def read_arrow(url, layer=None, *, where=None, bbox=None, mask=None, columns=None, max_features=None, crs=None,
                context=None, timeout=None, skip_features=0, fids=None, read_geometry=True, force_2d=False,
-               datetime_as_string=False, return_fids=False, **options):
+               datetime_as_string=False, return_fids=None, **options):
     """The features of one layer as a pyarrow.Table.
 
     url: an ArcGIS REST layer or service, an OGC API landing page, a WFS
@@ -178,13 +201,14 @@ def read_arrow(url, layer=None, *, where=None, bbox=None, mask=None, columns=Non
     feature type, or its index in list_layers (None: the first). where: a
     SQL-92 where clause; bbox: (xmin, ymin, xmax, ymax[, wkid]) in the layer's
     spatial reference unless a wkid is given; mask: a shapely geometry
-    (intersects); columns: the fields to read (the object id always comes:
-    it is the library's key of a feature, where pyogrio adds it only when
-    asked); max_features: at most this many (None: all, paging as the server
+    (intersects); columns: the fields to read; max_features: at most this many (None: all, paging as the server
     needs); skip_features: the first ones left out; fids: these object ids
     only; read_geometry=False: no geometry column; force_2d: Z and M dropped;
     datetime_as_string: dates as ISO 8601 text ("2021-11-19T00:00:00Z");
-    return_fids is accepted and changes nothing (the object ids always come);
+    return_fids: whether the object id column comes beside `columns` that do
+    not name it: True yes, False no (exactly the columns asked, pyogrio's
+    rule), None (the default) yes as in 1.x, with a FutureWarning: 2.0's
+    default is False (every layer's fields include it when columns is None);
     crs: the system to read in (an EPSG or Esri code, "EPSG:25832", a
     pyproj.CRS or WKT): asked of the service when it offers it, else
     projected here. Other keywords set the source's options (Table.options).
@@ -193,6 +217,7 @@ def read_arrow(url, layer=None, *, where=None, bbox=None, mask=None, columns=Non
                                        max_features=max_features, crs=crs, context=context, timeout=timeout,
                                        skip_features=skip_features, fids=fids, read_geometry=read_geometry,
                                        **options))
+    table = _exact_columns(table, columns, return_fids, "read_arrow")
     name, _ = arrow.geometry_column(table)
     if not read_geometry and name is not None:
         table = table.drop_columns([name])
@@ -206,33 +231,36 @@ def read_arrow(url, layer=None, *, where=None, bbox=None, mask=None, columns=Non
 def read_dataframe(url, layer=None, *, where=None, bbox=None, mask=None, columns=None, max_features=None, crs=None,
                    context=None, timeout=None, skip_features=0, fids=None, read_geometry=True, force_2d=False,
                    datetime_as_string=False, fid_as_index=False, arrow_to_pandas_kwargs=None, use_arrow=None,
-                   **options):
+                   return_fids=None, **options):
     """The features of one layer as a geopandas.GeoDataFrame (arguments as
-    read_arrow; dtypes as Result.to_geopandas; crs "EPSG:<code>" where the
-    system has one). fid_as_index: the object ids as the index ("fid"), as
-    well as their column; arrow_to_pandas_kwargs: given to pyarrow's
-    to_pandas; use_arrow is accepted and changes nothing (the data always
-    comes through Arrow)."""
+    read_arrow, return_fids too; dtypes as Result.to_geopandas; crs
+    "EPSG:<code>" where the system has one). fid_as_index: the object ids as
+    the index ("fid"), their column kept where read_arrow keeps it;
+    arrow_to_pandas_kwargs: given to pyarrow's to_pandas; use_arrow is
+    accepted and changes nothing (the data always comes through Arrow)."""
     table = read_arrow(url, layer, where=where, bbox=bbox, mask=mask, columns=columns, max_features=max_features,
                        crs=crs, context=context, timeout=timeout, skip_features=skip_features, fids=fids,
                        read_geometry=read_geometry, force_2d=force_2d, datetime_as_string=datetime_as_string,
-                       **options)
-    frame = arrow.to_geopandas(table, **(arrow_to_pandas_kwargs or {}))
+                       return_fids=True, **options)
+    ids = table.column(arrow.object_id_column(table))
+    frame = arrow.to_geopandas(_exact_columns(table, columns, return_fids, "read_dataframe"),
+                               **(arrow_to_pandas_kwargs or {}))
     if fid_as_index:
-        frame.index = frame[arrow.object_id_column(table)].rename("fid")
+        frame.index = ids.to_pandas().rename("fid")
     return frame
 
 
 @contextlib.contextmanager
 def open_arrow(url, layer=None, *, where=None, bbox=None, mask=None, columns=None, max_features=None,
-               batch_size=None, crs=None, context=None, timeout=None, prefetch=2, **options):
+               batch_size=None, crs=None, context=None, timeout=None, prefetch=2, return_fids=None, **options):
     """A stream of the layer's features as pyarrow record batches, fetched
     page by page as the reader is read (Table.arrow_stream: one pass of the
     table's pager, as a populate's, with at most `prefetch` pages requested
     ahead; nothing cached): memory holds a few pages, not the layer. A context
     manager giving (meta, reader) as pyogrio.open_arrow does: meta is
     read_info's dict of the layer (without the count, which costs a request),
-    reader a pyarrow.RecordBatchReader. Arguments as read_arrow; batch_size:
+    reader a pyarrow.RecordBatchReader. Arguments as read_arrow (return_fids
+    too); batch_size:
     the features one request asks for and one batch holds (pages the local
     checks thinned are merged to fill batches; None: the service's page size,
     a batch per page). Leaving the context cancels what is in flight.
@@ -252,7 +280,11 @@ def open_arrow(url, layer=None, *, where=None, bbox=None, mask=None, columns=Non
                                     prefetch=prefetch, batch_rows=batch_size)
         reader = pa.RecordBatchReader.from_stream(stream)
         try:
-            yield meta, reader
+            schema = _exact_columns(reader.schema.empty_table(), columns, return_fids, "open_arrow").schema
+            if len(schema) < len(reader.schema):
+                yield meta, pa.RecordBatchReader.from_batches(schema, (batch.select(schema.names) for batch in reader))
+            else:
+                yield meta, reader
         finally:
             reader.close()
     finally:

@@ -9,6 +9,7 @@ import gc
 import json
 import os
 import sys
+import warnings
 
 import pytest
 
@@ -192,11 +193,25 @@ def test_a_capsule_never_imported_is_released(ns):
 
 def test_read_dataframe_and_read_arrow(ns):
     service = ns.layer_url(0).rsplit("/", 1)[0]
-    frame = fc.read_dataframe(service, "Trees", where="Condition = 4", bbox=BBOX, columns=["Species", "DBH"])
+    # 1.x: the object id comes beside the columns asked, and 2.0's change is announced.
+    with pytest.warns(FutureWarning, match="return_fids=False"):
+        frame = fc.read_dataframe(service, "Trees", where="Condition = 4", bbox=BBOX, columns=["Species", "DBH"])
     want = {i for i, row in TREES.items() if row["Condition"] == 4
             and BBOX[0] <= row["_geom"]["x"] <= BBOX[2] and BBOX[1] <= row["_geom"]["y"] <= BBOX[3]}
     assert set(frame["OBJECTID"]) == want
     assert list(frame.columns) == ["OBJECTID", "Species", "DBH", "geometry"]
+    # Exactly the columns asked (pyogrio's rule), the object ids as the index when asked.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        exact = fc.read_dataframe(service, "Trees", where="Condition = 4", bbox=BBOX, columns=["Species", "DBH"],
+                                  return_fids=False, fid_as_index=True)
+        assert list(exact.columns) == ["Species", "DBH", "geometry"] and set(exact.index) == want
+        assert fc.read_arrow(service, "Trees", where="Condition = 4", bbox=BBOX, columns=["DBH"],
+                             return_fids=False).schema.names == ["DBH", "geometry"]
+        named = fc.read_arrow(service, "Trees", where="Condition = 4", bbox=BBOX, columns=["objectid", "DBH"])
+        assert named.schema.names == ["OBJECTID", "DBH", "geometry"]
+        kept = fc.read_arrow(service, "Trees", where="Condition = 4", bbox=BBOX, columns=["DBH"], return_fids=True)
+        assert kept.schema.names == ["OBJECTID", "DBH", "geometry"]
     # a shapely geometry as bbox; max_features
     area = shapely.box(*BBOX)
     arrow = fc.read_arrow(ns.layer_url(0), bbox=area, max_features=100)
