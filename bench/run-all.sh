@@ -30,6 +30,8 @@ echo "== populating from MapServer's WFS, GML 3.2 and GeoJSON, and the GML reade
 bash bench/wfs.sh 2
 echo "== data out: GeoDataFrame, Arrow and streams against pyogrio, Arrow export of 1M rows (python3 bench/arrow.py --runs 5)"
 python3 bench/arrow.py --runs 5
+echo "== the Arrow stream from C: time and memory against its bound (bash bench/stream.sh)"
+bash bench/stream.sh
 echo "== projection through PROJ against pyproj, and its cost in a populate (bash bench/projection.sh 5)"
 bash bench/projection.sh 5
 echo "== a persisted cache of 1M points reopened, against populating again and GDAL's GeoPackage (bash bench/reopen.sh 3)"
