@@ -920,7 +920,10 @@ FC_API fc_status fc_table_url(const fc_table *table, const char **out);
  *             layer lists them), supports_pagination (true | false),
  *             current_version (e.g. 10.91), layer_type (Feature Layer | Table)
  *   OGC API   item_type            feature | record
- *   WFS       version (2.0.0 | 1.1.0 | 1.0.0), output_formats (comma-separated)
+ *   WFS       version (2.0.0 | 1.1.0 | 1.0.0), output_formats (comma-separated),
+ *             geometry_property_type (the schema's GML type of the geometry,
+ *             e.g. MultiSurfacePropertyType: single and multi parts told apart,
+ *             which FC_GEOMETRY_TYPE_* does not; @since 1.4)
  * The typed calls of each protocol (fc_arcgis_table_*, fc_ogc_table_*,
  * fc_wfs_table_*) are older spellings of these calls with a typed value.
  * Thread-safe; an option set applies to requests sent after. */

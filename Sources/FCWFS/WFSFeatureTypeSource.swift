@@ -83,6 +83,9 @@ struct WFSFeatureTypeSource: FeatureSource {
         let offered = type.outputFormats.isEmpty ? capabilities.outputFormats : type.outputFormats
         metadata.sourceFacts[Fact.version.rawValue] = capabilities.version.rawValue
         metadata.sourceFacts[Fact.outputFormats.rawValue] = offered.joined(separator: ",")
+        if let geometryPropertyType = schema.geometryPropertyType {
+            metadata.sourceFacts[Fact.geometryPropertyType.rawValue] = geometryPropertyType
+        }
         metadata.editing = Self.editing(capabilities, type)
         if metadata.editing.isEditable {
             for index in metadata.fields.indices { metadata.fields[index].editable = Self.isWritable(metadata.fields[index]) }
@@ -261,13 +264,17 @@ extension WFSFeatureTypeSource {
                 write: { format in self.setOutputFormat(format.isEmpty ? nil : format) }),
             .fact(Fact.version.rawValue, "The WFS version the table speaks: 2.0.0, 1.1.0 or 1.0.0."),
             .fact(Fact.outputFormats.rawValue, "The GetFeature output formats the type (else the service) offers, comma-separated."),
+            .fact(
+                Fact.geometryPropertyType.rawValue,
+                "The GML type the schema gives the geometry property (MultiSurfacePropertyType, PointPropertyType, ...: single and multi parts told apart); empty without one."
+            ),
         ]
     }
 
     /// What only a WFS type says of itself, in the metadata's `sourceFacts`
     /// under the names of the report-only options that show them.
     enum Fact: String {
-        case version, outputFormats = "output_formats"
+        case version, outputFormats = "output_formats", geometryPropertyType = "geometry_property_type"
     }
 
     /// A complete `wfs:GetFeature` document, sent as it is.

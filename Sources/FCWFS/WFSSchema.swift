@@ -11,6 +11,10 @@ package struct WFSSchema: Sendable {
     package var fields: [FieldInfo] = []
     package var geometryProperty: String?
     package var geometryType: GeometryType = .none
+    /// The geometry property's GML type as the schema names it, without its
+    /// prefix ("MultiSurfacePropertyType"): single and multi parts, which
+    /// `geometryType` does not tell apart.
+    package var geometryPropertyType: String?
     /// The schema's target namespace (the feature type's namespace).
     package var targetNamespace = ""
 
@@ -57,6 +61,7 @@ package struct WFSSchema: Sendable {
                 if schema.geometryProperty == nil {
                     schema.geometryProperty = name
                     schema.geometryType = geometry
+                    schema.geometryPropertyType = typeLocal.isEmpty ? property.attribute("ref").map(Self.localPart) : typeLocal
                 }
                 continue
             }

@@ -34,8 +34,11 @@ import Testing
         #expect(ogc.options.map(\.name) == ["query_language", "item_type"])
         #expect(ogc.options.map(\.isWritable) == [true, false])
         #expect(ogc.options.first?.values == ["auto", "local", "cql2-text", "cql2-json"])
-        #expect(wfs.options.map(\.name) == ["axis_order", "filter_axis_order", "output_format", "version", "output_formats"])
-        #expect(wfs.options.map(\.isWritable) == [true, true, true, false, false])
+        #expect(
+            wfs.options.map(\.name) == [
+                "axis_order", "filter_axis_order", "output_format", "version", "output_formats", "geometry_property_type",
+            ])
+        #expect(wfs.options.map(\.isWritable) == [true, true, true, false, false, false])
         #expect(wfs.options[2].values == nil)
     }
 

@@ -60,6 +60,7 @@ import Testing
             try Fixtures.bytes("wfs/wfs_koeln_arcgis_describefeaturetype_200.xml"),
             typeName: "adressen_stadtteil:Blumenberg")
         #expect(koeln.geometryType == .point && koeln.geometryProperty != nil)
+        #expect(koeln.geometryPropertyType == "PointPropertyType")
         #expect(koeln.fields.first?.name == "objectid" && koeln.fields.first?.type == .integer)
         let nummer = koeln.fields.first { $0.name == "Nummer" }
         #expect(nummer?.type == .string && nummer?.length == 11 && nummer?.nullable == true)
@@ -78,6 +79,7 @@ import Testing
         let iba = try WFSSchema.parse(mapserver, typeName: "bsc:IBA")
         let clls = try WFSSchema.parse(mapserver, typeName: "CLLS")
         #expect(iba.geometryProperty == "msGeometry" && iba.geometryType == .unknown)  // any geometry
+        #expect(iba.geometryPropertyType == "GeometryPropertyType")
         #expect(iba.fields.isEmpty && clls.geometryProperty == "msGeometry")
         #expect(throws: FeatureCacheError.self) { try WFSSchema.parse(mapserver, typeName: "nothing") }
     }

@@ -132,10 +132,20 @@ def _table(path_or_buffer, layer, encoding, kwargs):
         table.close()
 
 
+# A WFS schema's multi-part GML types, as GDAL's WFS driver names the layer's type.
+_MULTI_GML = {"MultiSurfacePropertyType": "MultiPolygon", "MultiPolygonPropertyType": "MultiPolygon",
+              "MultiCurvePropertyType": "MultiLineString", "MultiLineStringPropertyType": "MultiLineString"}
+
+
 def _geometry_type(table):
+    """OGR's name of the layer's geometry type: the library's type, made
+    multi where a WFS schema declares a multi-part GML type (the library's
+    polygon and polyline hold either)."""
     name = _GEOMETRY.get(table.geometry_type)
     if name is None:
         return None
+    if table.service_kind == ServiceKind.WFS and name in ("Polygon", "LineString"):
+        name = _MULTI_GML.get(table.get_option("geometry_property_type"), name)
     return name + " Z" if table.has_z and name != "Unknown" else name
 
 
@@ -192,9 +202,9 @@ def list_layers(path_or_buffer, /):
     """The layers as pyogrio.list_layers gives them: an (n, 2) array of
     [name, geometry type] (OGR's names; None for a table without geometry).
     Where the listing does not say (OGC API, WFS), each layer is opened to
-    learn it, as GDAL does; "Unknown" for one that cannot be opened. Single
-    and multi parts are one type to the library: a WFS type GDAL calls
-    MultiPolygon from its schema is "Polygon" here."""
+    learn it, as GDAL does; "Unknown" for one that cannot be opened. A WFS
+    type whose schema declares multi parts (gml:MultiSurfacePropertyType) is
+    "MultiPolygon", as GDAL names it."""
     np = arrow.require("numpy", "list_layers()")
     source = _Source(path_or_buffer)
     context = Context(token=source.token) if source.token else None

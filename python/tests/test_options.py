@@ -15,7 +15,8 @@ def test_each_kind_declares_its_options():
         "query_language": ("auto", "local", "cql2-text", "cql2-json"), "item_type": None}
     assert fc.Table.wfs("http://w.test/wfs", "t").options == {
         "axis_order": ("auto", "swap", "no_swap"), "filter_axis_order": ("auto", "swap", "no_swap"),
-        "output_format": None, "version": None, "output_formats": None}
+        "output_format": None, "version": None, "output_formats": None,
+        "geometry_property_type": None}
 
 
 def test_the_typed_properties_are_the_option_path():

@@ -9,6 +9,7 @@ import warnings
 import pytest
 
 import pyogrio
+import featurecache as fc
 import featurecache.pyogrio as fp
 from geopandas.testing import assert_geodataframe_equal
 
@@ -239,10 +240,15 @@ def test_wfs_frames_equal_pyogrios(geoservers):
     ours = ours.sort_values("id").reset_index(drop=True)
     assert len(ours) > 100
     assert_geodataframe_equal(ours, theirs)
-    # Single and multi parts are one type to the library (the module's docstring).
-    assert fp.list_layers(base + "?service=wfs&request=getcapabilities").tolist() == \
-        [["ms:trees", "Point"], ["ms:roads", "LineString"], ["ms:buildings", "Polygon"]]
+    # MapServer's schema declares ms:buildings' geometry gml:MultiSurfacePropertyType.
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        assert pyogrio.list_layers(url).tolist() == \
-            [["ms:trees", "Point"], ["ms:roads", "LineString"], ["ms:buildings", "MultiPolygon"]]
+        layers = pyogrio.list_layers(url).tolist()
+    assert layers == [["ms:trees", "Point"], ["ms:roads", "LineString"], ["ms:buildings", "MultiPolygon"]]
+    assert fp.list_layers(base + "?service=wfs&request=getcapabilities").tolist() == layers
+    assert fp.read_info(url, layer="ms:buildings")["geometry_type"] == "MultiPolygon"
+    with fc.Table.wfs(base + "?service=wfs&request=getcapabilities", "ms:buildings") as table:
+        table.load()
+        assert table.wait(60)
+        assert table.get_option("geometry_property_type") == "MultiSurfacePropertyType"
+        assert table.geometry_type == "polygon"  # the library's type holds single and multi parts
