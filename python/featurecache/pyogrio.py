@@ -27,6 +27,10 @@ Where the answers differ from pyogrio's, and why:
   "trees.1"), so the column would be made up.
 - Text a server writes as empty (MapServer's WFS writes NULL so) is kept
   as written; GDAL reads an empty GML element as NULL.
+- An OGC API collection in CRS84 has crs "EPSG:4326" (its coordinates
+  are longitude, latitude, as GeoPandas reads EPSG:4326). GDAL says so for
+  MapServer, tipg and QGIS Server, but gives pygeoapi's collections CRS84's
+  WKT, from the order in which each server lists its systems.
 - ``sql`` and ``sql_dialect`` are refused: a service is queried by where,
   bbox, mask and fids.
 - Keyword arguments are the source's options (Table.options: GDAL's open
