@@ -50,10 +50,10 @@ public final class FeatureStream: Sendable {
 
     deinit { cancel() }
 
-    /// The next page's (or gathered batch's) features as a result (in the query's output system,
-    /// with its fields and geometry choice), waiting for it on the calling
-    /// thread; nil at the end. Throws the failure that ended the stream, and
-    /// again on every later call.
+    /// The next page's features (or the next gathered batch's) as a result
+    /// in the query's output system, with its fields and geometry choice,
+    /// waiting for it on the calling thread; nil at the end. Throws the
+    /// failure that ended the stream, and again on every later call.
     public func next() throws(FeatureCacheError) -> FeatureResult? {
         let next: PageSink.Page
         if let gatherer {

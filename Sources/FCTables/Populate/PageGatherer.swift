@@ -4,16 +4,16 @@ import FCData
 
 /// Pages of a streamed query made into batches of `rows` rows, the last
 /// fewer (`fc_arrow_stream_options.batch_rows`): consecutive pages are
-/// merged, and cut where a batch is full. A
-/// service's small pages, or pages the local checks thinned (a filter the
-/// server could not apply), then still give full batches to a consumer that
-/// pays per batch (DuckDB, polars, pyogrio's `batch_size`).
+/// merged, and cut where a batch is full. A service's small pages, or pages
+/// the local checks thinned (a filter the server could not apply), then
+/// still give full batches to a consumer that pays per batch (DuckDB,
+/// polars, pyogrio's `batch_size`).
 ///
 /// Pages of another layout (a column's type changed between pages) or
 /// another spatial reference start a batch of their own. What was gathered
 /// before the stream failed is given first; the failure comes on the next call.
 package struct PageGatherer {
-    /// At most this many rows a batch (positive).
+    /// The rows of every batch but the last (positive).
     package let rows: Int
     /// A page not yet given whole, and the first of its rows still to give.
     private var carry: (page: PageSink.Page, start: Int)?
