@@ -93,10 +93,11 @@ struct WFSFeatureTypeSource: FeatureSource {
         let preferred = state.withLock { $0.preferredFormat }
         var format = preferred ?? Self.chooseFormat(offered)
         let probes = WFSLoadProbes(source: self, type: type, version: capabilities.version, schema: schema)
-        if preferred == nil, let chosen = format,
-            let exact = await probes.moreExactFormat(than: chosen, offered: offered)
-        {
-            format = exact
+        if let chosen = format {
+            // A caller's format stays; what the ids are is learned for it too.
+            let evidence = await probes.compareFormats(chosen: chosen, offered: offered)
+            if preferred == nil, let exact = evidence.moreExact { format = exact }
+            if let prefix = evidence.idPrefix { state.withLock { $0.idPrefix = $0.idPrefix ?? prefix } }
         }
         let filterSwap = await probes.filterSwap(
             wkid: wkid,

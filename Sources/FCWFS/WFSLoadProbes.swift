@@ -19,6 +19,8 @@ import FCServices
 ///   than their GML (QGIS Server: 6 against the layer's published 8). The first
 ///   features are asked in both; GeoJSON is kept only when its coordinates carry
 ///   as many decimals as the GML's.
+/// - **Feature ids**: the same two answers tell whether GeoJSON's ids are the
+///   `gml:id`s less their prefix (MapServer: `1` for `trees.1`).
 struct WFSLoadProbes {
     let source: WFSFeatureTypeSource
     let type: WFSFeatureTypeInfo
@@ -51,20 +53,35 @@ struct WFSLoadProbes {
         return swap
     }
 
-    /// The output format to use instead of `chosen` GeoJSON: a GML format whose
-    /// coordinates carry more decimals, nil to keep GeoJSON.
-    func moreExactFormat(than chosen: String, offered: [String]) async -> String? {
-        guard WFSFeatureTypeSource.isJSON(chosen),
-            let gml = WFSFeatureTypeSource.chooseFormat(offered.filter { !WFSFeatureTypeSource.isJSON($0) })
-        else { return nil }
-        guard let jsonDigits = await decimals(format: chosen), let gmlDigits = await decimals(format: gml),
-            gmlDigits > jsonDigits
-        else { return nil }
-        return gml
+    /// What the first features say in GeoJSON and in GML, when GeoJSON was
+    /// chosen and a GML format is offered too.
+    struct FormatEvidence {
+        /// The GML format to use instead: its coordinates carry more decimals.
+        var moreExact: String?
+        /// The part the `gml:id`s add to GeoJSON's bare numeric ids
+        /// (MapServer: `1` for `trees.1`), so that the ids the table names
+        /// (`fc_table_get_server_id`, a Transaction, RESOURCEID) are the
+        /// `gml:id`s: learned only when both answers give the same features
+        /// the same numbers, in the same order.
+        var idPrefix: String?
     }
 
-    /// The most decimals any coordinate of the first features has in `format`.
-    private func decimals(format: String) async -> Int? {
+    func compareFormats(chosen: String, offered: [String]) async -> FormatEvidence {
+        guard WFSFeatureTypeSource.isJSON(chosen),
+            let gml = WFSFeatureTypeSource.chooseFormat(offered.filter { !WFSFeatureTypeSource.isJSON($0) }),
+            let json = await sample(format: chosen), let other = await sample(format: gml)
+        else { return FormatEvidence() }
+        var evidence = FormatEvidence()
+        if other.decimals > json.decimals { evidence.moreExact = gml }
+        if json.idPrefix == nil, let prefix = other.idPrefix, !json.ids.isEmpty, json.ids == other.ids {
+            evidence.idPrefix = prefix
+        }
+        return evidence
+    }
+
+    /// The first features in `format`: their ids, the most decimals any of
+    /// their coordinates has, and the prefix their ids had before the number.
+    private func sample(format: String) async -> (ids: [Int64], decimals: Int, idPrefix: String?)? {
         var url = service.requestURL("GetFeature", version: version)
         url.set(version.typeNamesParameter, type.name)
         url.set(version.countParameter, "20")
@@ -72,18 +89,22 @@ struct WFSLoadProbes {
         let request = source.requester.get(url)
         guard let response = try? await source.requester.send(request) else { return nil }
         let fields = schema.fields, property = schema.geometryProperty
-        let batch: FeatureBatch? = try? readBody(response.body, of: request) { bytes throws(FeatureCacheError) in
-            ServiceResponse.looksLikeJSON(response.body)
-                ? try GeoJSONReader.read(bytes, fields: fields, identity: FeatureIdentity()).batch
-                : try GMLReader.read(bytes, fields: fields, geometryProperty: property, identity: FeatureIdentity(), swapAxes: false).batch
+        let identity = FeatureIdentity(numericSuffixes: true)
+        let page: (batch: FeatureBatch, idPrefix: String?)? = try? readBody(response.body, of: request) {
+            bytes throws(FeatureCacheError) in
+            if ServiceResponse.looksLikeJSON(response.body) {
+                return (try GeoJSONReader.read(bytes, fields: fields, identity: identity).batch, identity.suffixPrefix)
+            }
+            let gml = try GMLReader.read(bytes, fields: fields, geometryProperty: property, identity: identity, swapAxes: false)
+            return (gml.batch, gml.idPrefix)
         }
-        guard let batch, batch.count > 0 else { return nil }
+        guard let page, page.batch.count > 0 else { return nil }
         var most = 0
-        for row in 0..<batch.count {
-            let box = batch.geometry.box(row)
+        for row in 0..<page.batch.count {
+            let box = page.batch.geometry.box(row)
             for value in [box.xmin, box.ymin, box.xmax, box.ymax] { most = max(most, Self.decimals(value)) }
         }
-        return most
+        return ((0..<page.batch.count).map { page.batch.objectId($0) }, most, page.idPrefix)
     }
 
     /// Digits after the point in the shortest text that reads back as `value`.

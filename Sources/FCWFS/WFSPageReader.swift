@@ -81,6 +81,10 @@ struct WFSPageReader {
         let json = try readBody(response.body, of: request) { bytes throws(FeatureCacheError) in
             try GeoJSONReader.read(bytes, fields: fields, identity: source.identity)
         }
+        // GeoJSON ids written as the gml:ids ("trees.17") give their prefix as GML's do.
+        if state.idPrefix == nil, let prefix = source.identity.suffixPrefix {
+            source.state.withLock { $0.idPrefix = $0.idPrefix ?? prefix }
+        }
         var page = Page(batch: json.batch, numberMatched: json.numberMatched, numberReturned: json.numberReturned, next: json.nextLink)
         // GeoJSON is lon/lat by definition; only an explicit swap swaps it.
         if state.dataAxisOrder == .swap { page.batch = page.batch.mappingCoordinates(.swappingAxes) }

@@ -84,6 +84,23 @@ import Testing
         #expect(throws: FeatureCacheError.self) { try WFSSchema.parse(mapserver, typeName: "nothing") }
     }
 
+    /// A WFS's GeoJSON ids written as its gml:ids ("trees.17", GeoServer's
+    /// form) are their numbers, and the prefix is kept for the ids the table
+    /// names; bare numbers (MapServer's) give no prefix.
+    @Test func geoJSONIdsWrittenAsGMLIdsGiveTheirPrefix() throws {
+        func read(_ ids: [String]) throws -> (ids: [Int64], prefix: String?) {
+            let features = ids.map { "{\"type\":\"Feature\",\"id\":\($0),\"geometry\":null,\"properties\":{}}" }
+            let json = "{\"type\":\"FeatureCollection\",\"features\":[\(features.joined(separator: ","))]}"
+            let identity = FeatureIdentity(numericSuffixes: true)
+            let batch = try Array(json.utf8).withUnsafeBytes { try GeoJSONReader.read($0, identity: identity) }.batch
+            return ((0..<batch.count).map { batch.objectId($0) }, identity.suffixPrefix)
+        }
+        let prefixed = try read(["\"trees.17\"", "\"trees.18\""])
+        #expect(prefixed.ids == [17, 18] && prefixed.prefix == "trees.")
+        let bare = try read(["1", "\"2\""])
+        #expect(bare.ids == [1, 2] && bare.prefix == nil)
+    }
+
     @Test func outputFormatChoice() {
         let mapserver = [
             "application/gml+xml; version=3.2", "text/xml; subtype=gml/3.2.1", "text/xml; subtype=gml/3.1.1",

@@ -22,9 +22,9 @@ Where the answers differ from pyogrio's, and why:
   force_feature_count; total_bounds is None unless force_total_bounds (then
   the service is asked for the extent of its features).
 - GDAL's WFS driver puts each feature's gml:id first, as a gml_id column;
-  none is added here: the library reads a WFS in GeoJSON where the server
-  offers it, and its ids there need not be the gml:ids (MapServer: 1 for
-  "trees.1"), so the column would be made up.
+  none is added here. Table.server_id gives a feature's gml:id where the
+  server's answers show it (GML, GeoJSON ids written as gml:ids, or
+  MapServer's bare GeoJSON numbers matched at load against its GML).
 - Text a server writes as empty (MapServer's WFS writes NULL so) is kept
   as written; GDAL reads an empty GML element as NULL.
 - An OGC API collection in CRS84 has crs "EPSG:4326" (its coordinates

@@ -211,6 +211,25 @@ def test_gml_and_geojson_give_identical_features(geoservers):
             assert feature.geometry == want.geometry, (fmt, ident)
 
 
+def test_server_ids_are_the_gml_ids_in_every_format(geoservers):
+    """MapServer's GeoJSON ids are bare numbers (1 where its GML says
+    gml:id="trees.1"). The load reads the first features in both formats and,
+    finding the same numbers in the same order, learns the prefix: the ids the
+    table names (fc_table_get_server_id, RESOURCEID, a Transaction) are the
+    gml:ids in every format, also when the caller chose GeoJSON before the
+    load. (MapServer finds nothing for RESOURCEID=1.)"""
+    chosen_first = fc.Table.wfs(wfs_url(geoservers), "ms:trees")
+    chosen_first.output_format = GEOJSON
+    chosen_first.request_mode = fc.RequestMode.MANUAL_CACHE
+    for table, fmt in ((open_table(geoservers), GEOJSON), (open_table(geoservers, fmt=GML32), GML32),
+                       (chosen_first, GEOJSON)):
+        result = table.populate(fc.Query(object_ids=[1, 2, 17]))
+        assert table.output_format == fmt
+        assert sorted(feature.object_id for feature in result) == [1, 2, 17], fmt
+        assert [table.server_id(i) for i in (1, 2, 17)] == ["trees.1", "trees.2", "trees.17"], fmt
+        table.close()
+
+
 @pytest.fixture(scope="module")
 def served_buildings(geoservers):
     """The buildings as MapServer serves them, fetched without the library: it

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import FCSupport
+import Synchronization
 
 /// What a GeoJSON FeatureCollection page holds besides its features (the members
 /// ArcGIS and OGC API - Features add for paging).
@@ -30,6 +31,10 @@ public final class FeatureIdentity: Sendable {
     private let state = Locked(State())
     /// Ids of the WFS form `typename.N` are N (as `gml:id`s are in GML).
     private let numericSuffixes: Bool
+    /// The `typename.` of the first such id read (`suffixPrefix`); the flag
+    /// spares the lock on every later one.
+    private let prefix = Locked<String?>(nil)
+    private let prefixKnown = Atomic<Bool>(false)
 
     /// - Parameter numericSuffixes: read `prefix.N` ids as N — a WFS's GeoJSON
     ///   writes the `gml:id` of its GML (`"id": "trees.17"`), so that both
@@ -45,6 +50,10 @@ public final class FeatureIdentity: Sendable {
         if numericSuffixes, let dot = text.utf8.lastIndex(of: UInt8(ascii: ".")),
             let number = Self.plainNumber(String(text[text.utf8.index(after: dot)...]))
         {
+            if !prefixKnown.load(ordering: .acquiring) {
+                prefix.withLock { $0 = $0 ?? String(text[...dot]) }
+                prefixKnown.store(true, ordering: .releasing)
+            }
             return number
         }
         return state.withLock { state in
@@ -65,6 +74,12 @@ public final class FeatureIdentity: Sendable {
             hash &*= 0x0000_0100_0000_01b3
         }
         return Int64(bitPattern: (1 << 62) | (hash & ((1 << 62) - 1)))
+    }
+
+    /// What the first `typename.N` id read as N began with ("trees."): the
+    /// part a WFS's `gml:id`s add to the object ids; nil until one was read.
+    package var suffixPrefix: String? {
+        prefixKnown.load(ordering: .acquiring) ? prefix.withLock { $0 } : nil
     }
 
     /// The id as the service wrote it, for asking the service for that feature.
