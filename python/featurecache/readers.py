@@ -4,9 +4,10 @@ or feature type it needs: its name or id, or its index as list_layers gives
 them) in; its layers, its description, a pyarrow Table, a stream of record
 batches or a GeoDataFrame out. Every reader takes the same keywords: where,
 bbox, mask, columns, max_features (None: all), crs (None: the layer's own
-system), and read_arrow and read_dataframe pyogrio's skip_features, fids,
-read_geometry, force_2d, datetime_as_string (and read_dataframe its
-fid_as_index, arrow_to_pandas_kwargs and use_arrow); other keywords are the
+system), return_fids (open_arrow too), and read_arrow and read_dataframe
+pyogrio's skip_features, fids, read_geometry, force_2d, datetime_as_string
+(and read_dataframe its fid_as_index, arrow_to_pandas_kwargs and
+use_arrow); other keywords are the
 source's options (Table.options), a name it does not have an error.
 
 Where these differ from pyogrio, by design (featurecache.pyogrio has
