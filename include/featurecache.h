@@ -826,11 +826,13 @@ FC_API fc_status fc_ogc_service_create_table(fc_ogc_service *service, const char
  * advertise. Features are read as GeoJSON when the server offers it, else as
  * GML 3.2, 3.1.1 or 2 (see fc_wfs_table_set_output_format); gml:id gives the
  * object id (its numeric suffix: "trees.17" is 17), GeoJSON's id the same
- * number. Where a server's GeoJSON ids are bare numbers (MapServer: 1 for
- * "trees.1"), the load reads the first features in GeoJSON and in GML, and
- * the same numbers in the same order give the prefix back, so the ids the
- * table names (fc_table_get_server_id, Transactions) are the gml:ids; without
- * that evidence (no GML offered) they stay the numbers. Where clauses go to the
+ * number. The ids the table names (fc_table_get_server_id, Transactions)
+ * are the gml:ids: the load learns their prefix from the first feature, also
+ * for a table reopened from its cache before it reads a page. Where a
+ * server's GeoJSON ids are bare numbers (MapServer: 1 for "trees.1"), the
+ * load reads the first features in GeoJSON and in GML, and the same numbers
+ * in the same order give the prefix; without that evidence (no GML offered)
+ * they stay the numbers. Where clauses go to the
  * server as FES 2.0 (WFS 2.0) or OGC Filter 1.1 filters ANDed with the box;
  * what cannot be expressed is evaluated locally, and every page is checked
  * locally either way. A type the service does not list fails the load with

@@ -93,12 +93,19 @@ struct WFSFeatureTypeSource: FeatureSource {
         let preferred = state.withLock { $0.preferredFormat }
         var format = preferred ?? Self.chooseFormat(offered)
         let probes = WFSLoadProbes(source: self, type: type, version: capabilities.version, schema: schema)
-        if let chosen = format {
+        // The gml:id prefix is learned at load, not only from the pages read:
+        // a table reopened from its cache names its features (server ids, a
+        // Transaction's ids) before it reads a page.
+        var idPrefix: String? = nil
+        if let chosen = format, Self.isJSON(chosen) {
             // A caller's format stays; what the ids are is learned for it too.
             let evidence = await probes.compareFormats(chosen: chosen, offered: offered)
             if preferred == nil, let exact = evidence.moreExact { format = exact }
-            if let prefix = evidence.idPrefix { state.withLock { $0.idPrefix = $0.idPrefix ?? prefix } }
+            idPrefix = evidence.idPrefix
+        } else if state.withLock({ $0.idPrefix }) == nil {
+            idPrefix = await probes.gmlIdPrefix(format: format)
         }
+        if let idPrefix { state.withLock { $0.idPrefix = $0.idPrefix ?? idPrefix } }
         let filterSwap = await probes.filterSwap(
             wkid: wkid,
             crs: WFSCRS.name(

@@ -20,7 +20,8 @@ import FCServices
 ///   features are asked in both; GeoJSON is kept only when its coordinates carry
 ///   as many decimals as the GML's.
 /// - **Feature ids**: the same two answers tell whether GeoJSON's ids are the
-///   `gml:id`s less their prefix (MapServer: `1` for `trees.1`).
+///   `gml:id`s less their prefix (MapServer: `1` for `trees.1`); a table
+///   that reads GML asks for its first feature to learn the prefix.
 struct WFSLoadProbes {
     let source: WFSFeatureTypeSource
     let type: WFSFeatureTypeInfo
@@ -72,20 +73,31 @@ struct WFSLoadProbes {
             let json = await sample(format: chosen), let other = await sample(format: gml)
         else { return FormatEvidence() }
         var evidence = FormatEvidence()
-        if other.decimals > json.decimals { evidence.moreExact = gml }
-        if json.idPrefix == nil, let prefix = other.idPrefix, !json.ids.isEmpty, json.ids == other.ids {
+        if other.decimals > json.decimals {
+            evidence.moreExact = gml
+            evidence.idPrefix = other.idPrefix
+        } else if let prefix = json.idPrefix {
+            evidence.idPrefix = prefix  // GeoJSON ids written as gml:ids
+        } else if let prefix = other.idPrefix, !json.ids.isEmpty, json.ids == other.ids {
             evidence.idPrefix = prefix
         }
         return evidence
     }
 
+    /// The prefix of the `gml:id`s (`trees.`) from the first feature in
+    /// `format` (GML): so that a table reopened from its cache names its
+    /// features by their gml:ids before it reads a page again.
+    func gmlIdPrefix(format: String?) async -> String? {
+        await sample(format: format, count: 1)?.idPrefix
+    }
+
     /// The first features in `format`: their ids, the most decimals any of
     /// their coordinates has, and the prefix their ids had before the number.
-    private func sample(format: String) async -> (ids: [Int64], decimals: Int, idPrefix: String?)? {
+    private func sample(format: String?, count: Int = 20) async -> (ids: [Int64], decimals: Int, idPrefix: String?)? {
         var url = service.requestURL("GetFeature", version: version)
         url.set(version.typeNamesParameter, type.name)
-        url.set(version.countParameter, "20")
-        url.set("OUTPUTFORMAT", format)
+        url.set(version.countParameter, String(count))
+        if let format { url.set("OUTPUTFORMAT", format) }
         let request = source.requester.get(url)
         guard let response = try? await source.requester.send(request) else { return nil }
         let fields = schema.fields, property = schema.geometryProperty

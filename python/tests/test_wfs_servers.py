@@ -230,6 +230,29 @@ def test_server_ids_are_the_gml_ids_in_every_format(geoservers):
         table.close()
 
 
+def test_a_reopened_cache_names_the_gml_ids_before_reading(geoservers, tmp_path):
+    """A table reopened from its cache names its features by their gml:ids
+    before it reads a page (an edit made then is sent under that id): the
+    load learns the prefix from the first feature, in GML as in GeoJSON."""
+    for fmt in (GML32, GEOJSON):
+        folder = tmp_path / fmt.split(";")[0].replace("/", "-")
+        first = fc.Table.wfs(wfs_url(geoservers), "ms:trees")
+        first.set_cache_dir(folder)
+        first.output_format = fmt
+        first.request_mode = fc.RequestMode.MANUAL_CACHE
+        assert len(first.populate(fc.Query(object_ids=[1, 2]))) == 2
+        first.close()
+        again = fc.Table.wfs(wfs_url(geoservers), "ms:trees")
+        again.set_cache_dir(folder)
+        again.output_format = fmt
+        again.request_mode = fc.RequestMode.MANUAL_CACHE
+        again.load()
+        assert again.wait(60), again.load_error
+        assert again.cached_feature_count == 2
+        assert [again.server_id(i) for i in (1, 2)] == ["trees.1", "trees.2"], fmt
+        again.close()
+
+
 @pytest.fixture(scope="module")
 def served_buildings(geoservers):
     """The buildings as MapServer serves them, fetched without the library: it
