@@ -57,11 +57,13 @@ package struct WFSSchema: Sendable {
             let nullable = property.attribute("nillable") == "true" || property.attribute("minOccurs") == "0"
             let typeRef = property.attribute("type") ?? property.descendant("restriction")?.attribute("base") ?? ""
             let typeLocal = Self.localPart(typeRef)
-            if let geometry = Self.geometryType(typeLocal, ref: property.attribute("ref")) {
+            // A property without a type that refers to a GML element (`ref="gml:Point"`) is typed by it.
+            let geometryName = typeLocal.isEmpty ? (property.attribute("ref").map(Self.localPart) ?? "") : typeLocal
+            if let geometry = Self.geometryType(geometryName) {
                 if schema.geometryProperty == nil {
                     schema.geometryProperty = name
                     schema.geometryType = geometry
-                    schema.geometryPropertyType = typeLocal.isEmpty ? property.attribute("ref").map(Self.localPart) : typeLocal
+                    schema.geometryPropertyType = geometryName
                 }
                 continue
             }
@@ -76,9 +78,9 @@ package struct WFSSchema: Sendable {
         qualified.split(separator: ":").last.map(String.init) ?? qualified
     }
 
-    /// The table geometry type of a GML property type; nil for a non-geometry type.
-    static func geometryType(_ typeLocal: String, ref: String?) -> GeometryType? {
-        let name = typeLocal.isEmpty ? (ref.map(localPart) ?? "") : typeLocal
+    /// The table geometry type of a GML property type or element (its local
+    /// name); nil for a non-geometry type.
+    static func geometryType(_ name: String) -> GeometryType? {
         switch name {
         case "PointPropertyType", "Point": return .point
         case "MultiPointPropertyType", "MultiPoint": return .multipoint
