@@ -493,13 +493,11 @@ def open_arrow(path_or_buffer, /, layer=None, encoding=None, columns=None, read_
                               datetime_as_string=datetime_as_string, geometry_name="wkb_geometry", narrow=narrow)
 
             schema = shaped(first).schema
-
-            held = [first]  # given up once shaped: a batch is not kept for the stream's life
-            del first
+            pending = itertools.chain([first], (pa.Table.from_batches([batch], schema=pages.schema)
+                                                for batch in _rest(pages)))
+            del first  # the chain lets it go once read: no batch is kept for the stream's life
 
             def batches():
-                pending = itertools.chain((held.pop(),), (pa.Table.from_batches([batch], schema=pages.schema)
-                                                          for batch in _rest(pages)))
                 for page in pending:
                     if page.num_rows:
                         out = shaped(page).cast(schema)

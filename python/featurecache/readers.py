@@ -7,8 +7,8 @@ bbox, mask, columns, max_features (None: all), crs (None: the layer's own
 system), return_fids (open_arrow too), and read_arrow and read_dataframe
 pyogrio's skip_features, fids, read_geometry, force_2d, datetime_as_string
 (and read_dataframe its fid_as_index, arrow_to_pandas_kwargs and
-use_arrow); other keywords are the
-source's options (Table.options), a name it does not have an error.
+use_arrow); other keywords are the source's options (Table.options), a name
+it does not have an error.
 
 Where these differ from pyogrio, by design (featurecache.pyogrio has
 pyogrio's own shapes): the object id field comes with every layer's fields,
@@ -202,9 +202,9 @@ def read_arrow(url, layer=None, *, where=None, bbox=None, mask=None, columns=Non
     feature type, or its index in list_layers (None: the first). where: a
     SQL-92 where clause; bbox: (xmin, ymin, xmax, ymax[, wkid]) in the layer's
     spatial reference unless a wkid is given; mask: a shapely geometry
-    (intersects); columns: the fields to read; max_features: at most this many (None: all, paging as the server
-    needs); skip_features: the first ones left out; fids: these object ids
-    only; read_geometry=False: no geometry column; force_2d: Z and M dropped;
+    (intersects); columns: the fields to read; max_features: at most this
+    many (None: all, paging as the server needs); skip_features: the first
+    ones left out; fids: these object ids only; read_geometry=False: no geometry column; force_2d: Z and M dropped;
     datetime_as_string: dates as ISO 8601 text ("2021-11-19T00:00:00Z");
     return_fids: whether the object id column comes beside `columns` that do
     not name it: True yes, False no (exactly the columns asked, pyogrio's
@@ -261,10 +261,10 @@ def open_arrow(url, layer=None, *, where=None, bbox=None, mask=None, columns=Non
     manager giving (meta, reader) as pyogrio.open_arrow does: meta is
     read_info's dict of the layer (without the count, which costs a request),
     reader a pyarrow.RecordBatchReader. Arguments as read_arrow (return_fids
-    too); batch_size:
-    the features one request asks for and one batch holds (pages the local
-    checks thinned are merged to fill batches; None: the service's page size,
-    a batch per page). Leaving the context cancels what is in flight.
+    too); batch_size: the features one request asks for and one batch holds
+    (pages the local checks thinned are merged to fill batches; None: the
+    service's page size, a batch per page). Leaving the context cancels what
+    is in flight.
 
     A layer edited while it is read may show a feature twice or not at all,
     as any paged read of a live service may."""
